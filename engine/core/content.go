@@ -1,0 +1,101 @@
+package core
+
+import "encoding/json"
+
+// DefaultLocale is the locale of a campaign's inline authored text.
+const DefaultLocale = "en"
+
+// Campaign is one published campaign (§10.1). Content is the kind's own
+// runtime content (LocKeys only), opaque to the core; it must encode to JSON
+// and decode back through Kind.DecodeContent.
+type Campaign struct {
+	ID       string `json:"id"`
+	KindID   string `json:"kindId"`
+	Version  string `json:"version"`
+	TitleKey LocKey `json:"titleKey"`
+	Content  any    `json:"content"`
+	// Migration declares how states made under earlier versions map onto
+	// this one (§10.2). Nil means no id moved.
+	Migration *CampaignMigration `json:"migration,omitempty"`
+}
+
+// CampaignMigration is a campaign's declarative id migration (§10.2): which
+// earlier versions it accepts, and, per id category of the kind (for the
+// story-graph kind "node", "variable", "achievement" and "ending"), which old
+// ids were renamed and which were removed. A kind implementing
+// ContentMigrator applies it; it may only re-address ids, never invent play.
+type CampaignMigration struct {
+	From    []string                     `json:"from"`
+	Renames map[string]map[string]string `json:"renames,omitempty"`
+	Removed map[string][]string          `json:"removed,omitempty"`
+}
+
+// Accepts reports whether the migration covers states made under version.
+func (m *CampaignMigration) Accepts(version string) bool {
+	if m == nil {
+		return false
+	}
+	for _, v := range m.From {
+		if v == version {
+			return true
+		}
+	}
+	return false
+}
+
+// Registry is a frozen, validated set of campaigns and their strings
+// (§10.1). Nothing changes a registry once built.
+type Registry struct {
+	// Order is the campaigns' ids in registry order.
+	Order []string
+	// Campaigns by id.
+	Campaigns map[string]*Campaign
+	// Strings is the merged table in the default locale: the core catalog,
+	// every registered kind's messages and every campaign's authored text.
+	Strings map[LocKey]string
+	// Catalogs holds translations of authored text by locale; a key a
+	// catalog lacks falls back to Strings.
+	Catalogs map[string]map[LocKey]string
+	// Provenance records per campaign what it authored, the input to its
+	// epoch identity (§4, C28). A registry without it cannot be published.
+	Provenance map[string]*Provenance
+}
+
+// Provenance is what one campaign authored (§10.1).
+type Provenance struct {
+	Strings  map[LocKey]string            `json:"strings"`
+	Catalogs map[string]map[LocKey]string `json:"catalogs,omitempty"`
+}
+
+// Campaign returns the campaign id, or nil.
+func (r *Registry) Campaign(id string) *Campaign {
+	if r == nil {
+		return nil
+	}
+	return r.Campaigns[id]
+}
+
+// Locales returns the locales the registry can render campaignID in: the
+// default locale first, then every translation it ships, in sorted order.
+func (r *Registry) Locales(campaignID string) []string {
+	out := []string{DefaultLocale}
+	if p := r.Provenance[campaignID]; p != nil {
+		out = append(out, sortedKeys(p.Catalogs)...)
+	}
+	return out
+}
+
+// ResolutionArchive resolves (campaignId, campaignVersion) to the registry
+// that epoch was published in (§4).
+type ResolutionArchive interface {
+	// Resolve returns the registry holding campaignID at exactly version,
+	// or nil.
+	Resolve(campaignID, version string) *Registry
+	// AuthoredKeys is every authored key any epoch in the archive holds:
+	// the scope response aliases are chosen against.
+	AuthoredKeys() map[LocKey]bool
+}
+
+// CampaignJSON is the encoded form of a campaign's content, for digests and
+// storage.
+func CampaignJSON(c *Campaign) (json.RawMessage, error) { return json.Marshal(c) }

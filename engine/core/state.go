@@ -1,0 +1,299 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sync/atomic"
+)
+
+// Format versions of the GameState envelope (§2): 1, or 2 exactly when the
+// action log carries an epoch entry.
+const (
+	FormatVersion       = 1
+	FormatVersionEpochs = 2
+)
+
+// Status is a game's lifecycle status.
+type Status string
+
+// The statuses of a game. Advance never yields StatusAbandoned; that is a
+// session-level status.
+const (
+	StatusActive    Status = "active"
+	StatusEnded     Status = "ended"
+	StatusAbandoned Status = "abandoned"
+)
+
+// GameState is the kind-agnostic envelope every game lives in (§2). It is
+// immutable: every engine operation returns a new envelope and never changes
+// the one it was given. KindState holds the kind's own typed state, opaque to
+// the core, and must encode to JSON.
+type GameState struct {
+	FormatVersion   int    `json:"formatVersion"`
+	GameID          string `json:"gameId"`
+	KindID          string `json:"kindId"`
+	CampaignID      string `json:"campaignId"`
+	CampaignVersion string `json:"campaignVersion"`
+	Seed            string `json:"seed"`
+	Status          Status `json:"status"`
+	KindState       any    `json:"kindState"`
+	ActionLog       Log    `json:"actionLog"`
+}
+
+// with returns a shallow copy of s, the starting point of every new envelope.
+func (s *GameState) with() *GameState {
+	c := *s
+	return &c
+}
+
+// LoggedEntry is one entry of the action log: a LoggedAction, a
+// LoggedContent or a LoggedMigration. The set is closed.
+type LoggedEntry interface {
+	// Sequence is the entry's 0-based position, monotonic across every entry
+	// type.
+	Sequence() int
+	loggedEntry()
+}
+
+// LoggedAction is an action the player submitted and the engine accepted.
+type LoggedAction struct {
+	Seq      int    `json:"seq"`
+	ActionID string `json:"actionId"`
+	Params   Params `json:"params,omitempty"`
+}
+
+// LoggedContent records an adoption of another published version of the
+// campaign (§2, §10.4).
+type LoggedContent struct {
+	Seq  int    `json:"seq"`
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// LoggedMigration records a migrated load that changed campaignVersion on a
+// log already carrying an epoch entry (§10.2). It is never replayed.
+type LoggedMigration struct {
+	Seq  int    `json:"seq"`
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// Sequence implements LoggedEntry.
+func (a LoggedAction) Sequence() int { return a.Seq }
+
+// Sequence implements LoggedEntry.
+func (c LoggedContent) Sequence() int { return c.Seq }
+
+// Sequence implements LoggedEntry.
+func (m LoggedMigration) Sequence() int { return m.Seq }
+
+func (LoggedAction) loggedEntry()    {}
+func (LoggedContent) loggedEntry()   {}
+func (LoggedMigration) loggedEntry() {}
+
+// MarshalJSON writes the entry with its "system" discriminator.
+func (c LoggedContent) MarshalJSON() ([]byte, error) {
+	return json.Marshal(epochJSON{Seq: c.Seq, System: "content", From: c.From, To: c.To})
+}
+
+// MarshalJSON writes the entry with its "system" discriminator.
+func (m LoggedMigration) MarshalJSON() ([]byte, error) {
+	return json.Marshal(epochJSON{Seq: m.Seq, System: "migration", From: m.From, To: m.To})
+}
+
+type epochJSON struct {
+	Seq    int    `json:"seq"`
+	System string `json:"system"`
+	From   string `json:"from"`
+	To     string `json:"to"`
+}
+
+// Log is the action log: an immutable, append-only sequence of entries.
+// Appending shares storage with the log it extends whenever no other log has
+// already been extended from the same point, so a game's n-th action costs
+// the same as its first; a log that was extended twice from one point copies
+// once, so no extension ever changes another. The zero Log is empty.
+type Log struct {
+	b *logBacking
+	n int
+}
+
+type logBacking struct {
+	claimed atomic.Int64 // entries written to items; only ever grows
+	items   []LoggedEntry
+}
+
+// NewLog returns a log holding entries, in order.
+func NewLog(entries ...LoggedEntry) Log {
+	var l Log
+	for _, e := range entries {
+		l = l.Append(e)
+	}
+	return l
+}
+
+// Len returns the number of entries.
+func (l Log) Len() int { return l.n }
+
+// At returns entry i, 0 ≤ i < Len.
+func (l Log) At(i int) LoggedEntry {
+	if i < 0 || i >= l.n {
+		panic(fmt.Sprintf("core: log index %d out of range [0,%d)", i, l.n))
+	}
+	return l.b.items[i]
+}
+
+// Entries returns a copy of the entries.
+func (l Log) Entries() []LoggedEntry {
+	if l.n == 0 {
+		return nil
+	}
+	return append([]LoggedEntry(nil), l.b.items[:l.n]...)
+}
+
+// Prefix returns the log of the first n entries.
+func (l Log) Prefix(n int) Log {
+	if n < 0 || n > l.n {
+		panic(fmt.Sprintf("core: log prefix %d out of range [0,%d]", n, l.n))
+	}
+	if n == 0 {
+		return Log{}
+	}
+	return Log{b: l.b, n: n}
+}
+
+// Append returns l with e added at the end; l itself is unchanged.
+func (l Log) Append(e LoggedEntry) Log {
+	if l.b != nil && l.n < cap(l.b.items) && l.b.claimed.CompareAndSwap(int64(l.n), int64(l.n+1)) {
+		l.b.items[l.n] = e
+		return Log{b: l.b, n: l.n + 1}
+	}
+	size := 2 * l.n
+	if size < 8 {
+		size = 8
+	}
+	nb := &logBacking{items: make([]LoggedEntry, size)}
+	if l.n > 0 {
+		copy(nb.items, l.b.items[:l.n])
+	}
+	nb.items[l.n] = e
+	nb.claimed.Store(int64(l.n + 1))
+	return Log{b: nb, n: l.n + 1}
+}
+
+// lastEpoch returns the last content or migration entry, if any.
+func (l Log) lastEpoch() (from, to string, ok bool) {
+	for i := l.n - 1; i >= 0; i-- {
+		switch e := l.b.items[i].(type) {
+		case LoggedContent:
+			return e.From, e.To, true
+		case LoggedMigration:
+			return e.From, e.To, true
+		}
+	}
+	return "", "", false
+}
+
+// firstEpoch returns the first content or migration entry, if any.
+func (l Log) firstEpoch() (from, to string, ok bool) {
+	for i := 0; i < l.n; i++ {
+		switch e := l.b.items[i].(type) {
+		case LoggedContent:
+			return e.From, e.To, true
+		case LoggedMigration:
+			return e.From, e.To, true
+		}
+	}
+	return "", "", false
+}
+
+// HasMigration reports whether the log carries a migration entry.
+func (l Log) HasMigration() bool {
+	for i := 0; i < l.n; i++ {
+		if _, ok := l.b.items[i].(LoggedMigration); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// MarshalJSON writes the log as a JSON array.
+func (l Log) MarshalJSON() ([]byte, error) {
+	if l.n == 0 {
+		return []byte("[]"), nil
+	}
+	return json.Marshal(l.b.items[:l.n])
+}
+
+// UnmarshalJSON reads a JSON array of entries, refusing unknown fields, an
+// unknown system, and an entry whose seq is not its position.
+func (l *Log) UnmarshalJSON(data []byte) error {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	var out Log
+	for i, r := range raw {
+		e, err := decodeEntry(r)
+		if err != nil {
+			return fmt.Errorf("actionLog[%d]: %w", i, err)
+		}
+		if e.Sequence() != i {
+			return fmt.Errorf("actionLog[%d]: seq %d is not its position", i, e.Sequence())
+		}
+		out = out.Append(e)
+	}
+	*l = out
+	return nil
+}
+
+func decodeEntry(r json.RawMessage) (LoggedEntry, error) {
+	var probe struct {
+		System *string `json:"system"`
+	}
+	if err := json.Unmarshal(r, &probe); err != nil {
+		return nil, err
+	}
+	if probe.System == nil {
+		var a LoggedAction
+		if err := strictUnmarshal(r, &a); err != nil {
+			return nil, err
+		}
+		if a.ActionID == "" {
+			return nil, fmt.Errorf("an action entry needs an actionId")
+		}
+		if err := a.Params.Validate(); err != nil {
+			return nil, err
+		}
+		return a, nil
+	}
+	var e epochJSON
+	if err := strictUnmarshal(r, &e); err != nil {
+		return nil, err
+	}
+	if e.From == "" || e.To == "" {
+		return nil, fmt.Errorf("an epoch entry needs from and to")
+	}
+	switch e.System {
+	case "content":
+		return LoggedContent{Seq: e.Seq, From: e.From, To: e.To}, nil
+	case "migration":
+		return LoggedMigration{Seq: e.Seq, From: e.From, To: e.To}, nil
+	}
+	return nil, fmt.Errorf("unknown system %q", e.System)
+}
+
+// strictUnmarshal decodes data into v, refusing unknown fields and trailing
+// data.
+func strictUnmarshal(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return fmt.Errorf("trailing data after JSON value")
+	}
+	return nil
+}
