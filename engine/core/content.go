@@ -99,3 +99,46 @@ type ResolutionArchive interface {
 // CampaignJSON is the encoded form of a campaign's content, for digests and
 // storage.
 func CampaignJSON(c *Campaign) (json.RawMessage, error) { return json.Marshal(c) }
+
+// SourceText is player-facing text as an author writes it in a campaign's
+// source: a plain JSON string, whose key the builder derives from where it
+// stands, or {"key": "...", "text": "..."} to name the key.
+type SourceText struct {
+	Key  LocKey
+	Text string
+}
+
+// UnmarshalJSON reads a string or a {key, text} object.
+func (t *SourceText) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err == nil {
+		*t = SourceText{Text: s}
+		return nil
+	}
+	var obj struct {
+		Key  string `json:"key"`
+		Text string `json:"text"`
+	}
+	if err := strictUnmarshal(data, &obj); err != nil {
+		return err
+	}
+	*t = SourceText{Key: obj.Key, Text: obj.Text}
+	return nil
+}
+
+// MarshalJSON writes the text back in its source form.
+func (t SourceText) MarshalJSON() ([]byte, error) {
+	if t.Key == "" {
+		return json.Marshal(t.Text)
+	}
+	return json.Marshal(AuthoredText{Key: t.Key, Text: t.Text})
+}
+
+// Lift returns the authored text under its own key, or defaultKey when the
+// author named none.
+func (t SourceText) Lift(defaultKey LocKey) AuthoredText {
+	if t.Key == "" {
+		return AuthoredText{Key: defaultKey, Text: t.Text}
+	}
+	return AuthoredText{Key: t.Key, Text: t.Text}
+}
