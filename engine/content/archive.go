@@ -1,0 +1,356 @@
+package content
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/storyloom/storyloom/engine/canon"
+	"github.com/storyloom/storyloom/engine/core"
+)
+
+// EpochRef names one published epoch: a campaign at a version.
+type EpochRef struct {
+	CampaignID      string `json:"campaignId"`
+	CampaignVersion string `json:"campaignVersion"`
+}
+
+// EpochForm is an epoch's identity (C28): exactly what is hashed and what a
+// host persists. Strings and Catalogs are the campaign's authored text only,
+// never an engine message.
+type EpochForm struct {
+	Campaign    StoredCampaign                    `json:"campaign"`
+	Attachments []json.RawMessage                 `json:"attachments"`
+	Strings     map[core.LocKey]string            `json:"strings"`
+	Catalogs    map[string]map[core.LocKey]string `json:"catalogs,omitempty"`
+}
+
+// StoredCampaign is a campaign in its encoded form.
+type StoredCampaign struct {
+	ID        string                  `json:"id"`
+	KindID    string                  `json:"kindId"`
+	Version   string                  `json:"version"`
+	TitleKey  core.LocKey             `json:"titleKey"`
+	Content   json.RawMessage         `json:"content"`
+	Migration *core.CampaignMigration `json:"migration,omitempty"`
+}
+
+// EpochPublication is recorded beside the form at publication, not hashed.
+type EpochPublication struct {
+	KindID       string        `json:"kindId"`
+	KindVersion  string        `json:"kindVersion"`
+	ReservedKeys []core.LocKey `json:"reservedKeys"`
+}
+
+// StoredEpoch is what a host persists of an epoch and hands back to Restore.
+type StoredEpoch struct {
+	Form        EpochForm        `json:"form"`
+	Publication EpochPublication `json:"publication"`
+	Digest      string           `json:"digest"`
+}
+
+// EpochDigest is the canonical digest of a form (§4).
+func EpochDigest(form EpochForm) (string, error) { return canon.Digest(form) }
+
+// Restore outcomes.
+const (
+	Restored         = "restored"
+	Unsupported      = "unsupported"
+	IntegrityFailure = "integrity_failure"
+)
+
+// RestoreResult says what Restore did with a stored epoch.
+type RestoreResult struct {
+	Outcome  string                   `json:"outcome"`
+	Ref      EpochRef                 `json:"ref"`
+	Errors   []core.ValidationError   `json:"errors,omitempty"`
+	Warnings []core.ValidationWarning `json:"warnings,omitempty"`
+}
+
+// Archive is the reference content archive (§4): every published epoch in
+// memory, append-only, and the channel naming each campaign's current
+// version. It implements core.ResolutionArchive. It is safe for concurrent
+// use.
+type Archive struct {
+	mu         sync.RWMutex
+	kinds      map[string]core.Kind
+	engineKeys map[core.LocKey]string
+	epochs     map[EpochRef]*epoch
+	current    map[string]string
+	latest     *core.Registry
+	authored   map[core.LocKey]bool
+}
+
+type epoch struct {
+	stored   StoredEpoch
+	registry *core.Registry
+}
+
+// NewArchive returns an archive whose first publication is initial; an
+// initial registry that cannot be published is a construction error.
+func NewArchive(kinds []core.Kind, initial *core.Registry) (*Archive, error) {
+	a := &Archive{
+		kinds: map[string]core.Kind{}, engineKeys: core.CoreMessages(),
+		epochs: map[EpochRef]*epoch{}, current: map[string]string{}, authored: map[core.LocKey]bool{},
+	}
+	for _, k := range kinds {
+		a.kinds[k.ID()] = k
+		for key, text := range k.ReasonMessages() {
+			a.engineKeys[key] = text
+		}
+	}
+	if res := a.Publish(initial); !res.OK {
+		return nil, fmt.Errorf("content: initial registry cannot be published: %v", res.Errors)
+	}
+	return a, nil
+}
+
+// Publish adds every campaign of r as an epoch and makes r the latest
+// publication. It refuses a registry without provenance, an authored key the
+// engine reserves, and a held (campaign, version) whose content differs
+// (content_version_conflict). It returns the epochs newly added; an identical
+// republish adds none and still becomes the latest.
+func (a *Archive) Publish(r *core.Registry) core.Result[[]EpochRef] {
+	if r == nil || r.Provenance == nil {
+		return core.Fail[[]EpochRef](core.Errorf(core.ReasonContentProvenanceMissing, "", "a registry without provenance cannot be published"))
+	}
+	type pending struct {
+		ref EpochRef
+		ep  *epoch
+	}
+	var adds []pending
+	a.mu.RLock()
+	for _, id := range r.Order {
+		c := r.Campaigns[id]
+		p := r.Provenance[id]
+		if p == nil {
+			a.mu.RUnlock()
+			return core.Fail[[]EpochRef](core.Errorf(core.ReasonContentProvenanceMissing, id, "campaign %q has no provenance", id))
+		}
+		k := a.kinds[c.KindID]
+		if k == nil {
+			a.mu.RUnlock()
+			return core.Fail[[]EpochRef](core.Errorf(core.ReasonUnknownKind, id, "campaign %q is of unregistered kind %q", id, c.KindID))
+		}
+		for key := range p.Strings {
+			if a.engineKeys[key] != "" {
+				a.mu.RUnlock()
+				return core.Fail[[]EpochRef](core.Errorf(core.ReasonProtectedStringKey, id, "authored key %q is reserved by the engine", key))
+			}
+		}
+		form, err := formOf(c, p)
+		if err != nil {
+			a.mu.RUnlock()
+			return core.Fail[[]EpochRef](core.Errorf(core.ReasonInvalidState, id, "campaign %q does not encode: %v", id, err))
+		}
+		digest, err := EpochDigest(form)
+		if err != nil {
+			a.mu.RUnlock()
+			return core.Fail[[]EpochRef](core.Errorf(core.ReasonInvalidState, id, "campaign %q does not encode: %v", id, err))
+		}
+		ref := EpochRef{CampaignID: id, CampaignVersion: c.Version}
+		if held := a.epochs[ref]; held != nil {
+			if held.stored.Digest != digest {
+				a.mu.RUnlock()
+				return core.Fail[[]EpochRef](core.Errorf(core.ReasonContentVersionConflict, id,
+					"campaign %q version %s was already published with other content", id, c.Version))
+			}
+			continue
+		}
+		stored := StoredEpoch{Form: form, Digest: digest, Publication: EpochPublication{
+			KindID: c.KindID, KindVersion: k.Version(), ReservedKeys: a.reservedKeys(),
+		}}
+		adds = append(adds, pending{ref, &epoch{stored: stored, registry: a.epochRegistry(c, p)}})
+	}
+	a.mu.RUnlock()
+
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := []EpochRef{}
+	for _, p := range adds {
+		if _, held := a.epochs[p.ref]; held {
+			continue
+		}
+		a.epochs[p.ref] = p.ep
+		for k := range p.ep.stored.Form.Strings {
+			a.authored[k] = true
+		}
+		out = append(out, p.ref)
+	}
+	for _, id := range r.Order {
+		a.current[id] = r.Campaigns[id].Version
+	}
+	a.latest = r
+	return core.Succeed(out)
+}
+
+func formOf(c *core.Campaign, p *core.Provenance) (EpochForm, error) {
+	raw, err := json.Marshal(c.Content)
+	if err != nil {
+		return EpochForm{}, err
+	}
+	return EpochForm{
+		Campaign:    StoredCampaign{ID: c.ID, KindID: c.KindID, Version: c.Version, TitleKey: c.TitleKey, Content: raw, Migration: c.Migration},
+		Attachments: []json.RawMessage{},
+		Strings:     p.Strings,
+		Catalogs:    p.Catalogs,
+	}, nil
+}
+
+// epochRegistry is the one-campaign registry an epoch resolves to: the
+// running engine's catalog with the campaign's authored strings.
+func (a *Archive) epochRegistry(c *core.Campaign, p *core.Provenance) *core.Registry {
+	strs := make(map[core.LocKey]string, len(a.engineKeys)+len(p.Strings))
+	for k, v := range a.engineKeys {
+		strs[k] = v
+	}
+	for k, v := range p.Strings {
+		strs[k] = v
+	}
+	return &core.Registry{
+		Order:      []string{c.ID},
+		Campaigns:  map[string]*core.Campaign{c.ID: c},
+		Strings:    strs,
+		Catalogs:   p.Catalogs,
+		Provenance: map[string]*core.Provenance{c.ID: p},
+	}
+}
+
+func (a *Archive) reservedKeys() []core.LocKey {
+	keys := make([]core.LocKey, 0, len(a.engineKeys))
+	for k := range a.engineKeys {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Restore brings back an epoch a previous process published, from exactly
+// what it persisted: a digest mismatch, a key reserved at publication, or a
+// held key with another digest is an integrity failure; a form the running
+// kind refuses is unsupported; otherwise it is restored. It moves neither
+// Latest nor Current.
+func (a *Archive) Restore(s StoredEpoch) RestoreResult {
+	ref := EpochRef{CampaignID: s.Form.Campaign.ID, CampaignVersion: s.Form.Campaign.Version}
+	integrity := func(format string, args ...any) RestoreResult {
+		return RestoreResult{Outcome: IntegrityFailure, Ref: ref, Errors: []core.ValidationError{
+			core.Errorf(core.ReasonInvalidState, "", format, args...)}}
+	}
+	digest, err := EpochDigest(s.Form)
+	if err != nil || digest != s.Digest {
+		return integrity("stored digest does not match the form")
+	}
+	reservedThen := map[string]bool{}
+	for _, k := range s.Publication.ReservedKeys {
+		reservedThen[k] = true
+	}
+	var warnings []core.ValidationWarning
+	for _, key := range sortedKeys(s.Form.Strings) {
+		if reservedThen[key] || len(key) > len("core.reason.") && key[:len("core.reason.")] == "core.reason." {
+			return integrity("authored key %q was reserved when the epoch was published", key)
+		}
+		if a.engineKeys[key] != "" {
+			w := core.Errorf(core.ReasonHistoricalStringCollision, key, "authored key %q is now reserved by the engine", key)
+			w.Details = map[string]any{"campaignId": ref.CampaignID, "campaignVersion": ref.CampaignVersion, "key": key}
+			warnings = append(warnings, w)
+		}
+	}
+	a.mu.RLock()
+	held := a.epochs[ref]
+	a.mu.RUnlock()
+	if held != nil {
+		if held.stored.Digest != s.Digest {
+			return integrity("campaign %q version %s is held with another digest", ref.CampaignID, ref.CampaignVersion)
+		}
+		return RestoreResult{Outcome: Restored, Ref: ref, Warnings: warnings}
+	}
+	unsupported := func(errs []core.ValidationError) RestoreResult {
+		return RestoreResult{Outcome: Unsupported, Ref: ref, Errors: errs, Warnings: []core.ValidationWarning{
+			core.Errorf(core.ReasonEpochUnsupported, "", "campaign %q version %s cannot run on this build", ref.CampaignID, ref.CampaignVersion)}}
+	}
+	k := a.kinds[s.Form.Campaign.KindID]
+	if k == nil {
+		return unsupported([]core.ValidationError{core.Errorf(core.ReasonUnknownKind, "kindId", "kind %q is not registered", s.Form.Campaign.KindID)})
+	}
+	content, err := k.DecodeContent(s.Form.Campaign.Content)
+	if err != nil {
+		return unsupported([]core.ValidationError{core.Errorf(core.ReasonInvalidState, "content", "%v", err)})
+	}
+	sc := s.Form.Campaign
+	c := &core.Campaign{ID: sc.ID, KindID: sc.KindID, Version: sc.Version, TitleKey: sc.TitleKey, Content: content, Migration: sc.Migration}
+	if vr := k.ValidateCampaign(c, s.Form.Strings); !vr.OK {
+		return unsupported(vr.Errors)
+	}
+	p := &core.Provenance{Strings: s.Form.Strings, Catalogs: s.Form.Catalogs}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, held := a.epochs[ref]; !held {
+		a.epochs[ref] = &epoch{stored: s, registry: a.epochRegistry(c, p)}
+		for key := range s.Form.Strings {
+			a.authored[key] = true
+		}
+	}
+	return RestoreResult{Outcome: Restored, Ref: ref, Warnings: warnings}
+}
+
+// Stored returns the persistable form of a held epoch.
+func (a *Archive) Stored(campaignID, version string) (StoredEpoch, bool) {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	e := a.epochs[EpochRef{campaignID, version}]
+	if e == nil {
+		return StoredEpoch{}, false
+	}
+	return e.stored, true
+}
+
+// Latest returns the last registry published successfully.
+func (a *Archive) Latest() *core.Registry {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.latest
+}
+
+// Current returns the version of campaignID in the last publication that held
+// it, or "" — the content channel of §7.
+func (a *Archive) Current(campaignID string) string {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.current[campaignID]
+}
+
+// Resolve implements core.ResolutionArchive.
+func (a *Archive) Resolve(campaignID, version string) *core.Registry {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	if e := a.epochs[EpochRef{campaignID, version}]; e != nil {
+		return e.registry
+	}
+	return nil
+}
+
+// AuthoredKeys implements core.ResolutionArchive.
+func (a *Archive) AuthoredKeys() map[core.LocKey]bool {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	out := make(map[core.LocKey]bool, len(a.authored))
+	for k := range a.authored {
+		out[k] = true
+	}
+	return out
+}
+
+// Versions returns every held version of campaignID, sorted.
+func (a *Archive) Versions(campaignID string) []string {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	var out []string
+	for ref := range a.epochs {
+		if ref.CampaignID == campaignID {
+			out = append(out, ref.CampaignVersion)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
