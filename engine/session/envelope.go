@@ -1,0 +1,183 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/storyloom/storyloom/engine/canon"
+	"github.com/storyloom/storyloom/engine/core"
+)
+
+// Versions this build writes and reads in a SaveEnvelope (§10.2). A save of
+// another saveFormatVersion or serializationVersion is refused
+// save_requires_migration.
+const (
+	SaveFormatVersion    = 1
+	SerializationVersion = 1
+)
+
+// EngineVersion is recorded in every save for provenance and in every
+// captured fixture; it never gates a load.
+const EngineVersion = "0.1.0"
+
+// MaxSaveBytes is the largest save document LoadGame and ImportSave read.
+const MaxSaveBytes = core.MaxStateBytes + 4096
+
+// SaveEnvelope wraps a serialized GameState with what a load needs to judge
+// it (§10.2). Checksum is the SHA-256 of the canonical
+// {replayCompatible, state}; the other fields are cross-checked against the
+// state they describe.
+type SaveEnvelope struct {
+	SaveFormatVersion    int             `json:"saveFormatVersion"`
+	SerializationVersion int             `json:"serializationVersion"`
+	EngineVersion        string          `json:"engineVersion"`
+	KindID               string          `json:"kindId"`
+	KindVersion          string          `json:"kindVersion"`
+	CampaignID           string          `json:"campaignId"`
+	CampaignVersion      string          `json:"campaignVersion"`
+	ReplayCompatible     bool            `json:"replayCompatible"`
+	Checksum             string          `json:"checksum"`
+	State                json.RawMessage `json:"state"`
+}
+
+// saveChecksum hashes the canonical {replayCompatible, state}; state is
+// already canonical. The two keys are written in canonical order.
+func saveChecksum(replayCompatible bool, state []byte) string {
+	var b bytes.Buffer
+	b.Grow(len(state) + 40)
+	if replayCompatible {
+		b.WriteString(`{"replayCompatible":true,"state":`)
+	} else {
+		b.WriteString(`{"replayCompatible":false,"state":`)
+	}
+	b.Write(state)
+	b.WriteByte('}')
+	return canon.DigestBytes(b.Bytes())
+}
+
+// sealEnvelope builds the canonical save document of a serialized state.
+func sealEnvelope(state []byte, s *core.GameState, kindVersion string, replayCompatible bool) ([]byte, error) {
+	env := SaveEnvelope{
+		SaveFormatVersion:    SaveFormatVersion,
+		SerializationVersion: SerializationVersion,
+		EngineVersion:        EngineVersion,
+		KindID:               s.KindID,
+		KindVersion:          kindVersion,
+		CampaignID:           s.CampaignID,
+		CampaignVersion:      s.CampaignVersion,
+		ReplayCompatible:     replayCompatible,
+		Checksum:             saveChecksum(replayCompatible, state),
+		State:                state,
+	}
+	return canon.Marshal(env)
+}
+
+// envelopeJSON is the strict wire form: every field required.
+type envelopeJSON struct {
+	SaveFormatVersion    *int            `json:"saveFormatVersion"`
+	SerializationVersion *int            `json:"serializationVersion"`
+	EngineVersion        *string         `json:"engineVersion"`
+	KindID               *string         `json:"kindId"`
+	KindVersion          *string         `json:"kindVersion"`
+	CampaignID           *string         `json:"campaignId"`
+	CampaignVersion      *string         `json:"campaignVersion"`
+	ReplayCompatible     *bool           `json:"replayCompatible"`
+	Checksum             *string         `json:"checksum"`
+	State                json.RawMessage `json:"state"`
+}
+
+// stateHeader is the part of a serialized state the envelope cross-checks.
+type stateHeader struct {
+	KindID          string `json:"kindId"`
+	CampaignID      string `json:"campaignId"`
+	CampaignVersion string `json:"campaignVersion"`
+}
+
+// OpenEnvelope reads a save document and checks everything that needs no
+// engine: its shape, its versions, its checksum and that its outer ids and
+// version agree with the state it carries. It returns the envelope with
+// State in canonical form. A document that is not a save envelope is
+// malformed_input; an unknown version save_requires_migration; a checksum
+// or cross-check failure (a corrupted or tampered save) invalid_state.
+func OpenEnvelope(data []byte) (SaveEnvelope, *Error) {
+	const op = "OpenEnvelope"
+	if len(data) > MaxSaveBytes {
+		return SaveEnvelope{}, errorf(op, core.ReasonInputTooLarge, "the save is %d bytes; the limit is %d", len(data), MaxSaveBytes)
+	}
+	var raw envelopeJSON
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&raw); err != nil || dec.More() {
+		return SaveEnvelope{}, errorf(op, core.ReasonMalformedInput, "not a save envelope")
+	}
+	if raw.SaveFormatVersion == nil || raw.SerializationVersion == nil || raw.EngineVersion == nil ||
+		raw.KindID == nil || raw.KindVersion == nil || raw.CampaignID == nil || raw.CampaignVersion == nil ||
+		raw.ReplayCompatible == nil || raw.Checksum == nil || len(raw.State) == 0 {
+		return SaveEnvelope{}, errorf(op, core.ReasonMalformedInput, "the save envelope lacks a field")
+	}
+	if *raw.SaveFormatVersion != SaveFormatVersion {
+		return SaveEnvelope{}, errorf(op, core.ReasonSaveRequiresMigration, "save format version %d is not supported", *raw.SaveFormatVersion)
+	}
+	if *raw.SerializationVersion != SerializationVersion {
+		return SaveEnvelope{}, errorf(op, core.ReasonSaveRequiresMigration, "serialization version %d is not supported", *raw.SerializationVersion)
+	}
+	state, err := canon.Canonicalize(raw.State)
+	if err != nil {
+		return SaveEnvelope{}, errorf(op, core.ReasonInvalidState, "the saved state is not valid JSON")
+	}
+	if saveChecksum(*raw.ReplayCompatible, state) != *raw.Checksum {
+		return SaveEnvelope{}, errorf(op, core.ReasonInvalidState, "the save's checksum does not match: it is corrupted or was altered")
+	}
+	var h stateHeader
+	if err := json.Unmarshal(state, &h); err != nil {
+		return SaveEnvelope{}, errorf(op, core.ReasonInvalidState, "the saved state is not a game state")
+	}
+	if h.KindID != *raw.KindID || h.CampaignID != *raw.CampaignID || h.CampaignVersion != *raw.CampaignVersion {
+		return SaveEnvelope{}, errorf(op, core.ReasonInvalidState, "the save's envelope does not describe its state")
+	}
+	return SaveEnvelope{
+		SaveFormatVersion:    *raw.SaveFormatVersion,
+		SerializationVersion: *raw.SerializationVersion,
+		EngineVersion:        *raw.EngineVersion,
+		KindID:               *raw.KindID,
+		KindVersion:          *raw.KindVersion,
+		CampaignID:           *raw.CampaignID,
+		CampaignVersion:      *raw.CampaignVersion,
+		ReplayCompatible:     *raw.ReplayCompatible,
+		Checksum:             *raw.Checksum,
+		State:                state,
+	}, nil
+}
+
+// resolveEnvelope opens a save document and resolves its state against e
+// (§10.2): kind migration, then campaign migration when the save's epoch is
+// no longer held, then the kind judges the result. replayCompatible comes
+// back false once anything migrated, and stays false once it was.
+func resolveEnvelope(op string, e *core.Engine, data []byte) (s *core.GameState, replayCompatible bool, err *Error) {
+	env, oerr := OpenEnvelope(data)
+	if oerr != nil {
+		oerr.Op = op
+		return nil, false, oerr
+	}
+	k := e.Kind(env.KindID)
+	if k == nil {
+		return nil, false, errorf(op, core.ReasonUnknownKind, "kind %q is not registered", env.KindID)
+	}
+	res, migrated := e.MigrateSave(env.State, env.KindVersion)
+	if !res.OK {
+		return nil, false, refusal(op, res.Errors)
+	}
+	return res.Value, env.ReplayCompatible && !migrated, nil
+}
+
+// saveFile is the standalone document ExportSave writes: the envelope and
+// the creation input a branch of the loaded game will need. profileId never
+// travels in it.
+type saveFile struct {
+	Format         string          `json:"format"`
+	Envelope       json.RawMessage `json:"envelope"`
+	Initialization *Initialization `json:"initialization,omitempty"`
+}
+
+// saveFileFormat names the export document format.
+const saveFileFormat = "storyloom.save/1"

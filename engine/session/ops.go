@@ -1,0 +1,424 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/storyloom/storyloom/engine/core"
+)
+
+// CreateSessionConfig starts a session (§7): the game's configuration and,
+// for a profiled session, the profile it belongs to.
+type CreateSessionConfig struct {
+	CampaignID string `json:"campaignId"`
+	// Seed is the game's seed; "" means the engine mints one and records it.
+	Seed string `json:"seed,omitempty"`
+	// Audience is who the session's views are for; "" means player.
+	Audience core.Audience `json:"audience,omitempty"`
+	// ProfileID is "" for an anonymous session.
+	ProfileID string `json:"profileId,omitempty"`
+}
+
+// SessionHandle is a session and its current scene.
+type SessionHandle struct {
+	SessionID string     `json:"sessionId"`
+	Scene     core.Scene `json:"scene"`
+	// Warnings are profile degradations met while creating the session.
+	Warnings []core.ValidationWarning `json:"warnings,omitempty"`
+}
+
+// SaveHandle is a save just taken.
+type SaveHandle struct {
+	SaveID     string `json:"saveId"`
+	SavedAt    string `json:"savedAt"`
+	SavedAtSeq int    `json:"savedAtSeq"`
+}
+
+// ActionResult is what a client gets back from an action (§7's
+// SessionActionResult): the new scene on success, never the envelope, and
+// only the changes and messages marked visible.
+type ActionResult struct {
+	OK       bool                     `json:"ok"`
+	Scene    *core.Scene              `json:"scene,omitempty"`
+	Errors   []core.ValidationError   `json:"errors"`
+	Warnings []core.ValidationWarning `json:"warnings"`
+	Changes  []core.StateChange       `json:"changes"`
+	Messages []core.OutcomeMessage    `json:"messages"`
+}
+
+// GetScene returns the session's current scene. It never adopts content.
+func (s *Store) GetScene(ctx context.Context, sessionID string) (core.Scene, error) {
+	const op = "GetScene"
+	c, err := s.readSession(ctx, op, sessionID)
+	if err != nil {
+		return core.Scene{}, err
+	}
+	sc, err := s.scene(op, c.state)
+	if err != nil {
+		return core.Scene{}, err
+	}
+	return sc, nil
+}
+
+// GetView returns the session's projection for its audience (§9).
+func (s *Store) GetView(ctx context.Context, sessionID string) (core.PlayerView, error) {
+	const op = "GetView"
+	c, err := s.readSession(ctx, op, sessionID)
+	if err != nil {
+		return core.PlayerView{}, err
+	}
+	v, verr := s.engine.View(c.state, c.rec.Audience)
+	if verr != nil {
+		return core.PlayerView{}, asError(op, verr)
+	}
+	return v, nil
+}
+
+// CreateSession starts a game (§7). The content channel, when there is one,
+// names the epoch it starts on; a profiled session of a kind with profile
+// data is seeded from the profile's slice, recorded as the session's
+// initialization.
+func (s *Store) CreateSession(ctx context.Context, cfg CreateSessionConfig) (SessionHandle, error) {
+	const op = "CreateSession"
+	audience := cfg.Audience
+	if audience == "" {
+		audience = core.AudiencePlayer
+	}
+	if !audience.Valid() {
+		return SessionHandle{}, errorf(op, core.ReasonInvalidState, "unknown audience %q", audience)
+	}
+	id := s.ids.NewSessionID()
+	unlock := s.sessionLocks.lock(id)
+	defer unlock()
+
+	version := s.engine.DefaultVersion(cfg.CampaignID)
+	if v, ok := s.offer(ContentScope{CampaignID: cfg.CampaignID, SessionID: id, ProfileID: cfg.ProfileID}, ""); ok {
+		version = v
+	}
+	campaign := s.engine.Content().Resolve(cfg.CampaignID, version).Campaign(cfg.CampaignID)
+	if version == "" || campaign == nil || campaign.Version != version {
+		return SessionHandle{}, errorf(op, core.ReasonUnknownCampaign, "unknown campaign %q", cfg.CampaignID)
+	}
+	kind := s.engine.Kind(campaign.KindID)
+	if kind == nil {
+		return SessionHandle{}, errorf(op, core.ReasonUnknownKind, "kind %q is not registered", campaign.KindID)
+	}
+	init := &Initialization{}
+	var warnings []core.ValidationWarning
+	if pk, ok := kind.(core.ProfileKind); ok && cfg.ProfileID != "" {
+		data, w := s.profileSlice(ctx, cfg.ProfileID, kind.ID(), pk)
+		init.KindProfileData = data
+		warnings = w
+	}
+	res := s.engine.CreateGame(core.NewGameConfig{CampaignID: cfg.CampaignID, Seed: cfg.Seed, KindProfileData: cloneBytes(init.KindProfileData)}, version)
+	if !res.OK {
+		return SessionHandle{}, refusal(op, res.Errors)
+	}
+	now := s.clock.Now()
+	rec := SessionRecord{
+		SessionID: id, Audience: audience, ReplayCompatible: true,
+		CreatedAt: now, UpdatedAt: now, ProfileID: cfg.ProfileID, Initialization: init,
+	}
+	c, err := s.write(ctx, op, rec, res.Value)
+	if err != nil {
+		return SessionHandle{}, err
+	}
+	sc, err := s.scene(op, c.state)
+	if err != nil {
+		return SessionHandle{}, err
+	}
+	return SessionHandle{SessionID: id, Scene: sc, Warnings: s.aliasErrors(warnings)}, nil
+}
+
+// ResumeSession returns the session's scene after its adoption point: an
+// offered epoch the engine adopts is written as its own revision. A failed
+// adoption write is not a failure: the scene of the unadopted state comes
+// back, and the next adoption point offers again.
+func (s *Store) ResumeSession(ctx context.Context, sessionID string) (core.Scene, error) {
+	const op = "ResumeSession"
+	c, unlock, err := s.lockedSession(ctx, op, sessionID)
+	if err != nil {
+		return core.Scene{}, err
+	}
+	defer unlock()
+	if st, adopted := s.adopt(c.state, sessionID, c.rec.ProfileID); adopted {
+		next := c.rec
+		next.Revision++
+		next.UpdatedAt = s.clock.Now()
+		if nc, werr := s.write(ctx, op, next, st); werr == nil {
+			c = nc
+		} else if werr.Code == core.ReasonConcurrentModification {
+			// Another writer committed: serve what it wrote.
+			if fresh, ferr := s.session(ctx, op, sessionID); ferr == nil {
+				c = fresh
+			}
+		}
+	}
+	sc, serr := s.scene(op, c.state)
+	if serr != nil {
+		return core.Scene{}, serr
+	}
+	return sc, nil
+}
+
+// PreviewAction resolves an action prospectively and discards the result
+// (§7): ordered like a command on the session's lock, recorded like a read.
+// It counts no attempt, writes nothing, folds no profile and never consults
+// the content channel.
+func (s *Store) PreviewAction(ctx context.Context, sessionID, actionID string, params core.Params) (ActionResult, error) {
+	const op = "PreviewAction"
+	c, unlock, err := s.lockedSession(ctx, op, sessionID)
+	if err != nil {
+		return ActionResult{}, err
+	}
+	defer unlock()
+	res := s.quiet.PreviewAction(c.state, actionID, params)
+	out := s.actionResult(res, nil)
+	if res.OK {
+		sc, serr := s.scene(op, res.Value)
+		if serr != nil {
+			return ActionResult{}, serr
+		}
+		out.Scene = &sc
+	}
+	return out, nil
+}
+
+// SubmitAction resolves one action (§7). A rejection is a result with OK
+// false and no write. An accepted action passes the adoption point, is
+// written as the next revision, and is then folded into the profile; a
+// profile failure is a warning and never undoes the action. Another writer
+// committing first is concurrent_modification, and the session is re-read
+// on the next operation.
+func (s *Store) SubmitAction(ctx context.Context, sessionID, actionID string, params core.Params) (ActionResult, error) {
+	const op = "SubmitAction"
+	c, unlock, err := s.lockedSession(ctx, op, sessionID)
+	if err != nil {
+		return ActionResult{}, err
+	}
+	defer unlock()
+	s.countAttempt(c)
+	res := s.engine.SubmitAction(c.state, actionID, params)
+	if !res.OK {
+		return s.actionResult(res, nil), nil
+	}
+	acted := res.Value
+	st, _ := s.adopt(acted, sessionID, c.rec.ProfileID)
+	next := s.cachedSession(sessionID)
+	if next == nil {
+		next = c
+	}
+	rec := next.rec
+	rec.Revision++
+	rec.UpdatedAt = s.clock.Now()
+	if _, werr := s.write(ctx, op, rec, st); werr != nil {
+		return ActionResult{}, werr
+	}
+	var warnings []core.ValidationWarning
+	if rec.ProfileID != "" {
+		warnings = s.foldProfile(ctx, rec.ProfileID, c.state, acted, res.Changes)
+	}
+	out := s.actionResult(res, warnings)
+	sc, serr := s.scene(op, st)
+	if serr != nil {
+		return ActionResult{}, serr
+	}
+	out.Scene = &sc
+	return out, nil
+}
+
+// countAttempt advances the cached record's attempt counter, which is
+// telemetry and travels with the next write.
+func (s *Store) countAttempt(c *cached) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cur := s.cache[c.rec.SessionID]; cur != nil {
+		n := *cur
+		n.rec.AttemptCounter++
+		s.cache[c.rec.SessionID] = &n
+	}
+}
+
+// actionResult builds the client's result: visible changes and messages
+// only, engine-owned keys under their response aliases.
+func (s *Store) actionResult(res core.ActionResult, warnings []core.ValidationWarning) ActionResult {
+	out := ActionResult{
+		OK:       res.OK,
+		Errors:   s.aliasErrors(res.Errors),
+		Warnings: s.aliasErrors(append(append([]core.ValidationWarning{}, res.Warnings...), warnings...)),
+		Changes:  []core.StateChange{},
+		Messages: []core.OutcomeMessage{},
+	}
+	rejection := map[string]bool{}
+	for _, e := range res.Errors {
+		rejection[e.MessageKey] = true
+	}
+	for _, ch := range res.Changes {
+		if ch.Visible {
+			out.Changes = append(out.Changes, ch)
+		}
+	}
+	for _, m := range res.Messages {
+		if !m.Visible {
+			continue
+		}
+		if rejection[m.Key] && s.engine.IsEngineKey(m.Key) {
+			m.Key = s.engine.Alias(m.Key)
+		}
+		out.Messages = append(out.Messages, m)
+	}
+	return out
+}
+
+// aliasErrors returns copies of errs with engine-owned message keys under
+// their response aliases (§7).
+func (s *Store) aliasErrors(errs []core.ValidationError) []core.ValidationError {
+	out := make([]core.ValidationError, len(errs))
+	for i, e := range errs {
+		if s.engine.IsEngineKey(e.MessageKey) {
+			e.MessageKey = s.engine.Alias(e.MessageKey)
+		}
+		out[i] = e
+	}
+	return out
+}
+
+// SaveGame takes a save of the session's last committed state (§10.2). The
+// save keeps the session's profile and initialization on its record, never
+// in the envelope. A save the record store refused is never listed.
+func (s *Store) SaveGame(ctx context.Context, sessionID string) (SaveHandle, error) {
+	const op = "SaveGame"
+	c, unlock, err := s.lockedSession(ctx, op, sessionID)
+	if err != nil {
+		return SaveHandle{}, err
+	}
+	defer unlock()
+	kind := s.engine.Kind(c.state.KindID)
+	if kind == nil {
+		return SaveHandle{}, errorf(op, core.ReasonUnknownKind, "kind %q is not registered", c.state.KindID)
+	}
+	blob, serr := sealEnvelope(c.rec.Blob, c.state, kind.Version(), c.rec.ReplayCompatible)
+	if serr != nil {
+		return SaveHandle{}, errorf(op, core.ReasonInvalidState, "%v", serr)
+	}
+	id := s.ids.NewSaveID()
+	unlockSave := s.saveLocks.lock(id)
+	defer unlockSave()
+	rec := SaveRecord{
+		SaveID: id, CampaignID: c.state.CampaignID, Blob: blob, SavedAt: s.clock.Now(),
+		SavedAtSeq: c.state.ActionLog.Len(), Audience: c.rec.Audience,
+		ProfileID: c.rec.ProfileID, Initialization: c.rec.Initialization.clone(),
+	}
+	if perr := s.records.PutSave(ctx, rec); perr != nil {
+		return SaveHandle{}, storageError(op, perr)
+	}
+	return SaveHandle{SaveID: id, SavedAt: rec.SavedAt, SavedAtSeq: rec.SavedAtSeq}, nil
+}
+
+// LoadGame starts a new session from a save (§10.2): a corrupted or altered
+// save is refused with a reason code and nothing written; a save whose
+// epoch is no longer held, or whose kind moved, is migrated and its
+// lineage is no longer replay-compatible. The new session keeps the save's
+// profile and initialization, then passes its adoption point.
+func (s *Store) LoadGame(ctx context.Context, saveID string) (SessionHandle, error) {
+	const op = "LoadGame"
+	unlockSave := s.saveLocks.lock(saveID)
+	rec, ok, gerr := s.records.GetSave(ctx, saveID)
+	unlockSave()
+	if gerr != nil {
+		return SessionHandle{}, storageError(op, gerr)
+	}
+	if !ok {
+		return SessionHandle{}, errorf(op, core.ReasonUnknownSave, "unknown save %q", saveID)
+	}
+	st, compatible, err := resolveEnvelope(op, s.engine, rec.Blob)
+	if err != nil {
+		return SessionHandle{}, err
+	}
+	id := s.ids.NewSessionID()
+	unlock := s.sessionLocks.lock(id)
+	defer unlock()
+	st, _ = s.adopt(st, id, rec.ProfileID)
+	audience := rec.Audience
+	if !audience.Valid() {
+		audience = core.AudiencePlayer
+	}
+	now := s.clock.Now()
+	next := SessionRecord{
+		SessionID: id, Audience: audience, ReplayCompatible: compatible,
+		CreatedAt: now, UpdatedAt: now, ProfileID: rec.ProfileID, Initialization: rec.Initialization.clone(),
+	}
+	c, err := s.write(ctx, op, next, st)
+	if err != nil {
+		return SessionHandle{}, err
+	}
+	sc, err := s.scene(op, c.state)
+	if err != nil {
+		return SessionHandle{}, err
+	}
+	return SessionHandle{SessionID: id, Scene: sc}, nil
+}
+
+// ExportSave returns a save as a standalone document a player can keep as
+// a file: its envelope and creation input, never its profile id. The
+// profile must own the save, as DeleteSave requires; "" exports an
+// anonymous save.
+func (s *Store) ExportSave(ctx context.Context, profileID, saveID string) ([]byte, error) {
+	const op = "ExportSave"
+	unlock := s.saveLocks.lock(saveID)
+	defer unlock()
+	rec, ok, err := s.records.GetSave(ctx, saveID)
+	if err != nil {
+		return nil, storageError(op, err)
+	}
+	if !ok || rec.ProfileID != profileID {
+		return nil, errorf(op, core.ReasonUnknownSave, "unknown save %q", saveID)
+	}
+	doc, merr := json.Marshal(saveFile{Format: saveFileFormat, Envelope: rec.Blob, Initialization: rec.Initialization})
+	if merr != nil {
+		return nil, errorf(op, core.ReasonInvalidState, "%v", merr)
+	}
+	return doc, nil
+}
+
+// ImportSave stores a document ExportSave wrote, or a bare save envelope, as
+// a new save of profileID ("" for anonymous). The envelope is checked and
+// resolved exactly as LoadGame would before anything is written; a bare
+// envelope carries no initialization, so a profiled game loaded from it
+// cannot be branched.
+func (s *Store) ImportSave(ctx context.Context, profileID string, data []byte) (SaveHandle, error) {
+	const op = "ImportSave"
+	envelope, init := data, (*Initialization)(nil)
+	var file saveFile
+	if err := json.Unmarshal(data, &file); err == nil && file.Format != "" {
+		if file.Format != saveFileFormat {
+			return SaveHandle{}, errorf(op, core.ReasonSaveRequiresMigration, "save file format %q is not supported", file.Format)
+		}
+		envelope, init = file.Envelope, file.Initialization
+	}
+	env, oerr := OpenEnvelope(envelope)
+	if oerr != nil {
+		oerr.Op = op
+		return SaveHandle{}, oerr
+	}
+	st, _, rerr := resolveEnvelope(op, s.engine, envelope)
+	if rerr != nil {
+		return SaveHandle{}, rerr
+	}
+	kind := s.engine.Kind(env.KindID)
+	blob, serr := sealEnvelope(env.State, &core.GameState{KindID: env.KindID, CampaignID: env.CampaignID, CampaignVersion: env.CampaignVersion}, env.KindVersion, env.ReplayCompatible)
+	if serr != nil || kind == nil {
+		return SaveHandle{}, errorf(op, core.ReasonInvalidState, "the save does not re-serialize")
+	}
+	id := s.ids.NewSaveID()
+	unlock := s.saveLocks.lock(id)
+	defer unlock()
+	rec := SaveRecord{
+		SaveID: id, CampaignID: env.CampaignID, Blob: blob, SavedAt: s.clock.Now(),
+		SavedAtSeq: st.ActionLog.Len(), Audience: core.AudiencePlayer, ProfileID: profileID, Initialization: init.clone(),
+	}
+	if perr := s.records.PutSave(ctx, rec); perr != nil {
+		return SaveHandle{}, storageError(op, perr)
+	}
+	return SaveHandle{SaveID: id, SavedAt: rec.SavedAt, SavedAtSeq: rec.SavedAtSeq}, nil
+}

@@ -1,0 +1,232 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"sync"
+
+	"github.com/storyloom/storyloom/engine/core"
+)
+
+// SessionRecord is what the record store keeps per session (§7.2's
+// StoredSessionRecord): the canonical serialization of the game and the host
+// metadata that lives outside it. Nothing here is replayed.
+type SessionRecord struct {
+	SessionID string        `json:"sessionId"`
+	Blob      []byte        `json:"blob"`
+	Audience  core.Audience `json:"audience"`
+	// AttemptCounter counts submissions, accepted or not, for telemetry. A
+	// record store never compares it.
+	AttemptCounter int `json:"attemptCounter"`
+	// Revision counts committed writes: 0 when first written, one more on
+	// every accepted action and every adopting resume. A record store
+	// accepts a put of an existing session only when the stored revision is
+	// Revision-1, and a put of a new one only when Revision is 0.
+	Revision         int    `json:"revision"`
+	ReplayCompatible bool   `json:"replayCompatible"`
+	CreatedAt        string `json:"createdAt"`
+	UpdatedAt        string `json:"updatedAt"`
+	ProfileID        string `json:"profileId,omitempty"`
+	// Initialization is what createSession handed the kind beyond the
+	// campaign and seed; nil means unknown (a record older than the field).
+	Initialization *Initialization `json:"initialization,omitempty"`
+}
+
+// Initialization records a session's creation input (§7.2's
+// SessionInitialization). A nil KindProfileData inside a present
+// Initialization means the game was created with none.
+type Initialization struct {
+	KindProfileData json.RawMessage `json:"kindProfileData,omitempty"`
+}
+
+func (i *Initialization) clone() *Initialization {
+	if i == nil {
+		return nil
+	}
+	return &Initialization{KindProfileData: cloneBytes(i.KindProfileData)}
+}
+
+// SaveRecord is what the record store keeps per save (§7.2's
+// StoredSaveRecord). CampaignID is a routing copy; the authority is the
+// envelope in Blob.
+type SaveRecord struct {
+	SaveID     string `json:"saveId"`
+	CampaignID string `json:"campaignId"`
+	// Blob is the canonical serialization of a SaveEnvelope.
+	Blob []byte `json:"blob"`
+	// SavedAt is the Clock's stamp: the list order and delete precondition.
+	SavedAt        string          `json:"savedAt"`
+	SavedAtSeq     int             `json:"savedAtSeq"`
+	Audience       core.Audience   `json:"audience"`
+	ProfileID      string          `json:"profileId,omitempty"`
+	Initialization *Initialization `json:"initialization,omitempty"`
+}
+
+// RecordStore reads and writes the records beneath the session store (§7.2's
+// SessionPersistence). Implementations must be safe for concurrent use and
+// must return records that share no memory with what they keep. Any error
+// other than a conflict (IsConflict) or, from DeleteSave, ErrNotFound is
+// reported to clients as storage_failure. package conformance holds the
+// suite an implementation passes.
+type RecordStore interface {
+	// GetSession returns the session record, or ok false when there is none.
+	GetSession(ctx context.Context, sessionID string) (rec SessionRecord, ok bool, err error)
+	// PutSession writes rec with compare-and-set on Revision: a new session
+	// only at revision 0, an existing one only when its stored revision is
+	// rec.Revision-1. Anything else returns ErrConflict and writes nothing.
+	PutSession(ctx context.Context, rec SessionRecord) error
+	// GetSave returns the save record, or ok false when there is none.
+	GetSave(ctx context.Context, saveID string) (rec SaveRecord, ok bool, err error)
+	// PutSave writes rec under rec.SaveID, replacing any record there, as
+	// one atomic step.
+	PutSave(ctx context.Context, rec SaveRecord) error
+	// ListSaves returns every save record whose ProfileID is profileID, in
+	// any order.
+	ListSaves(ctx context.Context, profileID string) ([]SaveRecord, error)
+	// DeleteSave removes saveID only while its stored SavedAt equals
+	// expectedSavedAt, as one step: ErrNotFound when there is no such save,
+	// ErrConflict when the stamp differs, and nothing removed either way.
+	DeleteSave(ctx context.Context, saveID, expectedSavedAt string) error
+}
+
+// Clock stamps records (06 §5.4). It returns a string that sorts in time
+// order, conventionally RFC 3339 in UTC with a fixed number of fractional
+// digits. The engine never reads a clock; a host passes one in.
+type Clock interface {
+	Now() string
+}
+
+// ClockFunc adapts a function to Clock.
+type ClockFunc func() string
+
+// Now implements Clock.
+func (f ClockFunc) Now() string { return f() }
+
+// RecordIDSource mints session and save ids (06 §5.7). These ids key
+// records and never enter a GameState.
+type RecordIDSource interface {
+	NewSessionID() string
+	NewSaveID() string
+}
+
+// CountingRecordIDs is a deterministic RecordIDSource for tests and tools:
+// session-1, session-2, … and save-1, save-2, …. It is safe for concurrent
+// use.
+type CountingRecordIDs struct {
+	mu              sync.Mutex
+	sessions, saves int
+}
+
+// NewSessionID implements RecordIDSource.
+func (c *CountingRecordIDs) NewSessionID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sessions++
+	return "session-" + strconv.Itoa(c.sessions)
+}
+
+// NewSaveID implements RecordIDSource.
+func (c *CountingRecordIDs) NewSaveID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.saves++
+	return "save-" + strconv.Itoa(c.saves)
+}
+
+// MemoryRecords is an in-memory RecordStore, the MVP default and the
+// reference the conformance suite is written against. It is safe for
+// concurrent use.
+type MemoryRecords struct {
+	mu       sync.Mutex
+	sessions map[string]SessionRecord
+	saves    map[string]SaveRecord
+}
+
+// NewMemoryRecords returns an empty in-memory record store.
+func NewMemoryRecords() *MemoryRecords {
+	return &MemoryRecords{sessions: map[string]SessionRecord{}, saves: map[string]SaveRecord{}}
+}
+
+// GetSession implements RecordStore.
+func (m *MemoryRecords) GetSession(_ context.Context, id string) (SessionRecord, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.sessions[id]
+	return r.clone(), ok, nil
+}
+
+// PutSession implements RecordStore.
+func (m *MemoryRecords) PutSession(_ context.Context, rec SessionRecord) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	old, exists := m.sessions[rec.SessionID]
+	if (!exists && rec.Revision != 0) || (exists && old.Revision != rec.Revision-1) {
+		return ErrConflict
+	}
+	m.sessions[rec.SessionID] = rec.clone()
+	return nil
+}
+
+// GetSave implements RecordStore.
+func (m *MemoryRecords) GetSave(_ context.Context, id string) (SaveRecord, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.saves[id]
+	return r.clone(), ok, nil
+}
+
+// PutSave implements RecordStore.
+func (m *MemoryRecords) PutSave(_ context.Context, rec SaveRecord) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.saves[rec.SaveID] = rec.clone()
+	return nil
+}
+
+// ListSaves implements RecordStore.
+func (m *MemoryRecords) ListSaves(_ context.Context, profileID string) ([]SaveRecord, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := []SaveRecord{}
+	for _, r := range m.saves {
+		if r.ProfileID == profileID && profileID != "" {
+			out = append(out, r.clone())
+		}
+	}
+	return out, nil
+}
+
+// DeleteSave implements RecordStore.
+func (m *MemoryRecords) DeleteSave(_ context.Context, id, expectedSavedAt string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.saves[id]
+	switch {
+	case !ok:
+		return ErrNotFound
+	case r.SavedAt != expectedSavedAt:
+		return ErrConflict
+	}
+	delete(m.saves, id)
+	return nil
+}
+
+func (r SessionRecord) clone() SessionRecord {
+	r.Blob = cloneBytes(r.Blob)
+	r.Initialization = r.Initialization.clone()
+	return r
+}
+
+func (r SaveRecord) clone() SaveRecord {
+	r.Blob = cloneBytes(r.Blob)
+	r.Initialization = r.Initialization.clone()
+	return r
+}
+
+func cloneBytes(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return append([]byte(nil), b...)
+}

@@ -1,0 +1,294 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/storyloom/storyloom/engine/core"
+)
+
+// ContentScope is what a ContentChannel is asked about (§7).
+type ContentScope struct {
+	CampaignID string
+	SessionID  string
+	// ProfileID is "" for an anonymous session.
+	ProfileID string
+}
+
+// ContentChannel offers new content to running sessions (§7): the campaign
+// version a session in scope should be on, or ok false for no offer. It is
+// called under the session lock; a panic reads as no offer.
+type ContentChannel interface {
+	Current(scope ContentScope) (version string, ok bool)
+}
+
+// Config is what a host builds a Store over. Engine, Records, Profiles,
+// Clock and IDs are required; Content is optional.
+type Config struct {
+	// Engine is the pure engine every operation calls.
+	Engine *core.Engine
+	// Records persists session and save records.
+	Records RecordStore
+	// Profiles persists player profiles.
+	Profiles ProfileStore
+	// Clock stamps records.
+	Clock Clock
+	// IDs mints session and save ids.
+	IDs RecordIDSource
+	// Content offers new epochs at the four adoption points; nil means
+	// sessions stay on the epoch they started on.
+	Content ContentChannel
+	// SessionCacheLimit bounds how many sessions the store keeps decoded in
+	// memory; 0 means no bound. Persistence is authoritative either way.
+	SessionCacheLimit int
+}
+
+// Store is the session store (§7) together with the host-only operations
+// of §7's SessionLayer, Forget and CaptureSession. It is safe for concurrent
+// use; commands on one session run one at a time, and commands on different
+// sessions never wait for each other.
+type Store struct {
+	engine   *core.Engine
+	quiet    *core.Engine // the same engine with no emitter, for replays
+	records  RecordStore
+	profiles ProfileStore
+	clock    Clock
+	ids      RecordIDSource
+	content  ContentChannel
+	limit    int
+
+	sessionLocks keyedLocks
+	profileLocks keyedLocks
+	saveLocks    keyedLocks
+
+	mu    sync.Mutex // guards cache
+	cache map[string]*cached
+}
+
+// cached is a session's last committed record and its decoded state. Both
+// are replaced, never changed, once published.
+type cached struct {
+	rec   SessionRecord
+	state *core.GameState
+}
+
+// New returns a Store over cfg, or an error naming the missing piece.
+func New(cfg Config) (*Store, error) {
+	switch {
+	case cfg.Engine == nil:
+		return nil, fmt.Errorf("session: config needs an engine")
+	case cfg.Records == nil:
+		return nil, fmt.Errorf("session: config needs a record store")
+	case cfg.Profiles == nil:
+		return nil, fmt.Errorf("session: config needs a profile store")
+	case cfg.Clock == nil:
+		return nil, fmt.Errorf("session: config needs a clock")
+	case cfg.IDs == nil:
+		return nil, fmt.Errorf("session: config needs a record id source")
+	}
+	return &Store{
+		engine:   cfg.Engine,
+		quiet:    cfg.Engine.WithEmitter(nil),
+		records:  cfg.Records,
+		profiles: cfg.Profiles,
+		clock:    cfg.Clock,
+		ids:      cfg.IDs,
+		content:  cfg.Content,
+		limit:    cfg.SessionCacheLimit,
+		cache:    map[string]*cached{},
+	}, nil
+}
+
+// Engine returns the engine the store plays on.
+func (s *Store) Engine() *core.Engine { return s.engine }
+
+// keyedLocks is a set of mutexes keyed by id, created on demand and dropped
+// when no one holds or waits for them.
+type keyedLocks struct {
+	mu sync.Mutex
+	m  map[string]*keyedLock
+}
+
+type keyedLock struct {
+	mu      sync.Mutex
+	holders int
+}
+
+// lock acquires key's mutex and returns its release.
+func (k *keyedLocks) lock(key string) (unlock func()) {
+	k.mu.Lock()
+	if k.m == nil {
+		k.m = map[string]*keyedLock{}
+	}
+	l := k.m[key]
+	if l == nil {
+		l = &keyedLock{}
+		k.m[key] = l
+	}
+	l.holders++
+	k.mu.Unlock()
+	l.mu.Lock()
+	return func() {
+		l.mu.Unlock()
+		k.mu.Lock()
+		l.holders--
+		if l.holders == 0 {
+			delete(k.m, key)
+		}
+		k.mu.Unlock()
+	}
+}
+
+func (s *Store) cachedSession(id string) *cached {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cache[id]
+}
+
+// publish puts a committed record in the cache, evicting another when over
+// the limit.
+func (s *Store) publish(c *cached) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cache[c.rec.SessionID] = c
+	if s.limit > 0 && len(s.cache) > s.limit {
+		for id := range s.cache {
+			if id != c.rec.SessionID {
+				delete(s.cache, id)
+				break
+			}
+		}
+	}
+}
+
+func (s *Store) evict(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.cache, id)
+}
+
+// session returns the session's last committed record and state, from the
+// cache or else from persistence. The caller holds the session lock.
+func (s *Store) session(ctx context.Context, op, id string) (*cached, *Error) {
+	if c := s.cachedSession(id); c != nil {
+		return c, nil
+	}
+	rec, ok, err := s.records.GetSession(ctx, id)
+	if err != nil {
+		return nil, storageError(op, err)
+	}
+	if !ok {
+		return nil, errorf(op, core.ReasonUnknownSession, "unknown session %q", id)
+	}
+	res := s.engine.Deserialize(rec.Blob)
+	if !res.OK {
+		return nil, refusal(op, res.Errors)
+	}
+	c := &cached{rec: rec, state: res.Value}
+	s.publish(c)
+	return c, nil
+}
+
+// lockedSession takes the session lock and reads the session.
+func (s *Store) lockedSession(ctx context.Context, op, id string) (*cached, func(), *Error) {
+	unlock := s.sessionLocks.lock(id)
+	c, err := s.session(ctx, op, id)
+	if err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return c, unlock, nil
+}
+
+// readSession returns the last committed session without waiting for a
+// command in flight when it is cached.
+func (s *Store) readSession(ctx context.Context, op, id string) (*cached, *Error) {
+	if c := s.cachedSession(id); c != nil {
+		return c, nil
+	}
+	c, unlock, err := s.lockedSession(ctx, op, id)
+	if err != nil {
+		return nil, err
+	}
+	unlock()
+	return c, nil
+}
+
+// offer asks the content channel for the version a session should be on.
+// No channel, a panic, no offer or the state's own version: ok false.
+func (s *Store) offer(scope ContentScope, current string) (version string, ok bool) {
+	if s.content == nil {
+		return "", false
+	}
+	defer func() {
+		if recover() != nil {
+			version, ok = "", false
+		}
+	}()
+	v, ok := s.content.Current(scope)
+	if !ok || v == "" || v == current {
+		return "", false
+	}
+	return v, true
+}
+
+// adopt runs one adoption point: the state on the offered epoch, or the
+// same state when there is no offer or the engine refuses it.
+func (s *Store) adopt(st *core.GameState, sessionID, profileID string) (*core.GameState, bool) {
+	v, ok := s.offer(ContentScope{CampaignID: st.CampaignID, SessionID: sessionID, ProfileID: profileID}, st.CampaignVersion)
+	if !ok {
+		return st, false
+	}
+	res := s.engine.AdoptContent(st, v)
+	if !res.Adopted || res.State == st {
+		return st, false
+	}
+	return res.State, true
+}
+
+// write serializes st into next and puts it, publishing it to the cache
+// only once the write committed. A conflict evicts the cached session.
+func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *core.GameState) (*cached, *Error) {
+	blob, err := s.engine.Serialize(st)
+	if err != nil {
+		return nil, errorf(op, core.ReasonInvalidState, "%v", err)
+	}
+	next.Blob = blob
+	if perr := s.records.PutSession(ctx, next); perr != nil {
+		serr := storageError(op, perr)
+		if serr.Code == core.ReasonConcurrentModification {
+			s.evict(next.SessionID)
+		}
+		return nil, serr
+	}
+	c := &cached{rec: next, state: st}
+	s.publish(c)
+	return c, nil
+}
+
+// scene renders st's scene, aliased for a response.
+func (s *Store) scene(op string, st *core.GameState) (core.Scene, *Error) {
+	sc, err := s.engine.Scene(st)
+	if err != nil {
+		return core.Scene{}, asError(op, err)
+	}
+	return sc, nil
+}
+
+// asError turns an engine error into an *Error.
+func asError(op string, err error) *Error {
+	if v, ok := err.(core.ValidationError); ok {
+		return refusal(op, []core.ValidationError{v})
+	}
+	return errorf(op, core.ReasonInternal, "%v", err)
+}
+
+// Forget drops a session from the store's memory without writing anything,
+// after any command holding it finishes (§7's SessionLayer.forget). The next
+// operation on it reads it from the record store again.
+func (s *Store) Forget(_ context.Context, sessionID string) {
+	unlock := s.sessionLocks.lock(sessionID)
+	defer unlock()
+	s.evict(sessionID)
+}
