@@ -1,0 +1,251 @@
+package story
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/storyloom/storyloom/engine/canon"
+	"github.com/storyloom/storyloom/engine/core"
+)
+
+// State is the story-graph kind state (StoryGraphKindState, §8.1 of
+// docs/story-graph-kind.md): the current node, the variables, the turn, the
+// visit counts, the unlocked achievements and, once ended, the ending id. It
+// is immutable: resolutions build a new State and share whatever they did
+// not change. Its JSON form is
+//
+//	{"currentNodeId": "gate", "variables": {"oil": 3}, "turn": 2,
+//	 "visitedCounts": {"gate": 1}, "unlockedAchievements": ["first_light"],
+//	 "endingId": "dawn"}
+//
+// with endingId present exactly when the game has ended.
+type State struct {
+	c        *Content
+	node     int32
+	turn     int64
+	vars     []Value
+	visits   []int64 // per node; in a tier 3 state, per read node (space)
+	achieved []bool
+	space    bool
+}
+
+// NodeID returns the id of the node the game rests on.
+func (s *State) NodeID() string { return s.c.Nodes[s.node].ID }
+
+// Turn returns the number of choices resolved so far.
+func (s *State) Turn() int64 { return s.turn }
+
+// Var returns variable id's value and whether it is declared.
+func (s *State) Var(id string) (Value, bool) {
+	i, ok := s.c.index().varByID[id]
+	if !ok {
+		return Value{}, false
+	}
+	return s.vars[i], true
+}
+
+// Visits returns how many times node id has been entered.
+func (s *State) Visits(id string) int64 {
+	i, ok := s.c.index().nodeByID[id]
+	if !ok || s.space {
+		return 0
+	}
+	return s.visits[i]
+}
+
+// Unlocked returns the ids of the unlocked achievements, in declaration order.
+func (s *State) Unlocked() []string {
+	var out []string
+	for i, on := range s.achieved {
+		if on {
+			out = append(out, s.c.Achievements[i].ID)
+		}
+	}
+	return out
+}
+
+// EndingID returns the ending the game closed on, or "" while it is active.
+func (s *State) EndingID() string {
+	if n := &s.c.Nodes[s.node]; n.Type == NodeEnding {
+		return n.EndingID
+	}
+	return ""
+}
+
+// Ended reports whether the game rests on an ending node.
+func (s *State) Ended() bool { return s.c.ix.nodes[s.node].typ == typEnding }
+
+// stateJSON is the wire form of State.
+type stateJSON struct {
+	CurrentNodeID        *string                    `json:"currentNodeId"`
+	Variables            map[string]json.RawMessage `json:"variables"`
+	Turn                 *int64                     `json:"turn"`
+	VisitedCounts        map[string]int64           `json:"visitedCounts"`
+	UnlockedAchievements []string                   `json:"unlockedAchievements"`
+	EndingID             *string                    `json:"endingId,omitempty"`
+}
+
+// MarshalJSON writes the state's wire form. Visit counts of zero are left
+// out; unlocked achievements are in declaration order.
+func (s *State) MarshalJSON() ([]byte, error) {
+	if s.space {
+		return nil, fmt.Errorf("story: a tier 3 search state does not serialize")
+	}
+	b := make([]byte, 0, 256)
+	b = append(b, `{"currentNodeId":`...)
+	b = canon.AppendString(b, s.NodeID())
+	if e := s.EndingID(); e != "" {
+		b = append(b, `,"endingId":`...)
+		b = canon.AppendString(b, e)
+	}
+	b = append(b, `,"turn":`...)
+	b = appendInt(b, s.turn)
+	b = append(b, `,"unlockedAchievements":[`...)
+	first := true
+	for i, on := range s.achieved {
+		if on {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = canon.AppendString(b, s.c.Achievements[i].ID)
+		}
+	}
+	b = append(b, `],"variables":{`...)
+	for i, v := range s.vars {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = canon.AppendString(b, s.c.Variables[i].ID)
+		b = append(b, ':')
+		vb, err := v.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, vb...)
+	}
+	b = append(b, `},"visitedCounts":{`...)
+	first = true
+	for i, n := range s.visits {
+		if n == 0 {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = canon.AppendString(b, s.c.Nodes[i].ID)
+		b = append(b, ':')
+		b = appendInt(b, n)
+	}
+	b = append(b, "}}"...)
+	return b, nil
+}
+
+func appendInt(b []byte, n int64) []byte { return canon.AppendNumber(b, float64(n)) }
+
+// decodeState reads a state's wire form strictly and judges it against c
+// (validateState): every field present and typed, the current node an
+// existing node, every declared variable present with its type and within
+// its bounds and no other, visit counts of existing nodes, declared and
+// distinct achievements, and endingId present exactly when the current node
+// is an ending, naming that node's ending.
+func decodeState(raw []byte, c *Content) (*State, error) {
+	var w stateJSON
+	if err := strictDecode(raw, &w); err != nil {
+		return nil, fmt.Errorf("story: state: %w", err)
+	}
+	ix := c.index()
+	switch {
+	case w.CurrentNodeID == nil:
+		return nil, fmt.Errorf("story: state: missing currentNodeId")
+	case w.Variables == nil:
+		return nil, fmt.Errorf("story: state: missing variables")
+	case w.Turn == nil:
+		return nil, fmt.Errorf("story: state: missing turn")
+	case w.VisitedCounts == nil:
+		return nil, fmt.Errorf("story: state: missing visitedCounts")
+	case w.UnlockedAchievements == nil:
+		return nil, fmt.Errorf("story: state: missing unlockedAchievements")
+	case *w.Turn < 0:
+		return nil, fmt.Errorf("story: state: negative turn %d", *w.Turn)
+	}
+	node, ok := ix.nodeByID[*w.CurrentNodeID]
+	if !ok {
+		return nil, fmt.Errorf("story: unknown node %q", *w.CurrentNodeID)
+	}
+	s := &State{c: c, node: node, turn: *w.Turn,
+		vars: make([]Value, len(c.Variables)), visits: make([]int64, len(c.Nodes)), achieved: make([]bool, len(c.Achievements))}
+	for id := range w.Variables {
+		if _, ok := ix.varByID[id]; !ok {
+			return nil, fmt.Errorf("story: unknown variable %q", id)
+		}
+	}
+	for i, decl := range c.Variables {
+		raw, ok := w.Variables[decl.ID]
+		if !ok {
+			return nil, fmt.Errorf("story: variable %q is missing", decl.ID)
+		}
+		var v Value
+		if err := v.UnmarshalJSON(raw); err != nil {
+			return nil, fmt.Errorf("story: variable %q: %w", decl.ID, err)
+		}
+		if err := checkValue(decl, v); err != nil {
+			return nil, err
+		}
+		s.vars[i] = v
+	}
+	for id, n := range w.VisitedCounts {
+		i, ok := ix.nodeByID[id]
+		if !ok {
+			return nil, fmt.Errorf("story: visit count of unknown node %q", id)
+		}
+		if n < 0 {
+			return nil, fmt.Errorf("story: negative visit count of node %q", id)
+		}
+		s.visits[i] = n
+	}
+	for _, id := range w.UnlockedAchievements {
+		i, ok := ix.achByID[id]
+		if !ok {
+			return nil, fmt.Errorf("story: unknown achievement %q", id)
+		}
+		if s.achieved[i] {
+			return nil, fmt.Errorf("story: achievement %q unlocked twice", id)
+		}
+		s.achieved[i] = true
+	}
+	cur := &c.Nodes[node]
+	switch {
+	case cur.Type == NodeEnding && (w.EndingID == nil || *w.EndingID != cur.EndingID):
+		return nil, fmt.Errorf("story: node %q is the ending %q, and the state does not say so", cur.ID, cur.EndingID)
+	case cur.Type != NodeEnding && w.EndingID != nil:
+		return nil, fmt.Errorf("story: state names ending %q but node %q is not an ending", *w.EndingID, cur.ID)
+	}
+	return s, nil
+}
+
+// checkValue reports whether v fits decl's type and bounds.
+func checkValue(decl Variable, v Value) error {
+	if v.Type != decl.Type {
+		return fmt.Errorf("story: variable %q is %s, not %s", decl.ID, decl.Type, v.Type)
+	}
+	if v.Type == TypeInt {
+		if decl.Min != nil && v.Int < *decl.Min || decl.Max != nil && v.Int > *decl.Max {
+			return fmt.Errorf("story: variable %q is %d, outside its bounds", decl.ID, v.Int)
+		}
+	}
+	return nil
+}
+
+// contentOf returns the story content of a campaign.
+func contentOf(c *core.Campaign) (*Content, error) {
+	if c == nil {
+		return nil, fmt.Errorf("story: no campaign")
+	}
+	sc, ok := c.Content.(*Content)
+	if !ok || sc == nil {
+		return nil, fmt.Errorf("story: campaign %q does not hold story-graph content", c.ID)
+	}
+	return sc, nil
+}

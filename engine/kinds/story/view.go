@@ -1,0 +1,139 @@
+package story
+
+import (
+	"strings"
+
+	"github.com/storyloom/storyloom/engine/core"
+)
+
+// View is the story-graph projection (StoryGraphView, §9 of
+// docs/story-graph-kind.md): the turn, the visible variables, the unlocked
+// achievements and, once ended, the ending with its outcome. It leaves out
+// hidden variables, visit counts and the current node's id; the scene text
+// and choices travel in the generic Scene, not here. The "ai" audience sees
+// exactly what the player sees: a story has no rival seat, and widening it
+// would be a declared difficulty setting, which this kind does not have.
+type View struct {
+	Turn         int64             `json:"turn"`
+	Variables    []ViewVariable    `json:"variables"`
+	Achievements []ViewAchievement `json:"achievements"`
+	Ending       *ViewEnding       `json:"ending,omitempty"`
+}
+
+// ViewVariable is one visible variable: its id, label and value, and an int
+// variable's bounds.
+type ViewVariable struct {
+	ID       string      `json:"id"`
+	LabelKey core.LocKey `json:"labelKey"`
+	Value    any         `json:"value"`
+	Min      *int64      `json:"min,omitempty"`
+	Max      *int64      `json:"max,omitempty"`
+}
+
+// ViewAchievement is one unlocked achievement.
+type ViewAchievement struct {
+	ID             string      `json:"id"`
+	TitleKey       core.LocKey `json:"titleKey"`
+	DescriptionKey core.LocKey `json:"descriptionKey,omitempty"`
+}
+
+// ViewEnding is the ending a game closed on.
+type ViewEnding struct {
+	EndingID string      `json:"endingId"`
+	TitleKey core.LocKey `json:"titleKey"`
+	Outcome  string      `json:"outcome"`
+}
+
+// Project implements core.Kind: the View, the same for both audiences.
+func (Kind) Project(state any, _ core.Audience, _ *core.ProjectionContext) any {
+	st, err := asState(state)
+	if err != nil {
+		return View{Variables: []ViewVariable{}, Achievements: []ViewAchievement{}}
+	}
+	return project(st)
+}
+
+func project(st *State) View {
+	c := st.c
+	v := View{Turn: st.turn, Variables: []ViewVariable{}, Achievements: []ViewAchievement{}}
+	for i, decl := range c.Variables {
+		if decl.Visible {
+			v.Variables = append(v.Variables, ViewVariable{ID: decl.ID, LabelKey: decl.LabelKey, Value: st.vars[i].Any(), Min: decl.Min, Max: decl.Max})
+		}
+	}
+	for i, on := range st.achieved {
+		if on {
+			a := &c.Achievements[i]
+			v.Achievements = append(v.Achievements, ViewAchievement{ID: a.ID, TitleKey: a.TitleKey, DescriptionKey: a.DescriptionKey})
+		}
+	}
+	if st.Ended() {
+		n := &c.Nodes[st.node]
+		v.Ending = &ViewEnding{EndingID: n.EndingID, TitleKey: n.TitleKey, Outcome: n.Outcome}
+	}
+	return v
+}
+
+// placeholders returns the names of text's {name} placeholders, in order of
+// first appearance. A placeholder is '{', one or more of [a-z0-9_], '}';
+// any other brace is literal text.
+func placeholders(text string) []string {
+	var out []string
+	for i := 0; i < len(text); i++ {
+		if text[i] != '{' {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && isNameChar(text[j]) {
+			j++
+		}
+		if j > i+1 && j < len(text) && text[j] == '}' {
+			name := text[i+1 : j]
+			found := false
+			for _, o := range out {
+				found = found || o == name
+			}
+			if !found {
+				out = append(out, name)
+			}
+			i = j
+		}
+	}
+	return out
+}
+
+func isNameChar(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' }
+
+// interpolate substitutes every placeholder naming a visible variable with
+// its value and returns the values it used as params (nil for none).
+// Placeholders naming anything else stay as written; tier 1 refuses them.
+func interpolate(text string, st *State) (string, map[string]any) {
+	names := placeholders(text)
+	if len(names) == 0 {
+		return text, nil
+	}
+	params := map[string]any{}
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		if text[i] == '{' {
+			j := i + 1
+			for j < len(text) && isNameChar(text[j]) {
+				j++
+			}
+			if j > i+1 && j < len(text) && text[j] == '}' {
+				name := text[i+1 : j]
+				if vi, ok := st.c.ix.varByID[name]; ok && st.c.Variables[vi].Visible {
+					b.WriteString(st.vars[vi].String())
+					params[name] = st.vars[vi].Any()
+					i = j
+					continue
+				}
+			}
+		}
+		b.WriteByte(text[i])
+	}
+	if len(params) == 0 {
+		params = nil
+	}
+	return b.String(), params
+}
