@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/harness"
 )
 
 // SaveSummary is one entry of a save list (§7.4): metadata only, never a
@@ -181,78 +182,29 @@ func (s *Store) holds(campaignID, version string) bool {
 	return c != nil && c.Version == version
 }
 
-// Fixture is a captured session (§7's ReplayFixture): the input that
-// reproduces it, and nothing that identifies a player or a session.
-type Fixture struct {
-	Name string `json:"name"`
-	// Config holds only campaignId, seed and kindProfileData.
-	Config          core.NewGameConfig `json:"config"`
-	CampaignVersion string             `json:"campaignVersion"`
-	CapturedUnder   string             `json:"capturedUnder"`
-	Submissions     []Submission       `json:"submissions"`
-}
-
-// Submission is one step of a fixture: an action, or an adoption of the
-// campaign version AdoptTo.
-type Submission struct {
-	ActionID string      `json:"actionId,omitempty"`
-	Params   core.Params `json:"params,omitempty"`
-	AdoptTo  string      `json:"adoptTo,omitempty"`
-}
-
 // CaptureSession returns the session as a replay fixture (§7's
 // SessionLayer.captureSession): a whole-log branch that writes nothing and
-// returns its input. It refuses what BranchSession refuses. The fixture
-// carries the seed, so it is a host operation, never a client's. name must
-// not identify anyone.
-func (s *Store) CaptureSession(ctx context.Context, sessionID, name string) (Fixture, error) {
+// returns its input, in the determinism harness's own form. It refuses
+// what BranchSession refuses. The fixture carries the seed, so this is a
+// host operation, never a client's; name must not identify anyone.
+func (s *Store) CaptureSession(ctx context.Context, sessionID, name string) (harness.Fixture, error) {
 	const op = "CaptureSession"
 	c, unlock, err := s.lockedSession(ctx, op, sessionID)
 	if err != nil {
-		return Fixture{}, err
+		return harness.Fixture{}, err
 	}
 	defer unlock()
 	cfg, err := s.admit(op, c)
 	if err != nil {
-		return Fixture{}, err
+		return harness.Fixture{}, err
 	}
 	if _, err := s.replay(op, c, c.state.ActionLog.Len()); err != nil {
-		return Fixture{}, err
+		return harness.Fixture{}, err
 	}
-	f := Fixture{Name: name, Config: cfg, CampaignVersion: core.StartingVersion(c.state), CapturedUnder: EngineVersion, Submissions: []Submission{}}
-	for _, e := range c.state.ActionLog.Entries() {
-		switch e := e.(type) {
-		case core.LoggedAction:
-			f.Submissions = append(f.Submissions, Submission{ActionID: e.ActionID, Params: e.Params.Clone()})
-		case core.LoggedContent:
-			f.Submissions = append(f.Submissions, Submission{AdoptTo: e.To})
-		}
-	}
-	return f, nil
-}
-
-// Run replays f on e: the game it describes, or the first refusal. Game ids
-// come from e's IDSource, as a replay runner pins them.
-func (f Fixture) Run(e *core.Engine) (*core.GameState, error) {
-	created := e.CreateGame(f.Config, f.CampaignVersion)
-	if !created.OK {
-		return nil, created.Errors[0]
-	}
-	st := created.Value
-	for i, sub := range f.Submissions {
-		if sub.AdoptTo != "" {
-			res := e.AdoptContent(st, sub.AdoptTo)
-			if !res.Adopted {
-				return nil, core.Errorf(core.ReasonInvalidState, "", "submission %d: adoption refused: %s", i, res.Reason)
-			}
-			st = res.State
-			continue
-		}
-		res := e.SubmitAction(st, sub.ActionID, sub.Params)
-		if !res.OK {
-			return nil, res.Errors[0]
-		}
-		st = res.Value
-	}
-	return st, nil
+	return harness.Fixture{
+		Name:            name,
+		Config:          cfg,
+		CampaignVersion: core.StartingVersion(c.state),
+		ActionLog:       c.state.ActionLog,
+	}, nil
 }
