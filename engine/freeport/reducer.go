@@ -1,0 +1,270 @@
+package freeport
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/storyloom/storyloom/engine/canon"
+)
+
+// SweepBatch is the most Exchanges one expiry pass concludes.
+const SweepBatch = 50
+
+// MaxTradingName is the longest Trading Name, in characters.
+const MaxTradingName = 32
+
+// Apply evaluates one request: body is the raw request envelope, owner the
+// Owner ID the host authenticated (never read from the payload; "" when
+// there is none) and now the host's clock in Unix milliseconds.
+//
+// It returns the State after the request and the response bytes. Apply never
+// modifies s. It first sweeps due Exchanges (at most SweepBatch), which is a
+// state change of its own; the request then either commits whole — its
+// holdings, Ledger entries, Exchange, State Version bump and stored response
+// together — or changes nothing further. The returned State's Version tells
+// the host whether there is anything to persist.
+//
+// Apply is deterministic: the same State, owner, now and body always give the
+// same State and the same bytes.
+func (s *State) Apply(owner string, now int64, body []byte) (*State, []byte) {
+	st := s.Sweep(now)
+	if strings.TrimSpace(owner) == "" {
+		return st, st.refusal(refuse(CodeAuthenticationRequired, "an authenticated Owner is required"))
+	}
+	c, r := decodeRequest(body)
+	if r != nil {
+		return st, st.refusal(r)
+	}
+	me, enrolled := st.playerByOwner.Get(owner)
+	switch {
+	case c.action == ActionReadStanding:
+		return st, st.success(st.standing(now))
+	case c.action == ActionEnroll:
+		if !enrolled {
+			return st.enroll(owner, now, c)
+		}
+	case !enrolled:
+		return st, st.refusal(refuse(CodeNotEnrolled, "this Owner has not enrolled; send enroll first"))
+	}
+	if !c.mutation {
+		res, r := st.query(me, now, c)
+		if r != nil {
+			return st, st.refusal(r)
+		}
+		return st, st.success(res)
+	}
+	digest := canon.DigestBytes(c.norm)
+	key := commandKey(me, c.commandID)
+	if rec, ok := st.commands.Get(key); ok {
+		if rec.hash == digest {
+			return st, rec.response
+		}
+		return st, st.refusal(refuse(CodeCommandIDReuse, fmt.Sprintf("commandId %q was already used for a different command", c.commandID)))
+	}
+	if c.action == ActionEnroll { // repeated Enrolment: no record, no bump
+		return st, st.success(st.enrolmentView(me, "already_enrolled"))
+	}
+	tx := new(State)
+	*tx = *st
+	res, changed, r := tx.mutate(me, now, c)
+	if r != nil {
+		return st, st.refusal(r)
+	}
+	if !changed {
+		return st, st.success(res)
+	}
+	return tx.commit(me, now, c, digest, res)
+}
+
+// commit bumps the State Version, renders the response and stores it under
+// (player, commandId), all in the working copy tx.
+func (tx *State) commit(me int, now int64, c *command, digest string, res any) (*State, []byte) {
+	tx.version++
+	resp := tx.success(res)
+	rec := &cmdRecord{player: me, commandID: c.commandID, action: c.action, hash: digest, at: now, version: tx.version, response: resp}
+	tx.commands = tx.commands.Put(commandKey(me, c.commandID), rec)
+	tx.commandLog = tx.commandLog.Append(rec)
+	return tx, resp
+}
+
+// Sweep concludes as expired at most SweepBatch open Exchanges whose live
+// Round's deadline is at or before now, oldest deadline first, releasing
+// their reservations, as one state change. Apply calls it at the head of
+// every request; a host may also call it on a timer. It returns s itself
+// when nothing was due.
+func (s *State) Sweep(now int64) *State {
+	due := tdue(s.expiry, now, SweepBatch, nil)
+	if len(due) == 0 {
+		return s
+	}
+	tx := *s
+	for _, k := range due {
+		x := tx.editExchange(k.ord)
+		live := x.live()
+		tx.reserve(live.author, x.authorSide(live), -1)
+		x.status, x.concludedAt = StatusExpired, now
+		x.version++
+		tx.expiry = tdelete(tx.expiry, k)
+	}
+	tx.version++
+	return &tx
+}
+
+type envelope struct {
+	ProtocolVersion int       `json:"protocolVersion"`
+	OK              bool      `json:"ok"`
+	StateVersion    int64     `json:"stateVersion"`
+	Result          any       `json:"result,omitempty"`
+	Error           *errorMsg `json:"error,omitempty"`
+}
+
+type errorMsg struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (s *State) success(res any) []byte {
+	return mustMarshal(envelope{ProtocolVersion: ProtocolVersion, OK: true, StateVersion: s.version, Result: res})
+}
+
+func (s *State) refusal(r *refusal) []byte {
+	return mustMarshal(envelope{ProtocolVersion: ProtocolVersion, StateVersion: s.version,
+		Error: &errorMsg{Code: r.code, Message: r.message}})
+}
+
+// mustMarshal encodes a view the package built itself; every such view is
+// plain data, so an error is a bug in this package.
+func mustMarshal(v any) []byte {
+	b, err := canon.Marshal(v)
+	if err != nil {
+		panic("freeport: cannot encode a view: " + err.Error())
+	}
+	return b
+}
+
+// enroll creates the Player of a new Owner with its Starting Assets.
+func (st *State) enroll(owner string, now int64, c *command) (*State, []byte) {
+	tx := new(State)
+	*tx = *st
+	ord := tx.players.Len()
+	id := "p-" + tx.derive("player", fmt.Sprint(ord))[:20]
+	g := tx.game
+	p := &player{ord: ord, id: id, owner: owner, enrolledAt: now,
+		holdings: make([]int64, len(g.assets)), reserved: make([]int64, len(g.assets))}
+	tx.players = tx.players.Append(p)
+	tx.playerByID = tx.playerByID.Put(id, ord)
+	tx.playerByOwner = tx.playerByOwner.Put(owner, ord)
+	for a, q := range g.starting {
+		if q > 0 {
+			tx.move(entry{at: now, reason: reasonEnrolment, from: refIssuance, to: ord, asset: a, quantity: q,
+				issuer: ord, commandID: c.commandID})
+		}
+	}
+	return tx.commit(ord, now, c, canon.DigestBytes(c.norm), tx.enrolmentView(ord, "enrolled"))
+}
+
+// mutate runs one Command on the working copy tx. It reports the result,
+// whether state changed, or a refusal, in which case the caller discards tx.
+func (tx *State) mutate(me int, now int64, c *command) (any, bool, *refusal) {
+	switch c.action {
+	case ActionSetTradingName:
+		return tx.setTradingName(me, c)
+	case ActionTransfer:
+		return tx.transfer(me, now, c)
+	case ActionProposeExchange:
+		return tx.propose(me, now, c)
+	case ActionRespondToExchange:
+		return tx.respond(me, now, c)
+	case ActionCounterExchange:
+		return tx.counter(me, now, c)
+	case ActionCancelExchange:
+		return tx.cancel(me, now, c)
+	}
+	return nil, false, refuse(CodeMalformedRequest, fmt.Sprintf("unknown action %q", c.action))
+}
+
+func (s *State) query(me int, now int64, c *command) (any, *refusal) {
+	switch c.action {
+	case ActionReadInventory:
+		return inventoryView{PlayerID: s.player(me).id, Holdings: s.holdingsView(me)}, nil
+	case ActionReadStatement:
+		return s.statement(me, c)
+	case ActionGetExchange:
+		return s.getExchange(me, c)
+	case ActionListExchanges:
+		return s.listExchanges(me, c)
+	}
+	return nil, refuse(CodeMalformedRequest, fmt.Sprintf("unknown action %q", c.action))
+}
+
+// normalizeTradingName trims a claim and checks it is printable.
+func normalizeTradingName(s string) (string, *refusal) {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) > MaxTradingName {
+		return "", refuse(CodeInvalidTradingName, fmt.Sprintf("a Trading Name is at most %d characters", MaxTradingName))
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			return "", refuse(CodeInvalidTradingName, "a Trading Name may not carry a control character")
+		}
+	}
+	return s, nil
+}
+
+func (tx *State) setTradingName(me int, c *command) (any, bool, *refusal) {
+	name := ""
+	if !c.nameNull {
+		var r *refusal
+		if name, r = normalizeTradingName(c.s("tradingName")); r != nil {
+			return nil, false, r
+		}
+	}
+	p := tx.player(me)
+	var claim *string
+	if name != "" {
+		claim = &name
+	}
+	res := tradingNameView{PlayerID: p.id, TradingName: claim}
+	if p.tradingName == name {
+		return res, false, nil
+	}
+	tx.editPlayer(me).tradingName = name
+	return res, true, nil
+}
+
+func (tx *State) transfer(me int, now int64, c *command) (any, bool, *refusal) {
+	assetID, q := c.s("assetId"), c.num["quantity"]
+	a, r := tx.transferable(assetID)
+	if r != nil {
+		return nil, false, r
+	}
+	to, ok := tx.playerByID.Get(c.s("toPlayerId"))
+	if !ok {
+		return nil, false, refuse(CodeUnknownPlayer, "toPlayerId is not a Player of this game")
+	}
+	if to == me {
+		return nil, false, refuse(CodeSelfDealing, "a Player cannot transfer to itself")
+	}
+	if tx.player(me).available(a) < q {
+		return nil, false, refuse(CodeInsufficientAvailable, fmt.Sprintf("not enough %s available", assetID))
+	}
+	tx.transfers++
+	id := "t-" + tx.derive("transfer", fmt.Sprint(tx.transfers))[:20]
+	tx.move(entry{at: now, reason: reasonTransfer, from: me, to: to, asset: a, quantity: q, issuer: me,
+		commandID: c.commandID, transferID: id})
+	return transferView{TransferID: id, ToPlayerID: tx.player(to).id, AssetID: assetID, Quantity: q}, true, nil
+}
+
+// transferable resolves an Asset that Terms and transfers may name.
+func (s *State) transferable(id string) (int, *refusal) {
+	a, ok := s.game.assetIdx[id]
+	if !ok {
+		return 0, refuse(CodeUnknownAsset, fmt.Sprintf("unknown asset %q", id))
+	}
+	if !s.game.assets[a].Transferable {
+		return 0, refuse(CodeUnknownAsset, fmt.Sprintf("asset %q cannot be traded", id))
+	}
+	return a, nil
+}
