@@ -181,3 +181,7 @@ type saveFile struct {
 
 // saveFileFormat names the export document format.
 const saveFileFormat = "storyloom.save/1"
+
+// Checksum returns the checksum a save envelope carries for a canonical
+// serialized state: the SHA-256 of the canonical {replayCompatible, state}.
+func Checksum(replayCompatible bool, state []byte) string { return saveChecksum(replayCompatible, state) }
