@@ -131,7 +131,7 @@ func (t SourceText) MarshalJSON() ([]byte, error) {
 	if t.Key == "" {
 		return json.Marshal(t.Text)
 	}
-	return json.Marshal(AuthoredText{Key: t.Key, Text: t.Text})
+	return json.Marshal(AuthoredText(t))
 }
 
 // Lift returns the authored text under its own key, or defaultKey when the
@@ -140,5 +140,5 @@ func (t SourceText) Lift(defaultKey LocKey) AuthoredText {
 	if t.Key == "" {
 		return AuthoredText{Key: defaultKey, Text: t.Text}
 	}
-	return AuthoredText{Key: t.Key, Text: t.Text}
+	return AuthoredText(t)
 }

@@ -437,13 +437,35 @@ func orEmptyMsgs(m []OutcomeMessage) []OutcomeMessage {
 	return m
 }
 
-// Serialize returns the canonical serialization of s (§10).
+// Serialize returns the canonical serialization of s (§10): the envelope's
+// keys in sorted order, written directly, with the kind state canonicalized.
 func (e *Engine) Serialize(s *GameState) ([]byte, error) {
-	b, err := canon.Marshal(s)
+	ks, err := canon.Marshal(s.KindState)
 	if err != nil {
 		return nil, Errorf(ReasonInvalidState, "kindState", "state does not serialize: %v", err)
 	}
-	return b, nil
+	b := make([]byte, 0, 48*s.ActionLog.Len()+len(ks)+256)
+	b = append(b, `{"actionLog":`...)
+	b = appendLog(b, s.ActionLog)
+	for _, f := range [...]struct{ key, val string }{
+		{`,"campaignId":`, s.CampaignID}, {`,"campaignVersion":`, s.CampaignVersion},
+	} {
+		b = append(b, f.key...)
+		b = canon.AppendString(b, f.val)
+	}
+	b = append(b, `,"formatVersion":`...)
+	b = strconv.AppendInt(b, int64(s.FormatVersion), 10)
+	b = append(b, `,"gameId":`...)
+	b = canon.AppendString(b, s.GameID)
+	b = append(b, `,"kindId":`...)
+	b = canon.AppendString(b, s.KindID)
+	b = append(b, `,"kindState":`...)
+	b = append(b, ks...)
+	b = append(b, `,"seed":`...)
+	b = canon.AppendString(b, s.Seed)
+	b = append(b, `,"status":`...)
+	b = canon.AppendString(b, string(s.Status))
+	return append(b, '}'), nil
 }
 
 // AdoptionResult is the result of AdoptContent: the state on the new epoch,

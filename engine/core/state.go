@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"sync/atomic"
+
+	"github.com/storyloom/storyloom/engine/canon"
 )
 
 // Format versions of the GameState envelope (§2): 1, or 2 exactly when the
@@ -94,19 +98,12 @@ func (LoggedMigration) loggedEntry() {}
 
 // MarshalJSON writes the entry with its "system" discriminator.
 func (c LoggedContent) MarshalJSON() ([]byte, error) {
-	return json.Marshal(epochJSON{Seq: c.Seq, System: "content", From: c.From, To: c.To})
+	return append(appendEpoch(nil, c.Seq, "content", c.From, c.To), '}'), nil
 }
 
 // MarshalJSON writes the entry with its "system" discriminator.
 func (m LoggedMigration) MarshalJSON() ([]byte, error) {
-	return json.Marshal(epochJSON{Seq: m.Seq, System: "migration", From: m.From, To: m.To})
-}
-
-type epochJSON struct {
-	Seq    int    `json:"seq"`
-	System string `json:"system"`
-	From   string `json:"from"`
-	To     string `json:"to"`
+	return append(appendEpoch(nil, m.Seq, "migration", m.From, m.To), '}'), nil
 }
 
 // Log is the action log: an immutable, append-only sequence of entries.
@@ -218,70 +215,142 @@ func (l Log) HasMigration() bool {
 	return false
 }
 
-// MarshalJSON writes the log as a JSON array.
+// MarshalJSON writes the log as a canonical JSON array.
 func (l Log) MarshalJSON() ([]byte, error) {
-	if l.n == 0 {
-		return []byte("[]"), nil
+	return appendLog(make([]byte, 0, 48*l.n+2), l), nil
+}
+
+// appendLog appends the canonical form of l: every entry's keys in sorted
+// order, params sorted by key.
+func appendLog(b []byte, l Log) []byte {
+	b = append(b, '[')
+	for i := 0; i < l.n; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		switch e := l.b.items[i].(type) {
+		case LoggedAction:
+			b = append(b, `{"actionId":`...)
+			b = canon.AppendString(b, e.ActionID)
+			if len(e.Params) > 0 {
+				b = append(b, `,"params":`...)
+				b = appendParams(b, e.Params)
+			}
+			b = append(b, `,"seq":`...)
+			b = strconv.AppendInt(b, int64(e.Seq), 10)
+		case LoggedContent:
+			b = appendEpoch(b, e.Seq, "content", e.From, e.To)
+		case LoggedMigration:
+			b = appendEpoch(b, e.Seq, "migration", e.From, e.To)
+		}
+		b = append(b, '}')
 	}
-	return json.Marshal(l.b.items[:l.n])
+	return append(b, ']')
+}
+
+func appendEpoch(b []byte, seq int, system, from, to string) []byte {
+	b = append(b, `{"from":`...)
+	b = canon.AppendString(b, from)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendInt(b, int64(seq), 10)
+	b = append(b, `,"system":`...)
+	b = canon.AppendString(b, system)
+	b = append(b, `,"to":`...)
+	return canon.AppendString(b, to)
+}
+
+func appendParams(b []byte, p Params) []byte {
+	var small [MaxParams]string
+	keys := small[:0]
+	for k := range p {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, canon.CompareKeys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = canon.AppendString(b, k)
+		b = append(b, ':')
+		switch v := p[k].(type) {
+		case string:
+			b = canon.AppendString(b, v)
+		case bool:
+			b = strconv.AppendBool(b, v)
+		case float64:
+			b = canon.AppendNumber(b, v)
+		}
+	}
+	return append(b, '}')
+}
+
+// entryJSON is the wire form of any log entry; which fields are present
+// says which kind of entry it is.
+// An empty string reads as absent: no entry may carry one.
+type entryJSON struct {
+	Seq      *int   `json:"seq"`
+	ActionID string `json:"actionId"`
+	Params   Params `json:"params"`
+	System   string `json:"system"`
+	From     string `json:"from"`
+	To       string `json:"to"`
 }
 
 // UnmarshalJSON reads a JSON array of entries, refusing unknown fields, an
-// unknown system, and an entry whose seq is not its position.
+// unknown system, mixed entry shapes, and an entry whose seq is not its
+// position.
 func (l *Log) UnmarshalJSON(data []byte) error {
-	var raw []json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
+	var raw []entryJSON
+	if err := strictUnmarshal(data, &raw); err != nil {
 		return err
 	}
-	var out Log
+	out := Log{}
+	if len(raw) > 0 {
+		out.b = &logBacking{items: make([]LoggedEntry, len(raw), len(raw)+8)}
+	}
 	for i, r := range raw {
-		e, err := decodeEntry(r)
+		e, err := r.entry()
 		if err != nil {
 			return fmt.Errorf("actionLog[%d]: %w", i, err)
 		}
 		if e.Sequence() != i {
 			return fmt.Errorf("actionLog[%d]: seq %d is not its position", i, e.Sequence())
 		}
-		out = out.Append(e)
+		out.b.items[i] = e
+	}
+	if out.b != nil {
+		out.n = len(raw)
+		out.b.items = out.b.items[:cap(out.b.items)]
+		out.b.claimed.Store(int64(out.n))
 	}
 	*l = out
 	return nil
 }
 
-func decodeEntry(r json.RawMessage) (LoggedEntry, error) {
-	var probe struct {
-		System *string `json:"system"`
+func (r entryJSON) entry() (LoggedEntry, error) {
+	if r.Seq == nil {
+		return nil, fmt.Errorf("missing seq")
 	}
-	if err := json.Unmarshal(r, &probe); err != nil {
-		return nil, err
-	}
-	if probe.System == nil {
-		var a LoggedAction
-		if err := strictUnmarshal(r, &a); err != nil {
+	if r.System == "" {
+		if r.ActionID == "" || r.From != "" || r.To != "" {
+			return nil, fmt.Errorf("an action entry has exactly seq, actionId and optional params")
+		}
+		if err := r.Params.Validate(); err != nil {
 			return nil, err
 		}
-		if a.ActionID == "" {
-			return nil, fmt.Errorf("an action entry needs an actionId")
-		}
-		if err := a.Params.Validate(); err != nil {
-			return nil, err
-		}
-		return a, nil
+		return LoggedAction{Seq: *r.Seq, ActionID: r.ActionID, Params: r.Params}, nil
 	}
-	var e epochJSON
-	if err := strictUnmarshal(r, &e); err != nil {
-		return nil, err
+	if r.ActionID != "" || r.Params != nil || r.From == "" || r.To == "" {
+		return nil, fmt.Errorf("an epoch entry has exactly seq, system, from and to")
 	}
-	if e.From == "" || e.To == "" {
-		return nil, fmt.Errorf("an epoch entry needs from and to")
-	}
-	switch e.System {
+	switch r.System {
 	case "content":
-		return LoggedContent{Seq: e.Seq, From: e.From, To: e.To}, nil
+		return LoggedContent{Seq: *r.Seq, From: r.From, To: r.To}, nil
 	case "migration":
-		return LoggedMigration{Seq: e.Seq, From: e.From, To: e.To}, nil
+		return LoggedMigration{Seq: *r.Seq, From: r.From, To: r.To}, nil
 	}
-	return nil, fmt.Errorf("unknown system %q", e.System)
+	return nil, fmt.Errorf("unknown system %q", r.System)
 }
 
 // strictUnmarshal decodes data into v, refusing unknown fields and trailing
