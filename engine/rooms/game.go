@@ -1,0 +1,196 @@
+package rooms
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/storyloom/storyloom/engine/rng"
+)
+
+// Spectator is the seat a Position projects for a spectator: the public
+// table, with every seat's hidden information redacted.
+const Spectator = -1
+
+// Format describes a game to the lobby: its id, its seat range, whether it
+// needs a deck, and the AI kinds it can seat.
+type Format struct {
+	// ID is the game_setup id a RoomConfig names.
+	ID string
+	// Name and Description are display text for the catalog.
+	Name, Description string
+	// MinSeats and MaxSeats are the format's own seat range, within 2..=8.
+	MinSeats, MaxSeats int
+	// Deck holds the deck rules of a format that needs a deck; nil means
+	// deckless: seats are decked by construction and submit_deck is refused.
+	Deck *DeckRules
+	// AI lists the AI kinds a host may seat in this format.
+	AI []AIOption
+}
+
+// DeckRules is the deck policy of a format that needs a deck. Check is the
+// authority; the other fields are what the catalog advertises.
+type DeckRules struct {
+	MinDeckSize          int  // fewest cards
+	MaxDeckSize          int  // most cards; 0 for no bound
+	MaxCopies            int  // most copies of a card; 0 for no limit
+	BasicLandExempt      bool // basics exempt from MaxCopies
+	RequiresCommander    bool // a commander must be designated
+	EnforceColorIdentity bool // every card fits the commander's identity
+	// Cards is the format's card pool for the catalog.
+	Cards []CatalogCard
+	// Check validates a deck and returns its colour identity, or a
+	// Rejection carrying one of the deck-legality codes.
+	Check func(cards []string, commander string) (colors []string, err *Rejection)
+}
+
+// Player is one seat as the game is set up with it.
+type Player struct {
+	Seat      int      // seat index
+	ID        string   // in-game player id, "p<seat>"
+	Name      string   // display name, possibly empty
+	AI        string   // AI kind, empty for a human
+	Deck      []string // submitted deck, nil for a deckless format
+	Commander string   // designated commander, if any
+}
+
+// PlayerID returns the in-game player id of seat: "p0", "p1", ….
+func PlayerID(seat int) string { return "p" + strconv.Itoa(seat) }
+
+// Game is the table-game seam: what a multiplayer game implements for the
+// room machine. Implementations are stateless values; all game state lives
+// in a Position and is persisted as its canonical bytes.
+type Game interface {
+	// Format describes the game to the lobby.
+	Format() Format
+	// Setup deals a new game for players (in seat order) from seed. All
+	// randomness must be drawn from engine/rng streams of seed.
+	Setup(seed string, players []Player) (Position, error)
+	// Load decodes a state that Position.State returned.
+	Load(state []byte) (Position, error)
+}
+
+// Position is one decoded game state. The machine loads a Position from its
+// stored bytes for every transition and projection, so a Position never
+// outlives one call into the machine and may be mutated by Apply.
+type Position interface {
+	// State returns the canonical encoding of the whole state, including
+	// any seed the game needs later. It is never shown to anyone.
+	State() ([]byte, error)
+	// View returns the projection for seat, or for Spectator: a value that
+	// encodes as a JSON object holding only what that receiver may know.
+	// Its members are spliced into the GameView or SpectatorView.
+	View(seat int) any
+	// Actions returns the actions seat may take now, without tokens; nil
+	// when the seat is not being asked anything or the game is over.
+	// Action content must identify the decision (for example by a turn
+	// number in the id), so an answer to an earlier question is stale.
+	Actions(seat int) []Action
+	// Apply applies seat's answer to one of its current actions. The
+	// machine has already checked the token and the answer's shape against
+	// the slots; Apply checks the rules. It returns the public log events
+	// the transition produced, each an object with a "type" member.
+	Apply(seat int, c Choice) ([]Event, error)
+	// Timeout returns the default the machine takes for seat when its
+	// decision clock runs out (a pass, never a concession); ok is false
+	// when the seat has none.
+	Timeout(seat int) (c Choice, ok bool)
+	// AI returns the choice the AI kind makes for seat, drawing only from h.
+	AI(kind string, seat int, h *rng.Handle) Choice
+	// Result returns the verdict once the game is over, else nil.
+	Result() *Result
+}
+
+// Choice is a seat's answer to one action, as Position.Apply receives it.
+type Choice struct {
+	// ActionID names the action answered.
+	ActionID string
+	// Targets maps each answered slot to its chosen ids, in order.
+	Targets map[string][]string
+}
+
+// Event is one public log event: an object whose "type" member tags it.
+// It must hold nothing any seat may not know.
+type Event map[string]any
+
+// Registry holds the games a server can host, by format id. It is built
+// once, explicitly, where the host builds its server.
+type Registry struct {
+	games map[string]Game
+	ids   []string
+}
+
+// NewRegistry registers games. Format ids must be unique and non-empty and
+// seat ranges must lie within 2..=8.
+func NewRegistry(games ...Game) (*Registry, error) {
+	r := &Registry{games: map[string]Game{}}
+	for _, g := range games {
+		f := g.Format()
+		if f.ID == "" {
+			return nil, fmt.Errorf("rooms: format with an empty id")
+		}
+		if _, dup := r.games[f.ID]; dup {
+			return nil, fmt.Errorf("rooms: duplicate format %q", f.ID)
+		}
+		if f.MinSeats < MinSeats || f.MaxSeats > MaxSeats || f.MinSeats > f.MaxSeats {
+			return nil, fmt.Errorf("rooms: format %q seat range %d..%d outside %d..%d", f.ID, f.MinSeats, f.MaxSeats, MinSeats, MaxSeats)
+		}
+		if f.Deck != nil && f.Deck.Check == nil {
+			return nil, fmt.Errorf("rooms: format %q has deck rules without Check", f.ID)
+		}
+		r.games[f.ID] = g
+		r.ids = append(r.ids, f.ID)
+	}
+	sort.Strings(r.ids)
+	return r, nil
+}
+
+// Game returns the game registered under format id.
+func (r *Registry) Game(id string) (Game, bool) {
+	g, ok := r.games[id]
+	return g, ok
+}
+
+// IDs returns the registered format ids, sorted.
+func (r *Registry) IDs() []string { return append([]string(nil), r.ids...) }
+
+// Catalog returns the CatalogView every request_catalog is answered with.
+func (r *Registry) Catalog() CatalogView {
+	cv := CatalogView{CatalogVersion: CatalogVersion, Formats: []CatalogFormat{}}
+	seenAI := map[string]bool{}
+	seenCard := map[string]bool{}
+	for _, id := range r.ids {
+		f := r.games[id].Format()
+		cf := CatalogFormat{GameSetup: f.ID, Name: f.Name, Description: f.Description,
+			MinSeats: f.MinSeats, MaxSeats: f.MaxSeats, Deckless: f.Deck == nil}
+		if d := f.Deck; d != nil {
+			cf.MinDeckSize = d.MinDeckSize
+			if d.MaxDeckSize > 0 {
+				n := d.MaxDeckSize
+				cf.MaxDeckSize = &n
+			}
+			if d.MaxCopies > 0 {
+				n := d.MaxCopies
+				cf.MaxCopies = &n
+			}
+			cf.BasicLandExempt = d.BasicLandExempt
+			cf.RequiresCommander = d.RequiresCommander
+			cf.EnforceColorIdentity = d.EnforceColorIdentity
+			for _, c := range d.Cards {
+				if !seenCard[c.FunctionalID] {
+					seenCard[c.FunctionalID] = true
+					cv.Cards = append(cv.Cards, c)
+				}
+			}
+		}
+		for _, a := range f.AI {
+			cf.AI = append(cf.AI, a.ID)
+			if !seenAI[a.ID] {
+				seenAI[a.ID] = true
+				cv.AIOpponents = append(cv.AIOpponents, a)
+			}
+		}
+		cv.Formats = append(cv.Formats, cf)
+	}
+	return cv
+}

@@ -1,0 +1,682 @@
+package rooms
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"unicode"
+
+	"github.com/storyloom/storyloom/engine/canon"
+)
+
+// Schema is the version of the Server state encoding.
+const Schema = 1
+
+// Limits bounds what one server holds and accepts. A zero field takes its
+// DefaultLimits value.
+type Limits struct {
+	MaxRooms          int   `json:"max_rooms"`           // rooms, in every state
+	MaxConnections    int   `json:"max_connections"`     // open connections
+	MaxSessions       int   `json:"max_sessions"`        // sessions, connected or held
+	MaxSpectators     int   `json:"max_spectators"`      // spectators per room
+	CommandsPerSecond int   `json:"commands_per_second"` // frames per connection per second
+	UndoDepth         int   `json:"undo_depth"`          // checkpoints a room retains
+	LogWindow         int   `json:"log_window"`          // log entries a view carries
+	SettleSteps       int   `json:"settle_steps"`        // AI moves per transition, at most
+	SessionIdleMillis int64 `json:"session_idle_millis"` // how long a disconnected session is kept
+}
+
+// DefaultLimits returns the limits a host gets unless it chooses others.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxRooms:          1000,
+		MaxConnections:    10000,
+		MaxSessions:       20000,
+		MaxSpectators:     64,
+		CommandsPerSecond: 20,
+		UndoDepth:         16,
+		LogWindow:         64,
+		SettleSteps:       256,
+		SessionIdleMillis: 30 * 60 * 1000,
+	}
+}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	if l.MaxRooms <= 0 {
+		l.MaxRooms = d.MaxRooms
+	}
+	if l.MaxConnections <= 0 {
+		l.MaxConnections = d.MaxConnections
+	}
+	if l.MaxSessions <= 0 {
+		l.MaxSessions = d.MaxSessions
+	}
+	if l.MaxSpectators <= 0 {
+		l.MaxSpectators = d.MaxSpectators
+	}
+	if l.CommandsPerSecond <= 0 {
+		l.CommandsPerSecond = d.CommandsPerSecond
+	}
+	if l.UndoDepth <= 0 {
+		l.UndoDepth = d.UndoDepth
+	}
+	if l.LogWindow <= 0 {
+		l.LogWindow = d.LogWindow
+	}
+	if l.SettleSteps <= 0 {
+		l.SettleSteps = d.SettleSteps
+	}
+	if l.SessionIdleMillis <= 0 {
+		l.SessionIdleMillis = d.SessionIdleMillis
+	}
+	return l
+}
+
+// IDSource supplies fresh unpredictable ids: session tokens, player ids,
+// room ids and game seeds. A host passes one backed by crypto/rand; a test
+// or a replay passes a deterministic one such as DerivedIDs. An id must be
+// non-empty printable text of at most 64 bytes.
+type IDSource interface {
+	NewID() string
+}
+
+// DerivedIDs derives ids from a secret and a counter: the hex SHA-256 of
+// Secret, a zero byte and N, shortened to 24 digits. It is deterministic,
+// for tests and replays; with a secret from crypto/rand that the host keeps
+// (and persists with N) it is also unpredictable.
+type DerivedIDs struct {
+	Secret string
+	N      uint64
+}
+
+// NewID returns the next derived id.
+func (d *DerivedIDs) NewID() string {
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], d.N)
+	d.N++
+	h := sha256.Sum256(append(append([]byte(d.Secret), 0), n[:]...))
+	return hex.EncodeToString(h[:12])
+}
+
+// Frame kinds an Outbound carries, so a host can keep the latest view per
+// connection (HTTP polling) without parsing frames.
+const (
+	KindLobby     = "lobby"       // a LobbyView
+	KindGame      = "game"        // a GameView
+	KindSpectator = "spectator"   // a SpectatorView
+	KindCatalog   = "catalog"     // a CatalogView
+	KindError     = "lobby_error" // a LobbyErrorFrame
+)
+
+// Outbound is one frame for one connection. Frames for one connection are
+// in the order they must be sent; a view supersedes every earlier view.
+// Close asks the host to close the connection after sending Frame.
+type Outbound struct {
+	Conn  string `json:"conn"`
+	Kind  string `json:"kind"`
+	Frame []byte `json:"frame"`
+	Close bool   `json:"close,omitempty"`
+}
+
+// Server is the whole state of the room machine. It is a plain value that
+// Marshal encodes canonically and Restore decodes; hosts must treat its
+// fields as opaque and change it only through its methods. Methods mutate
+// the receiver in place; none keeps a reference to its arguments.
+type Server struct {
+	Schema   int                 `json:"schema"`
+	Limits   Limits              `json:"limits"`
+	Now      int64               `json:"now"`      // latest clock reading seen
+	RoomSeq  int64               `json:"room_seq"` // rooms ever created
+	Conns    map[string]*Conn    `json:"conns"`    // by connection id
+	Sessions map[string]*Session `json:"sessions"` // by session token
+	Rooms    map[string]*Room    `json:"rooms"`    // by room id
+
+	reg *Registry
+}
+
+// Conn is one open connection.
+type Conn struct {
+	Session    string `json:"session"`              // its session's token
+	Spectating string `json:"spectating,omitempty"` // room watched, if spectating
+	Window     int64  `json:"window,omitempty"`     // rate-limit second
+	Count      int    `json:"count,omitempty"`      // frames in that second
+}
+
+// Session is one reconnectable identity.
+type Session struct {
+	PlayerID string `json:"player_id"`      // public id
+	Name     string `json:"name,omitempty"` // display name
+	Room     string `json:"room,omitempty"` // room seated in
+	Conn     string `json:"conn,omitempty"` // its connection, if connected
+	LastSeen int64  `json:"last_seen"`      // last input or disconnect
+}
+
+// Room is one table.
+type Room struct {
+	ID         string     `json:"id"`                   // its room id
+	Order      int64      `json:"order"`                // creation order
+	Config     RoomConfig `json:"config"`               // whole config
+	Seats      []Seat     `json:"seats"`                // roster
+	Spectators []string   `json:"spectators,omitempty"` // conn ids, in arrival order
+	Match      *Match     `json:"match,omitempty"`      // the game, once started
+}
+
+// Seat is one seat of a room. Deck is private to the seat.
+type Seat struct {
+	Session   string   `json:"session,omitempty"` // occupant's token
+	PlayerID  string   `json:"player_id,omitempty"`
+	Name      string   `json:"name,omitempty"`
+	AI        string   `json:"ai,omitempty"`
+	Decked    bool     `json:"decked,omitempty"`
+	Deck      []string `json:"deck,omitempty"`
+	Commander string   `json:"commander,omitempty"`
+	Colors    []string `json:"colors,omitempty"`
+	Ready     bool     `json:"ready,omitempty"`
+}
+
+func (st Seat) occupied() bool { return st.Session != "" || st.AI != "" }
+
+// Match is a room's game phase.
+type Match struct {
+	Seed        string          `json:"seed"`  // never projected
+	State       json.RawMessage `json:"state"` // canonical game state
+	Step        int64           `json:"step"`  // accepted transitions
+	Log         []LogEntry      `json:"log,omitempty"`
+	NextLog     int64           `json:"next_log"`
+	AISeq       []int           `json:"ai_seq"` // per seat AI stream counters
+	Result      *Result         `json:"result,omitempty"`
+	Checkpoints []Checkpoint    `json:"checkpoints,omitempty"`
+	Clock       []Deadline      `json:"clock,omitempty"` // per seat
+	Acks        []*ActionAck    `json:"acks"`            // per seat
+	Stops       [][]string      `json:"stops"`           // per seat
+	OwnStops    [][]string      `json:"own_stops"`       // per seat
+}
+
+// Checkpoint is the whole state before one accepted transition.
+type Checkpoint struct {
+	State  json.RawMessage `json:"state"`
+	Log    []LogEntry      `json:"log,omitempty"`
+	AISeq  []int           `json:"ai_seq"`
+	Result *Result         `json:"result,omitempty"`
+}
+
+// Deadline is one seat's decision clock: Key identifies the decision (its
+// action tokens), At is the absolute expiry in milliseconds (0: none).
+type Deadline struct {
+	Key string `json:"key,omitempty"`
+	At  int64  `json:"at,omitempty"`
+}
+
+// New returns an empty server hosting the games of reg.
+func New(reg *Registry, lim Limits) *Server {
+	return &Server{
+		Schema:   Schema,
+		Limits:   lim.withDefaults(),
+		Conns:    map[string]*Conn{},
+		Sessions: map[string]*Session{},
+		Rooms:    map[string]*Room{},
+		reg:      reg,
+	}
+}
+
+// Marshal returns the canonical encoding of the whole state.
+func (s *Server) Marshal() ([]byte, error) {
+	b, err := canon.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("rooms: %w", err)
+	}
+	return b, nil
+}
+
+// Restore decodes a state Marshal returned, hosting the games of reg. The
+// connections recorded in it are kept (an HTTP host's clients outlive a
+// process); a host whose sockets died with it calls DropConnections.
+func Restore(data []byte, reg *Registry) (*Server, error) {
+	var s Server
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("rooms: restore: %w", err)
+	}
+	if s.Schema != Schema {
+		return nil, fmt.Errorf("rooms: restore: schema %d, want %d", s.Schema, Schema)
+	}
+	s.Limits = s.Limits.withDefaults()
+	if s.Conns == nil {
+		s.Conns = map[string]*Conn{}
+	}
+	if s.Sessions == nil {
+		s.Sessions = map[string]*Session{}
+	}
+	if s.Rooms == nil {
+		s.Rooms = map[string]*Room{}
+	}
+	for id, c := range s.Conns {
+		if c == nil || s.Sessions[c.Session] == nil {
+			return nil, fmt.Errorf("rooms: restore: connection %q has no session", id)
+		}
+	}
+	for tok, se := range s.Sessions {
+		if se == nil {
+			return nil, fmt.Errorf("rooms: restore: empty session")
+		}
+		if se.Room != "" && s.Rooms[se.Room] == nil {
+			return nil, fmt.Errorf("rooms: restore: session %q in unknown room %q", se.PlayerID, se.Room)
+		}
+		_ = tok
+	}
+	for id, r := range s.Rooms {
+		if r == nil {
+			return nil, fmt.Errorf("rooms: restore: empty room %q", id)
+		}
+		if _, ok := reg.Game(r.Config.GameSetup); !ok {
+			return nil, fmt.Errorf("rooms: restore: unknown format %q in room %q", r.Config.GameSetup, id)
+		}
+		if m := r.Match; m != nil {
+			n := len(r.Seats)
+			if len(m.AISeq) != n || len(m.Acks) != n || len(m.Stops) != n || len(m.OwnStops) != n ||
+				(m.Clock != nil && len(m.Clock) != n) {
+				return nil, fmt.Errorf("rooms: restore: room %q has a malformed match", id)
+			}
+		}
+	}
+	s.reg = reg
+	return &s, nil
+}
+
+// Input kinds for Apply.
+const (
+	InputConnect    = "connect"
+	InputFrame      = "frame"
+	InputDisconnect = "disconnect"
+	InputTick       = "tick"
+)
+
+// Input is one thing that happened to the server, for hosts that log and
+// replay inputs: Apply(in) is Connect, Receive, Disconnect or Tick.
+type Input struct {
+	Kind  string `json:"kind"`
+	Conn  string `json:"conn,omitempty"`
+	Frame []byte `json:"frame,omitempty"`
+	Now   int64  `json:"now"`
+}
+
+// Apply dispatches in to Connect, Receive, Disconnect or Tick.
+func (s *Server) Apply(in Input, ids IDSource) []Outbound {
+	switch in.Kind {
+	case InputConnect:
+		return s.Connect(in.Conn, in.Now, ids)
+	case InputFrame:
+		return s.Receive(in.Conn, in.Frame, in.Now, ids)
+	case InputDisconnect:
+		return s.Disconnect(in.Conn, in.Now)
+	case InputTick:
+		return s.Tick(in.Now)
+	}
+	return nil
+}
+
+// clock folds a clock reading into the state: time never runs backwards.
+func (s *Server) clock(now int64) int64 {
+	if now < s.Now {
+		return s.Now
+	}
+	s.Now = now
+	return now
+}
+
+// newID draws a fresh id with prefix that no key of taken uses.
+func newID(ids IDSource, prefix string, taken func(string) bool) (string, error) {
+	for range 8 {
+		raw := ids.NewID()
+		if raw == "" || len(raw) > 64 {
+			continue
+		}
+		ok := true
+		for _, r := range raw {
+			if !unicode.IsPrint(r) {
+				ok = false
+				break
+			}
+		}
+		if id := prefix + raw; ok && !taken(id) {
+			return id, nil
+		}
+	}
+	return "", fmt.Errorf("rooms: id source gave no fresh id")
+}
+
+// Connect opens connection conn: it is issued a fresh session and answered
+// with that session's LobbyView. Over the connection or session limit it is
+// answered with too_many_connections and Close.
+func (s *Server) Connect(conn string, now int64, ids IDSource) []Outbound {
+	now = s.clock(now)
+	ob := newOutbox()
+	if _, dup := s.Conns[conn]; dup {
+		s.disconnect(conn, now, ob)
+	}
+	if len(s.Conns) >= s.Limits.MaxConnections || len(s.Sessions) >= s.Limits.MaxSessions {
+		ob.fail(conn, reject(CodeTooManyConnections, "the server is full"))
+		ob.direct[len(ob.direct)-1].Close = true
+		return s.flush(ob, now)
+	}
+	tok, err := newID(ids, "s:", func(id string) bool { return s.Sessions[id] != nil })
+	if err != nil {
+		ob.fail(conn, reject(CodeInternal, "%v", err))
+		ob.direct[len(ob.direct)-1].Close = true
+		return s.flush(ob, now)
+	}
+	pid, err := newID(ids, "u:", func(id string) bool { return s.playerIDTaken(id) })
+	if err != nil {
+		ob.fail(conn, reject(CodeInternal, "%v", err))
+		ob.direct[len(ob.direct)-1].Close = true
+		return s.flush(ob, now)
+	}
+	s.Sessions[tok] = &Session{PlayerID: pid, Conn: conn, LastSeen: now}
+	s.Conns[conn] = &Conn{Session: tok}
+	ob.views[conn] = true
+	return s.flush(ob, now)
+}
+
+func (s *Server) playerIDTaken(id string) bool {
+	for _, se := range s.Sessions {
+		if se.PlayerID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// Disconnect closes connection conn. A spectator leaves its room; a seated
+// session's seat is held for its reconnecting hello.
+func (s *Server) Disconnect(conn string, now int64) []Outbound {
+	now = s.clock(now)
+	ob := newOutbox()
+	s.disconnect(conn, now, ob)
+	return s.flush(ob, now)
+}
+
+// DropConnections disconnects every connection, as a native host does after
+// restoring a state whose sockets died with the old process.
+func (s *Server) DropConnections(now int64) []Outbound {
+	now = s.clock(now)
+	ob := newOutbox()
+	for _, id := range sortedKeys(s.Conns) {
+		s.disconnect(id, now, ob)
+	}
+	return s.flush(ob, now)
+}
+
+func (s *Server) disconnect(conn string, now int64, ob *outbox) {
+	c := s.Conns[conn]
+	if c == nil {
+		return
+	}
+	delete(s.Conns, conn)
+	delete(ob.views, conn)
+	if c.Spectating != "" {
+		if r := s.Rooms[c.Spectating]; r != nil {
+			r.Spectators = removeString(r.Spectators, conn)
+			ob.dir = true
+		}
+	}
+	se := s.Sessions[c.Session]
+	if se == nil || se.Conn != conn {
+		return
+	}
+	se.Conn = ""
+	se.LastSeen = now
+	if se.Room == "" && se.Name == "" {
+		delete(s.Sessions, c.Session)
+		return
+	}
+	if se.Room != "" {
+		s.touchRoom(se.Room, ob)
+	}
+}
+
+// Tick advances the clock to now: every decision whose clock ran out gets
+// its game's timeout default (an auto-pass), and sessions disconnected for
+// longer than the idle limit are released. Call it at NextWake.
+func (s *Server) Tick(now int64) []Outbound {
+	now = s.clock(now)
+	ob := newOutbox()
+	for _, id := range sortedKeys(s.Rooms) {
+		if r := s.Rooms[id]; r != nil {
+			s.expireClock(id, r, now, ob)
+		}
+	}
+	s.expireSessions(now, ob)
+	return s.flush(ob, now)
+}
+
+// NextWake returns the earliest instant at which Tick has work: a decision
+// clock's expiry or a held session's release. ok is false when none.
+func (s *Server) NextWake() (at int64, ok bool) {
+	consider := func(t int64) {
+		if !ok || t < at {
+			at, ok = t, true
+		}
+	}
+	for _, r := range s.Rooms {
+		if m := r.Match; m != nil && m.Result == nil {
+			for _, d := range m.Clock {
+				if d.At > 0 {
+					consider(d.At)
+				}
+			}
+		}
+	}
+	for _, se := range s.Sessions {
+		if se.Conn == "" {
+			consider(se.LastSeen + s.Limits.SessionIdleMillis)
+		}
+	}
+	return at, ok
+}
+
+// expireSessions releases sessions disconnected for longer than the idle
+// limit, and closes live games none of whose humans has been connected for
+// that long (abandoned tables).
+func (s *Server) expireSessions(now int64, ob *outbox) {
+	idle := s.Limits.SessionIdleMillis
+	for _, id := range sortedKeys(s.Rooms) {
+		r := s.Rooms[id]
+		if r == nil || r.Match == nil || r.Match.Result != nil {
+			continue
+		}
+		abandoned, humans := true, 0
+		for _, st := range r.Seats {
+			if st.Session == "" {
+				continue
+			}
+			humans++
+			se := s.Sessions[st.Session]
+			if se != nil && (se.Conn != "" || now-se.LastSeen < idle) {
+				abandoned = false
+			}
+		}
+		if abandoned && humans > 0 {
+			s.deleteRoom(id, ob)
+		}
+	}
+	for _, tok := range sortedKeys(s.Sessions) {
+		se := s.Sessions[tok]
+		if se.Conn != "" || now-se.LastSeen < idle {
+			continue
+		}
+		if r := s.Rooms[se.Room]; r != nil {
+			if r.Match != nil && r.Match.Result == nil {
+				continue // held for the live game
+			}
+			s.vacate(tok, se, r, ob)
+		}
+		delete(s.Sessions, tok)
+	}
+}
+
+// outbox accumulates what one call sends.
+type outbox struct {
+	direct     []Outbound      // errors and catalogs, in order
+	views      map[string]bool // connections owed a current view
+	rejected   map[string]bool // game views carrying action_rejected
+	rooms      map[string]bool // rooms whose every member is owed a view
+	dir        bool            // the directory may have changed
+	autoPassed map[string]map[int]bool
+	tables     map[string]*table // loaded positions, by room
+}
+
+func newOutbox() *outbox {
+	return &outbox{views: map[string]bool{}, rejected: map[string]bool{}, rooms: map[string]bool{},
+		autoPassed: map[string]map[int]bool{}, tables: map[string]*table{}}
+}
+
+func (ob *outbox) fail(conn string, r *Rejection) {
+	b, _ := canon.Marshal(LobbyErrorFrame{LobbyError: *r})
+	ob.direct = append(ob.direct, Outbound{Conn: conn, Kind: KindError, Frame: b})
+}
+
+// table is a room's loaded position for one call, with its seats' actions.
+type table struct {
+	pos  Position
+	acts map[int][]Action // stamped with tokens
+}
+
+func (t *table) actions(seat int) []Action {
+	if a, ok := t.acts[seat]; ok {
+		return a
+	}
+	a := stamp(seat, t.pos.Actions(seat))
+	t.acts[seat] = a
+	return a
+}
+
+// touchRoom owes every member of room id a view.
+func (s *Server) touchRoom(id string, ob *outbox) {
+	ob.rooms[id] = true
+	if r := s.Rooms[id]; r != nil && r.Match == nil {
+		ob.dir = true // filled counts and readiness are lobby state
+	}
+}
+
+// phase classifies a connection.
+const (
+	phaseLobby = iota
+	phaseGame
+	phaseSpectator
+)
+
+func (s *Server) phaseOf(c *Conn) (int, *Room, int) {
+	if c.Spectating != "" {
+		if r := s.Rooms[c.Spectating]; r != nil && r.Match != nil {
+			return phaseSpectator, r, Spectator
+		}
+		return phaseLobby, nil, -1
+	}
+	se := s.Sessions[c.Session]
+	if se == nil || se.Room == "" {
+		return phaseLobby, nil, -1
+	}
+	r := s.Rooms[se.Room]
+	if r == nil {
+		return phaseLobby, nil, -1
+	}
+	seat := seatOf(r, c.Session)
+	if r.Match != nil && seat >= 0 {
+		return phaseGame, r, seat
+	}
+	return phaseLobby, r, seat
+}
+
+func seatOf(r *Room, tok string) int {
+	for i, st := range r.Seats {
+		if st.Session == tok {
+			return i
+		}
+	}
+	return -1
+}
+
+// flush turns the outbox into frames: direct frames first, then one current
+// view for every connection owed one, in connection-id order.
+func (s *Server) flush(ob *outbox, now int64) []Outbound {
+	out := ob.direct
+	owed := ob.views
+	for id := range ob.rooms {
+		r := s.Rooms[id]
+		if r == nil {
+			continue
+		}
+		for _, st := range r.Seats {
+			if se := s.Sessions[st.Session]; st.Session != "" && se != nil && se.Conn != "" {
+				owed[se.Conn] = true
+			}
+		}
+		for _, c := range r.Spectators {
+			owed[c] = true
+		}
+	}
+	if ob.dir {
+		for id, c := range s.Conns {
+			if ph, _, _ := s.phaseOf(c); ph == phaseLobby {
+				owed[id] = true
+			}
+		}
+	}
+	var dir []RoomSummary
+	dirDone := false
+	for _, id := range sortedKeys(owed) {
+		c := s.Conns[id]
+		if c == nil {
+			continue
+		}
+		ph, r, seat := s.phaseOf(c)
+		var frame []byte
+		var err error
+		kind := KindLobby
+		switch ph {
+		case phaseLobby:
+			if !dirDone {
+				dir, dirDone = s.directory(), true
+			}
+			frame, err = canon.Marshal(s.lobbyView(id, c, dir))
+		case phaseGame:
+			kind = KindGame
+			frame, err = s.gameView(r, seat, ob, now, ob.rejected[id])
+		case phaseSpectator:
+			kind = KindSpectator
+			frame, err = s.spectatorView(r, ob)
+		}
+		if err != nil {
+			b, _ := canon.Marshal(LobbyErrorFrame{LobbyError: Rejection{Code: CodeInternal, Reason: err.Error()}})
+			out = append(out, Outbound{Conn: id, Kind: KindError, Frame: b})
+			continue
+		}
+		out = append(out, Outbound{Conn: id, Kind: kind, Frame: frame})
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func removeString(list []string, s string) []string {
+	out := list[:0]
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
