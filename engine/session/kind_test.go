@@ -432,3 +432,9 @@ func wantCode(t testing.TB, err error, code string) {
 		t.Fatalf("error %v is not a *session.Error", err)
 	}
 }
+
+func sameJSON(a, b any) bool {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return bytes.Equal(ja, jb)
+}
