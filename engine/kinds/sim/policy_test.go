@@ -206,3 +206,12 @@ func hoursOf(s *State, c *Content) int64 {
 	h, _ := planTotals(s, c)
 	return h
 }
+
+// carefulFor is the scripted careful player of each shipped campaign.
+func carefulFor(campaign string) policy {
+	switch campaign {
+	case "harbour-bakery":
+		return careful(30, "train_apprentice", "apprentice_batch", "wedding_cake", "market_stall", "service_oven")
+	}
+	return careful(30, "design_course")
+}
