@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/storyloom/storyloom/bundle/site"
+)
+
+// serveMounts are the handlers served beside the site: the room server and
+// the Freeport trading endpoint add theirs here, for example
+//
+//	site.Mount{Pattern: "/rooms/", Handler: rooms.Handler(store)},
+var serveMounts = func() []site.Mount { return nil }
+
+// runServe is `bundle serve`: it serves dist/ on 127.0.0.1:8080.
+func runServe(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	addr := fl.String("addr", "127.0.0.1:8080", "address to listen on")
+	dir := fl.String("dir", "", "built site to serve (default dist/ at the module root)")
+	if err := fl.Parse(args); err != nil {
+		return 2
+	}
+	if *dir == "" {
+		root, err := moduleRoot()
+		if err != nil {
+			fmt.Fprintln(stderr, "bundle serve:", err)
+			return 1
+		}
+		*dir = filepath.Join(root, "dist")
+	}
+	if _, err := os.Stat(filepath.Join(*dir, site.IndexName)); err != nil {
+		fmt.Fprintf(stderr, "bundle serve: %s has no built site; run `go run ./bundle build` first\n", *dir)
+		return 1
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "bundle serve:", err)
+		return 1
+	}
+	srv := &http.Server{
+		Handler:           site.Handler(os.DirFS(*dir), serveMounts()...),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	fmt.Fprintf(stdout, "Storyloom is being served at http://%s/\n", ln.Addr())
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shut)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintln(stderr, "bundle serve:", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,638 @@
+package site
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/tdewolff/minify/v2"
+)
+
+// Options configure [Build].
+type Options struct {
+	// Web is the page's source tree: index.html, sw.js (the service worker
+	// template), manifest.webmanifest, CSS, ES modules and images, at its
+	// root. Usually fs.Sub(web.FS, "site").
+	Web fs.FS
+	// Static is the static tree with campaigns/ and icons/ at its root.
+	// Usually static.FS. Nil means no campaigns and no icons.
+	Static fs.FS
+	// Out is the output directory. It is created, or emptied first when it
+	// holds a previous build; a non-empty directory that does not is refused.
+	Out string
+	// ModuleDir is the directory of the Go module that holds Package; empty
+	// means the current directory.
+	ModuleDir string
+	// Package is the main package compiled to WASM; empty means ./wasm/play.
+	Package string
+	// GoTool is the go command; empty means "go" on PATH.
+	GoTool string
+	// Fast trades compression for speed (brotli 5, gzip 6 rather than 11 and
+	// 9), for development loops and tests.
+	Fast bool
+	// Offline also writes the self-contained storyloom-offline.html.
+	Offline bool
+	// Log receives progress lines; nil discards them.
+	Log io.Writer
+}
+
+// File is one file of a built site, as the precache manifest lists it.
+type File struct {
+	// URL is the file's path relative to the site root, such as
+	// play.0123456789ab.wasm.
+	URL string `json:"url"`
+	// Source is the name the page's sources use for it, when different.
+	Source string `json:"source,omitempty"`
+	// Size is the size in bytes, uncompressed.
+	Size int `json:"size"`
+	// SHA256 is the hex SHA-256 of the content.
+	SHA256 string `json:"sha256"`
+}
+
+// Manifest is the precache manifest, written to precache.json and injected
+// into the service worker.
+type Manifest struct {
+	// Version is a digest of every file's hash: it changes whenever any
+	// file of the site changes.
+	Version string `json:"version"`
+	// Files is every file the service worker precaches, sorted by URL.
+	Files []File `json:"files"`
+}
+
+// Result describes a finished build.
+type Result struct {
+	// Out is the output directory.
+	Out string
+	// Manifest is the precache manifest.
+	Manifest Manifest
+	// Assets maps each source name to its URL in the built site.
+	Assets map[string]string
+	// OfflinePath is the path of storyloom-offline.html, when written.
+	OfflinePath string
+	// OfflineSize is its size in bytes.
+	OfflineSize int
+}
+
+// Fixed names: these keep their names in the built site because browsers
+// or the page look them up by name. Everything else is named by content hash.
+const (
+	IndexName    = "index.html"
+	SWName       = "sw.js"
+	ManifestName = "precache.json"
+	WebManifest  = "manifest.webmanifest"
+	CampaignsIdx = "campaigns/index.json"
+	OfflineName  = "storyloom-offline.html"
+	WasmSource   = "play.wasm"
+	WasmExecName = "wasm_exec.js"
+)
+
+// builder holds one build's state.
+type builder struct {
+	o       Options
+	min     *minify.M
+	out     map[string][]byte // site URL → content
+	sources map[string]string // site URL → source name, when different
+	assets  map[string]string // source name → site URL
+	css     map[string][]byte // CSS source name → source, for the offline pack
+	modules map[string][]byte // module entry source name → minified bundle
+	index   []byte            // index.html as written in the sources
+}
+
+// Build builds the site into o.Out: it compiles the WASM module, bundles and
+// minifies the page, names assets by content hash, writes the campaigns
+// index, the precache manifest, the service worker and the .gz and .br
+// variants, and, with o.Offline, the offline file.
+func Build(ctx context.Context, o Options) (*Result, error) {
+	if o.Web == nil {
+		return nil, errors.New("site: Options.Web is nil")
+	}
+	if o.Out == "" {
+		return nil, errors.New("site: Options.Out is empty")
+	}
+	if o.Package == "" {
+		o.Package = "./wasm/play"
+	}
+	if o.GoTool == "" {
+		o.GoTool = "go"
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	b := &builder{
+		o:       o,
+		min:     newMinifier(),
+		out:     map[string][]byte{},
+		sources: map[string]string{},
+		assets:  map[string]string{},
+		css:     map[string][]byte{},
+		modules: map[string][]byte{},
+	}
+	if err := prepareOut(o.Out); err != nil {
+		return nil, err
+	}
+	if err := b.wasm(ctx); err != nil {
+		return nil, err
+	}
+	if err := b.static(); err != nil {
+		return nil, err
+	}
+	if err := b.web(); err != nil {
+		return nil, err
+	}
+	res, err := b.finish()
+	if err != nil {
+		return nil, err
+	}
+	if err := writeTree(o.Out, b.out); err != nil {
+		return nil, err
+	}
+	if err := compressTree(o.Out, b.out, o.Fast); err != nil {
+		return nil, err
+	}
+	if o.Offline {
+		page, err := b.offline(res.Manifest.Version)
+		if err != nil {
+			return nil, err
+		}
+		res.OfflinePath = filepath.Join(o.Out, OfflineName)
+		res.OfflineSize = len(page)
+		if err := os.WriteFile(res.OfflinePath, page, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	fmt.Fprintf(o.Log, "site: built %d files into %s (version %s)\n", len(res.Manifest.Files), o.Out, res.Manifest.Version)
+	return res, nil
+}
+
+// prepareOut creates dir, or empties it when it holds a previous build.
+func prepareOut(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return os.MkdirAll(dir, 0o755)
+	}
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, ManifestName)); err != nil {
+		return fmt.Errorf("site: refusing to empty %s: it is not empty and holds no previous build (%s)", dir, ManifestName)
+	}
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sum returns the hex SHA-256 of data.
+func sum(data []byte) string {
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:])
+}
+
+// emitHashed adds a file under its content-hashed name and records the
+// source name's mapping to it.
+func (b *builder) emitHashed(source string, data []byte) (string, error) {
+	url := withHash(source, sum(data))
+	if err := b.emit(url, data); err != nil {
+		return "", err
+	}
+	b.sources[url] = source
+	b.assets[source] = url
+	return url, nil
+}
+
+// emit adds a file under a fixed name.
+func (b *builder) emit(url string, data []byte) error {
+	if _, dup := b.out[url]; dup {
+		return fmt.Errorf("site: two sources make %s", url)
+	}
+	b.out[url] = data
+	return nil
+}
+
+// minify minifies data by its file name's extension.
+func (b *builder) minify(name string, data []byte) ([]byte, error) {
+	mt := minifyType(strings.ToLower(path.Ext(name)))
+	if mt == "" {
+		return data, nil
+	}
+	out, err := b.min.Bytes(mt, data)
+	if err != nil {
+		return nil, fmt.Errorf("site: minifying %s: %w", name, err)
+	}
+	return out, nil
+}
+
+// goEnv returns `go env name`.
+func (b *builder) goEnv(ctx context.Context, name string) (string, error) {
+	cmd := exec.CommandContext(ctx, b.o.GoTool, "env", name)
+	cmd.Dir = b.o.ModuleDir
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("site: go env %s: %w", name, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// wasm compiles the module and copies wasm_exec.js from the Go installation.
+func (b *builder) wasm(ctx context.Context) error {
+	tmp, err := os.MkdirTemp("", "storyloom-wasm-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	wasmPath := filepath.Join(tmp, WasmSource)
+	fmt.Fprintf(b.o.Log, "site: GOOS=js GOARCH=wasm go build %s\n", b.o.Package)
+	cmd := exec.CommandContext(ctx, b.o.GoTool, "build", "-trimpath", "-ldflags=-s -w", "-o", wasmPath, b.o.Package)
+	cmd.Dir = b.o.ModuleDir
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("site: compiling %s to WASM: %w\n%s", b.o.Package, err, stderr.Bytes())
+	}
+	module, err := os.ReadFile(wasmPath)
+	if err != nil {
+		return err
+	}
+	if _, err := b.emitHashed(WasmSource, module); err != nil {
+		return err
+	}
+	goroot, err := b.goEnv(ctx, "GOROOT")
+	if err != nil {
+		return err
+	}
+	var execJS []byte
+	for _, p := range []string{"lib/wasm/wasm_exec.js", "misc/wasm/wasm_exec.js"} {
+		if execJS, err = os.ReadFile(filepath.Join(goroot, filepath.FromSlash(p))); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("site: wasm_exec.js not found under %s: %w", goroot, err)
+	}
+	if execJS, err = b.minify(WasmExecName, execJS); err != nil {
+		return err
+	}
+	_, err = b.emitHashed(WasmExecName, execJS)
+	return err
+}
+
+// skipName reports whether a file or directory is left out of the site:
+// dotfiles such as .keep, and editor leftovers.
+func skipName(name string) bool {
+	base := path.Base(name)
+	return strings.HasPrefix(base, ".") || strings.HasSuffix(base, "~")
+}
+
+// walkFiles lists the regular files under root in fsys, sorted, without
+// skipped names. A missing root gives no files.
+func walkFiles(fsys fs.FS, root string) ([]string, error) {
+	var names []string
+	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root && errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipAll
+			}
+			return err
+		}
+		if p != root && skipName(p) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() {
+			names = append(names, p)
+		}
+		return nil
+	})
+	sort.Strings(names)
+	return names, err
+}
+
+// static adds the icons and the campaigns with their index.
+func (b *builder) static() error {
+	if b.o.Static == nil {
+		return b.campaignIndex(nil)
+	}
+	icons, err := walkFiles(b.o.Static, "icons")
+	if err != nil {
+		return err
+	}
+	for _, name := range icons {
+		data, err := fs.ReadFile(b.o.Static, name)
+		if err != nil {
+			return err
+		}
+		if data, err = b.minify(name, data); err != nil {
+			return err
+		}
+		if _, err := b.emitHashed(name, data); err != nil {
+			return err
+		}
+	}
+	entries, err := fs.ReadDir(b.o.Static, "campaigns")
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	var list []campaignEntry
+	for _, e := range entries {
+		if !e.IsDir() || skipName(e.Name()) {
+			continue
+		}
+		c, err := b.campaign(e.Name())
+		if err != nil {
+			return err
+		}
+		list = append(list, c)
+	}
+	return b.campaignIndex(list)
+}
+
+// campaignEntry is one campaign in campaigns/index.json.
+type campaignEntry struct {
+	// ID is the campaign's directory name.
+	ID string `json:"id"`
+	// Title is the campaign's top-level "title", when it is a string.
+	Title string `json:"title,omitempty"`
+	// URL is the content-hashed campaign.json.
+	URL string `json:"url"`
+	// SHA256 is the hash of the campaign.json served.
+	SHA256 string `json:"sha256"`
+	// Strings maps a locale to its content-hashed string catalog.
+	Strings map[string]string `json:"strings,omitempty"`
+	// Files maps every other file, by its path inside the campaign, to
+	// its content-hashed URL (images and the like).
+	Files map[string]string `json:"files,omitempty"`
+}
+
+// campaign adds one campaign's files and returns its index entry.
+func (b *builder) campaign(id string) (campaignEntry, error) {
+	root := "campaigns/" + id
+	names, err := walkFiles(b.o.Static, root)
+	if err != nil {
+		return campaignEntry{}, err
+	}
+	c := campaignEntry{ID: id}
+	for _, name := range names {
+		data, err := fs.ReadFile(b.o.Static, name)
+		if err != nil {
+			return c, err
+		}
+		if data, err = b.minify(name, data); err != nil {
+			return c, err
+		}
+		url, err := b.emitHashed(name, data)
+		if err != nil {
+			return c, err
+		}
+		rel := strings.TrimPrefix(name, root+"/")
+		switch {
+		case rel == "campaign.json":
+			c.URL, c.SHA256 = url, sum(data)
+			var head struct {
+				Title any `json:"title"`
+			}
+			if json.Unmarshal(data, &head) == nil {
+				if s, ok := head.Title.(string); ok {
+					c.Title = s
+				}
+			}
+		case strings.HasPrefix(rel, "strings/") && path.Ext(rel) == ".json" && !strings.Contains(strings.TrimPrefix(rel, "strings/"), "/"):
+			if c.Strings == nil {
+				c.Strings = map[string]string{}
+			}
+			c.Strings[strings.TrimSuffix(path.Base(rel), ".json")] = url
+		default:
+			if c.Files == nil {
+				c.Files = map[string]string{}
+			}
+			c.Files[rel] = url
+		}
+	}
+	if c.URL == "" {
+		return c, fmt.Errorf("site: campaign %q has no campaign.json", id)
+	}
+	return c, nil
+}
+
+// campaignIndex writes campaigns/index.json.
+func (b *builder) campaignIndex(list []campaignEntry) error {
+	if list == nil {
+		list = []campaignEntry{}
+	}
+	data, err := json.Marshal(struct {
+		Campaigns []campaignEntry `json:"campaigns"`
+	}{list})
+	if err != nil {
+		return err
+	}
+	b.assets[CampaignsIdx] = CampaignsIdx
+	return b.emit(CampaignsIdx, data)
+}
+
+// cssURL matches url(...) in a style sheet.
+var cssURL = regexp.MustCompile(`url\(\s*(['"]?)([^'")]+)(['"]?)\s*\)`)
+
+// rewriteCSS replaces each url() that names a known asset, relative to the
+// style sheet's directory, with what to(source name, reference) returns.
+func rewriteCSS(css []byte, dir string, known func(string) bool, to func(source, ref string) string) []byte {
+	return cssURL.ReplaceAllFunc(css, func(m []byte) []byte {
+		sub := cssURL.FindSubmatch(m)
+		ref := string(sub[2])
+		src, ok := sourceName(dir, ref)
+		if !ok || !known(src) {
+			return m
+		}
+		return []byte(`url("` + to(src, ref) + `")`)
+	})
+}
+
+// sourceName resolves a reference found in a file of directory dir to a
+// source name at the site root, or reports that it is not local (an
+// absolute URL, a data: URL, a fragment).
+func sourceName(dir, ref string) (string, bool) {
+	if ref == "" || strings.HasPrefix(ref, "#") || strings.Contains(ref, ":") || strings.HasPrefix(ref, "//") {
+		return "", false
+	}
+	ref, _, _ = strings.Cut(ref, "#")
+	ref, _, _ = strings.Cut(ref, "?")
+	var p string
+	if strings.HasPrefix(ref, "/") {
+		p = path.Clean(strings.TrimPrefix(ref, "/"))
+	} else {
+		p = path.Join(dir, ref)
+	}
+	if p == "." || strings.HasPrefix(p, "../") {
+		return "", false
+	}
+	return p, true
+}
+
+// relRef rewrites a reference to point at the hashed file: the hashed file
+// sits in the same directory as its source, so only the base name changes.
+func relRef(ref, url string) string {
+	ref, _, _ = strings.Cut(ref, "#")
+	ref, _, _ = strings.Cut(ref, "?")
+	i := strings.LastIndex(ref, "/")
+	return ref[:i+1] + path.Base(url)
+}
+
+// web adds the page's files: images and other assets, style sheets, the
+// bundled ES module entries, the web app manifest and index.html.
+func (b *builder) web() error {
+	names, err := walkFiles(b.o.Web, ".")
+	if err != nil {
+		return err
+	}
+	var cssNames, jsNames []string
+	for _, name := range names {
+		switch ext := strings.ToLower(path.Ext(name)); {
+		case name == IndexName || name == SWName || name == WebManifest:
+		case ext == ".css":
+			cssNames = append(cssNames, name)
+		case ext == ".js" || ext == ".mjs":
+			jsNames = append(jsNames, name)
+		default:
+			data, err := fs.ReadFile(b.o.Web, name)
+			if err != nil {
+				return err
+			}
+			if data, err = b.minify(name, data); err != nil {
+				return err
+			}
+			if _, err := b.emitHashed(name, data); err != nil {
+				return err
+			}
+		}
+	}
+	known := func(s string) bool { _, ok := b.assets[s]; return ok }
+	for _, name := range cssNames {
+		src, err := fs.ReadFile(b.o.Web, name)
+		if err != nil {
+			return err
+		}
+		b.css[name] = src
+		css := rewriteCSS(src, path.Dir(name), known, func(s, ref string) string { return relRef(ref, b.assets[s]) })
+		if css, err = b.minify(name, css); err != nil {
+			return err
+		}
+		if _, err := b.emitHashed(name, css); err != nil {
+			return err
+		}
+	}
+	index, err := fs.ReadFile(b.o.Web, IndexName)
+	if err != nil {
+		return fmt.Errorf("site: the page has no %s: %w", IndexName, err)
+	}
+	// Bundle every module entry that index.html loads.
+	var entries []string
+	if _, err := rewriteHTML(index, "", func(t *htmlTag) (tagEdit, string) {
+		if t.name == "script" {
+			typ, _ := t.get("type")
+			src, hasSrc := t.get("src")
+			if s, ok := sourceName(".", src); hasSrc && ok && strings.EqualFold(typ, "module") {
+				entries = append(entries, s)
+			}
+		}
+		return keepTag, ""
+	}); err != nil {
+		return err
+	}
+	inBundle := map[string]bool{}
+	for _, entry := range entries {
+		if _, done := b.modules[entry]; done {
+			continue
+		}
+		code, inputs, err := bundleModule(b.o.Web, entry)
+		if err != nil {
+			return err
+		}
+		for _, in := range inputs {
+			inBundle[in] = true
+		}
+		if code, err = b.minify(entry, code); err != nil {
+			return err
+		}
+		b.modules[entry] = code
+		if _, err := b.emitHashed(entry, code); err != nil {
+			return err
+		}
+	}
+	// Scripts that no bundle took in are copied as they are (classic
+	// scripts, workers).
+	for _, name := range jsNames {
+		if inBundle[name] || b.modules[name] != nil {
+			continue
+		}
+		data, err := fs.ReadFile(b.o.Web, name)
+		if err != nil {
+			return err
+		}
+		if data, err = b.minify(name, data); err != nil {
+			return err
+		}
+		if _, err := b.emitHashed(name, data); err != nil {
+			return err
+		}
+	}
+	if err := b.webManifest(); err != nil {
+		return err
+	}
+	b.index = index
+	return nil
+}
+
+// webManifest rewrites the icon references of manifest.webmanifest.
+func (b *builder) webManifest() error {
+	data, err := fs.ReadFile(b.o.Web, WebManifest)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return fmt.Errorf("site: %s: %w", WebManifest, err)
+	}
+	for _, key := range []string{"icons", "screenshots"} {
+		list, _ := m[key].([]any)
+		for _, it := range list {
+			obj, _ := it.(map[string]any)
+			if src, ok := obj["src"].(string); ok {
+				if s, ok := sourceName(".", src); ok {
+					if url, ok := b.assets[s]; ok {
+						obj["src"] = relRef(src, url)
+					}
+				}
+			}
+		}
+	}
+	if data, err = json.Marshal(m); err != nil {
+		return err
+	}
+	if data, err = b.minify(WebManifest, data); err != nil {
+		return err
+	}
+	b.assets[WebManifest] = WebManifest
+	return b.emit(WebManifest, data)
+}
