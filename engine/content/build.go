@@ -41,6 +41,7 @@ type campaignFile struct {
 
 // built is one campaign after its builder ran.
 type built struct {
+	source     Source
 	campaign   *core.Campaign
 	provenance *core.Provenance
 }
@@ -67,7 +68,7 @@ func Build(kinds []core.Kind, sources ...Source) (*core.Registry, core.Validatio
 		camps = append(camps, c)
 	}
 	b.checkKindMessages()
-	b.checkCrossCampaignStrings(sources, camps)
+	b.checkCrossCampaignStrings(camps)
 	res := b.result()
 	if !res.OK {
 		return nil, res
@@ -205,7 +206,7 @@ func (b *builder) campaign(src Source) (built, bool) {
 	if len(b.errors) > before {
 		return built{}, false
 	}
-	return built{campaign: c, provenance: prov}, true
+	return built{source: src, campaign: c, provenance: prov}, true
 }
 
 // addString adds one authored string to a campaign's table, refusing bad or
@@ -295,7 +296,7 @@ func isLocale(s string) bool {
 
 // checkCrossCampaignStrings refuses one key authored with two texts by two
 // campaigns of one registry: the merged table could hold only one of them.
-func (b *builder) checkCrossCampaignStrings(sources []Source, camps []built) {
+func (b *builder) checkCrossCampaignStrings(camps []built) {
 	owner := map[core.LocKey]string{}
 	for _, c := range camps {
 		for _, key := range sortedKeys(c.provenance.Strings) {
@@ -306,7 +307,7 @@ func (b *builder) checkCrossCampaignStrings(sources []Source, camps []built) {
 			}
 			for _, other := range camps {
 				if other.campaign.ID == first && other.provenance.Strings[key] != c.provenance.Strings[key] {
-					b.fail(Source{}, c.campaign.ID, core.Errorf(core.ReasonStringConflict, "strings."+key,
+					b.fail(c.source, c.campaign.ID, core.Errorf(core.ReasonStringConflict, "strings."+key,
 						"string key %q has another text in campaign %q", key, first))
 				}
 			}

@@ -1,0 +1,207 @@
+package content_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/storyloom/storyloom/engine/content"
+	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/internal/testkind"
+)
+
+var kinds = []core.Kind{testkind.Kind{}}
+
+func src(path, body string) content.Source { return content.Source{Path: path, Campaign: []byte(body)} }
+
+func TestBuildRegistry(t *testing.T) {
+	reg, res := content.Build(kinds,
+		content.Source{Path: "a.json", Campaign: testkind.Campaign("alpha", "1.0.0", 3),
+			Translations: map[string][]byte{"fr": []byte(`{"alpha.title":"Compteur alpha"}`)}},
+		content.Source{Path: "b.json", Campaign: testkind.Campaign("beta", "2.1.0", 4)},
+	)
+	if !res.OK || reg == nil {
+		t.Fatalf("build: %v", res.Errors)
+	}
+	if strings.Join(reg.Order, ",") != "alpha,beta" {
+		t.Fatalf("order = %v", reg.Order)
+	}
+	if reg.Strings["alpha.title"] != "Counter alpha" || reg.Strings["alpha.action.inc"] != "Add one" {
+		t.Fatalf("authored strings missing: %v", reg.Strings["alpha.title"])
+	}
+	if reg.Strings["core.reason.unknown_action"] == "" || reg.Strings["counter.reason.goal_not_reached"] == "" {
+		t.Fatal("engine strings missing from the merged table")
+	}
+	if reg.Catalogs["fr"]["alpha.title"] != "Compteur alpha" {
+		t.Fatal("translation missing")
+	}
+	if got := reg.Locales("alpha"); strings.Join(got, ",") != "en,fr" {
+		t.Fatalf("locales = %v", got)
+	}
+	if p := reg.Provenance["alpha"]; p == nil || p.Strings["core.reason.unknown_action"] != "" || p.Strings["alpha.title"] == "" {
+		t.Fatal("provenance must hold authored strings only")
+	}
+	// One missing translation is a warning, not an error.
+	found := false
+	for _, w := range res.Warnings {
+		found = found || w.Code == core.ReasonMissingTranslation && w.Details["campaignId"] == "alpha"
+	}
+	if !found {
+		t.Fatalf("no missing_translation warning: %v", res.Warnings)
+	}
+}
+
+func TestBuildRefuses(t *testing.T) {
+	good := string(testkind.Campaign("alpha", "1.0.0", 3))
+	tests := []struct {
+		name    string
+		sources []content.Source
+		code    string
+		path    string
+	}{
+		{"not json", []content.Source{src("x.json", "{")}, core.ReasonMalformedInput, ""},
+		{"unknown field", []content.Source{src("x.json", strings.Replace(good, `"format":1`, `"format":1,"colour":"red"`, 1))}, core.ReasonMalformedInput, ""},
+		{"no format", []content.Source{src("x.json", strings.Replace(good, `"format":1,`, ``, 1))}, core.ReasonMalformedInput, "format"},
+		{"future format", []content.Source{src("x.json", strings.Replace(good, `"format":1`, `"format":2`, 1))}, core.ReasonUnsupportedVersion, "format"},
+		{"bad id", []content.Source{src("x.json", strings.Replace(good, `"id":"alpha"`, `"id":"Alpha_1"`, 1))}, core.ReasonInvalidIdentifier, "id"},
+		{"bad version", []content.Source{src("x.json", strings.Replace(good, `"version":"1.0.0"`, `"version":"1 0"`, 1))}, core.ReasonInvalidIdentifier, "version"},
+		{"unknown kind", []content.Source{src("x.json", strings.Replace(good, `"kind":"counter"`, `"kind":"chess"`, 1))}, core.ReasonUnknownKind, "kind"},
+		{"duplicate id", []content.Source{src("x.json", good), src("y.json", good)}, core.ReasonDuplicateCampaignID, "id"},
+		{"kind refusal", []content.Source{src("x.json", string(testkind.Campaign("alpha", "1.0.0", -1)))}, core.ReasonInvalidState, "content.goal"},
+		{"reserved key", []content.Source{src("x.json", strings.Replace(good, `"step":"Add one"`, `"step":{"key":"core.reason.unknown_action","text":"Mine"}`, 1))}, core.ReasonProtectedStringKey, "content"},
+		{"alias namespace", []content.Source{src("x.json", strings.Replace(good, `"step":"Add one"`, `"step":{"key":"~a.b","text":"Mine"}`, 1))}, core.ReasonProtectedStringKey, "content"},
+		{"bad key", []content.Source{src("x.json", strings.Replace(good, `"step":"Add one"`, `"step":{"key":"Bad Key","text":"Mine"}`, 1))}, core.ReasonInvalidLocKey, "content"},
+		{"empty text", []content.Source{src("x.json", strings.Replace(good, `"step":"Add one"`, `"step":""`, 1))}, core.ReasonMissingStringKey, "content"},
+		{"cross-campaign conflict", []content.Source{
+			src("x.json", strings.Replace(good, `"step":"Add one"`, `"step":{"key":"shared.step","text":"One"}`, 1)),
+			src("y.json", strings.Replace(strings.Replace(good, `"id":"alpha"`, `"id":"beta"`, 1), `"step":"Add one"`, `"step":{"key":"shared.step","text":"Two"}`, 1)),
+		}, core.ReasonStringConflict, "strings.shared.step"},
+		{"translation of unknown key", []content.Source{{Path: "x.json", Campaign: []byte(good), Translations: map[string][]byte{"fr": []byte(`{"nope.key":"x"}`)}}}, core.ReasonMissingStringKey, "strings/fr.json#nope.key"},
+		{"bad locale", []content.Source{{Path: "x.json", Campaign: []byte(good), Translations: map[string][]byte{"French": []byte(`{}`)}}}, core.ReasonInvalidIdentifier, "strings/French.json"},
+		{"too large", []content.Source{src("x.json", `{"x":"`+strings.Repeat("a", content.MaxCampaignBytes)+`"}`)}, core.ReasonInputTooLarge, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg, res := content.Build(kinds, tt.sources...)
+			if reg != nil || res.OK {
+				t.Fatal("accepted")
+			}
+			for _, e := range res.Errors {
+				if e.Code == tt.code && e.Path == tt.path {
+					if e.Message == "" || e.Details["file"] == nil {
+						t.Fatalf("finding lacks a message or file: %+v", e)
+					}
+					return
+				}
+			}
+			t.Fatalf("no %s at %q in %v", tt.code, tt.path, res.Errors)
+		})
+	}
+}
+
+type silentKind struct{ testkind.Kind }
+
+func (silentKind) ReasonMessages() map[core.LocKey]string { return map[core.LocKey]string{} }
+
+func TestBuildRefusesAKindWithoutMessages(t *testing.T) {
+	_, res := content.Build([]core.Kind{silentKind{}}, src("x.json", string(testkind.Campaign("alpha", "1.0.0", 3))))
+	if res.OK || res.Errors[0].Code != core.ReasonMissingKindReasonMessage {
+		t.Fatalf("got %v", res.Errors)
+	}
+}
+
+func build(t *testing.T, id, version string, goal int) *core.Registry {
+	t.Helper()
+	reg, res := content.Build(kinds, content.Source{Campaign: testkind.Campaign(id, version, goal)})
+	if !res.OK {
+		t.Fatal(res.Errors)
+	}
+	return reg
+}
+
+func TestArchivePublishAndRestore(t *testing.T) {
+	v1 := build(t, "tally", "1.0.0", 10)
+	a, err := content.NewArchive(kinds, v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Current("tally") != "1.0.0" || a.Resolve("tally", "1.0.0") == nil || a.Resolve("tally", "2.0.0") != nil {
+		t.Fatal("initial publication not held")
+	}
+	// An identical republish adds nothing; other content under a held
+	// version is refused.
+	if res := a.Publish(build(t, "tally", "1.0.0", 10)); !res.OK || len(res.Value) != 0 {
+		t.Fatalf("republish: %+v", res)
+	}
+	if res := a.Publish(build(t, "tally", "1.0.0", 11)); res.OK || res.Errors[0].Code != core.ReasonContentVersionConflict {
+		t.Fatalf("conflict: %+v", res)
+	}
+	if res := a.Publish(build(t, "tally", "2.0.0", 4)); !res.OK || len(res.Value) != 1 || a.Current("tally") != "2.0.0" {
+		t.Fatalf("publish 2.0.0: %+v", res)
+	}
+	if res := a.Publish(&core.Registry{}); res.OK || res.Errors[0].Code != core.ReasonContentProvenanceMissing {
+		t.Fatalf("no provenance: %+v", res)
+	}
+
+	stored, ok := a.Stored("tally", "1.0.0")
+	if !ok || stored.Publication.KindID != "counter" || len(stored.Digest) != 64 {
+		t.Fatalf("stored = %+v", stored)
+	}
+	// A new process restores the epoch from exactly what was persisted.
+	fresh, err := content.NewArchive(kinds, build(t, "tally", "2.0.0", 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := fresh.Restore(stored); r.Outcome != content.Restored {
+		t.Fatalf("restore: %+v", r)
+	}
+	if fresh.Resolve("tally", "1.0.0") == nil || fresh.Current("tally") != "2.0.0" {
+		t.Fatal("restore must add the epoch without moving current")
+	}
+	tampered := stored
+	tampered.Form.Strings = map[core.LocKey]string{"tally.title": "Hacked", "tally.action.inc": "Add one"}
+	if r := fresh.Restore(tampered); r.Outcome != content.IntegrityFailure {
+		t.Fatalf("tampered restore: %+v", r)
+	}
+	bad := stored
+	bad.Form.Campaign.Content = []byte(`{"start":0,"goal":-3,"stepKey":"tally.action.inc","achieveAt":5}`)
+	bad.Form.Campaign.Version = "0.1.0"
+	bad.Digest, _ = content.EpochDigest(bad.Form)
+	if r := fresh.Restore(bad); r.Outcome != content.Unsupported || r.Warnings[0].Code != core.ReasonEpochUnsupported {
+		t.Fatalf("unsupported restore: %+v", r)
+	}
+	if got := fresh.Versions("tally"); strings.Join(got, ",") != "1.0.0,2.0.0" {
+		t.Fatalf("versions = %v", got)
+	}
+}
+
+func TestEpochDigestIgnoresEngineWording(t *testing.T) {
+	a1, _ := content.NewArchive(kinds, build(t, "tally", "1.0.0", 10))
+	s1, _ := a1.Stored("tally", "1.0.0")
+	// Another registry holding the same campaign beside a second one
+	// publishes the same digest.
+	reg, res := content.Build(kinds, content.Source{Campaign: testkind.Campaign("tally", "1.0.0", 10)}, content.Source{Campaign: testkind.Campaign("other", "1.0.0", 2)})
+	if !res.OK {
+		t.Fatal(res.Errors)
+	}
+	a2, _ := content.NewArchive(kinds, reg)
+	s2, _ := a2.Stored("tally", "1.0.0")
+	if s1.Digest != s2.Digest {
+		t.Fatal("an epoch's digest depends on other campaigns")
+	}
+}
+
+func FuzzBuild(f *testing.F) {
+	f.Add(testkind.Campaign("alpha", "1.0.0", 3), []byte(`{"alpha.title":"x"}`))
+	f.Add([]byte(`{"format":1,"id":"a","kind":"counter","version":"1","title":{"key":"a.t","text":"T"},"content":{"goal":2,"step":"s"}}`), []byte(`{}`))
+	f.Fuzz(func(t *testing.T, campaign, translation []byte) {
+		reg, res := content.Build(kinds, content.Source{Path: "f.json", Campaign: campaign, Translations: map[string][]byte{"fr": translation}})
+		if (reg != nil) != res.OK {
+			t.Fatalf("registry %v with ok=%v", reg != nil, res.OK)
+		}
+		for _, e := range res.Errors {
+			if e.Code == "" || e.Message == "" {
+				t.Fatalf("finding without code or message: %+v", e)
+			}
+		}
+	})
+}
