@@ -1,41 +1,79 @@
 # Storyloom. `make play` builds everything and serves it; `make test` runs
-# every test. Both install what they need, idempotently.
+# every test, browser tests included. Both install what they need,
+# idempotently: Debian's chromium for the browser tests, npm packages
+# (axe-core, wrangler, inkjs) into node_modules/, staticcheck into GOPATH.
 
-GO        ?= go
-GOBIN     := $(shell $(GO) env GOPATH)/bin
+GO          ?= go
+GOBIN       := $(shell $(GO) env GOPATH)/bin
 STATICCHECK := $(GOBIN)/staticcheck
-WASMEXEC  := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
+WASMEXEC    := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
+ADDR        ?= 127.0.0.1:8080
+FUZZTIME    ?= 4s
 
-.PHONY: all test lint tools bench play bundle fuzz test-native test-wasm
+.PHONY: all play build bundle serve test lint tools deps test-native test-race test-wasm fuzz bench
 
 all: test
+
+## play: build the site and serve it on http://$(ADDR)/
+play: build
+	$(GO) run ./bundle serve -addr $(ADDR)
+
+## build: the WASM module and the site, into dist/
+build:
+	$(GO) run ./bundle build
+
+## bundle: the single-file offline bundle, dist/storyloom-offline.html
+bundle: build
+	$(GO) run ./bundle offline
 
 tools: $(STATICCHECK)
 
 $(STATICCHECK):
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
+## deps: what the tests need beyond Go: chromium (apt) and node_modules (npm).
+deps:
+	bash scripts/setup-chromium.sh
+	bash scripts/setup-node.sh
+
 ## lint: gofmt, go vet and staticcheck, native and for the js/wasm entry points.
 lint: tools
-	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^vendor/') 2>/dev/null); \
+	@out=$$(gofmt -l $$(git ls-files '*.go') 2>/dev/null); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... ./engine/...
 	$(STATICCHECK) ./...
+	GOOS=js GOARCH=wasm $(STATICCHECK) ./wasm/...
 
-## test: lint, then every test natively, the engine's tests again as WASM
-## under Node, and short fuzzing runs.
-test: lint test-native test-wasm fuzz
+## test: lint, every test natively (browser tests included), the
+## concurrency tests under -race, the engine's tests again as WASM under
+## Node, and short fuzzing runs of every parser.
+test: lint deps test-native test-race test-wasm fuzz
 
 test-native:
 	$(GO) test -count=1 ./...
 
+test-race:
+	$(GO) test -count=1 -race ./engine/session/... ./engine/core/...
+
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) build ./engine/...
+	GOOS=js GOARCH=wasm $(GO) build ./engine/... ./wasm/...
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASMEXEC)" ./engine/...
 
-FUZZTIME ?= 5s
-fuzz:
-	$(GO) test ./engine/canon -run '^$$' -fuzz '^FuzzCanonicalize$$' -fuzztime $(FUZZTIME)
+# Each entry is package:FuzzTarget; every one runs for $(FUZZTIME).
+FUZZ_TARGETS := \
+	./engine/canon:FuzzCanonicalize \
+	./engine/core:FuzzDeserialize \
+	./engine/core:FuzzSubmitAction \
+	./engine/content:FuzzBuild
 
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  pkg=$${t%%:*}; name=$${t##*:}; \
+	  echo "fuzz $$pkg $$name"; \
+	  $(GO) test $$pkg -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME); \
+	done
+
+## bench: every Go benchmark, five counts, into bench.txt (see docs/performance.md).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./... | tee bench.txt
