@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 
 	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/core"
@@ -55,21 +56,35 @@ func saveChecksum(replayCompatible bool, state []byte) string {
 	return canon.DigestBytes(b.Bytes())
 }
 
-// sealEnvelope builds the canonical save document of a serialized state.
+// sealEnvelope builds the canonical save document of a canonical serialized
+// state. The members are written in canonical (sorted) order by hand, so
+// the state, already canonical, is never encoded twice.
 func sealEnvelope(state []byte, s *core.GameState, kindVersion string, replayCompatible bool) ([]byte, error) {
-	env := SaveEnvelope{
-		SaveFormatVersion:    SaveFormatVersion,
-		SerializationVersion: SerializationVersion,
-		EngineVersion:        EngineVersion,
-		KindID:               s.KindID,
-		KindVersion:          kindVersion,
-		CampaignID:           s.CampaignID,
-		CampaignVersion:      s.CampaignVersion,
-		ReplayCompatible:     replayCompatible,
-		Checksum:             saveChecksum(replayCompatible, state),
-		State:                state,
+	b := make([]byte, 0, len(state)+512)
+	str := func(key, v string) {
+		b = append(b, '"')
+		b = append(b, key...)
+		b = append(b, '"', ':')
+		b = canon.AppendString(b, v)
+		b = append(b, ',')
 	}
-	return canon.Marshal(env)
+	b = append(b, '{')
+	str("campaignId", s.CampaignID)
+	str("campaignVersion", s.CampaignVersion)
+	str("checksum", saveChecksum(replayCompatible, state))
+	str("engineVersion", EngineVersion)
+	str("kindId", s.KindID)
+	str("kindVersion", kindVersion)
+	b = append(b, `"replayCompatible":`...)
+	b = strconv.AppendBool(b, replayCompatible)
+	b = append(b, `,"saveFormatVersion":`...)
+	b = strconv.AppendInt(b, SaveFormatVersion, 10)
+	b = append(b, `,"serializationVersion":`...)
+	b = strconv.AppendInt(b, SerializationVersion, 10)
+	b = append(b, `,"state":`...)
+	b = append(b, state...)
+	b = append(b, '}')
+	return b, nil
 }
 
 // envelopeJSON is the strict wire form: every field required.
@@ -104,12 +119,34 @@ func OpenEnvelope(data []byte) (SaveEnvelope, *Error) {
 	if len(data) > MaxSaveBytes {
 		return SaveEnvelope{}, errorf(op, core.ReasonInputTooLarge, "the save is %d bytes; the limit is %d", len(data), MaxSaveBytes)
 	}
+	// The state is most of the document: find it without decoding it, and
+	// decode the rest strictly.
+	var stateRaw []byte
+	states := 0
+	rest := make([]byte, 0, 512)
+	rest = append(rest, '{')
+	err := members(data, func(key, value []byte) {
+		if string(key) == "state" {
+			stateRaw = value
+			states++
+			return
+		}
+		if len(rest) > 1 {
+			rest = append(rest, ',')
+		}
+		rest = append(rest, '"')
+		rest = append(rest, key...)
+		rest = append(rest, '"', ':')
+		rest = append(rest, value...)
+	})
+	rest = append(rest, '}')
 	var raw envelopeJSON
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(bytes.NewReader(rest))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&raw); err != nil || dec.More() {
+	if err != nil || states > 1 || dec.Decode(&raw) != nil {
 		return SaveEnvelope{}, errorf(op, core.ReasonMalformedInput, "not a save envelope")
 	}
+	raw.State = stateRaw
 	if raw.SaveFormatVersion == nil || raw.SerializationVersion == nil || raw.EngineVersion == nil ||
 		raw.KindID == nil || raw.KindVersion == nil || raw.CampaignID == nil || raw.CampaignVersion == nil ||
 		raw.ReplayCompatible == nil || raw.Checksum == nil || len(raw.State) == 0 {
@@ -121,15 +158,31 @@ func OpenEnvelope(data []byte) (SaveEnvelope, *Error) {
 	if *raw.SerializationVersion != SerializationVersion {
 		return SaveEnvelope{}, errorf(op, core.ReasonSaveRequiresMigration, "serialization version %d is not supported", *raw.SerializationVersion)
 	}
-	state, err := canon.Canonicalize(raw.State)
-	if err != nil {
-		return SaveEnvelope{}, errorf(op, core.ReasonInvalidState, "the saved state is not valid JSON")
-	}
+	// A state whose own bytes hash to the checksum is the canonical form
+	// the checksum was taken over; anything else is canonicalized first.
+	state := raw.State
 	if saveChecksum(*raw.ReplayCompatible, state) != *raw.Checksum {
-		return SaveEnvelope{}, errorf(op, core.ReasonInvalidState, "the save's checksum does not match: it is corrupted or was altered")
+		c, err := canon.Canonicalize(raw.State)
+		if err != nil || saveChecksum(*raw.ReplayCompatible, c) != *raw.Checksum {
+			return SaveEnvelope{}, errorf(op, core.ReasonInvalidState, "the save's checksum does not match: it is corrupted or was altered")
+		}
+		state = c
 	}
 	var h stateHeader
-	if err := json.Unmarshal(state, &h); err != nil {
+	if err := members(state, func(key, value []byte) {
+		var dst *string
+		switch string(key) {
+		case "kindId":
+			dst = &h.KindID
+		case "campaignId":
+			dst = &h.CampaignID
+		case "campaignVersion":
+			dst = &h.CampaignVersion
+		default:
+			return
+		}
+		_ = json.Unmarshal(value, dst)
+	}); err != nil {
 		return SaveEnvelope{}, errorf(op, core.ReasonInvalidState, "the saved state is not a game state")
 	}
 	if h.KindID != *raw.KindID || h.CampaignID != *raw.CampaignID || h.CampaignVersion != *raw.CampaignVersion {
@@ -153,21 +206,26 @@ func OpenEnvelope(data []byte) (SaveEnvelope, *Error) {
 // (§10.2): kind migration, then campaign migration when the save's epoch is
 // no longer held, then the kind judges the result. replayCompatible comes
 // back false once anything migrated, and stays false once it was.
-func resolveEnvelope(op string, e *core.Engine, data []byte) (s *core.GameState, replayCompatible bool, err *Error) {
+// serialized is the state's canonical serialization when nothing migrated,
+// and nil otherwise.
+func resolveEnvelope(op string, e *core.Engine, data []byte) (s *core.GameState, replayCompatible bool, serialized []byte, err *Error) {
 	env, oerr := OpenEnvelope(data)
 	if oerr != nil {
 		oerr.Op = op
-		return nil, false, oerr
+		return nil, false, nil, oerr
 	}
 	k := e.Kind(env.KindID)
 	if k == nil {
-		return nil, false, errorf(op, core.ReasonUnknownKind, "kind %q is not registered", env.KindID)
+		return nil, false, nil, errorf(op, core.ReasonUnknownKind, "kind %q is not registered", env.KindID)
 	}
 	res, migrated := e.MigrateSave(env.State, env.KindVersion)
 	if !res.OK {
-		return nil, false, refusal(op, res.Errors)
+		return nil, false, nil, refusal(op, res.Errors)
 	}
-	return res.Value, env.ReplayCompatible && !migrated, nil
+	if !migrated {
+		serialized = env.State
+	}
+	return res.Value, env.ReplayCompatible && !migrated, serialized, nil
 }
 
 // saveFile is the standalone document ExportSave writes: the envelope and
@@ -184,4 +242,6 @@ const saveFileFormat = "storyloom.save/1"
 
 // Checksum returns the checksum a save envelope carries for a canonical
 // serialized state: the SHA-256 of the canonical {replayCompatible, state}.
-func Checksum(replayCompatible bool, state []byte) string { return saveChecksum(replayCompatible, state) }
+func Checksum(replayCompatible bool, state []byte) string {
+	return saveChecksum(replayCompatible, state)
+}

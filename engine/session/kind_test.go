@@ -331,8 +331,18 @@ type gameIDs struct {
 	n  int
 }
 
-func (g *gameIDs) NewGameID() string { g.mu.Lock(); defer g.mu.Unlock(); g.n++; return "game-" + strconv.Itoa(g.n) }
-func (g *gameIDs) NewSeed() string   { g.mu.Lock(); defer g.mu.Unlock(); g.n++; return "seed-" + strconv.Itoa(g.n) }
+func (g *gameIDs) NewGameID() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.n++
+	return "game-" + strconv.Itoa(g.n)
+}
+func (g *gameIDs) NewSeed() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.n++
+	return "seed-" + strconv.Itoa(g.n)
+}
 
 // env is one store and everything under it.
 type env struct {

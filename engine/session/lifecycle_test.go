@@ -276,6 +276,9 @@ func TestB2BranchNeverWritesTheSourceNorAnythingOnFailure(t *testing.T) {
 			t.Fatal("out-of-range branch succeeded")
 		}
 	}
+	if f.count() != writes {
+		t.Fatal("an out-of-range branch wrote")
+	}
 	rec := e.record(t, id)
 	rec.ReplayCompatible = false
 	rec.Revision++

@@ -119,7 +119,7 @@ func (s *Store) CreateSession(ctx context.Context, cfg CreateSessionConfig) (Ses
 		SessionID: id, Audience: audience, ReplayCompatible: true,
 		CreatedAt: now, UpdatedAt: now, ProfileID: cfg.ProfileID, Initialization: init,
 	}
-	c, err := s.write(ctx, op, rec, res.Value)
+	c, err := s.write(ctx, op, rec, res.Value, nil)
 	if err != nil {
 		return SessionHandle{}, err
 	}
@@ -145,7 +145,7 @@ func (s *Store) ResumeSession(ctx context.Context, sessionID string) (core.Scene
 		next := c.rec
 		next.Revision++
 		next.UpdatedAt = s.clock.Now()
-		if nc, werr := s.write(ctx, op, next, st); werr == nil {
+		if nc, werr := s.write(ctx, op, next, st, nil); werr == nil {
 			c = nc
 		} else if werr.Code == core.ReasonConcurrentModification {
 			// Another writer committed: serve what it wrote.
@@ -211,7 +211,7 @@ func (s *Store) SubmitAction(ctx context.Context, sessionID, actionID string, pa
 	rec := next.rec
 	rec.Revision++
 	rec.UpdatedAt = s.clock.Now()
-	if _, werr := s.write(ctx, op, rec, st); werr != nil {
+	if _, werr := s.write(ctx, op, rec, st, nil); werr != nil {
 		return ActionResult{}, werr
 	}
 	var warnings []core.ValidationWarning
@@ -331,14 +331,17 @@ func (s *Store) LoadGame(ctx context.Context, saveID string) (SessionHandle, err
 	if !ok {
 		return SessionHandle{}, errorf(op, core.ReasonUnknownSave, "unknown save %q", saveID)
 	}
-	st, compatible, err := resolveEnvelope(op, s.engine, rec.Blob)
+	st, compatible, serialized, err := resolveEnvelope(op, s.engine, rec.Blob)
 	if err != nil {
 		return SessionHandle{}, err
 	}
 	id := s.ids.NewSessionID()
 	unlock := s.sessionLocks.lock(id)
 	defer unlock()
-	st, _ = s.adopt(st, id, rec.ProfileID)
+	st, adopted := s.adopt(st, id, rec.ProfileID)
+	if adopted {
+		serialized = nil
+	}
 	audience := rec.Audience
 	if !audience.Valid() {
 		audience = core.AudiencePlayer
@@ -348,7 +351,7 @@ func (s *Store) LoadGame(ctx context.Context, saveID string) (SessionHandle, err
 		SessionID: id, Audience: audience, ReplayCompatible: compatible,
 		CreatedAt: now, UpdatedAt: now, ProfileID: rec.ProfileID, Initialization: rec.Initialization.clone(),
 	}
-	c, err := s.write(ctx, op, next, st)
+	c, err := s.write(ctx, op, next, st, serialized)
 	if err != nil {
 		return SessionHandle{}, err
 	}
@@ -401,7 +404,7 @@ func (s *Store) ImportSave(ctx context.Context, profileID string, data []byte) (
 		oerr.Op = op
 		return SaveHandle{}, oerr
 	}
-	st, _, rerr := resolveEnvelope(op, s.engine, envelope)
+	st, _, _, rerr := resolveEnvelope(op, s.engine, envelope)
 	if rerr != nil {
 		return SaveHandle{}, rerr
 	}

@@ -247,14 +247,18 @@ func (s *Store) adopt(st *core.GameState, sessionID, profileID string) (*core.Ga
 	return res.State, true
 }
 
-// write serializes st into next and puts it, publishing it to the cache
+// write puts next with st's serialization (serialized, when the caller
+// already holds it, or else computed here), publishing it to the cache
 // only once the write committed. A conflict evicts the cached session.
-func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *core.GameState) (*cached, *Error) {
-	blob, err := s.engine.Serialize(st)
-	if err != nil {
-		return nil, errorf(op, core.ReasonInvalidState, "%v", err)
+func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *core.GameState, serialized []byte) (*cached, *Error) {
+	next.Blob = serialized
+	if next.Blob == nil {
+		blob, err := s.engine.Serialize(st)
+		if err != nil {
+			return nil, errorf(op, core.ReasonInvalidState, "%v", err)
+		}
+		next.Blob = blob
 	}
-	next.Blob = blob
 	if perr := s.records.PutSession(ctx, next); perr != nil {
 		serr := storageError(op, perr)
 		if serr.Code == core.ReasonConcurrentModification {

@@ -1,0 +1,249 @@
+package session_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/session"
+)
+
+var v2 = epoch{version: "2.0.0", step: 10, title: "Tally Two", extra: map[core.LocKey]string{"tally.new": "New text."}}
+
+func TestAdoptionPoints(t *testing.T) {
+	t.Run("create starts on the offer without a log entry", func(t *testing.T) {
+		e := newEnv(t, envOptions{epochs: []epoch{v1, v2}})
+		e.channel.set("2.0.0")
+		id := e.create(t, "")
+		blob := string(e.record(t, id).Blob)
+		if !strings.Contains(blob, `"campaignVersion":"2.0.0"`) || !strings.Contains(blob, `"actionLog":[]`) {
+			t.Fatalf("%s", blob)
+		}
+	})
+	t.Run("create with an offer the archive lacks", func(t *testing.T) {
+		e := newEnv(t, envOptions{})
+		e.channel.set("9.9.9")
+		_, err := e.store.CreateSession(ctx, session.CreateSessionConfig{CampaignID: "tally"})
+		wantCode(t, err, core.ReasonUnknownCampaign)
+	})
+	t.Run("submit adopts after commit; the action resolved on the old epoch", func(t *testing.T) {
+		e := newEnv(t, envOptions{epochs: []epoch{v1, v2}})
+		id := e.create(t, "p")
+		e.channel.set("2.0.0")
+		res, err := e.store.SubmitAction(ctx, id, "inc", nil)
+		if err != nil || !res.OK {
+			t.Fatal(err)
+		}
+		if res.Changes[0].Value != float64(1) {
+			t.Fatalf("the action resolved on the new epoch: %+v", res.Changes)
+		}
+		rec := e.record(t, id)
+		if rec.Revision != 1 || !strings.Contains(string(rec.Blob), `"system":"content"`) {
+			t.Fatalf("%d %s", rec.Revision, rec.Blob)
+		}
+		e.submit(t, id, "inc")
+		if !strings.Contains(string(e.record(t, id).Blob), `"count":11`) {
+			t.Fatal("the next action did not play on the new epoch")
+		}
+	})
+	t.Run("a rejected action never adopts", func(t *testing.T) {
+		e := newEnv(t, envOptions{epochs: []epoch{v1, v2}})
+		id := e.create(t, "")
+		e.channel.set("2.0.0")
+		_, _ = e.store.SubmitAction(ctx, id, "end", nil)
+		if strings.Contains(string(e.record(t, id).Blob), "2.0.0") {
+			t.Fatal("adopted on a rejection")
+		}
+	})
+	t.Run("queries never adopt", func(t *testing.T) {
+		e := newEnv(t, envOptions{epochs: []epoch{v1, v2}})
+		id := e.create(t, "")
+		e.channel.set("2.0.0")
+		calls := e.channel.count()
+		_, _ = e.store.GetScene(ctx, id)
+		_, _ = e.store.GetView(ctx, id)
+		_, _ = e.store.GetStrings(ctx, id, "")
+		if e.channel.count() != calls {
+			t.Fatal("a query consulted the channel")
+		}
+	})
+	t.Run("resume adopts as its own revision", func(t *testing.T) {
+		e := newEnv(t, envOptions{epochs: []epoch{v1, v2}})
+		id := e.create(t, "")
+		e.channel.set("2.0.0")
+		if _, err := e.store.ResumeSession(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if r := e.record(t, id); r.Revision != 1 {
+			t.Fatalf("revision %d", r.Revision)
+		}
+		if _, err := e.store.ResumeSession(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if r := e.record(t, id); r.Revision != 1 {
+			t.Fatal("a resume with nothing to adopt moved the revision")
+		}
+	})
+	t.Run("a failed adoption write at resume is not a failure", func(t *testing.T) {
+		f := &faulty{RecordStore: session.NewMemoryRecords()}
+		e := newEnv(t, envOptions{epochs: []epoch{v1, v2}, records: f})
+		id := e.create(t, "")
+		f.failAt = f.count() + 1
+		e.channel.set("2.0.0")
+		sc, err := e.store.ResumeSession(ctx, id)
+		if err != nil || sc.Body.TextKey != "tally.scene" {
+			t.Fatal(err)
+		}
+		if r := e.record(t, id); r.Revision != 0 || strings.Contains(string(r.Blob), "2.0.0") {
+			t.Fatal("a failed write left a trace")
+		}
+		if _, err := e.store.ResumeSession(ctx, id); err != nil || e.record(t, id).Revision != 1 {
+			t.Fatal("the next resume did not offer again")
+		}
+	})
+	t.Run("a refused adoption pins the session", func(t *testing.T) {
+		e := newEnv(t, envOptions{epochs: []epoch{v1, {version: "2.0.0", step: 1, title: "x", refuse: true}}})
+		id := e.create(t, "")
+		e.channel.set("2.0.0")
+		e.submit(t, id, "inc")
+		if strings.Contains(string(e.record(t, id).Blob), "2.0.0") {
+			t.Fatal("adopted a refused epoch")
+		}
+	})
+	t.Run("a panicking channel is no offer", func(t *testing.T) {
+		e := newEnv(t, envOptions{epochs: []epoch{v1, v2}})
+		id := e.create(t, "")
+		e.channel.set("panic")
+		e.submit(t, id, "inc")
+		if _, err := e.store.ResumeSession(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("load adopts on the new session's first write", func(t *testing.T) {
+		e := newEnv(t, envOptions{epochs: []epoch{v1, v2}})
+		id := e.create(t, "")
+		h, _ := e.store.SaveGame(ctx, id)
+		e.channel.set("2.0.0")
+		l, err := e.store.LoadGame(ctx, h.SaveID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := e.record(t, l.SessionID)
+		if r.Revision != 0 || !r.ReplayCompatible || !strings.Contains(string(r.Blob), `"to":"2.0.0"`) {
+			t.Fatalf("%+v %s", r, r.Blob)
+		}
+	})
+}
+
+func TestGetStrings(t *testing.T) {
+	e := newEnv(t, envOptions{epochs: []epoch{v1, v2}})
+	id := e.create(t, "")
+	strs, err := e.store.GetStrings(ctx, id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strs["tally.title"] != "Tally" || strs["tally.reason.too_early"] == "" || strs["core.reason.unknown_action"] == "" {
+		t.Fatalf("table %v", strs)
+	}
+	if _, ok := strs["tally.new"]; ok {
+		t.Fatal("a key of an epoch the session never ran")
+	}
+	e.channel.set("2.0.0")
+	res, _ := e.store.SubmitAction(ctx, id, "inc", nil)
+	after, _ := e.store.GetStrings(ctx, id, "")
+	if after["tally.title"] != "Tally Two" || after["tally.new"] != "New text." {
+		t.Fatalf("the newer epoch did not win: %v", after["tally.title"])
+	}
+	for _, m := range res.Messages {
+		if _, ok := after[m.Key]; !ok {
+			t.Fatalf("message key %s does not resolve", m.Key)
+		}
+	}
+	for _, a := range res.Scene.Actions {
+		if _, ok := after[a.LabelKey]; !ok {
+			t.Fatalf("label %s does not resolve", a.LabelKey)
+		}
+	}
+	t.Run("locale with fallback", func(t *testing.T) {
+		fr, err := e.store.GetStrings(ctx, id, "fr")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fr["tally.inc"] != "Ajouter" || fr["tally.title"] != "Compteur 2.0.0" || fr["tally.end"] != "Stop" {
+			t.Fatalf("fr %v %v %v", fr["tally.inc"], fr["tally.title"], fr["tally.end"])
+		}
+		if de, _ := e.store.GetStrings(ctx, id, "de"); de["tally.inc"] != "Add" {
+			t.Fatal("an unknown locale did not fall back")
+		}
+	})
+}
+
+// collidingArchive holds an epoch whose authored strings include an
+// engine-owned key, as only a restored epoch can.
+func TestResponseAliases(t *testing.T) {
+	old := epoch{version: "1.0.0", step: 1, title: "Tally", extra: map[core.LocKey]string{"tally.reason.too_early": "Authored, long ago."}}
+	e := newEnv(t, envOptions{epochs: []epoch{old}})
+	id := e.create(t, "")
+	sc, _ := e.store.GetScene(ctx, id)
+	var reasonKey core.LocKey
+	for _, a := range sc.Actions {
+		if a.ID == "end" {
+			reasonKey = a.ReasonKey
+		}
+	}
+	if reasonKey != "~tally.reason.too_early" {
+		t.Fatalf("reason key %q", reasonKey)
+	}
+	res, _ := e.store.SubmitAction(ctx, id, "end", nil)
+	if res.Errors[0].MessageKey != "~tally.reason.too_early" || res.Messages[0].Key != "~tally.reason.too_early" {
+		t.Fatalf("%+v %+v", res.Errors, res.Messages)
+	}
+	strs, _ := e.store.GetStrings(ctx, id, "")
+	if strs["tally.reason.too_early"] != "Authored, long ago." || strs["~tally.reason.too_early"] != "Too early to end." {
+		t.Fatalf("%q %q", strs["tally.reason.too_early"], strs["~tally.reason.too_early"])
+	}
+}
+
+func TestListCampaigns(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	tests := []struct {
+		name      string
+		profileID string
+		locale    string
+		doc       string
+		title     string
+		progress  *session.Progress
+		warning   string
+	}{
+		{"anonymous", "", "", "", "Tally", nil, ""},
+		{"new profile", "p", "", "", "Tally", &session.Progress{Discovered: 0, Total: 2}, core.ReasonProfileMissing},
+		{"played profile", "q", "", `{"achievements":[],"formatVersion":2,"profileId":"q","terminals":[{"campaignId":"tally","terminalId":"odd"},{"campaignId":"tally","terminalId":"even"},{"campaignId":"other","terminalId":"odd"}]}`,
+			"Tally", &session.Progress{Discovered: 2, Total: 2}, ""},
+		{"corrupt profile", "r", "", `{`, "Tally", &session.Progress{Discovered: 0, Total: 2}, core.ReasonProfileCorrupt},
+		{"french", "", "fr", "", "Compteur 1.0.0", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.doc != "" {
+				e.profiles.SetDocument(tt.profileID, []byte(tt.doc))
+			}
+			cat, err := e.store.ListCampaigns(ctx, tt.profileID, tt.locale)
+			if err != nil || len(cat.Campaigns) != 1 {
+				t.Fatalf("%v %+v", err, cat)
+			}
+			c := cat.Campaigns[0]
+			if c.CampaignID != "tally" || c.KindID != "tally" || c.TitleKey != "tally.title" {
+				t.Fatalf("%+v", c)
+			}
+			if len(cat.Strings) != 1 || cat.Strings["tally.title"] != tt.title {
+				t.Fatalf("strings %v", cat.Strings)
+			}
+			if (tt.progress == nil) != (c.Progress == nil) || (c.Progress != nil && *c.Progress != *tt.progress) {
+				t.Fatalf("progress %+v, want %+v", c.Progress, tt.progress)
+			}
+			if tt.warning != "" && !hasWarning(cat.Warnings, tt.warning) {
+				t.Fatalf("warnings %+v", cat.Warnings)
+			}
+		})
+	}
+}

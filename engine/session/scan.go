@@ -1,0 +1,139 @@
+package session
+
+import "fmt"
+
+// members walks the members of the JSON object data without decoding their
+// values, calling fn with each key (its raw bytes between the quotes) and
+// the exact bytes of its value. It checks only the structure it needs to
+// find the members; a value's own validity is for whoever decodes it.
+func members(data []byte, fn func(key, value []byte)) error {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return fmt.Errorf("not an object")
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return trailing(data, i+1)
+	}
+	for {
+		if i >= len(data) || data[i] != '"' {
+			return fmt.Errorf("expected a key at %d", i)
+		}
+		end, err := skipString(data, i)
+		if err != nil {
+			return err
+		}
+		key := data[i+1 : end-1]
+		i = skipSpace(data, end)
+		if i >= len(data) || data[i] != ':' {
+			return fmt.Errorf("expected ':' at %d", i)
+		}
+		i = skipSpace(data, i+1)
+		vend, err := skipValue(data, i, 0)
+		if err != nil {
+			return err
+		}
+		fn(key, data[i:vend])
+		i = skipSpace(data, vend)
+		if i < len(data) && data[i] == ',' {
+			i = skipSpace(data, i+1)
+			continue
+		}
+		if i < len(data) && data[i] == '}' {
+			return trailing(data, i+1)
+		}
+		return fmt.Errorf("expected ',' or '}' at %d", i)
+	}
+}
+
+func trailing(data []byte, i int) error {
+	if skipSpace(data, i) != len(data) {
+		return fmt.Errorf("trailing data")
+	}
+	return nil
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index just past the string starting at data[i].
+func skipString(data []byte, i int) (int, error) {
+	for j := i + 1; j < len(data); j++ {
+		switch data[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1, nil
+		}
+	}
+	return 0, fmt.Errorf("unterminated string")
+}
+
+// skipValue returns the index just past the value starting at data[i].
+func skipValue(data []byte, i, depth int) (int, error) {
+	if depth > 512 {
+		return 0, fmt.Errorf("nested too deeply")
+	}
+	if i >= len(data) {
+		return 0, fmt.Errorf("unexpected end")
+	}
+	switch c := data[i]; c {
+	case '"':
+		return skipString(data, i)
+	case '{', '[':
+		closer := byte('}')
+		if c == '[' {
+			closer = ']'
+		}
+		j := skipSpace(data, i+1)
+		if j < len(data) && data[j] == closer {
+			return j + 1, nil
+		}
+		for {
+			if c == '{' {
+				if j >= len(data) || data[j] != '"' {
+					return 0, fmt.Errorf("expected a key at %d", j)
+				}
+				end, err := skipString(data, j)
+				if err != nil {
+					return 0, err
+				}
+				j = skipSpace(data, end)
+				if j >= len(data) || data[j] != ':' {
+					return 0, fmt.Errorf("expected ':' at %d", j)
+				}
+				j = skipSpace(data, j+1)
+			}
+			end, err := skipValue(data, j, depth+1)
+			if err != nil {
+				return 0, err
+			}
+			j = skipSpace(data, end)
+			if j < len(data) && data[j] == ',' {
+				j = skipSpace(data, j+1)
+				continue
+			}
+			if j < len(data) && data[j] == closer {
+				return j + 1, nil
+			}
+			return 0, fmt.Errorf("expected ',' or %q at %d", closer, j)
+		}
+	default:
+		j := i
+		for j < len(data) {
+			b := data[j]
+			if b == ',' || b == '}' || b == ']' || b == ' ' || b == '\t' || b == '\n' || b == '\r' {
+				break
+			}
+			j++
+		}
+		if j == i {
+			return 0, fmt.Errorf("expected a value at %d", i)
+		}
+		return j, nil
+	}
+}
