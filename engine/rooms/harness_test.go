@@ -1,0 +1,232 @@
+package rooms_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/storyloom/storyloom/engine/rng"
+	"github.com/storyloom/storyloom/engine/rooms"
+	"github.com/storyloom/storyloom/engine/rooms/cheat"
+)
+
+// harness drives a Server the way a host does and keeps, per connection,
+// every frame and the latest view.
+type harness struct {
+	t         testing.TB
+	reg       *rooms.Registry
+	s         *rooms.Server
+	ids       *rooms.DerivedIDs
+	now       int64
+	roundTrip bool                      // save and restore between every input
+	frames    []rooms.Outbound          // every frame, in order
+	last      map[string]rooms.Outbound // latest view per connection
+	errs      map[string][]rooms.Rejection
+	closed    map[string]bool
+	onFrames  func(out []rooms.Outbound) // called after every input
+}
+
+func registry(t testing.TB) *rooms.Registry {
+	t.Helper()
+	reg, err := rooms.NewRegistry(cheat.Game{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+func newHarness(t testing.TB, lim rooms.Limits) *harness {
+	reg := registry(t)
+	return &harness{t: t, reg: reg, s: rooms.New(reg, lim), ids: &rooms.DerivedIDs{Secret: "test"},
+		now: 1_000_000, last: map[string]rooms.Outbound{}, errs: map[string][]rooms.Rejection{}, closed: map[string]bool{}}
+}
+
+func (h *harness) record(out []rooms.Outbound) []rooms.Outbound {
+	h.t.Helper()
+	for _, o := range out {
+		if !json.Valid(o.Frame) {
+			h.t.Fatalf("invalid JSON frame to %s: %s", o.Conn, o.Frame)
+		}
+		h.frames = append(h.frames, o)
+		switch o.Kind {
+		case rooms.KindError:
+			var f rooms.LobbyErrorFrame
+			if err := json.Unmarshal(o.Frame, &f); err != nil {
+				h.t.Fatal(err)
+			}
+			h.errs[o.Conn] = append(h.errs[o.Conn], f.LobbyError)
+		case rooms.KindLobby, rooms.KindGame, rooms.KindSpectator:
+			h.last[o.Conn] = o
+		}
+		if o.Close {
+			h.closed[o.Conn] = true
+		}
+	}
+	if h.roundTrip {
+		b, err := h.s.Marshal()
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		s2, err := rooms.Restore(b, h.reg)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		b2, err := s2.Marshal()
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		if !bytes.Equal(b, b2) {
+			h.t.Fatal("restore changed the state")
+		}
+		h.s = s2
+	}
+	if h.onFrames != nil {
+		h.onFrames(out)
+	}
+	return out
+}
+
+func (h *harness) connect(conn string) []rooms.Outbound {
+	h.t.Helper()
+	h.now += 10
+	return h.record(h.s.Connect(conn, h.now, h.ids))
+}
+
+func (h *harness) disconnect(conn string) []rooms.Outbound {
+	h.t.Helper()
+	h.now += 10
+	return h.record(h.s.Disconnect(conn, h.now))
+}
+
+func (h *harness) raw(conn string, frame []byte) []rooms.Outbound {
+	h.t.Helper()
+	h.now += 100
+	return h.record(h.s.Receive(conn, frame, h.now, h.ids))
+}
+
+func (h *harness) send(conn string, c rooms.Command) []rooms.Outbound {
+	h.t.Helper()
+	b, err := rooms.EncodeCommand(c)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return h.raw(conn, b)
+}
+
+// must sends c and fails the test if it was refused.
+func (h *harness) must(conn string, c rooms.Command) []rooms.Outbound {
+	h.t.Helper()
+	n := len(h.errs[conn])
+	out := h.send(conn, c)
+	if len(h.errs[conn]) > n {
+		h.t.Fatalf("%s %s refused: %+v", conn, c.Type(), h.errs[conn][n:])
+	}
+	return out
+}
+
+// refused sends c and checks it was refused with code.
+func (h *harness) refused(conn string, c rooms.Command, code string) {
+	h.t.Helper()
+	n := len(h.errs[conn])
+	h.send(conn, c)
+	if len(h.errs[conn]) != n+1 || h.errs[conn][n].Code != code {
+		h.t.Fatalf("%s %s: rejections %+v, want one %q", conn, c.Type(), h.errs[conn][n:], code)
+	}
+}
+
+func (h *harness) tick(advance int64) []rooms.Outbound {
+	h.t.Helper()
+	h.now += advance
+	return h.record(h.s.Tick(h.now))
+}
+
+func (h *harness) lobby(conn string) rooms.LobbyView {
+	h.t.Helper()
+	o, ok := h.last[conn]
+	if !ok || o.Kind != rooms.KindLobby {
+		h.t.Fatalf("%s: latest view is %q, want a lobby view", conn, o.Kind)
+	}
+	var v rooms.LobbyView
+	if err := json.Unmarshal(o.Frame, &v); err != nil {
+		h.t.Fatal(err)
+	}
+	return v
+}
+
+func (h *harness) game(conn string) rooms.GameView {
+	h.t.Helper()
+	o, ok := h.last[conn]
+	if !ok || o.Kind != rooms.KindGame {
+		h.t.Fatalf("%s: latest view is %q, want a game view", conn, o.Kind)
+	}
+	var v rooms.GameView
+	if err := json.Unmarshal(o.Frame, &v); err != nil {
+		h.t.Fatal(err)
+	}
+	return v
+}
+
+func (h *harness) spectator(conn string) rooms.SpectatorView {
+	h.t.Helper()
+	o, ok := h.last[conn]
+	if !ok || o.Kind != rooms.KindSpectator {
+		h.t.Fatalf("%s: latest view is %q, want a spectator view", conn, o.Kind)
+	}
+	var v rooms.SpectatorView
+	if err := json.Unmarshal(o.Frame, &v); err != nil {
+		h.t.Fatal(err)
+	}
+	return v
+}
+
+// cheatView decodes the game's members of a view.
+func cheatView(t testing.TB, game map[string]json.RawMessage) cheat.View {
+	t.Helper()
+	b, err := json.Marshal(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v cheat.View
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// cheatState is the hidden part of Cheat's state, read from the server.
+type cheatState struct {
+	Hands [][]string `json:"hands"`
+	Pile  []string   `json:"pile"`
+}
+
+func (h *harness) state(room string) cheatState {
+	h.t.Helper()
+	r := h.s.Rooms[room]
+	if r == nil || r.Match == nil {
+		h.t.Fatalf("room %q has no match", room)
+	}
+	var st cheatState
+	if err := json.Unmarshal(r.Match.State, &st); err != nil {
+		h.t.Fatal(err)
+	}
+	return st
+}
+
+// answer picks an answer to one of acts with h: a random action, and for a
+// play 1..n random cards.
+func answer(acts []rooms.Action, r *rng.Handle, submission string) rooms.ChooseAction {
+	a := acts[r.Intn(len(acts))]
+	ca := rooms.ChooseAction{ActionID: a.ID, Token: a.Token, Submission: submission}
+	for _, p := range a.Prompts {
+		if p.Kind == rooms.PromptSelectFromZone {
+			n := 1 + r.Intn(p.Count)
+			c := append([]string(nil), p.Candidates...)
+			for i := 0; i < n; i++ {
+				j := i + r.Intn(len(c)-i)
+				c[i], c[j] = c[j], c[i]
+			}
+			ca.Targets = append(ca.Targets, rooms.TargetChoice{Slot: p.Slot, Chosen: c[:n]})
+		}
+	}
+	return ca
+}
