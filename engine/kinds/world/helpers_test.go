@@ -1,0 +1,151 @@
+package world
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/storyloom/storyloom/engine/content"
+	"github.com/storyloom/storyloom/engine/core"
+)
+
+const campaignsDir = "../../../static/campaigns"
+
+// shipped are the world-graph campaigns this kind ships.
+var shipped = []string{"pier-fair"}
+
+func shippedSource(t testing.TB, id string) content.Source {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(campaignsDir, id, "campaign.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return content.Source{Path: "static/campaigns/" + id + "/campaign.json", Campaign: data}
+}
+
+func buildRegistry(t testing.TB, sources ...content.Source) *core.Registry {
+	t.Helper()
+	reg, res := content.Build([]core.Kind{Kind{}}, sources...)
+	if !res.OK {
+		t.Fatalf("registry does not build: %v", res.Errors)
+	}
+	return reg
+}
+
+func shippedRegistry(t testing.TB) *core.Registry {
+	t.Helper()
+	var sources []content.Source
+	for _, id := range shipped {
+		sources = append(sources, shippedSource(t, id))
+	}
+	return buildRegistry(t, sources...)
+}
+
+func newEngine(t testing.TB, reg *core.Registry, em core.Emitter) *core.Engine {
+	t.Helper()
+	e, err := core.New(core.Host{Kinds: []core.Kind{Kind{}}, Registry: reg, Emitter: em})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func campaignFile(id, source string) []byte {
+	return []byte(`{"format": 1, "id": "` + id + `", "kind": "world-graph", "version": "1.0.0", "title": "Test ` + id + `", "content": ` + source + `}`)
+}
+
+func start(t testing.TB, e *core.Engine, campaign, seed string) *core.GameState {
+	t.Helper()
+	res := e.CreateGame(core.NewGameConfig{CampaignID: campaign, Seed: seed}, "")
+	if !res.OK {
+		t.Fatalf("create %s: %v", campaign, res.Errors)
+	}
+	return res.Value
+}
+
+func submit(t testing.TB, e *core.Engine, s *core.GameState, action string, params core.Params) *core.GameState {
+	t.Helper()
+	res := e.SubmitAction(s, action, params)
+	if !res.OK {
+		t.Fatalf("%s %v: %v", action, params, res.Errors)
+	}
+	return res.Value
+}
+
+func kindState(s *core.GameState) *State { return s.KindState.(*State) }
+
+// A policy is a player: given the state, the actions to take before the
+// next advance, and how many ticks to advance.
+type policy func(s *State, c *Content) (actions []action, ticks int64)
+
+type action struct {
+	id     string
+	params core.Params
+}
+
+// careful builds the best ride it can afford with a reserve left, keeps
+// one mechanic once there are rides to break and an entertainer once
+// guests come, and advances a day at a time.
+func careful(s *State, c *Content) ([]action, int64) {
+	var out []action
+	const reserve = 150000
+	money := s.Money
+	if len(s.Sites) >= 2 && s.Staff["mechanic"] == 0 {
+		out = append(out, action{ActionHire, core.Params{"staff": "mechanic"}})
+	}
+	if len(s.Sites) >= 3 && s.Staff["entertainer"] == 0 {
+		out = append(out, action{ActionHire, core.Params{"staff": "entertainer"}})
+	}
+	for _, n := range c.Nodes {
+		if _, taken := s.Sites[n.ID]; !n.Buildable || taken {
+			continue
+		}
+		best := -1
+		for i, b := range c.Buildings {
+			if b.Cost+reserve <= money && (best < 0 || b.Appeal > c.Buildings[best].Appeal) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		money -= c.Buildings[best].Cost
+		out = append(out, action{ActionBuild, core.Params{"building": c.Buildings[best].ID, "node": n.ID}})
+	}
+	return out, 24
+}
+
+// reckless builds the most expensive rides at steep prices, never hires
+// anyone, and lets the whole season run at once.
+func reckless(s *State, c *Content) ([]action, int64) {
+	var out []action
+	money := s.Money
+	for _, n := range c.Nodes {
+		if _, taken := s.Sites[n.ID]; !n.Buildable || taken {
+			continue
+		}
+		for i := len(c.Buildings) - 1; i >= 0; i-- {
+			if b := c.Buildings[i]; b.Cost <= money {
+				money -= b.Cost
+				out = append(out, action{ActionBuild, core.Params{"building": b.ID, "node": n.ID, "band": "steep"}})
+				break
+			}
+		}
+	}
+	return out, 240
+}
+
+// play runs a policy through the engine to the end of the game.
+func play(t testing.TB, e *core.Engine, campaign, seed string, p policy) *core.GameState {
+	t.Helper()
+	s := start(t, e, campaign, seed)
+	c := contentOf(e.Registry().Campaign(campaign))
+	for s.Status == core.StatusActive {
+		acts, ticks := p(kindState(s), c)
+		for _, a := range acts {
+			s = submit(t, e, s, a.id, a.params)
+		}
+		s = submit(t, e, s, ActionAdvanceTicks, core.Params{"ticks": float64(ticks)})
+	}
+	return s
+}

@@ -1,0 +1,338 @@
+package world
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/storyloom/storyloom/engine/core"
+)
+
+func (c *Content) endingKey(resolution string) core.LocKey {
+	if resolution == ResolutionObjectivesMet {
+		return c.Endings.ObjectivesMet
+	}
+	return c.Endings.Failed
+}
+
+// formatMoney renders cents with the campaign's currency symbol.
+func formatMoney(currency string, cents int64) string {
+	var b strings.Builder
+	if cents < 0 {
+		b.WriteByte('-')
+		cents = -cents
+	}
+	b.WriteString(currency)
+	whole := strconv.FormatInt(cents/100, 10)
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	b.WriteByte('.')
+	if frac := cents % 100; frac < 10 {
+		b.WriteByte('0')
+		b.WriteString(strconv.FormatInt(frac, 10))
+	} else {
+		b.WriteString(strconv.FormatInt(frac, 10))
+	}
+	return b.String()
+}
+
+func render(text string, params map[string]any) string {
+	for k, v := range params {
+		var s string
+		switch x := v.(type) {
+		case string:
+			s = x
+		case int64:
+			s = strconv.FormatInt(x, 10)
+		case int:
+			s = strconv.Itoa(x)
+		default:
+			continue
+		}
+		text = strings.ReplaceAll(text, "{"+k+"}", s)
+	}
+	return text
+}
+
+// Scene implements core.Kind: while the game runs, the engine-owned
+// world-graph.scene.status with the hour, guests, cash and rating as
+// params; once it has ended, the campaign's authored ending text.
+func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
+	s := stateOf(state)
+	c := contentOf(ctx.Campaign)
+	var table map[core.LocKey]string
+	if ctx.Registry != nil {
+		table = ctx.Registry.Strings
+	}
+	if s.Resolution != "" {
+		key := c.endingKey(s.Resolution)
+		return core.SceneBody{TextKey: key, Text: table[key]}
+	}
+	params := map[string]any{"tick": s.Tick, "tickLimit": c.TickLimit, "guests": int64(len(s.Guests)),
+		"money": formatMoney(c.Currency, s.Money), "rating": s.Rating}
+	return core.SceneBody{TextKey: ctx.EngineRef(KeySceneStatus), Text: render(table[KeySceneStatus], params), Params: params}
+}
+
+// AvailableActions implements core.Kind: the six verbs, each available or
+// not with the reason. Their parameter domain (the build catalogue, free
+// sites, price bands, staff roster, tick bounds) is in the projection.
+func (Kind) AvailableActions(state any, ctx *core.ProjectionContext) []core.AvailableAction {
+	s := stateOf(state)
+	if s.Resolution != "" {
+		return []core.AvailableAction{}
+	}
+	c := contentOf(ctx.Campaign)
+	canBuild := false
+	for _, n := range c.Nodes {
+		if _, taken := s.Sites[n.ID]; n.Buildable && !taken {
+			for _, b := range c.Buildings {
+				canBuild = canBuild || b.Cost <= s.Money
+			}
+		}
+	}
+	canHire, hired := false, false
+	for _, st := range c.Staff {
+		canHire = canHire || s.Staff[st.ID] < st.Max
+		hired = hired || s.Staff[st.ID] > 0
+	}
+	act := func(id, label string, ok bool, reason string) core.AvailableAction {
+		a := core.AvailableAction{ID: id, LabelKey: ctx.EngineRef(label), Available: ok}
+		if !ok {
+			a.ReasonKey = ctx.EngineRef(reason)
+		}
+		return a
+	}
+	out := []core.AvailableAction{
+		act(ActionBuild, KeyActionBuild, canBuild, KeyActionNothingToBuild),
+		act(ActionDemolish, KeyActionDemolish, len(s.Sites) > 0, KeyActionNothingBuilt),
+		act(ActionSetPrice, KeyActionSetPrice, len(s.Sites) > 0, KeyActionNothingBuilt),
+		act(ActionHire, KeyActionHire, canHire, KeyActionNoHire),
+		act(ActionFire, KeyActionFire, hired, KeyActionNoStaff),
+		act(ActionAdvanceTicks, KeyActionAdvanceTicks, true, ""),
+	}
+	out[len(out)-1].Params = map[string]any{"min": 1, "max": MaxTicksPerAdvance}
+	return out
+}
+
+// View is the world-graph kind's projection (§9). Guests appear as counts
+// per node; a guest's purse, happiness and draw counter never leave the
+// state.
+type View struct {
+	Tick          int64           `json:"tick"`
+	TickLimit     int64           `json:"tickLimit"`
+	Currency      string          `json:"currency"`
+	IntroKey      core.LocKey     `json:"introKey"`
+	Money         int64           `json:"money"`
+	Rating        int64           `json:"rating"`
+	Guests        int64           `json:"guests"`
+	Arrived       int64           `json:"arrived"`
+	Served        int64           `json:"served"`
+	Revenue       int64           `json:"revenue"`
+	RunningCost   int64           `json:"runningCostPerTick"`
+	Nodes         []NodeView      `json:"nodes"`
+	Edges         []Edge          `json:"edges"`
+	Catalogue     []CatalogueView `json:"catalogue"`
+	Staff         []StaffView     `json:"staff"`
+	Incidents     []IncidentView  `json:"incidents"`
+	Alerts        []AlertView     `json:"alerts"`
+	Objectives    []ObjectiveView `json:"objectives"`
+	Failures      []FailureView   `json:"failures"`
+	MaxTicks      int64           `json:"maxTicksPerAdvance"`
+	Resolution    *string         `json:"resolution"`
+	FailureID     *string         `json:"failureId"`
+	EndingKey     core.LocKey     `json:"endingKey,omitempty"`
+	ObjectivesMet []string        `json:"objectivesMet"`
+}
+
+// NodeView is a node with what stands on it and how many guests are there.
+type NodeView struct {
+	ID        string      `json:"id"`
+	LabelKey  core.LocKey `json:"labelKey"`
+	X         int64       `json:"x"`
+	Y         int64       `json:"y"`
+	Buildable bool        `json:"buildable"`
+	Guests    int64       `json:"guests"`
+	Site      *SiteView   `json:"site"`
+}
+
+// SiteView is a placed building.
+type SiteView struct {
+	Building string      `json:"building"`
+	LabelKey core.LocKey `json:"labelKey"`
+	Band     string      `json:"band"`
+	Price    int64       `json:"price"`
+	Broken   bool        `json:"broken"`
+}
+
+// CatalogueView is an entry of the build catalogue with its price bands.
+type CatalogueView struct {
+	ID                string      `json:"id"`
+	LabelKey          core.LocKey `json:"labelKey"`
+	DescriptionKey    core.LocKey `json:"descriptionKey"`
+	Cost              int64       `json:"cost"`
+	Upkeep            int64       `json:"upkeep"`
+	Capacity          int64       `json:"capacity"`
+	Duration          int64       `json:"duration"`
+	Appeal            int64       `json:"appeal"`
+	Fun               int64       `json:"fun"`
+	BreakdownPermille int64       `json:"breakdownPermille"`
+	PriceBands        []PriceBand `json:"priceBands"`
+	DefaultBand       string      `json:"defaultBand"`
+	Affordable        bool        `json:"affordable"`
+}
+
+// StaffView is an entry of the staff roster.
+type StaffView struct {
+	ID             string      `json:"id"`
+	LabelKey       core.LocKey `json:"labelKey"`
+	DescriptionKey core.LocKey `json:"descriptionKey"`
+	Wage           int64       `json:"wage"`
+	Repairs        int64       `json:"repairs"`
+	Cheer          int64       `json:"cheer"`
+	Max            int64       `json:"max"`
+	Hired          int64       `json:"hired"`
+}
+
+// IncidentView is an active incident.
+type IncidentView struct {
+	ID         string      `json:"id"`
+	TitleKey   core.LocKey `json:"titleKey"`
+	MessageKey core.LocKey `json:"messageKey"`
+	Until      int64       `json:"until"`
+}
+
+// AlertView is an alert with its title and message keys: engine-owned
+// (world-graph.alert.*) for the engine's alerts, authored for
+// incident_active.
+type AlertView struct {
+	Tick       int64          `json:"tick"`
+	Type       string         `json:"type"`
+	Subject    string         `json:"subject"`
+	TitleKey   core.LocKey    `json:"titleKey"`
+	MessageKey core.LocKey    `json:"messageKey"`
+	Params     map[string]any `json:"params,omitempty"`
+}
+
+// ObjectiveView is an objective and its status: pending, met or failed.
+type ObjectiveView struct {
+	ID       string      `json:"id"`
+	LabelKey core.LocKey `json:"labelKey"`
+	By       int64       `json:"by,omitempty"`
+	Status   string      `json:"status"`
+}
+
+// FailureView is a failure condition the player must avoid.
+type FailureView struct {
+	ID       string      `json:"id"`
+	LabelKey core.LocKey `json:"labelKey"`
+}
+
+// Project implements core.Kind. The player and ai audiences see the same
+// view.
+func (k Kind) Project(state any, _ core.Audience, ctx *core.ProjectionContext) any {
+	s := stateOf(state)
+	c := contentOf(ctx.Campaign)
+	ix := c.index()
+	v := View{Tick: s.Tick, TickLimit: c.TickLimit, Currency: c.Currency, IntroKey: c.IntroKey, Money: s.Money, Rating: s.Rating,
+		Guests: int64(len(s.Guests)), Arrived: s.Arrived, Served: s.Served, Revenue: s.Revenue, Edges: c.Edges,
+		Nodes: make([]NodeView, 0, len(c.Nodes)), Catalogue: make([]CatalogueView, 0, len(c.Buildings)),
+		Staff: make([]StaffView, 0, len(c.Staff)), Incidents: []IncidentView{}, Alerts: make([]AlertView, 0, len(s.Alerts)),
+		Objectives: make([]ObjectiveView, 0, len(c.Objectives)), Failures: make([]FailureView, 0, len(c.Failures)),
+		MaxTicks: MaxTicksPerAdvance}
+	crowd := map[string]int64{}
+	for _, g := range s.Guests {
+		crowd[g.Node]++
+	}
+	for _, n := range c.Nodes {
+		nv := NodeView{ID: n.ID, LabelKey: n.LabelKey, X: n.X, Y: n.Y, Buildable: n.Buildable, Guests: crowd[n.ID]}
+		if site, ok := s.Sites[n.ID]; ok {
+			b := &c.Buildings[ix.building[site.Building]]
+			band, _ := b.band(site.Band)
+			nv.Site = &SiteView{Building: site.Building, LabelKey: b.LabelKey, Band: site.Band, Price: band.Price, Broken: site.Broken}
+			v.RunningCost += b.Upkeep
+		}
+		v.Nodes = append(v.Nodes, nv)
+	}
+	for _, b := range c.Buildings {
+		v.Catalogue = append(v.Catalogue, CatalogueView{ID: b.ID, LabelKey: b.LabelKey, DescriptionKey: b.DescriptionKey, Cost: b.Cost,
+			Upkeep: b.Upkeep, Capacity: b.Capacity, Duration: b.Duration, Appeal: b.Appeal, Fun: b.Fun,
+			BreakdownPermille: b.BreakdownPermille, PriceBands: b.PriceBands, DefaultBand: b.DefaultBand, Affordable: b.Cost <= s.Money})
+	}
+	for _, st := range c.Staff {
+		v.Staff = append(v.Staff, StaffView{ID: st.ID, LabelKey: st.LabelKey, DescriptionKey: st.DescriptionKey, Wage: st.Wage,
+			Repairs: st.Repairs, Cheer: st.Cheer, Max: st.Max, Hired: s.Staff[st.ID]})
+		v.RunningCost += st.Wage * s.Staff[st.ID]
+	}
+	for _, in := range c.Incidents {
+		if until, ok := s.Incidents[in.ID]; ok {
+			v.Incidents = append(v.Incidents, IncidentView{ID: in.ID, TitleKey: in.TitleKey, MessageKey: in.MessageKey, Until: until})
+		}
+	}
+	for _, a := range s.Alerts {
+		av := AlertView{Tick: a.Tick, Type: a.Type, Subject: a.Subject}
+		switch a.Type {
+		case AlertIncidentActive:
+			if in := c.incident(a.Subject); in != nil {
+				av.TitleKey, av.MessageKey = in.TitleKey, in.MessageKey
+			}
+		case AlertBuildingBroken:
+			av.TitleKey, av.MessageKey = ctx.EngineRef(KeyAlertBrokenTitle), ctx.EngineRef(KeyAlertBrokenMessage)
+			av.Params = map[string]any{"node": a.Subject, "nodeKey": c.Nodes[ix.node[a.Subject]].LabelKey}
+		case AlertBuildingRepaired:
+			av.TitleKey, av.MessageKey = ctx.EngineRef(KeyAlertRepairedTitle), ctx.EngineRef(KeyAlertRepairedMessage)
+			av.Params = map[string]any{"node": a.Subject, "nodeKey": c.Nodes[ix.node[a.Subject]].LabelKey}
+		case AlertScenarioResolved:
+			av.TitleKey, av.MessageKey = ctx.EngineRef(KeyAlertResolvedTitle), ctx.EngineRef(KeyAlertResolvedMessage)
+			av.Params = map[string]any{"resolution": a.Subject}
+		}
+		v.Alerts = append(v.Alerts, av)
+	}
+	for _, o := range c.Objectives {
+		status := s.Objectives[o.ID]
+		if status == "" {
+			status = "pending"
+		}
+		v.Objectives = append(v.Objectives, ObjectiveView{ID: o.ID, LabelKey: o.LabelKey, By: o.By, Status: status})
+	}
+	for _, f := range c.Failures {
+		v.Failures = append(v.Failures, FailureView{ID: f.ID, LabelKey: f.LabelKey})
+	}
+	out := k.Outcome(s)
+	v.ObjectivesMet = out.Fields["objectivesMet"].([]string)
+	if s.Resolution != "" {
+		r := s.Resolution
+		v.Resolution = &r
+		v.EndingKey = c.endingKey(r)
+		if s.FailureID != "" {
+			f := s.FailureID
+			v.FailureID = &f
+		}
+	}
+	return v
+}
+
+// Outcome implements core.Kind (§3.2): terminalId is the resolution,
+// widened with resolution, objectivesMet (objective ids, sorted) and
+// failureId (the failure, missed objective or "tick_limit"; null unless
+// failed).
+func (Kind) Outcome(state any) core.Outcome {
+	s := stateOf(state)
+	met := []string{}
+	for _, id := range sortedKeys(s.Objectives) {
+		if s.Objectives[id] == ObjectiveMet {
+			met = append(met, id)
+		}
+	}
+	var resolution, failure any
+	if s.Resolution != "" {
+		resolution = s.Resolution
+	}
+	if s.FailureID != "" {
+		failure = s.FailureID
+	}
+	return core.Outcome{Terminal: s.Resolution != "", TerminalID: s.Resolution,
+		Fields: map[string]any{"resolution": resolution, "objectivesMet": met, "failureId": failure}}
+}
