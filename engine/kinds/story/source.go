@@ -131,6 +131,9 @@ func (Kind) BuildContent(source json.RawMessage, campaignID string) (any, []core
 		return nil, nil, []core.ValidationError{kindErr(ReasonInvalidContent, "content", "story: %v", err)}
 	}
 	l := &lifter{seen: map[core.LocKey]int{}}
+	if errs := duplicates(src); len(errs) > 0 {
+		return nil, nil, errs
+	}
 	c := &Content{Start: src.Start}
 	for _, v := range src.Variables {
 		c.Variables = append(c.Variables, Variable{ID: v.ID, Type: v.Type, Initial: v.Initial, Min: v.Min, Max: v.Max, Visible: v.Visible,
@@ -175,4 +178,33 @@ func (Kind) BuildContent(source json.RawMessage, campaignID string) (any, []core
 	}
 	c.compile()
 	return c, l.strings, nil
+}
+
+// duplicates reports ids declared twice, before their derived keys could
+// collide and hide the real problem behind a string conflict.
+func duplicates(src Source) []core.ValidationError {
+	var errs []core.ValidationError
+	check := func(seen map[string]bool, id, path, what string) {
+		if seen[id] {
+			errs = append(errs, kindErr(ReasonDuplicateID, path, "story: %s %q declared twice", what, id))
+		}
+		seen[id] = true
+	}
+	seen := map[string]bool{}
+	for _, v := range src.Variables {
+		check(seen, v.ID, "content.variables."+v.ID, "variable")
+	}
+	seen = map[string]bool{}
+	for _, a := range src.Achievements {
+		check(seen, a.ID, "content.achievements."+a.ID, "achievement")
+	}
+	seen = map[string]bool{}
+	for _, n := range src.Nodes {
+		check(seen, n.ID, "content.nodes."+n.ID, "node")
+		choices := map[string]bool{}
+		for _, ch := range n.Choices {
+			check(choices, ch.ID, "content.nodes."+n.ID+".choices."+ch.ID, "choice")
+		}
+	}
+	return errs
 }
