@@ -164,10 +164,17 @@ func (x *call) hello(h Hello) *Rejection {
 	target.LastSeen = x.now
 	x.tok, x.se = h.Token, target
 	if r := s.Rooms[target.Room]; r != nil {
-		if seat := seatOf(r, h.Token); seat >= 0 && r.Match != nil {
+		switch seat := seatOf(r, h.Token); {
+		case r.Match != nil && r.Match.Result != nil:
+			// A finished game's seat is not held: the session lands in
+			// the lobby, as the spec answers a reclaim with no live game.
+			s.vacate(h.Token, target, r, x.ob)
+		case r.Match != nil && seat >= 0:
 			r.Match.Acks[seat] = nil // an ack is dropped when the seat reconnects
+			s.touchRoom(target.Room, x.ob)
+		default:
+			s.touchRoom(target.Room, x.ob)
 		}
-		s.touchRoom(target.Room, x.ob)
 	}
 	x.ob.views[x.conn] = true
 	return nil
