@@ -1,0 +1,196 @@
+package browsertest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// Page is one browser tab opened for a test. Its console errors, uncaught
+// exceptions and unhandled rejections are collected, and fail the test when
+// the tab closes.
+type Page struct {
+	// Ctx is the tab's chromedp context: pass it to chromedp.Do and
+	// chromedp.Run.
+	Ctx context.Context
+
+	t      testing.TB
+	cancel context.CancelFunc
+
+	once   sync.Once
+	mu     sync.Mutex
+	errs   []string
+	allows []string
+}
+
+// NewPage opens a tab. It closes, and its errors are checked, when the test
+// ends.
+func (b *Browser) NewPage(t testing.TB) *Page {
+	t.Helper()
+	p := &Page{t: t}
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithListener(p.listen))
+	p.Ctx, p.cancel = ctx, cancel
+	if err := chromedp.Do(ctx); err != nil {
+		cancel()
+		t.Fatalf("browsertest: opening a tab: %v", err)
+	}
+	t.Cleanup(func() {
+		p.Close()
+		for _, e := range p.Errors() {
+			t.Errorf("browser console: %s", e)
+		}
+	})
+	return p
+}
+
+// Close closes the tab; later calls do nothing.
+func (p *Page) Close() {
+	p.once.Do(func() {
+		ctx, cancel := context.WithTimeout(p.Ctx, 5*time.Second)
+		defer cancel()
+		_ = chromedp.Cancel(ctx)
+		p.cancel()
+	})
+}
+
+// listen records the error events of the tab. It runs on chromedp's reading
+// goroutine, so it only appends under the lock.
+func (p *Page) listen(ev any) {
+	var msg string
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		if ev.Type != runtime.ConsoleAPICalledTypeError {
+			return
+		}
+		var parts []string
+		for _, a := range ev.Args {
+			parts = append(parts, remoteText(a))
+		}
+		msg = "console.error: " + strings.Join(parts, " ")
+	case *runtime.EventExceptionThrown:
+		d := ev.ExceptionDetails
+		msg = "uncaught: " + d.Text
+		if d.Exception != nil {
+			msg += " " + remoteText(d.Exception)
+		}
+		if d.URL != "" {
+			msg += fmt.Sprintf(" (%s:%d)", d.URL, d.LineNumber+1)
+		}
+	case *log.EventEntryAdded:
+		if ev.Entry.Level != log.EntryLevelError {
+			return
+		}
+		msg = "log: " + ev.Entry.Text
+		if ev.Entry.URL != "" {
+			msg += " (" + ev.Entry.URL + ")"
+		}
+	default:
+		return
+	}
+	p.mu.Lock()
+	p.errs = append(p.errs, msg)
+	p.mu.Unlock()
+}
+
+// remoteText renders a console argument or an exception.
+func remoteText(o *runtime.RemoteObject) string {
+	switch {
+	case o == nil:
+		return ""
+	case o.Description != "":
+		return o.Description
+	case len(o.Value) > 0:
+		return strings.Trim(string(o.Value), `"`)
+	}
+	return string(o.Type)
+}
+
+// Allow stops errors that contain substr from failing the test, for errors
+// a test provokes on purpose (a failed fetch while offline).
+func (p *Page) Allow(substr string) {
+	p.mu.Lock()
+	p.allows = append(p.allows, substr)
+	p.mu.Unlock()
+}
+
+// Errors returns the errors seen so far that no Allow covers.
+func (p *Page) Errors() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+next:
+	for _, e := range p.errs {
+		for _, a := range p.allows {
+			if strings.Contains(e, a) {
+				continue next
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// Do runs chromedp actions on the tab, failing the test on error.
+func (p *Page) Do(actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.Ctx, actions...); err != nil {
+		p.t.Fatalf("browsertest: %v (console: %q)", err, p.Errors())
+	}
+}
+
+// Eval evaluates a JavaScript expression in the tab, awaiting it when it is
+// a Promise, and decodes its JSON value into a T. It fails the test on error.
+func Eval[T any](p *Page, expr string) T {
+	p.t.Helper()
+	v, err := chromedp.Run(p.Ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("browsertest: evaluating %s: %v (console: %q)", expr, err, p.Errors())
+	}
+	return v
+}
+
+// WaitReady navigates to url and waits until the page says it is ready
+// (document.documentElement.dataset.storyloom == "ready") or has failed.
+func (p *Page) WaitReady(url string) {
+	p.t.Helper()
+	p.Do(chromedp.Navigate(url))
+	p.AwaitReady()
+}
+
+// AwaitReady waits, without navigating, until the page is ready.
+func (p *Page) AwaitReady() {
+	p.t.Helper()
+	state := Eval[string](p, `new Promise((resolve) => {
+		const check = () => {
+			const s = document.documentElement.dataset.storyloom;
+			if (s === "ready" || s === "error") resolve(s); else setTimeout(check, 20);
+		};
+		check();
+	})`)
+	if state != "ready" {
+		p.t.Fatalf("browsertest: page did not start: %s (console: %q)", Eval[string](p, `document.body.innerText`), p.Errors())
+	}
+}
+
+// SetOffline emulates losing the network (or getting it back) for the tab,
+// its service worker included.
+func (p *Page) SetOffline(offline bool) {
+	p.t.Helper()
+	conds := []*network.Conditions{{Offline: offline, DownloadThroughput: -1, UploadThroughput: -1}}
+	p.Do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, t, network.OverrideNetworkState, network.OverrideNetworkStateParams{Offline: offline, DownloadThroughput: -1, UploadThroughput: -1}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, t, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{EmulateOfflineServiceWorker: &offline, MatchedNetworkConditions: conds})
+		return err
+	}))
+}

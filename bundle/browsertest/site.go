@@ -1,0 +1,117 @@
+package browsertest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"github.com/storyloom/storyloom/bundle/site"
+)
+
+// ModuleRoot returns the directory of the Storyloom module's go.mod.
+func ModuleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("browsertest: go env GOMOD: %w", err)
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", errors.New("browsertest: not inside the Storyloom module")
+	}
+	return filepath.Dir(mod), nil
+}
+
+// Build builds the site from the working tree (web/site, static/ and
+// ./wasm/play) into dir, with fast compression, and the offline file too
+// when offline is set.
+func Build(ctx context.Context, dir string, offline bool) (*site.Result, error) {
+	root, err := ModuleRoot()
+	if err != nil {
+		return nil, err
+	}
+	return site.Build(ctx, site.Options{
+		Web:       os.DirFS(filepath.Join(root, "web", "site")),
+		Static:    os.DirFS(filepath.Join(root, "static")),
+		Out:       dir,
+		ModuleDir: root,
+		Fast:      true,
+		Offline:   offline,
+	})
+}
+
+// Site is a built site served on a random 127.0.0.1 port by the handler of
+// `bundle serve`.
+type Site struct {
+	// Dir is the built site.
+	Dir string
+	// Result is what the build reported.
+	Result *site.Result
+	// Server serves Dir.
+	Server *httptest.Server
+
+	down   atomic.Bool
+	ownDir bool
+}
+
+// NewSite builds the site with the offline file into a new temporary
+// directory and serves it. Close removes both.
+func NewSite(ctx context.Context) (*Site, error) {
+	dir, err := os.MkdirTemp("", "storyloom-site-")
+	if err != nil {
+		return nil, err
+	}
+	res, err := Build(ctx, dir, true)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	s := ServeDir(dir, res)
+	s.ownDir = true
+	return s, nil
+}
+
+// ServeDir serves an already built site.
+func ServeDir(dir string, res *site.Result, mounts ...site.Mount) *Site {
+	s := &Site{Dir: dir, Result: res}
+	h := site.Handler(os.DirFS(dir), mounts...)
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.down.Load() {
+			panic(http.ErrAbortHandler) // drop the connection: a network error
+		}
+		h.ServeHTTP(w, r)
+	}))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(fmt.Sprintf("browsertest: listen: %v", err))
+	}
+	s.Server.Listener = ln
+	s.Server.Start()
+	return s
+}
+
+// URL returns the site's root URL, ending in a slash.
+func (s *Site) URL() string { return s.Server.URL + "/" }
+
+// OfflineFileURL returns the file:// URL of storyloom-offline.html.
+func (s *Site) OfflineFileURL() string {
+	return "file://" + filepath.ToSlash(filepath.Join(s.Dir, site.OfflineName))
+}
+
+// SetDown makes the server drop every connection (down) or serve again.
+func (s *Site) SetDown(down bool) { s.down.Store(down) }
+
+// Close stops the server and removes a directory NewSite made.
+func (s *Site) Close() {
+	s.Server.Close()
+	if s.ownDir {
+		os.RemoveAll(s.Dir)
+	}
+}

@@ -1,0 +1,347 @@
+package site
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/andybalholm/brotli"
+)
+
+// built is the site every test reads, built once by TestMain from the
+// repository's page and static tree, with the small module in testdata.
+var (
+	built    *Result
+	builtDir string
+)
+
+func TestMain(m *testing.M) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		panic(err)
+	}
+	root := filepath.Dir(strings.TrimSpace(string(out)))
+	dir, err := os.MkdirTemp("", "storyloom-site-test-")
+	if err != nil {
+		panic(err)
+	}
+	built, err = Build(context.Background(), Options{
+		Web:       os.DirFS(filepath.Join(root, "web", "site")),
+		Static:    os.DirFS(filepath.Join(root, "static")),
+		Out:       dir,
+		ModuleDir: root,
+		Package:   "./bundle/site/testdata/mini",
+		Fast:      true,
+		Offline:   true,
+	})
+	if err != nil {
+		os.RemoveAll(dir)
+		panic(err)
+	}
+	builtDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func TestBuildNamesAssetsByContentAndListsThemAll(t *testing.T) {
+	dist := os.DirFS(builtDir)
+	listed := map[string]File{}
+	for _, f := range built.Manifest.Files {
+		listed[f.URL] = f
+	}
+	fixed := map[string]bool{IndexName: true, WebManifest: true, CampaignsIdx: true}
+	err := fs.WalkDir(dist, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		switch {
+		case strings.HasSuffix(p, ".gz") || strings.HasSuffix(p, ".br"):
+			if _, err := fs.Stat(dist, p[:len(p)-3]); err != nil {
+				t.Errorf("%s has no original", p)
+			}
+			return nil
+		case p == SWName || p == ManifestName || p == OfflineName:
+			return nil
+		}
+		f, ok := listed[p]
+		if !ok {
+			t.Errorf("%s is not in the precache manifest", p)
+			return nil
+		}
+		data, err := fs.ReadFile(dist, p)
+		if err != nil {
+			return err
+		}
+		if got := sum(data); got != f.SHA256 {
+			t.Errorf("%s: manifest says sha256 %s, file has %s", p, f.SHA256, got)
+		}
+		if !fixed[p] {
+			if !IsHashed(p) || !strings.Contains(p, "."+f.SHA256[:hashLen]+".") {
+				t.Errorf("%s is not named by its content hash %s", p, f.SHA256[:hashLen])
+			}
+		}
+		delete(listed, p)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for url := range listed {
+		t.Errorf("manifest lists %s, which is not in the build", url)
+	}
+	sw, err := fs.ReadFile(dist, SWName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(sw, []byte(built.Manifest.Version)) {
+		t.Error("sw.js does not carry the version")
+	}
+	index, _ := fs.ReadFile(dist, IndexName)
+	for _, src := range []string{WasmSource, WasmExecName, "icons/icon.svg"} {
+		url := built.Assets[src]
+		if url == "" || !bytes.Contains(index, []byte(url)) {
+			t.Errorf("index.html does not reference %s as %q", src, url)
+		}
+	}
+	if !bytes.Contains(index, []byte(built.Manifest.Version)) {
+		t.Error("index.html does not carry the version")
+	}
+}
+
+func TestCampaignIndex(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(builtDir, filepath.FromSlash(CampaignsIdx)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idx struct {
+		Campaigns []campaignEntry `json:"campaigns"`
+	}
+	if err := json.Unmarshal(data, &idx); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range idx.Campaigns {
+		body, err := os.ReadFile(filepath.Join(builtDir, filepath.FromSlash(c.URL)))
+		if err != nil {
+			t.Errorf("campaign %s: %v", c.ID, err)
+			continue
+		}
+		if sum(body) != c.SHA256 {
+			t.Errorf("campaign %s: sha256 mismatch", c.ID)
+		}
+		if !json.Valid(body) {
+			t.Errorf("campaign %s: minified JSON is not valid", c.ID)
+		}
+	}
+}
+
+func TestOfflineFileIsSelfContained(t *testing.T) {
+	page, err := os.ReadFile(built.OfflinePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page) > 6<<20 {
+		t.Errorf("offline file is %d bytes, over 6 MB", len(page))
+	}
+	for _, bad := range []string{`src="wasm_exec`, `rel="manifest"`, `src="play.`, `href="icons/`} {
+		if bytes.Contains(page, []byte(bad)) {
+			t.Errorf("offline file still references %s", bad)
+		}
+	}
+	if !bytes.Contains(page, []byte(`"offline":true`)) {
+		t.Error("offline file's asset map is not marked offline")
+	}
+}
+
+func TestMinifiedJSONKeepsNumbers(t *testing.T) {
+	m := newMinifier()
+	got, err := m.Bytes("application/json", []byte(`{"gold": 100000, "rate": 1.50}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"gold":100000,"rate":1.50}`; string(got) != want {
+		t.Errorf("minified = %s, want %s", got, want)
+	}
+}
+
+// get requests path with an Accept-Encoding and returns the response with
+// its body read.
+func get(t *testing.T, srv *httptest.Server, p, accept string, hdr ...string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, srv.URL+p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Set explicitly: the transport then neither adds gzip nor decodes.
+	req.Header.Set("Accept-Encoding", accept)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, body
+}
+
+func TestServeTypesEncodingAndCaching(t *testing.T) {
+	srv := httptest.NewServer(Handler(os.DirFS(builtDir)))
+	defer srv.Close()
+	wasm := "/" + built.Assets[WasmSource]
+	js := "/" + built.Assets[WasmExecName]
+	raw, err := os.ReadFile(filepath.Join(builtDir, filepath.FromSlash(wasm)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, path, accept    string
+		wantType, wantEnc     string
+		wantCache             string
+		wantStatus            int
+		decodedEqualsOriginal bool
+	}{
+		{"wasm brotli", wasm, "gzip, deflate, br", "application/wasm", "br", CacheImmutable, 200, true},
+		{"wasm gzip", wasm, "gzip", "application/wasm", "gzip", CacheImmutable, 200, true},
+		{"wasm br refused", wasm, "br;q=0, gzip;q=0.5", "application/wasm", "gzip", CacheImmutable, 200, true},
+		{"wasm identity", wasm, "", "application/wasm", "", CacheImmutable, 200, true},
+		{"js", js, "br", "text/javascript; charset=utf-8", "br", CacheImmutable, 200, false},
+		{"index", "/", "gzip", "text/html; charset=utf-8", "gzip", CacheRevalidate, 200, false},
+		{"sw", "/sw.js", "br", "text/javascript; charset=utf-8", "br", CacheRevalidate, 200, false},
+		{"web manifest", "/manifest.webmanifest", "", "application/manifest+json", "", CacheRevalidate, 200, false},
+		{"precache manifest", "/precache.json", "", "application/json", "", CacheRevalidate, 200, false},
+		{"missing", "/nope.js", "", "", "", "", 404, false},
+		{"dotfile", "/.git/config", "", "", "", "", 404, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := get(t, srv, tt.path, tt.accept)
+			if resp.StatusCode != tt.wantStatus {
+				t.Fatalf("status %d, want %d", resp.StatusCode, tt.wantStatus)
+			}
+			if tt.wantStatus != 200 {
+				return
+			}
+			if got := resp.Header.Get("Content-Type"); got != tt.wantType {
+				t.Errorf("Content-Type %q, want %q", got, tt.wantType)
+			}
+			if got := resp.Header.Get("Content-Encoding"); got != tt.wantEnc {
+				t.Errorf("Content-Encoding %q, want %q", got, tt.wantEnc)
+			}
+			if got := resp.Header.Get("Cache-Control"); got != tt.wantCache {
+				t.Errorf("Cache-Control %q, want %q", got, tt.wantCache)
+			}
+			if got := resp.Header.Get("Vary"); got != "Accept-Encoding" {
+				t.Errorf("Vary %q, want Accept-Encoding", got)
+			}
+			if tt.decodedEqualsOriginal {
+				var dec []byte
+				switch tt.wantEnc {
+				case "br":
+					dec, err = io.ReadAll(brotli.NewReader(bytes.NewReader(body)))
+				case "gzip":
+					var zr *gzip.Reader
+					if zr, err = gzip.NewReader(bytes.NewReader(body)); err == nil {
+						dec, err = io.ReadAll(zr)
+					}
+				default:
+					dec = body
+				}
+				if err != nil || !bytes.Equal(dec, raw) {
+					t.Errorf("decoded body differs from the module (err %v)", err)
+				}
+			}
+		})
+	}
+	t.Run("revalidate", func(t *testing.T) {
+		resp, _ := get(t, srv, "/", "gzip")
+		etag := resp.Header.Get("ETag")
+		if etag == "" {
+			t.Fatal("index.html has no ETag")
+		}
+		resp, _ = get(t, srv, "/", "gzip", "If-None-Match", etag)
+		if resp.StatusCode != http.StatusNotModified {
+			t.Errorf("revalidation gave %d, want 304", resp.StatusCode)
+		}
+	})
+	t.Run("post refused", func(t *testing.T) {
+		resp, err := srv.Client().Post(srv.URL+"/", "text/plain", strings.NewReader("x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed {
+			t.Errorf("POST gave %d, want 405", resp.StatusCode)
+		}
+	})
+}
+
+func TestHandlerMounts(t *testing.T) {
+	rooms := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "rooms") })
+	srv := httptest.NewServer(Handler(fstest.MapFS{"index.html": {Data: []byte("<p>hi")}}, Mount{Pattern: "/rooms/", Handler: rooms}))
+	defer srv.Close()
+	if _, body := get(t, srv, "/rooms/abc", ""); string(body) != "rooms" {
+		t.Errorf("/rooms/abc = %q, want the mounted handler", body)
+	}
+	if _, body := get(t, srv, "/", ""); string(body) != "<p>hi" {
+		t.Errorf("/ = %q, want index.html", body)
+	}
+}
+
+func TestAcceptedEncodings(t *testing.T) {
+	tests := []struct {
+		name, header string
+		br, gzip     bool
+	}{
+		{"none", "", false, false},
+		{"both", "gzip, deflate, br, zstd", true, true},
+		{"q zero", "br;q=0, gzip", false, true},
+		{"star", "*", true, true},
+		{"star minus br", "*, br;q=0", false, true},
+		{"case and spaces", " GZIP ; q=0.8 ", false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := acceptedEncodings(tt.header)
+			if got["br"] != tt.br || got["gzip"] != tt.gzip {
+				t.Errorf("acceptedEncodings(%q) = %v, want br=%v gzip=%v", tt.header, got, tt.br, tt.gzip)
+			}
+		})
+	}
+}
+
+func TestRewriteHTMLKeepsTheRest(t *testing.T) {
+	src := `<!doctype html><html><head><title>x</title><link rel="stylesheet" href="a.css"></head><body><script src="b.js"></script><p class=x>t</p></body></html>`
+	out, err := rewriteHTML([]byte(src), "<!--in-->", func(tg *htmlTag) (tagEdit, string) {
+		if tg.name == "script" {
+			return replaceElement, "<script>inline()</script>"
+		}
+		if v, ok := tg.get("href"); ok {
+			tg.set("href", path.Join("x", v))
+		}
+		return keepTag, ""
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<!doctype html><html><head><title>x</title><link rel="stylesheet" href="x/a.css"><!--in--></head><body><script>inline()</script><p class="x">t</p></body></html>`
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
