@@ -184,19 +184,33 @@ type index struct {
 	turnCap   int64
 	// paths are "content.nodes.<id>" per node, for tier 3.
 	paths [][]string
+	// varPath and achPath are the audit paths "var.<id>" and
+	// "achieved.<id>", built once so a resolution does not concatenate.
+	varPath, achPath []string
 }
 
 type cnode struct {
 	typ     uint8
 	choices []cchoice
 	trans   []rng.Weighted[int32]
-	enter   []ceffect
+	// pickable is trans with each item its own position, so a draw
+	// names the transition (and its prebuilt event fields) it took.
+	pickable []rng.Weighted[int]
+	enter    []ceffect
+	// Event fields, built once and shared by every event that carries
+	// them; a sink must treat event fields as read-only.
+	drawn  []map[string]any // per transition: {from, to}
+	capped map[string]any   // {nodeId}
+	ending map[string]any   // {endingId}
+	label  string           // "content.nodes.<node>.transitions", for tier 3
 }
 
 type cchoice struct {
 	to      int32
 	effects []ceffect
 	unlocks []int32
+	fields  map[string]any // {choiceId, from, to}
+	label   string         // "content.nodes.<node>.choices.<choice>", for tier 3
 }
 
 type ceffect struct {
@@ -239,6 +253,12 @@ func (c *Content) compile() {
 		}
 		ix.paths[i] = []string{"content.nodes." + n.ID}
 	}
+	for _, v := range c.Variables {
+		ix.varPath = append(ix.varPath, "var."+v.ID)
+	}
+	for _, a := range c.Achievements {
+		ix.achPath = append(ix.achPath, "achieved."+a.ID)
+	}
 	for i, v := range c.Variables {
 		if _, dup := ix.varByID[v.ID]; !dup {
 			ix.varByID[v.ID] = int32(i)
@@ -270,8 +290,13 @@ func (c *Content) compile() {
 			}
 		}
 		cn.enter = compileEffects(ix, n.Effects)
+		cn.capped = map[string]any{"nodeId": n.ID}
+		cn.label = "content.nodes." + n.ID + ".transitions"
+		cn.ending = map[string]any{"endingId": n.EndingID}
 		for _, ch := range n.Choices {
-			cc := cchoice{to: lookup(ix.nodeByID, ch.To), effects: compileEffects(ix, ch.Effects)}
+			cc := cchoice{to: lookup(ix.nodeByID, ch.To), effects: compileEffects(ix, ch.Effects),
+				fields: map[string]any{"choiceId": ch.ID, "from": n.ID, "to": ch.To},
+				label:  "content.nodes." + n.ID + ".choices." + ch.ID}
 			for _, a := range ch.Unlocks {
 				cc.unlocks = append(cc.unlocks, lookup(ix.achByID, a))
 			}
@@ -279,6 +304,8 @@ func (c *Content) compile() {
 		}
 		for _, t := range n.Transitions {
 			cn.trans = append(cn.trans, rng.Weighted[int32]{Item: lookup(ix.nodeByID, t.To), Weight: t.Weight})
+			cn.drawn = append(cn.drawn, map[string]any{"from": n.ID, "to": t.To})
+			cn.pickable = append(cn.pickable, rng.Weighted[int]{Item: len(cn.pickable), Weight: t.Weight})
 		}
 	}
 	ix.visitSlot = make([]int32, len(c.Nodes))

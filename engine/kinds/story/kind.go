@@ -94,7 +94,7 @@ func (Kind) InitialState(c *core.Campaign, ctx *core.Context, _ json.RawMessage)
 	changes, msgs := b.record()
 	st := b.status()
 	if st == core.StatusEnded {
-		ctx.Emit.Emit(EventEndingReached, map[string]any{"endingId": b.s.EndingID()})
+		ctx.Emit.Emit(EventEndingReached, ix.nodes[b.s.node].ending)
 	}
 	return core.InitialResult{State: b.s, Status: st, Changes: changes, Messages: msgs}
 }
@@ -151,9 +151,9 @@ func (Kind) Advance(state any, actionID string, params core.Params, ctx *core.Co
 	b.finish()
 	changes, msgs := b.record()
 	status := b.status()
-	ctx.Emit.Emit(EventChoiceResolved, map[string]any{"choiceId": actionID, "from": node.ID, "to": b.s.NodeID()})
+	ctx.Emit.Emit(EventChoiceResolved, cc.fields)
 	if status == core.StatusEnded {
-		ctx.Emit.Emit(EventEndingReached, map[string]any{"endingId": b.s.EndingID()})
+		ctx.Emit.Emit(EventEndingReached, ix.nodes[b.s.node].ending)
 	}
 	return core.AdvanceResult{State: b.s, Status: status, Changes: changes, Messages: msgs}
 }

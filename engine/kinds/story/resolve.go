@@ -250,20 +250,21 @@ func (b *batch) settle(h *rng.Handle, emit *core.ResolutionEmitter) {
 		if b.steps >= MaxSettleSteps {
 			b.capped = true
 			if emit != nil {
-				emit.Emit("kind.story-graph.settle.capped", map[string]any{"nodeId": b.s.NodeID()})
+				emit.Emit(EventSettleCapped, ix.nodes[b.s.node].capped)
 			}
 			return
 		}
-		next, err := rng.WeightedPick(h, ix.nodes[b.s.node].trans)
-		if err != nil || next < 0 {
+		cn := &ix.nodes[b.s.node]
+		pick, err := rng.WeightedPick(h, cn.pickable)
+		if err != nil || cn.trans[pick].Item < 0 {
 			b.capped = true
 			return
 		}
 		b.steps++
 		if emit != nil {
-			emit.Emit("kind.story-graph.transition.drawn", map[string]any{"from": b.s.NodeID(), "to": b.s.c.Nodes[next].ID})
+			emit.Emit(EventTransitionDrawn, cn.drawn[pick])
 		}
-		b.enter(next)
+		b.enter(cn.trans[pick].Item)
 	}
 }
 
@@ -325,13 +326,13 @@ func (b *batch) record() ([]core.StateChange, []core.OutcomeMessage) {
 				continue
 			}
 			decl := &c.Variables[i]
-			changes = append(changes, core.StateChange{Path: "var." + decl.ID, Op: OpSet, Value: v.Any(),
+			changes = append(changes, core.StateChange{Path: c.ix.varPath[i], Op: OpSet, Value: v.Any(),
 				Previous: b.pre[i].Any(), Reason: ReasonConsequenceApplied, Visible: decl.Visible})
 		}
 	}
 	for _, a := range b.unlocked {
 		ach := &c.Achievements[a]
-		changes = append(changes, core.StateChange{Path: "achieved." + ach.ID, Op: OpSet, Value: true,
+		changes = append(changes, core.StateChange{Path: c.ix.achPath[a], Op: OpSet, Value: true,
 			Reason: core.ReasonAchievementUnlocked, Visible: true})
 		msgs = append(msgs, core.OutcomeMessage{Key: ach.TitleKey, Tone: core.TonePositive, Visible: true})
 	}

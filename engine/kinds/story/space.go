@@ -31,7 +31,11 @@ func (Kind) StateSpace(c *core.Campaign) validate.Space {
 	return &space{c: sc}
 }
 
-type space struct{ c *Content }
+// space is used by one search at a time: buf is Key's scratch buffer.
+type space struct {
+	c   *Content
+	buf []byte
+}
 
 // spaceState is one abstract state: a search State and the settle in
 // progress when the cursor stands on a random node mid-settle.
@@ -68,7 +72,7 @@ func (sp *space) rest(b batch) spaceState {
 func (sp *space) Key(st validate.State) string {
 	ss := st.(spaceState)
 	s := ss.s
-	buf := make([]byte, 0, 16+9*len(s.vars)+len(s.achieved)/8+2*len(s.visits))
+	buf := sp.buf[:0]
 	buf = binary.AppendUvarint(buf, uint64(s.node))
 	if ss.mid {
 		buf = binary.AppendUvarint(buf, uint64(ss.steps)+1)
@@ -105,6 +109,7 @@ func (sp *space) Key(st validate.State) string {
 	for _, n := range s.visits {
 		buf = binary.AppendUvarint(buf, uint64(n))
 	}
+	sp.buf = buf
 	return string(buf)
 }
 
@@ -125,7 +130,7 @@ func (sp *space) Moves(st validate.State) []validate.Move {
 			b.enter(t.Item)
 			outs = append(outs, sp.rest(b))
 		}
-		return []validate.Move{{Label: ix.paths[s.node][0] + ".transitions", Outcomes: outs}}
+		return []validate.Move{{Label: cn.label, Outcomes: outs}}
 	}
 	if cn.typ != typChoice {
 		return nil
@@ -137,8 +142,7 @@ func (sp *space) Moves(st validate.State) []validate.Move {
 		}
 		b := newBatch(s)
 		b.choose(&cn.choices[i])
-		moves = append(moves, validate.Move{Label: ix.paths[s.node][0] + ".choices." + node.Choices[i].ID,
-			Outcomes: []validate.State{sp.rest(b)}})
+		moves = append(moves, validate.Move{Label: cn.choices[i].label, Outcomes: []validate.State{sp.rest(b)}})
 	}
 	return moves
 }
