@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/rng"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
@@ -57,6 +58,7 @@ func (h *harness) record(out []rooms.Outbound) []rooms.Outbound {
 			h.errs[o.Conn] = append(h.errs[o.Conn], f.LobbyError)
 		case rooms.KindLobby, rooms.KindGame, rooms.KindSpectator:
 			h.last[o.Conn] = o
+			h.checkCodec(o)
 		}
 		if o.Close {
 			h.closed[o.Conn] = true
@@ -84,6 +86,31 @@ func (h *harness) record(out []rooms.Outbound) []rooms.Outbound {
 		h.onFrames(out)
 	}
 	return out
+}
+
+// checkCodec decodes a view into its documented type and checks that
+// encoding it canonically gives back the very bytes the machine sent.
+func (h *harness) checkCodec(o rooms.Outbound) {
+	h.t.Helper()
+	var v any
+	switch o.Kind {
+	case rooms.KindLobby:
+		v = &rooms.LobbyView{}
+	case rooms.KindGame:
+		v = &rooms.GameView{}
+	case rooms.KindSpectator:
+		v = &rooms.SpectatorView{}
+	}
+	if err := json.Unmarshal(o.Frame, v); err != nil {
+		h.t.Fatalf("%s frame does not decode: %v", o.Kind, err)
+	}
+	b, err := canon.Marshal(v)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if !bytes.Equal(b, o.Frame) {
+		h.t.Fatalf("%s frame re-encodes differently:\n%s\n%s", o.Kind, o.Frame, b)
+	}
 }
 
 func (h *harness) connect(conn string) []rooms.Outbound {

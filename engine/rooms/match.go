@@ -3,7 +3,6 @@ package rooms
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -144,7 +143,7 @@ func (s *Server) transition(id string, r *Room, ob *outbox, now int64, do func(p
 	if wasOver != (m.Result != nil) {
 		ob.dir = true
 	}
-	t.acts = map[int][]Action{}
+	t.acts, t.shared, t.spectator = map[int][]Action{}, nil, nil
 	s.rearm(r, t, now)
 	ob.rooms[id] = true
 	return nil
@@ -572,59 +571,89 @@ func (s *Server) seatsOf(r *Room) ([]string, []TableSeat, map[string]string) {
 	return order, seats, names
 }
 
-// projection encodes a Position.View as the members of a JSON object.
-func projection(v any) (map[string]json.RawMessage, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("rooms: projection: %w", err)
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("rooms: projection is not a JSON object")
-	}
-	return m, nil
-}
-
 func (s *Server) gameView(r *Room, seat int, ob *outbox, now int64, rejected bool) ([]byte, error) {
-	id := r.ID
-	t, err := s.load(id, r, ob)
+	t, err := s.load(r.ID, r, ob)
 	if err != nil {
 		return nil, err
 	}
+	common, err := s.shared(r, t)
+	if err != nil {
+		return nil, err
+	}
+	ms, err := projectionMembers(t.pos.View(seat))
+	if err != nil {
+		return nil, err
+	}
+	ms = append(ms, common...)
 	m := r.Match
-	order, seats, names := s.seatsOf(r)
-	v := GameView{You: PlayerID(seat), RoomID: id, SeatOrder: order, Seats: seats, PlayerNames: names,
-		Result: m.Result, Log: m.Log, Stops: m.Stops[seat], OwnTurnStops: m.OwnStops[seat],
-		AutoPassed: ob.autoPassed[id][seat], ActionRejected: rejected, ActionAck: m.Acks[seat],
-		Format: &MatchFormat{ID: r.Config.GameSetup}}
+	add := func(key string, v any) error {
+		b, err := canon.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("rooms: view %s: %w", key, err)
+		}
+		ms = append(ms, member{key, b})
+		return nil
+	}
+	if err := add("you", PlayerID(seat)); err != nil {
+		return nil, err
+	}
 	if m.Result == nil {
-		v.ValidActions = t.actions(seat)
-		if len(v.ValidActions) > 0 && seat < len(m.Clock) && m.Clock[seat].At > 0 {
-			left := max((m.Clock[seat].At-now+999)/1000, 0)
-			v.ActionDeadline = &left
+		if acts := t.actions(seat); len(acts) > 0 {
+			if err := add("valid_actions", acts); err != nil {
+				return nil, err
+			}
+			if seat < len(m.Clock) && m.Clock[seat].At > 0 {
+				left := max((m.Clock[seat].At-now+999)/1000, 0)
+				ms = append(ms, member{"action_deadline", strconv.AppendInt(nil, left, 10)})
+			}
+		}
+	}
+	if len(m.Stops[seat]) > 0 {
+		if err := add("stops", m.Stops[seat]); err != nil {
+			return nil, err
+		}
+	}
+	if len(m.OwnStops[seat]) > 0 {
+		if err := add("own_turn_stops", m.OwnStops[seat]); err != nil {
+			return nil, err
+		}
+	}
+	if ob.autoPassed[r.ID][seat] {
+		ms = append(ms, member{"auto_passed", []byte("true")})
+	}
+	if rejected {
+		ms = append(ms, member{"action_rejected", []byte("true")})
+	}
+	if a := m.Acks[seat]; a != nil {
+		if err := add("action_ack", a); err != nil {
+			return nil, err
 		}
 	}
 	if r.Config.UndoEnabled {
-		v.Undo = &UndoView{Available: len(m.Checkpoints), Limit: s.Limits.UndoDepth}
+		if err := add("undo", UndoView{Available: len(m.Checkpoints), Limit: s.Limits.UndoDepth}); err != nil {
+			return nil, err
+		}
 	}
-	if v.Game, err = projection(t.pos.View(seat)); err != nil {
-		return nil, err
-	}
-	return canon.Marshal(v)
+	return object(ms)
 }
 
 func (s *Server) spectatorView(r *Room, ob *outbox) ([]byte, error) {
-	id := r.ID
-	t, err := s.load(id, r, ob)
+	t, err := s.load(r.ID, r, ob)
 	if err != nil {
 		return nil, err
 	}
-	m := r.Match
-	order, seats, names := s.seatsOf(r)
-	v := SpectatorView{RoomID: id, SeatOrder: order, Seats: seats, PlayerNames: names, Result: m.Result,
-		Log: m.Log, Format: &MatchFormat{ID: r.Config.GameSetup}}
-	if v.Game, err = projection(t.pos.View(Spectator)); err != nil {
+	if t.spectator != nil {
+		return t.spectator, nil
+	}
+	common, err := s.shared(r, t)
+	if err != nil {
 		return nil, err
 	}
-	return canon.Marshal(v)
+	ms, err := projectionMembers(t.pos.View(Spectator))
+	if err != nil {
+		return nil, err
+	}
+	b, err := object(append(ms, common...))
+	t.spectator = b
+	return b, err
 }

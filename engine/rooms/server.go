@@ -540,8 +540,10 @@ func (ob *outbox) fail(conn string, r *Rejection) {
 
 // table is a room's loaded position for one call, with its seats' actions.
 type table struct {
-	pos  Position
-	acts map[int][]Action // stamped with tokens
+	pos       Position
+	acts      map[int][]Action // stamped with tokens
+	shared    []member         // view members every receiver shares
+	spectator []byte           // the spectator view, once built
 }
 
 func (t *table) actions(seat int) []Action {

@@ -1,0 +1,127 @@
+package rooms
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/storyloom/storyloom/engine/canon"
+)
+
+// A view is assembled from canonical members rather than by encoding a
+// GameView value: the members every receiver shares (seats, log, result)
+// are encoded once per room per call, and the game's projection is encoded
+// once per receiver. The bytes are exactly canon.Marshal of the GameView or
+// SpectatorView the members describe; a test decodes every frame and
+// checks that re-encoding it gives the same bytes.
+
+type member struct {
+	key string
+	val []byte
+}
+
+// shared returns the members common to every view of room r in this call.
+func (s *Server) shared(r *Room, t *table) ([]member, error) {
+	if t.shared != nil {
+		return t.shared, nil
+	}
+	m := r.Match
+	order, seats, names := s.seatsOf(r)
+	var ms []member
+	add := func(key string, v any) error {
+		b, err := canon.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("rooms: view %s: %w", key, err)
+		}
+		ms = append(ms, member{key, b})
+		return nil
+	}
+	if err := add("room_id", r.ID); err != nil {
+		return nil, err
+	}
+	if err := add("seat_order", order); err != nil {
+		return nil, err
+	}
+	if err := add("seats", seats); err != nil {
+		return nil, err
+	}
+	if len(names) > 0 {
+		if err := add("player_names", names); err != nil {
+			return nil, err
+		}
+	}
+	if m.Result != nil {
+		if err := add("result", m.Result); err != nil {
+			return nil, err
+		}
+	}
+	if len(m.Log) > 0 {
+		b := []byte{'['}
+		for i, e := range m.Log {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"event":`...)
+			b = append(b, e.Event...)
+			b = append(b, `,"sequence":`...)
+			b = strconv.AppendInt(b, e.Sequence, 10)
+			b = append(b, '}')
+		}
+		ms = append(ms, member{"log", append(b, ']')})
+	}
+	if err := add("format", MatchFormat{ID: r.Config.GameSetup}); err != nil {
+		return nil, err
+	}
+	t.shared = ms
+	return ms, nil
+}
+
+// projectionMembers encodes a Position.View as canonical members, dropping
+// any key the machine owns.
+func projectionMembers(v any) ([]member, error) {
+	b, err := canon.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("rooms: projection: %w", err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("rooms: projection is not a JSON object")
+	}
+	out := make([]member, 0, len(m))
+	for k, raw := range m {
+		if !reserved(k) {
+			out = append(out, member{k, raw})
+		}
+	}
+	return out, nil
+}
+
+// object writes members as one canonical JSON object.
+func object(ms []member) ([]byte, error) {
+	ascii := true
+	n := 2
+	for _, m := range ms {
+		n += len(m.key) + len(m.val) + 4
+		for i := 0; i < len(m.key); i++ {
+			ascii = ascii && m.key[i] < 0x80
+		}
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].key < ms[j].key })
+	b := make([]byte, 0, n)
+	b = append(b, '{')
+	for i, m := range ms {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = canon.AppendString(b, m.key)
+		b = append(b, ':')
+		b = append(b, m.val...)
+	}
+	b = append(b, '}')
+	if !ascii {
+		// Canonical order compares UTF-16 code units; let canon sort.
+		return canon.Canonicalize(b)
+	}
+	return b, nil
+}
