@@ -1,7 +1,6 @@
 package story
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/storyloom/storyloom/engine/condition"
@@ -544,4 +543,3 @@ func sccs(succ [][]int32) [][]int32 {
 	return out
 }
 
-var _ = fmt.Sprintf
