@@ -2,14 +2,20 @@
 
 // Command play is Storyloom's browser bridge, compiled with GOOS=js
 // GOARCH=wasm and loaded by the page. It registers one global object,
-// storyloom, whose methods return Promises of plain JSON-compatible values.
+// storyloom, whose methods mirror the session store's operations. Every
+// method takes one JSON-compatible argument (an object, or its JSON text)
+// and returns a Promise of a plain JSON object: {ok: true, ...} on success,
+// {ok: false, error: {code, message}} on failure, never a rejection. A Go
+// panic is recovered at the boundary, logged to console.error and reported
+// as internal_error; the module stays alive.
 //
-// This is a minimal placeholder so the site build and the browser tests have a
-// real module: it only answers version(). The bridge proper replaces its body.
+// The page never decides legality: it renders the scenes and available
+// actions the engine returns. docs/browser.md is the API reference.
 package main
 
 import (
 	"runtime/debug"
+	"sort"
 
 	"github.com/hack-pad/safejs"
 )
@@ -23,34 +29,39 @@ func version() string {
 }
 
 func main() {
-	global := safejs.Global()
-	promise, err := global.Get("Promise")
+	b, err := newJSBridge()
 	if err != nil {
 		panic(err)
 	}
-	versionFn, err := safejs.FuncOf(func(this safejs.Value, args []safejs.Value) any {
-		p, err := promise.Call("resolve", map[string]any{"ok": true, "version": version()})
+	b.status = func() *storageStatus {
+		h, err := current()
 		if err != nil {
 			return nil
 		}
-		return p
-	})
-	if err != nil {
-		panic(err)
+		s := h.keep.Status()
+		return &s
 	}
 	obj, err := safejs.ValueOf(map[string]any{})
 	if err != nil {
 		panic(err)
 	}
-	if err := obj.Set("version", versionFn); err != nil {
-		panic(err)
+	ms := methods()
+	names := make([]string, 0, len(ms))
+	for n := range ms {
+		names = append(names, n)
 	}
-	if err := global.Set("storyloom", obj); err != nil {
+	sort.Strings(names)
+	for _, n := range names {
+		if err := b.register(obj, n, ms[n]); err != nil {
+			panic(err)
+		}
+	}
+	if err := b.global.Set("storyloom", obj); err != nil {
 		panic(err)
 	}
 	// Tell the page the bridge is ready, then keep the Go runtime alive so
 	// the registered functions stay callable.
-	if ready, err := global.Get("storyloomReady"); err == nil && ready.Type() == safejs.TypeFunction {
+	if ready, err := b.global.Get("storyloomReady"); err == nil && ready.Type() == safejs.TypeFunction {
 		_, _ = ready.Invoke()
 	}
 	select {}

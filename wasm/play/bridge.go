@@ -1,0 +1,245 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/hack-pad/safejs"
+	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/session"
+)
+
+// method is one bridge method: it reads its argument, a JSON document
+// (null when the page passed none), and returns a value that encodes to a
+// JSON object, or an error.
+type method func(ctx context.Context, arg json.RawMessage) (any, error)
+
+// bridgeError is a failure the bridge reports itself, with a reason code.
+type bridgeError struct {
+	Code    string
+	Message string
+}
+
+func (e *bridgeError) Error() string { return e.Message }
+
+func failf(code, format string, args ...any) error {
+	return &bridgeError{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// wireError is the {code, message} of a failed call.
+type wireError struct {
+	Code       string `json:"code"`
+	Message    string `json:"message"`
+	MessageKey string `json:"messageKey,omitempty"`
+	Path       string `json:"path,omitempty"`
+}
+
+// errorBody renders err as the page sees it.
+func errorBody(err error) wireError {
+	var be *bridgeError
+	var se *session.Error
+	var ve core.ValidationError
+	switch {
+	case errors.As(err, &be):
+		return wireError{Code: be.Code, Message: be.Message}
+	case errors.As(err, &se):
+		v := se.ValidationError()
+		return wireError{Code: se.Code, Message: se.Message, MessageKey: v.MessageKey, Path: v.Path}
+	case errors.As(err, &ve):
+		return wireError{Code: ve.Code, Message: ve.Message, MessageKey: ve.MessageKey, Path: ve.Path}
+	}
+	return wireError{Code: core.ReasonInternal, Message: err.Error()}
+}
+
+// respond encodes a method's outcome as the JSON object the promise
+// resolves to: {ok:true, ...value} or {ok:false, error:{code, message}},
+// plus storage when storage is not durable.
+func respond(value any, err error, storage *storageStatus) []byte {
+	var body []byte
+	if err == nil {
+		if value == nil {
+			value = struct{}{}
+		}
+		b, merr := json.Marshal(value)
+		if merr != nil || len(b) < 2 || b[0] != '{' {
+			err = failf(core.ReasonInternal, "the bridge produced a value that is not a JSON object")
+		} else {
+			body = b
+		}
+	}
+	var out bytes.Buffer
+	if err != nil {
+		e, _ := json.Marshal(struct {
+			OK    bool      `json:"ok"`
+			Error wireError `json:"error"`
+		}{false, errorBody(err)})
+		out.Write(e[:len(e)-1])
+	} else {
+		// A value may carry its own ok (submitAction's result does);
+		// otherwise the call succeeded.
+		var probe struct {
+			OK *bool `json:"ok"`
+		}
+		_ = json.Unmarshal(body, &probe)
+		if probe.OK == nil {
+			out.WriteString(`{"ok":true`)
+			if len(body) > 2 {
+				out.WriteByte(',')
+			}
+			out.Write(body[1 : len(body)-1])
+		} else {
+			out.Write(body[:len(body)-1])
+		}
+	}
+	if storage != nil && !storage.Durable {
+		s, _ := json.Marshal(storage)
+		out.WriteString(`,"storage":`)
+		out.Write(s)
+	}
+	out.WriteByte('}')
+	return out.Bytes()
+}
+
+// jsBridge registers methods on one global object.
+type jsBridge struct {
+	global  safejs.Value
+	promise safejs.Value
+	json    safejs.Value
+	console safejs.Value
+	status  func() *storageStatus
+}
+
+func newJSBridge() (*jsBridge, error) {
+	g := safejs.Global()
+	b := &jsBridge{global: g}
+	var err error
+	if b.promise, err = g.Get("Promise"); err != nil {
+		return nil, err
+	}
+	if b.json, err = g.Get("JSON"); err != nil {
+		return nil, err
+	}
+	if b.console, err = g.Get("console"); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// register installs obj[name] as a function returning a Promise of the
+// method's JSON result. The callback returns at once: the method runs on a
+// goroutine of its own and resolves the promise from there.
+func (b *jsBridge) register(obj safejs.Value, name string, m method) error {
+	fn, err := safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
+		arg, aerr := b.argument(args)
+		var resolve safejs.Value
+		exec, err := safejs.FuncOf(func(_ safejs.Value, pargs []safejs.Value) any {
+			if len(pargs) > 0 {
+				resolve = pargs[0]
+			}
+			return nil
+		})
+		if err != nil {
+			return nil
+		}
+		p, err := b.promise.New(exec)
+		exec.Release()
+		if err != nil {
+			return nil
+		}
+		go b.run(name, m, arg, aerr, resolve)
+		return p
+	})
+	if err != nil {
+		return err
+	}
+	// The function lives as long as the page: it is never released.
+	return obj.Set(name, fn)
+}
+
+// argument reads a call's argument as JSON: a string is taken as a JSON
+// document, anything else goes through JSON.stringify once.
+func (b *jsBridge) argument(args []safejs.Value) (json.RawMessage, error) {
+	if len(args) == 0 || args[0].IsUndefined() || args[0].IsNull() {
+		return json.RawMessage("null"), nil
+	}
+	a := args[0]
+	if a.Type() == safejs.TypeString {
+		s, err := a.String()
+		if err != nil {
+			return nil, err
+		}
+		return json.RawMessage(s), nil
+	}
+	v, err := b.json.Call("stringify", a)
+	if err != nil {
+		return nil, failf(core.ReasonMalformedInput, "the argument cannot be written as JSON: %v", err)
+	}
+	s, err := v.String()
+	if err != nil {
+		return nil, failf(core.ReasonMalformedInput, "the argument cannot be written as JSON")
+	}
+	return json.RawMessage(s), nil
+}
+
+// run calls the method and resolves the promise; a panic is recovered,
+// logged to console.error and reported as internal_error.
+func (b *jsBridge) run(name string, m method, arg json.RawMessage, argErr error, resolve safejs.Value) {
+	var out []byte
+	defer func() {
+		if r := recover(); r != nil {
+			msg := fmt.Sprintf("storyloom.%s: internal error: %v", name, r)
+			_, _ = b.console.Call("error", msg+"\n"+string(debug.Stack()))
+			out = respond(nil, failf(core.ReasonInternal, "%s", msg), b.storage())
+		}
+		b.resolve(resolve, out)
+	}()
+	if argErr != nil {
+		out = respond(nil, argErr, b.storage())
+		return
+	}
+	if !json.Valid(arg) {
+		out = respond(nil, failf(core.ReasonMalformedInput, "the argument is not JSON"), b.storage())
+		return
+	}
+	value, err := m(context.Background(), arg)
+	out = respond(value, err, b.storage())
+}
+
+func (b *jsBridge) storage() *storageStatus {
+	if b.status == nil {
+		return nil
+	}
+	return b.status()
+}
+
+// resolve settles a promise with the parsed JSON document out.
+func (b *jsBridge) resolve(resolve safejs.Value, out []byte) {
+	if resolve.IsUndefined() {
+		return
+	}
+	v, err := b.json.Call("parse", string(out))
+	if err != nil {
+		_, _ = b.console.Call("error", "storyloom: the bridge wrote a response that is not JSON")
+		v, _ = safejs.ValueOf(map[string]any{"ok": false, "error": map[string]any{"code": core.ReasonInternal, "message": "unreadable response"}})
+	}
+	_, _ = resolve.Invoke(v)
+}
+
+// decode reads a method's argument into v, strictly.
+func decode(arg json.RawMessage, v any) error {
+	if string(arg) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(arg))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return failf(core.ReasonMalformedInput, "bad argument: %v", err)
+	}
+	return nil
+}

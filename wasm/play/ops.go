@@ -1,0 +1,888 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/storyloom/storyloom/engine/content"
+	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/session"
+	"github.com/storyloom/storyloom/wasm/play/idb"
+)
+
+// methods is every method of the global storyloom object, by name. The
+// API is documented in docs/browser.md.
+func methods() map[string]method {
+	return map[string]method{
+		"version":        opVersion,
+		"init":           opInit,
+		"storageStatus":  opStorageStatus,
+		"listCampaigns":  opListCampaigns,
+		"getCampaign":    opGetCampaign,
+		"getProfile":     opGetProfile,
+		"createSession":  opCreateSession,
+		"resumeSession":  opResumeSession,
+		"getScene":       opGetScene,
+		"getView":        opGetView,
+		"getStrings":     opGetStrings,
+		"submitAction":   opSubmitAction,
+		"previewAction":  opPreviewAction,
+		"saveGame":       opSaveGame,
+		"loadGame":       opLoadGame,
+		"listSaves":      opListSaves,
+		"deleteSave":     opDeleteSave,
+		"branchSession":  opBranchSession,
+		"getHistory":     opGetHistory,
+		"exportSave":     opExportSave,
+		"importSave":     opImportSave,
+		"debugPanic":     opDebugPanic,
+		"sessionSummary": opSessionSummary,
+	}
+}
+
+func opVersion(context.Context, json.RawMessage) (any, error) {
+	return map[string]any{"version": version()}, nil
+}
+
+// campaignSource is one campaign as the page fetched it.
+type campaignSource struct {
+	ID           string            `json:"id"`
+	Path         string            `json:"path,omitempty"`
+	Campaign     string            `json:"campaign"`
+	Translations map[string]string `json:"translations,omitempty"`
+}
+
+type initArgs struct {
+	Campaigns []campaignSource `json:"campaigns"`
+	// Storage is "indexeddb" (the default) or "memory".
+	Storage string `json:"storage,omitempty"`
+	// Database names the IndexedDB database; "" is "storyloom".
+	Database string `json:"database,omitempty"`
+}
+
+// skipped is a campaign init could not build.
+type skipped struct {
+	ID     string `json:"id"`
+	Code   string `json:"code"`
+	Reason string `json:"message"`
+}
+
+func opInit(ctx context.Context, arg json.RawMessage) (any, error) {
+	var a initArgs
+	if err := decode(arg, &a); err != nil {
+		return nil, err
+	}
+	if len(a.Campaigns) == 0 {
+		return nil, failf(core.ReasonMalformedInput, "init needs at least one campaign")
+	}
+	srcs := make([]content.Source, 0, len(a.Campaigns))
+	for _, c := range a.Campaigns {
+		src := content.Source{Path: c.Path, Campaign: []byte(c.Campaign)}
+		if src.Path == "" {
+			src.Path = "campaigns/" + c.ID + "/campaign.json"
+		}
+		for loc, t := range c.Translations {
+			if src.Translations == nil {
+				src.Translations = map[string][]byte{}
+			}
+			src.Translations[loc] = []byte(t)
+		}
+		srcs = append(srcs, src)
+	}
+	var skips []skipped
+	reg, res := content.Build(kinds(), srcs...)
+	if reg == nil {
+		// Keep the campaigns that build on their own; report the rest.
+		var good []content.Source
+		for i, src := range srcs {
+			if r, one := content.Build(kinds(), src); r != nil {
+				good = append(good, src)
+			} else {
+				e := firstError(one)
+				skips = append(skips, skipped{ID: a.Campaigns[i].ID, Code: e.Code, Reason: e.Message})
+			}
+		}
+		if len(good) == 0 {
+			e := firstError(res)
+			return nil, failf(e.Code, "no campaign could be built: %s", e.Message)
+		}
+		if reg, res = content.Build(kinds(), good...); reg == nil {
+			e := firstError(res)
+			return nil, failf(e.Code, "the campaigns do not build together: %s", e.Message)
+		}
+	}
+	ids := randomIDs{}
+	engine, err := core.New(core.Host{Kinds: kinds(), Registry: reg, IDs: ids})
+	if err != nil {
+		return nil, failf(core.ReasonInvalidState, "%v", err)
+	}
+	var keep *keeper
+	switch a.Storage {
+	case "", "indexeddb":
+		name := a.Database
+		if name == "" {
+			name = "storyloom"
+		}
+		db, derr := idb.Open(name)
+		if derr != nil {
+			keep = newKeeper(nil, derr.Error())
+		} else {
+			keep = newKeeper(db, "")
+		}
+	case "memory":
+		keep = newKeeper(nil, "the page chose memory storage")
+	default:
+		return nil, failf(core.ReasonMalformedInput, "storage %q is not indexeddb or memory", a.Storage)
+	}
+	store, err := session.New(session.Config{Engine: engine, Records: keep.Records(), Profiles: keep.Profiles(), Clock: &clock{}, IDs: ids})
+	if err != nil {
+		return nil, failf(core.ReasonInvalidState, "%v", err)
+	}
+	h := &host{engine: engine, store: store, keep: keep, locales: map[string][]string{}}
+	for _, id := range reg.Order {
+		h.locales[id] = reg.Locales(id)
+	}
+	state.mu.Lock()
+	old := state.h
+	state.h = h
+	state.mu.Unlock()
+	if old != nil && old.keep.db != nil && (keep.db == nil || old.keep.db.Name() != keep.db.Name()) {
+		old.keep.db.Close()
+	}
+	warnings := res.Warnings
+	if warnings == nil {
+		warnings = []core.ValidationError{}
+	}
+	if skips == nil {
+		skips = []skipped{}
+	}
+	return map[string]any{"campaigns": reg.Order, "kinds": engine.KindIDs(), "storage": keep.Status(), "skipped": skips, "warnings": len(warnings)}, nil
+}
+
+func firstError(r core.ValidationResult) core.ValidationError {
+	if len(r.Errors) > 0 {
+		return r.Errors[0]
+	}
+	return core.Errorf(core.ReasonInvalidState, "", "the campaigns were refused")
+}
+
+func opStorageStatus(context.Context, json.RawMessage) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"storage": h.keep.Status()}, nil
+}
+
+// lastPlayed is the meta document kept per campaign: the session the
+// library's Continue resumes.
+type lastPlayed struct {
+	SessionID string `json:"sessionId"`
+	PlayedAt  string `json:"playedAt"`
+	Status    string `json:"status"`
+}
+
+func lastKey(campaignID string) string { return "last:" + profileID + ":" + campaignID }
+
+func (h *host) touch(campaignID, sessionID string, status core.Status, now string) {
+	doc, _ := json.Marshal(lastPlayed{SessionID: sessionID, PlayedAt: now, Status: string(status)})
+	h.keep.putMeta(lastKey(campaignID), string(doc))
+}
+
+func (h *host) last(campaignID string) *lastPlayed {
+	doc, ok := h.keep.getMeta(lastKey(campaignID))
+	if !ok {
+		return nil
+	}
+	var l lastPlayed
+	if json.Unmarshal([]byte(doc), &l) != nil || l.SessionID == "" {
+		return nil
+	}
+	return &l
+}
+
+// campaignOf returns the campaign a session plays, by its current scene's
+// game. The session store keeps no index of it, so the bridge asks the
+// record of the session itself.
+func (h *host) campaignOf(ctx context.Context, sessionID string) string {
+	rec, ok, err := h.keep.Records().GetSession(ctx, sessionID)
+	if err != nil || !ok {
+		return ""
+	}
+	var head struct {
+		CampaignID string `json:"campaignId"`
+	}
+	_ = json.Unmarshal(rec.Blob, &head)
+	return head.CampaignID
+}
+
+type localeArgs struct {
+	Locale string `json:"locale,omitempty"`
+}
+
+// librarySummary is one campaign of the library.
+type librarySummary struct {
+	CampaignID   string            `json:"campaignId"`
+	KindID       string            `json:"kindId"`
+	TitleKey     core.LocKey       `json:"titleKey"`
+	Title        string            `json:"title"`
+	Locales      []string          `json:"locales"`
+	Progress     *session.Progress `json:"progress,omitempty"`
+	Achievements struct {
+		Unlocked int `json:"unlocked"`
+		Total    int `json:"total"`
+	} `json:"achievements"`
+	Last *lastPlayed `json:"last,omitempty"`
+}
+
+func opListCampaigns(ctx context.Context, arg json.RawMessage) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	var a localeArgs
+	if err := decode(arg, &a); err != nil {
+		return nil, err
+	}
+	cat, err := h.store.ListCampaigns(ctx, profileID, a.Locale)
+	if err != nil {
+		return nil, err
+	}
+	prof, _ := h.keep.Profiles().Load(ctx, profileID)
+	out := make([]librarySummary, 0, len(cat.Campaigns))
+	reg := h.engine.Registry()
+	for _, c := range cat.Campaigns {
+		s := librarySummary{CampaignID: c.CampaignID, KindID: c.KindID, TitleKey: c.TitleKey, Title: cat.Strings[c.TitleKey],
+			Locales: h.locales[c.CampaignID], Progress: c.Progress, Last: h.last(c.CampaignID)}
+		achievements, _ := campaignExtras(reg.Campaign(c.CampaignID))
+		s.Achievements.Total = len(achievements)
+		for _, r := range prof.Profile.Achievements {
+			if r.CampaignID == c.CampaignID {
+				s.Achievements.Unlocked++
+			}
+		}
+		out = append(out, s)
+	}
+	return map[string]any{"campaigns": out}, nil
+}
+
+type campaignArgs struct {
+	CampaignID string `json:"campaignId"`
+	Locale     string `json:"locale,omitempty"`
+}
+
+func opGetCampaign(ctx context.Context, arg json.RawMessage) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	var a campaignArgs
+	if err := decode(arg, &a); err != nil {
+		return nil, err
+	}
+	c := h.engine.Registry().Campaign(a.CampaignID)
+	if c == nil {
+		return nil, failf(core.ReasonUnknownCampaign, "unknown campaign %q", a.CampaignID)
+	}
+	prof, _ := h.keep.Profiles().Load(ctx, profileID)
+	achievements, endings := campaignExtras(c)
+	for i := range achievements {
+		ach := &achievements[i]
+		ach.Title = h.text(c.ID, a.Locale, ach.TitleKey)
+		ach.Description = h.text(c.ID, a.Locale, ach.DescriptionKey)
+		for _, r := range prof.Profile.Achievements {
+			ach.Unlocked = ach.Unlocked || (r.CampaignID == c.ID && r.AchievementID == ach.ID)
+		}
+	}
+	for i := range endings {
+		e := &endings[i]
+		e.Title = h.text(c.ID, a.Locale, e.TitleKey)
+		for _, r := range prof.Profile.Terminals {
+			e.Found = e.Found || (r.CampaignID == c.ID && r.TerminalID == e.ID)
+		}
+	}
+	return map[string]any{
+		"campaignId": c.ID, "kindId": c.KindID, "version": c.Version,
+		"titleKey": c.TitleKey, "title": h.text(c.ID, a.Locale, c.TitleKey),
+		"locales": h.locales[c.ID], "achievements": achievements, "endings": endings,
+		"last": h.last(c.ID),
+	}, nil
+}
+
+func opGetProfile(ctx context.Context, _ json.RawMessage) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	res, err := h.keep.Profiles().Load(ctx, profileID)
+	if err != nil {
+		return nil, failf(core.ReasonStorageFailure, "%v", err)
+	}
+	return map[string]any{"profileId": profileID, "achievements": res.Profile.Achievements, "terminals": res.Profile.Terminals}, nil
+}
+
+type createArgs struct {
+	CampaignID string `json:"campaignId"`
+	Seed       string `json:"seed,omitempty"`
+}
+
+func opCreateSession(ctx context.Context, arg json.RawMessage) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	var a createArgs
+	if err := decode(arg, &a); err != nil {
+		return nil, err
+	}
+	sh, err := h.store.CreateSession(ctx, session.CreateSessionConfig{CampaignID: a.CampaignID, Seed: a.Seed, ProfileID: profileID})
+	if err != nil {
+		return nil, err
+	}
+	h.touch(a.CampaignID, sh.SessionID, sh.Scene.Status, nowStamp())
+	return h.handle(sh), nil
+}
+
+// handleOut is a session and its scene, with the campaign it plays.
+type handleOut struct {
+	SessionID  string                   `json:"sessionId"`
+	CampaignID string                   `json:"campaignId"`
+	KindID     string                   `json:"kindId"`
+	Scene      core.Scene               `json:"scene"`
+	ActionLen  int                      `json:"actionCount"`
+	Warnings   []core.ValidationWarning `json:"warnings,omitempty"`
+}
+
+func (h *host) handle(sh session.SessionHandle) handleOut {
+	out := handleOut{SessionID: sh.SessionID, Scene: sh.Scene, Warnings: sh.Warnings}
+	h.describe(&out)
+	return out
+}
+
+// describe fills in the campaign, kind and log length of a session.
+func (h *host) describe(out *handleOut) {
+	rec, ok, err := h.keep.Records().GetSession(context.Background(), out.SessionID)
+	if err != nil || !ok {
+		return
+	}
+	var head struct {
+		CampaignID string            `json:"campaignId"`
+		KindID     string            `json:"kindId"`
+		ActionLog  []json.RawMessage `json:"actionLog"`
+	}
+	if json.Unmarshal(rec.Blob, &head) == nil {
+		out.CampaignID, out.KindID, out.ActionLen = head.CampaignID, head.KindID, len(head.ActionLog)
+	}
+}
+
+type sessionArgs struct {
+	SessionID string `json:"sessionId"`
+}
+
+func opResumeSession(ctx context.Context, arg json.RawMessage) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	var a sessionArgs
+	if err := decode(arg, &a); err != nil {
+		return nil, err
+	}
+	sc, err := h.store.ResumeSession(ctx, a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	out := handleOut{SessionID: a.SessionID, Scene: sc}
+	h.describe(&out)
+	return out, nil
+}
+
+func opSessionSummary(ctx context.Context, arg json.RawMessage) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	var a sessionArgs
+	if err := decode(arg, &a); err != nil {
+		return nil, err
+	}
+	out := handleOut{SessionID: a.SessionID}
+	h.describe(&out)
+	if out.CampaignID == "" {
+		return nil, failf(core.ReasonUnknownSession, "unknown session %q", a.SessionID)
+	}
+	return map[string]any{"sessionId": out.SessionID, "campaignId": out.CampaignID, "kindId": out.KindID, "actionCount": out.ActionLen}, nil
+}
+
+func opGetScene(ctx context.Context, arg json.RawMessage) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	var a sessionArgs
+	if err := decode(arg, &a); err != nil {
+		return nil, err
+	}
+	sc, err := h.store.GetScene(ctx, a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"scene": sc}, nil
+}
+
+func opGetView(ctx context.Context, arg json.RawMessage) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	var a sessionArgs
+	if err := decode(arg, &a); err != nil {
+		return nil, err
+	}
+	v, err := h.store.GetView(ctx, a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"view": v}, nil
+}
+
+type stringsArgs struct {
+	SessionID string `json:"sessionId"`
+	Locale    string `json:"locale,omitempty"`
+}
+
+func opGetStrings(ctx context.Context, arg json.RawMessage) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	var a stringsArgs
+	if err := decode(arg, &a); err != nil {
+		return nil, err
+	}
+	table, err := h.store.GetStrings(ctx, a.SessionID, a.Locale)
+	if err != nil {
+		return nil, err
+	}
+	locale := a.Locale
+	if locale == "" {
+		locale = core.DefaultLocale
+	}
+	return map[string]any{"locale": locale, "strings": table}, nil
+}
+
+type actionArgs struct {
+	SessionID string      `json:"sessionId"`
+	ActionID  string      `json:"actionId"`
+	Params    core.Params `json:"params,omitempty"`
+}
+
+// actionOut is an action's result as the page sees it: the session store's
+// result, an error when the engine refused it, and the news worth
+// announcing.
+type actionOut struct {
+	session.ActionResult
+	Error *wireError `json:"error,omitempty"`
+	News  *news      `json:"news,omitempty"`
+}
+
+// news is what an accepted action brought: achievements unlocked and the
+// ending reached, with whether the profile had it already.
+type news struct {
+	Achievements []achievementInfo `json:"achievements"`
+	Ending       *endingInfo       `json:"ending,omitempty"`
+	EndingIsNew  bool              `json:"endingIsNew,omitempty"`
+}
+
+func opSubmitAction(ctx context.Context, arg json.RawMessage) (any, error) {
+	return act(ctx, arg, false)
+}
+
+func opPreviewAction(ctx context.Context, arg json.RawMessage) (any, error) {
+	return act(ctx, arg, true)
+}
+
+func act(ctx context.Context, arg json.RawMessage, preview bool) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	var a actionArgs
+	if err := decode(arg, &a); err != nil {
+		return nil, err
+	}
+	if a.Params == nil {
+		a.Params = core.Params{}
+	}
+	var res session.ActionResult
+	var before session.Profile
+	if preview {
+		res, err = h.store.PreviewAction(ctx, a.SessionID, a.ActionID, a.Params)
+	} else {
+		if p, perr := h.keep.Profiles().Load(ctx, profileID); perr == nil {
+			before = p.Profile
+		}
+		res, err = h.store.SubmitAction(ctx, a.SessionID, a.ActionID, a.Params)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := actionOut{ActionResult: res}
+	if !res.OK {
+		e := core.Errorf(core.ReasonInvalidState, "", "the action was refused")
+		if len(res.Errors) > 0 {
+			e = res.Errors[0]
+		}
+		out.Error = &wireError{Code: e.Code, Message: e.Message, MessageKey: e.MessageKey, Path: e.Path}
+		return out, nil
+	}
+	if preview || res.Scene == nil {
+		return out, nil
+	}
+	campaignID := h.campaignOf(ctx, a.SessionID)
+	h.touch(campaignID, a.SessionID, res.Scene.Status, nowStamp())
+	out.News = h.news(campaignID, before, res)
+	return out, nil
+}
+
+// news works out what an accepted action unlocked.
+func (h *host) news(campaignID string, before session.Profile, res session.ActionResult) *news {
+	c := h.engine.Registry().Campaign(campaignID)
+	if c == nil {
+		return nil
+	}
+	achievements, endings := campaignExtras(c)
+	n := &news{Achievements: []achievementInfo{}}
+	for _, ch := range res.Changes {
+		if ch.Reason != core.ReasonAchievementUnlocked || !strings.HasPrefix(ch.Path, "achieved.") {
+			continue
+		}
+		id := strings.TrimPrefix(ch.Path, "achieved.")
+		for _, a := range achievements {
+			if a.ID == id {
+				a.Unlocked = true
+				n.Achievements = append(n.Achievements, a)
+			}
+		}
+	}
+	if res.Scene.Status == core.StatusEnded {
+		id := terminalOf(res.Scene.View.KindView)
+		for i := range endings {
+			if endings[i].ID != id {
+				continue
+			}
+			e := endings[i]
+			e.Found = true
+			n.Ending = &e
+			n.EndingIsNew = true
+			for _, t := range before.Terminals {
+				if t.CampaignID == campaignID && t.TerminalID == id {
+					n.EndingIsNew = false
+				}
+			}
+		}
+	}
+	if len(n.Achievements) == 0 && n.Ending == nil {
+		return nil
+	}
+	return n
+}
+
+type saveArgs struct {
+	SessionID string `json:"sessionId"`
+	Name      string `json:"name,omitempty"`
+}
+
+// slot is the meta document kept per save: its name.
+type slot struct {
+	Name string `json:"name"`
+}
+
+func slotKey(saveID string) string { return "slot:" + saveID }
+
+func opSaveGame(ctx context.Context, arg json.RawMessage) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	var a saveArgs
+	if err := decode(arg, &a); err != nil {
+		return nil, err
+	}
+	name := strings.TrimSpace(a.Name)
+	if len([]rune(name)) > 80 {
+		name = string([]rune(name)[:80])
+	}
+	sh, err := h.store.SaveGame(ctx, a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if name != "" {
+		doc, _ := json.Marshal(slot{Name: name})
+		h.keep.putMeta(slotKey(sh.SaveID), string(doc))
+	}
+	return map[string]any{"saveId": sh.SaveID, "savedAt": sh.SavedAt, "savedAtSeq": sh.SavedAtSeq, "name": name}, nil
+}
+
+type saveIDArgs struct {
+	SaveID string `json:"saveId"`
+}
+
+func opLoadGame(ctx context.Context, arg json.RawMessage) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	var a saveIDArgs
+	if err := decode(arg, &a); err != nil {
+		return nil, err
+	}
+	sh, err := h.store.LoadGame(ctx, a.SaveID)
+	if err != nil {
+		return nil, err
+	}
+	out := h.handle(sh)
+	h.touch(out.CampaignID, sh.SessionID, sh.Scene.Status, nowStamp())
+	return out, nil
+}
+
+type listSavesArgs struct {
+	CampaignID string `json:"campaignId,omitempty"`
+}
+
+// saveOut is one save of a list: the session store's summary and its name.
+type saveOut struct {
+	session.SaveSummary
+	Name string `json:"name,omitempty"`
+}
+
+func opListSaves(ctx context.Context, arg json.RawMessage) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	var a listSavesArgs
+	if err := decode(arg, &a); err != nil {
+		return nil, err
+	}
+	list, err := h.store.ListSaves(ctx, profileID)
+	if err != nil {
+		return nil, err
+	}
+	names := h.keep.listMeta("slot:")
+	out := []saveOut{}
+	for _, s := range list {
+		if a.CampaignID != "" && s.CampaignID != a.CampaignID {
+			continue
+		}
+		o := saveOut{SaveSummary: s}
+		var sl slot
+		if json.Unmarshal([]byte(names[slotKey(s.SaveID)]), &sl) == nil {
+			o.Name = sl.Name
+		}
+		out = append(out, o)
+	}
+	return map[string]any{"saves": out}, nil
+}
+
+type deleteArgs struct {
+	SaveID  string `json:"saveId"`
+	SavedAt string `json:"savedAt"`
+}
+
+func opDeleteSave(ctx context.Context, arg json.RawMessage) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	var a deleteArgs
+	if err := decode(arg, &a); err != nil {
+		return nil, err
+	}
+	if err := h.store.DeleteSave(ctx, profileID, a.SaveID, a.SavedAt); err != nil {
+		return nil, err
+	}
+	h.keep.deleteMeta(slotKey(a.SaveID))
+	return map[string]any{"saveId": a.SaveID}, nil
+}
+
+type branchArgs struct {
+	SessionID     string `json:"sessionId"`
+	AtActionCount int    `json:"atActionCount"`
+}
+
+func opBranchSession(ctx context.Context, arg json.RawMessage) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	var a branchArgs
+	if err := decode(arg, &a); err != nil {
+		return nil, err
+	}
+	sh, err := h.store.BranchSession(ctx, a.SessionID, a.AtActionCount)
+	if err != nil {
+		return nil, err
+	}
+	out := h.handle(sh)
+	h.touch(out.CampaignID, sh.SessionID, sh.Scene.Status, nowStamp())
+	return out, nil
+}
+
+// historyEntry is one entry of a session's log, labelled for a branch
+// picker: the label the action had when it was taken.
+type historyEntry struct {
+	Seq      int         `json:"seq"`
+	ActionID string      `json:"actionId,omitempty"`
+	Params   core.Params `json:"params,omitempty"`
+	LabelKey core.LocKey `json:"labelKey,omitempty"`
+	// DetailKey labels the action's main parameter when it names
+	// something of the view (a simulation activity, a world building).
+	DetailKey core.LocKey `json:"detailKey,omitempty"`
+	// System is "content" or "migration" for an epoch entry.
+	System string `json:"system,omitempty"`
+}
+
+func opGetHistory(ctx context.Context, arg json.RawMessage) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	var a sessionArgs
+	if err := decode(arg, &a); err != nil {
+		return nil, err
+	}
+	fx, err := h.store.CaptureSession(ctx, a.SessionID, "")
+	if err != nil {
+		return nil, err
+	}
+	eng := h.engine.WithEmitter(nil)
+	created := eng.CreateGame(fx.Config, fx.CampaignVersion)
+	if !created.OK {
+		return nil, failf(core.ReasonInvalidState, "the session does not replay")
+	}
+	st := created.Value
+	st.GameID = "replay"
+	entries := []historyEntry{}
+	for i := 0; i < fx.ActionLog.Len(); i++ {
+		switch e := fx.ActionLog.At(i).(type) {
+		case core.LoggedAction:
+			he := historyEntry{Seq: e.Seq, ActionID: e.ActionID, Params: e.Params}
+			if acts, err := eng.AvailableActions(st); err == nil {
+				for _, av := range acts {
+					if av.ID == e.ActionID {
+						he.LabelKey = av.LabelKey
+					}
+				}
+			}
+			if v, err := eng.View(st, core.AudiencePlayer); err == nil {
+				he.DetailKey = detailKey(v.KindView, e.Params)
+			}
+			entries = append(entries, he)
+			res := eng.SubmitAction(st, e.ActionID, e.Params)
+			if !res.OK {
+				return nil, failf(core.ReasonInvalidState, "entry %d no longer replays", i)
+			}
+			st = res.Value
+		case core.LoggedContent:
+			entries = append(entries, historyEntry{Seq: e.Seq, System: "content"})
+			if r := eng.AdoptContent(st, e.To); r.Adopted {
+				st = r.State
+			}
+		default:
+			entries = append(entries, historyEntry{Seq: i, System: "migration"})
+		}
+	}
+	return map[string]any{"sessionId": a.SessionID, "entries": entries}, nil
+}
+
+// detailKey finds the label of the thing an action's parameter names in
+// the kind view: an activity (simulation), a building or a node (world).
+func detailKey(kindView json.RawMessage, params core.Params) core.LocKey {
+	var v map[string]json.RawMessage
+	if json.Unmarshal(kindView, &v) != nil {
+		return ""
+	}
+	look := func(list, id string) core.LocKey {
+		var items []struct {
+			ID       string      `json:"id"`
+			LabelKey core.LocKey `json:"labelKey"`
+		}
+		if json.Unmarshal(v[list], &items) != nil {
+			return ""
+		}
+		for _, it := range items {
+			if it.ID == id {
+				return it.LabelKey
+			}
+		}
+		return ""
+	}
+	for _, p := range []struct{ param, list string }{{"activity", "activities"}, {"building", "buildings"}, {"staff", "staff"}, {"node", "nodes"}} {
+		if id, ok := params[p.param].(string); ok {
+			if k := look(p.list, id); k != "" {
+				return k
+			}
+		}
+	}
+	return ""
+}
+
+func opExportSave(ctx context.Context, arg json.RawMessage) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	var a saveIDArgs
+	if err := decode(arg, &a); err != nil {
+		return nil, err
+	}
+	doc, err := h.store.ExportSave(ctx, profileID, a.SaveID)
+	if err != nil {
+		return nil, err
+	}
+	rec, _, _ := h.keep.Records().GetSave(ctx, a.SaveID)
+	name := fmt.Sprintf("storyloom-%s-%s.json", rec.CampaignID, strings.NewReplacer(":", "", ".", "", "-", "").Replace(rec.SavedAt))
+	return map[string]any{"fileName": name, "data": string(doc)}, nil
+}
+
+type importArgs struct {
+	Data string `json:"data"`
+	Name string `json:"name,omitempty"`
+}
+
+func opImportSave(ctx context.Context, arg json.RawMessage) (any, error) {
+	h, err := current()
+	if err != nil {
+		return nil, err
+	}
+	var a importArgs
+	if err := decode(arg, &a); err != nil {
+		return nil, err
+	}
+	sh, err := h.store.ImportSave(ctx, profileID, []byte(a.Data))
+	if err != nil {
+		return nil, err
+	}
+	if name := strings.TrimSpace(a.Name); name != "" {
+		doc, _ := json.Marshal(slot{Name: name})
+		h.keep.putMeta(slotKey(sh.SaveID), string(doc))
+	}
+	rec, _, _ := h.keep.Records().GetSave(ctx, sh.SaveID)
+	return map[string]any{"saveId": sh.SaveID, "savedAt": sh.SavedAt, "savedAtSeq": sh.SavedAtSeq, "campaignId": rec.CampaignID}, nil
+}
+
+// opDebugPanic panics on purpose, so that a test can check the boundary
+// recovers: the promise resolves to internal_error and the module lives on.
+func opDebugPanic(_ context.Context, arg json.RawMessage) (any, error) {
+	var none []byte
+	return map[string]any{"byte": none[len(arg)]}, nil // a real runtime panic: index out of range
+}
+
+func nowStamp() string { return stamps.Now() }
+
+var stamps = &clock{}
