@@ -206,39 +206,6 @@ func (h *harness) spectator(conn string) rooms.SpectatorView {
 	return v
 }
 
-// cheatView decodes the game's members of a view.
-func cheatView(t testing.TB, game map[string]json.RawMessage) cheat.View {
-	t.Helper()
-	b, err := json.Marshal(game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v cheat.View
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
-// cheatState is the hidden part of Cheat's state, read from the server.
-type cheatState struct {
-	Hands [][]string `json:"hands"`
-	Pile  []string   `json:"pile"`
-}
-
-func (h *harness) state(room string) cheatState {
-	h.t.Helper()
-	r := h.s.Rooms[room]
-	if r == nil || r.Match == nil {
-		h.t.Fatalf("room %q has no match", room)
-	}
-	var st cheatState
-	if err := json.Unmarshal(r.Match.State, &st); err != nil {
-		h.t.Fatal(err)
-	}
-	return st
-}
-
 // answer picks an answer to one of acts with h: a random action, and for a
 // play 1..n random cards.
 func answer(acts []rooms.Action, r *rng.Handle, submission string) rooms.ChooseAction {
