@@ -542,4 +542,3 @@ func sccs(succ [][]int32) [][]int32 {
 	}
 	return out
 }
-
