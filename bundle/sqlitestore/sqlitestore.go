@@ -1,0 +1,255 @@
+package sqlitestore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+
+	"github.com/storyloom/storyloom/engine/session"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Store is a SQLite-backed session.RecordStore and session.ProfileStore.
+// It is safe for concurrent use.
+type Store struct {
+	db *sql.DB
+}
+
+var (
+	_ session.RecordStore  = (*Store)(nil)
+	_ session.ProfileStore = (*Store)(nil)
+)
+
+const schema = `
+CREATE TABLE IF NOT EXISTS sessions (
+	session_id TEXT PRIMARY KEY,
+	revision   INTEGER NOT NULL,
+	record     BLOB NOT NULL,
+	blob       BLOB NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS saves (
+	save_id    TEXT PRIMARY KEY,
+	profile_id TEXT,
+	saved_at   TEXT NOT NULL,
+	record     BLOB NOT NULL,
+	blob       BLOB NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS saves_by_profile ON saves(profile_id);
+CREATE TABLE IF NOT EXISTS profiles (
+	profile_id TEXT PRIMARY KEY,
+	document   BLOB NOT NULL
+) WITHOUT ROWID;
+`
+
+// Open opens (creating if needed) the database at path in WAL mode with
+// its schema.
+func Open(path string) (*Store, error) {
+	q := url.Values{}
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
+	}
+	// One connection: SQLite serializes writers anyway, and a single
+	// connection keeps every statement's view of the database current.
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlitestore: schema: %w", err)
+	}
+	var mode string
+	if err := db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		db.Close()
+		return nil, fmt.Errorf("sqlitestore: %s is not in WAL mode (%q, %v)", path, mode, err)
+	}
+	return &Store{db: db}, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// GetSession implements session.RecordStore.
+func (s *Store) GetSession(ctx context.Context, id string) (session.SessionRecord, bool, error) {
+	var raw, blob []byte
+	err := s.db.QueryRowContext(ctx, `SELECT record, blob FROM sessions WHERE session_id = ?`, id).Scan(&raw, &blob)
+	if errors.Is(err, sql.ErrNoRows) {
+		return session.SessionRecord{}, false, nil
+	}
+	if err != nil {
+		return session.SessionRecord{}, false, fmt.Errorf("sqlitestore: get session %q: %w", id, err)
+	}
+	var rec session.SessionRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return session.SessionRecord{}, false, fmt.Errorf("sqlitestore: session %q: %w", id, err)
+	}
+	rec.Blob = blob
+	return rec, true, nil
+}
+
+// PutSession implements session.RecordStore: an insert at revision 0, an
+// update guarded by the stored revision otherwise, each one statement.
+func (s *Store) PutSession(ctx context.Context, rec session.SessionRecord) error {
+	blob := rec.Blob
+	rec.Blob = nil
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("sqlitestore: session %q: %w", rec.SessionID, err)
+	}
+	var res sql.Result
+	if rec.Revision == 0 {
+		res, err = s.db.ExecContext(ctx,
+			`INSERT INTO sessions (session_id, revision, record, blob) VALUES (?, 0, ?, ?) ON CONFLICT(session_id) DO NOTHING`,
+			rec.SessionID, raw, blob)
+	} else {
+		res, err = s.db.ExecContext(ctx,
+			`UPDATE sessions SET revision = ?, record = ?, blob = ? WHERE session_id = ? AND revision = ?`,
+			rec.Revision, raw, blob, rec.SessionID, rec.Revision-1)
+	}
+	if err != nil {
+		return fmt.Errorf("sqlitestore: put session %q: %w", rec.SessionID, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("sqlitestore: put session %q: %w", rec.SessionID, err)
+	} else if n != 1 {
+		return fmt.Errorf("sqlitestore: session %q is not at revision %d: %w", rec.SessionID, rec.Revision-1, session.ErrConflict)
+	}
+	return nil
+}
+
+// GetSave implements session.RecordStore.
+func (s *Store) GetSave(ctx context.Context, id string) (session.SaveRecord, bool, error) {
+	var raw, blob []byte
+	err := s.db.QueryRowContext(ctx, `SELECT record, blob FROM saves WHERE save_id = ?`, id).Scan(&raw, &blob)
+	if errors.Is(err, sql.ErrNoRows) {
+		return session.SaveRecord{}, false, nil
+	}
+	if err != nil {
+		return session.SaveRecord{}, false, fmt.Errorf("sqlitestore: get save %q: %w", id, err)
+	}
+	var rec session.SaveRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return session.SaveRecord{}, false, fmt.Errorf("sqlitestore: save %q: %w", id, err)
+	}
+	rec.Blob = blob
+	return rec, true, nil
+}
+
+// PutSave implements session.RecordStore.
+func (s *Store) PutSave(ctx context.Context, rec session.SaveRecord) error {
+	blob := rec.Blob
+	rec.Blob = nil
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("sqlitestore: save %q: %w", rec.SaveID, err)
+	}
+	var profile any
+	if rec.ProfileID != "" {
+		profile = rec.ProfileID
+	}
+	_, err = s.db.ExecContext(ctx,
+		`INSERT INTO saves (save_id, profile_id, saved_at, record, blob) VALUES (?, ?, ?, ?, ?)
+		 ON CONFLICT(save_id) DO UPDATE SET profile_id = excluded.profile_id, saved_at = excluded.saved_at,
+		 record = excluded.record, blob = excluded.blob`,
+		rec.SaveID, profile, rec.SavedAt, raw, blob)
+	if err != nil {
+		return fmt.Errorf("sqlitestore: put save %q: %w", rec.SaveID, err)
+	}
+	return nil
+}
+
+// ListSaves implements session.RecordStore.
+func (s *Store) ListSaves(ctx context.Context, profileID string) ([]session.SaveRecord, error) {
+	out := []session.SaveRecord{}
+	if profileID == "" {
+		return out, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT record, blob FROM saves WHERE profile_id = ?`, profileID)
+	if err != nil {
+		return nil, fmt.Errorf("sqlitestore: list saves: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var raw, blob []byte
+		if err := rows.Scan(&raw, &blob); err != nil {
+			return nil, fmt.Errorf("sqlitestore: list saves: %w", err)
+		}
+		var rec session.SaveRecord
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return nil, fmt.Errorf("sqlitestore: list saves: %w", err)
+		}
+		rec.Blob = blob
+		out = append(out, rec)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlitestore: list saves: %w", err)
+	}
+	return out, nil
+}
+
+// DeleteSave implements session.RecordStore: the compare and the delete
+// are one statement; only when it removes nothing does a second read say
+// whether the save is missing or its stamp moved.
+func (s *Store) DeleteSave(ctx context.Context, id, expectedSavedAt string) error {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM saves WHERE save_id = ? AND saved_at = ?`, id, expectedSavedAt)
+	if err != nil {
+		return fmt.Errorf("sqlitestore: delete save %q: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("sqlitestore: delete save %q: %w", id, err)
+	} else if n == 1 {
+		return nil
+	}
+	var one int
+	err = s.db.QueryRowContext(ctx, `SELECT 1 FROM saves WHERE save_id = ?`, id).Scan(&one)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("sqlitestore: save %q: %w", id, session.ErrNotFound)
+	case err != nil:
+		return fmt.Errorf("sqlitestore: delete save %q: %w", id, err)
+	}
+	return fmt.Errorf("sqlitestore: save %q changed since %s: %w", id, expectedSavedAt, session.ErrConflict)
+}
+
+// Load implements session.ProfileStore: the stored document, migrated to
+// format version 3 by session.DecodeProfile.
+func (s *Store) Load(ctx context.Context, profileID string) (session.ProfileLoadResult, error) {
+	var doc []byte
+	err := s.db.QueryRowContext(ctx, `SELECT document FROM profiles WHERE profile_id = ?`, profileID).Scan(&doc)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return session.ProfileLoadResult{}, fmt.Errorf("sqlitestore: load profile %q: %w", profileID, err)
+	}
+	p, w := session.DecodeProfile(profileID, doc)
+	return session.ProfileLoadResult{Profile: p, Warnings: w}, nil
+}
+
+// Save implements session.ProfileStore.
+func (s *Store) Save(ctx context.Context, p session.Profile) error {
+	doc, err := session.EncodeProfile(p)
+	if err != nil {
+		return err
+	}
+	_, err = s.db.ExecContext(ctx,
+		`INSERT INTO profiles (profile_id, document) VALUES (?, ?) ON CONFLICT(profile_id) DO UPDATE SET document = excluded.document`,
+		p.ProfileID, doc)
+	if err != nil {
+		return fmt.Errorf("sqlitestore: save profile %q: %w", p.ProfileID, err)
+	}
+	return nil
+}
+
+// SetProfileDocument stores doc verbatim as profileID's document, as a host
+// restoring an older profile export would; Load migrates it.
+func (s *Store) SetProfileDocument(ctx context.Context, profileID string, doc []byte) error {
+	_, err := s.db.ExecContext(ctx,
+		`INSERT INTO profiles (profile_id, document) VALUES (?, ?) ON CONFLICT(profile_id) DO UPDATE SET document = excluded.document`,
+		profileID, doc)
+	return err
+}

@@ -1,0 +1,83 @@
+package sqlitestore_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/storyloom/storyloom/bundle/sqlitestore"
+	"github.com/storyloom/storyloom/engine/session"
+	"github.com/storyloom/storyloom/engine/session/conformance"
+)
+
+func open(t testing.TB) *sqlitestore.Store {
+	t.Helper()
+	s, err := sqlitestore.Open(filepath.Join(t.TempDir(), "play.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestRecordStoreConformance(t *testing.T) {
+	conformance.RunRecordStore(t, func(t *testing.T) session.RecordStore { return open(t) })
+}
+
+func TestProfileStoreConformance(t *testing.T) {
+	conformance.RunProfileStore(t, func(t *testing.T) session.ProfileStore { return open(t) })
+}
+
+func TestReopenKeepsRecordsAndMigratesOldProfiles(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "play.db")
+	s, err := sqlitestore.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutSession(ctx, session.SessionRecord{SessionID: "a", Blob: []byte(`{}`), Audience: "player"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetProfileDocument(ctx, "p", []byte(`{"formatVersion":1,"profileId":"p","achievements":[{"campaignId":"c","achievementId":"x"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = sqlitestore.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, ok, err := s.GetSession(ctx, "a"); !ok || err != nil {
+		t.Fatalf("lost the session: %v", err)
+	}
+	res, err := s.Load(ctx, "p")
+	if err != nil || res.Profile.FormatVersion != 3 || len(res.Profile.Achievements) != 1 || res.Profile.Terminals == nil {
+		t.Fatalf("%v %+v", err, res)
+	}
+}
+
+func TestTwoHandlesDetectEachOthersWrites(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "play.db")
+	a, err := sqlitestore.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := sqlitestore.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	rec := session.SessionRecord{SessionID: "s", Blob: []byte(`{}`), Audience: "player"}
+	if err := a.PutSession(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	rec.Revision = 1
+	if err := b.PutSession(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.PutSession(ctx, rec); !session.IsConflict(err) {
+		t.Fatalf("the second writer was not refused: %v", err)
+	}
+}
