@@ -404,7 +404,9 @@ func (e *Engine) advance(s *GameState, actionID string, params Params, em Emitte
 	ctx := &Context{Registry: r.registry, Campaign: r.campaign, RNG: rng.For(s.Seed, rng.Action(seq)), Seq: seq, Emit: emit, seed: s.Seed}
 	res := r.kind.Advance(s.KindState, actionID, p, ctx)
 	if res.Error != nil {
-		emit.Emit("core.action.rejected", map[string]any{"actionId": actionID, "code": res.Error.Code})
+		if emit.Enabled() {
+			emit.Emit("core.action.rejected", map[string]any{"actionId": actionID, "code": res.Error.Code})
+		}
 		return ActionResult{Result: Fail[*GameState](*res.Error), Changes: orEmpty(nil), Messages: orEmptyMsgs(res.Messages)}
 	}
 	next := s.with()
@@ -419,7 +421,9 @@ func (e *Engine) advance(s *GameState, actionID string, params Params, em Emitte
 	} else {
 		next.ActionLog = s.ActionLog.Append(entry)
 	}
-	emit.Emit("core.action.accepted", map[string]any{"actionId": actionID, "status": string(next.Status)})
+	if emit.Enabled() {
+		emit.Emit("core.action.accepted", map[string]any{"actionId": actionID, "status": string(next.Status)})
+	}
 	return ActionResult{Result: Succeed(next), Changes: orEmpty(res.Changes), Messages: orEmptyMsgs(res.Messages)}
 }
 

@@ -40,12 +40,19 @@ type ResolutionEmitter struct {
 	ordinal int
 }
 
+// Enabled reports whether events reach a sink; a caller whose fields cost
+// something to build checks it first.
+func (r *ResolutionEmitter) Enabled() bool {
+	if r == nil || r.sink == nil {
+		return false
+	}
+	_, null := r.sink.(NullEmitter)
+	return !null
+}
+
 // Emit sends the event name with fields to the sink.
 func (r *ResolutionEmitter) Emit(name string, fields map[string]any) {
-	if r == nil || r.sink == nil {
-		return
-	}
-	if _, null := r.sink.(NullEmitter); null {
+	if !r.Enabled() {
 		return
 	}
 	r.sink.Emit(Event{GameID: r.gameID, Seq: r.seq, Ordinal: r.ordinal, Name: name, Fields: fields})
