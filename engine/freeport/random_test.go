@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/rng"
 )
 
@@ -174,6 +175,9 @@ func TestPrivacyOverRandomGames(t *testing.T) {
 
 func checkPrivacy(t *testing.T, rg *randomGame, l logged) {
 	t.Helper()
+	if c, err := canon.Canonicalize(l.resp); err != nil || !bytes.Equal(c, l.resp) {
+		t.Fatalf("response is not canonical JSON (%v): %s", err, l.resp)
+	}
 	me, enrolled := rg.st.playerByOwner.Get(l.owner)
 	for i, o := range rg.owners {
 		if o != l.owner && bytes.Contains(l.resp, []byte(o)) {

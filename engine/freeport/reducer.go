@@ -2,6 +2,7 @@ package freeport
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -134,14 +135,10 @@ func (s *State) refusal(r *refusal) []byte {
 		Error: &errorMsg{Code: r.code, Message: r.message}})
 }
 
-// mustMarshal encodes a view the package built itself; every such view is
-// plain data, so an error is a bug in this package.
+// mustMarshal encodes a view the package built itself as canonical JSON;
+// every such view is plain data, so a failure is a bug in this package.
 func mustMarshal(v any) []byte {
-	b, err := canon.Marshal(v)
-	if err != nil {
-		panic("freeport: cannot encode a view: " + err.Error())
-	}
-	return b
+	return appendCanonical(make([]byte, 0, 512), reflect.ValueOf(v))
 }
 
 // enroll creates the Player of a new Owner with its Starting Assets.

@@ -251,9 +251,7 @@ func decodeRequest(body []byte) (*command, *refusal) {
 	if c.items != nil && len(c.items["offered"])+len(c.items["requested"]) == 0 {
 		return nil, refuse(CodeMalformedRequest, "offered and requested are both empty")
 	}
-	if c.norm, err = canon.Marshal(norm); err != nil {
-		return nil, refuse(CodeMalformedRequest, err.Error())
-	}
+	c.norm = mustMarshal(norm)
 	return c, nil
 }
 
