@@ -1,0 +1,179 @@
+// Storyloom's page: boots the WASM bridge with the campaigns, then draws
+// one screen at a time into <main> by the location hash:
+//
+//   #/                    the library
+//   #/new/<campaignId>    start a new game, then #/play/<sessionId>
+//   #/play/<sessionId>    a game (story, simulation or world screen)
+//   #/gallery             achievements and endings of every campaign
+//
+// The page never decides what is legal: it renders the scenes and the
+// available actions the engine returns, and sends back what the player
+// picked. docs/browser.md describes the bridge.
+import { loadBridge, call, onStorage } from "./js/bridge.js";
+import { h, replace } from "./js/dom.js";
+import { announce, download, errorBox } from "./js/ui.js";
+import { renderLibrary } from "./js/library.js";
+import { renderPlay } from "./js/play.js";
+import { renderGallery } from "./js/gallery.js";
+import { setupStorage, showStorage } from "./js/storage.js";
+import { setupTheme } from "./js/theme.js";
+
+const main = document.getElementById("main");
+
+/** What the screens share. */
+export const app = {
+  campaigns: [],
+  sessionId: null,
+  cleanup: null,
+  /** The preferred locale of the whole page (the library's titles). */
+  get locale() {
+    return localStorage.getItem("storyloom-locale") || "";
+  },
+  set locale(v) {
+    try { localStorage.setItem("storyloom-locale", v); } catch { /* private mode */ }
+  },
+  go(hash) {
+    if (location.hash === hash) route();
+    else location.hash = hash;
+  },
+};
+
+// Where saves go: IndexedDB when it opens, else memory (some browsers
+// refuse IndexedDB in private windows); the bridge reports which.
+async function storageBackend() {
+  try {
+    await new Promise((resolve, reject) => {
+      const req = indexedDB.open("storyloom-probe");
+      req.onsuccess = () => { req.result.close(); resolve(); };
+      req.onerror = () => reject(req.error);
+    });
+    return "indexeddb";
+  } catch {
+    return "memory";
+  }
+}
+
+// The campaigns as the build lists them, fetched through the asset map so
+// that the same code works served, offline and from file://.
+async function fetchCampaigns() {
+  const index = await (await storyloomAssets.fetch("campaigns/index.json")).json();
+  return Promise.all(index.campaigns.map(async (c) => {
+    const translations = {};
+    for (const [locale, url] of Object.entries(c.strings || {})) {
+      translations[locale] = await (await storyloomAssets.fetch(url)).text();
+    }
+    const campaign = await (await storyloomAssets.fetch(c.url)).text();
+    return { id: c.id, path: `campaigns/${c.id}/campaign.json`, campaign, translations };
+  }));
+}
+
+async function route() {
+  if (app.cleanup) {
+    app.cleanup();
+    app.cleanup = null;
+  }
+  const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  for (const a of document.querySelectorAll("[data-nav]")) {
+    const here = (parts[0] || "library") === a.dataset.nav;
+    if (here) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+  try {
+    switch (parts[0]) {
+      case "new": {
+        const res = await call("createSession", { campaignId: parts[1] });
+        location.replace(`#/play/${encodeURIComponent(res.sessionId)}`);
+        return;
+      }
+      case "play":
+        app.sessionId = parts[1];
+        await renderPlay(main, parts[1]);
+        return;
+      case "gallery":
+        app.sessionId = null;
+        await renderGallery(main, parts[1]);
+        return;
+      default:
+        app.sessionId = null;
+        await renderLibrary(main);
+    }
+  } catch (err) {
+    console.warn("storyloom:", err);
+    replace(main,
+      h("h1", null, "Something went wrong"),
+      errorBox(err.message || String(err)),
+      h("p", null, h("a", { href: "#/" }, "Back to the library")));
+    announce("Something went wrong: " + (err.message || String(err)));
+  }
+}
+
+// "Reload to update": a new service worker waits until the player asks.
+async function watchUpdates() {
+  if (!("serviceWorker" in navigator) || storyloomAssets.offline || location.protocol === "file:") return;
+  const reg = await navigator.serviceWorker.register("sw.js");
+  const box = document.getElementById("update");
+  let asked = false;
+  const offer = (worker) => {
+    box.hidden = false;
+    document.getElementById("update-reload").onclick = () => {
+      asked = true;
+      worker.postMessage({ type: "SKIP_WAITING" });
+    };
+  };
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (asked) location.reload();
+  });
+  if (reg.waiting && navigator.serviceWorker.controller) offer(reg.waiting);
+  reg.addEventListener("updatefound", () => {
+    const worker = reg.installing;
+    worker?.addEventListener("statechange", () => {
+      if (worker.state === "installed" && navigator.serviceWorker.controller) offer(worker);
+    });
+  });
+}
+
+// Saves the game in play (or the newest save) and downloads it: the way
+// out when the browser will not keep it.
+async function rescueDownload() {
+  try {
+    let saveId;
+    if (app.sessionId) {
+      saveId = (await call("saveGame", { sessionId: app.sessionId, name: "Downloaded" })).saveId;
+    } else {
+      const { saves } = await call("listSaves", {});
+      saveId = saves[0]?.saveId;
+    }
+    if (!saveId) {
+      announce("There is no game to download yet.");
+      return;
+    }
+    const file = await call("exportSave", { saveId });
+    download(file.fileName, file.data);
+    announce("Save file downloaded.");
+  } catch (err) {
+    announce("The save file could not be made: " + err.message);
+  }
+}
+
+async function boot() {
+  setupTheme();
+  onStorage(showStorage);
+  document.getElementById("storage-download").addEventListener("click", rescueDownload);
+  const [backend] = await Promise.all([storageBackend(), loadBridge()]);
+  const campaigns = await fetchCampaigns();
+  const res = await call("init", { campaigns, storage: backend });
+  showStorage(res.storage);
+  for (const s of res.skipped) console.warn(`storyloom: campaign ${s.id} was left out: ${s.message}`);
+  await setupStorage(res.storage);
+  window.addEventListener("hashchange", route);
+  await route();
+  document.documentElement.dataset.storyloom = "ready";
+  performance.mark("storyloom-ready");
+  watchUpdates().catch((err) => console.warn("storyloom: service worker:", err));
+}
+
+boot().catch((err) => {
+  document.documentElement.dataset.storyloom = "error";
+  replace(main, h("h1", null, "Storyloom could not start"), errorBox(err.message || String(err)));
+  console.error(err);
+});

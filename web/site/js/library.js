@@ -1,0 +1,84 @@
+// The library: every campaign with its progress, Continue and New game,
+// and importing a save file.
+import { call, attempt } from "./bridge.js";
+import { h, replace, nextId } from "./dom.js";
+import { announce, toast } from "./ui.js";
+import { when } from "./i18n.js";
+import { app } from "../app.js";
+
+export const kindNames = { "story-graph": "Story", simulation: "Simulation", "world-graph": "World" };
+
+/** Draws the library into main. */
+export async function renderLibrary(main) {
+  const { campaigns } = await call("listCampaigns", { locale: app.locale });
+  app.campaigns = campaigns;
+  const list = h("ul.cards", { role: "list" });
+  for (const c of campaigns) list.appendChild(card(c));
+  const fileId = nextId("import");
+  const importMsg = h("p.note", { role: "status" });
+  const input = h("input.visually-hidden-file", { id: fileId, type: "file", accept: ".json,application/json" });
+  input.addEventListener("change", () => importFile(input, importMsg));
+  replace(main,
+    h("div.page-head", null,
+      h("h1", null, "Library"),
+      h("p.lede", null, "Stories and simulations to play in your browser, online or off.")),
+    list,
+    h("section.import", { "aria-labelledby": "import-h" },
+      h("h2", { id: "import-h" }, "Bring a save with you"),
+      h("p", null, "Load a save file you downloaded from Storyloom, here or on another device."),
+      h("label.button", { for: fileId }, "Import a save file…"), input, importMsg));
+  main.dataset.screen = "library";
+  document.title = "Storyloom — Library";
+  announce("Library. " + campaigns.length + " campaigns.");
+}
+
+function card(c) {
+  const titleId = nextId("card");
+  const ended = c.last && c.last.status !== "active";
+  const stats = h("dl.progress", null);
+  if (c.progress) {
+    stats.append(h("div", null, h("dt", null, "Endings"), h("dd", null, `${c.progress.discovered} of ${c.progress.total} found`)));
+  }
+  if (c.achievements.total > 0) {
+    stats.append(h("div", null, h("dt", null, "Achievements"), h("dd", null, `${c.achievements.unlocked} of ${c.achievements.total}`)));
+  }
+  if (c.last) stats.append(h("div", null, h("dt", null, "Last played"), h("dd", null, when(c.last.playedAt))));
+  const meter = c.progress && c.progress.total > 0
+    ? h("div.meter", { role: "presentation" }, h("span", { style: `width:${Math.round((100 * c.progress.discovered) / c.progress.total)}%` }))
+    : null;
+  const buttons = h("div.card-actions", null);
+  if (c.last && !ended) {
+    buttons.append(h("a.button.primary", { href: `#/play/${encodeURIComponent(c.last.sessionId)}`, "aria-describedby": titleId, dataset: { continue: c.campaignId } }, "Continue"));
+  }
+  buttons.append(h(`a.button${c.last && !ended ? "" : ".primary"}`, { href: `#/new/${encodeURIComponent(c.campaignId)}`, "aria-describedby": titleId, dataset: { start: c.campaignId } }, "New game"));
+  return h("li.card", { dataset: { campaign: c.campaignId, kind: c.kindId } },
+    h("p.kind", null, kindNames[c.kindId] || c.kindId),
+    h("h2", { id: titleId }, c.title),
+    c.locales.length > 1 ? h("p.langs", null, `${c.locales.length} languages`) : null,
+    stats, meter, buttons);
+}
+
+async function importFile(input, msg) {
+  const file = input.files?.[0];
+  input.value = "";
+  if (!file) return;
+  let data;
+  try {
+    data = await file.text();
+  } catch {
+    msg.textContent = "That file could not be read.";
+    return;
+  }
+  const res = await attempt("importSave", { data, name: file.name.replace(/\.json$/i, "") });
+  if (!res.ok) {
+    msg.className = "note error";
+    msg.textContent = `That save was refused and nothing was changed: ${res.error.message}.`;
+    announce(msg.textContent);
+    return;
+  }
+  msg.className = "note";
+  msg.textContent = "Save imported.";
+  toast("Save imported", file.name, "positive");
+  const loaded = await call("loadGame", { saveId: res.saveId });
+  app.go(`#/play/${encodeURIComponent(loaded.sessionId)}`);
+}

@@ -1,0 +1,162 @@
+// The game screen: the campaign's header (title, language, saves), the
+// kind's own screen, announcements, and the keyboard. The kinds' screens
+// (story.js, sim.js, world.js) only draw a scene and report what the
+// player picked; this module sends it to the engine.
+import { call, attempt } from "./bridge.js";
+import { h, replace, nextId } from "./dom.js";
+import { announce, toast } from "./ui.js";
+import { Strings, localeName } from "./i18n.js";
+import { openSaves, quickSave } from "./saves.js";
+import { app } from "../app.js";
+import * as story from "./story.js";
+import * as sim from "./sim.js";
+import * as world from "./world.js";
+
+/** The screen of each kind, by kind id. A new kind adds one line here. */
+const screens = { "story-graph": story, simulation: sim, "world-graph": world };
+
+function localeKey(campaignId) {
+  return `storyloom-locale:${campaignId}`;
+}
+
+/** Draws the game of sessionId into main. */
+export async function renderPlay(main, sessionId) {
+  const handle = await call("resumeSession", { sessionId });
+  const info = await call("getCampaign", { campaignId: handle.campaignId, locale: app.locale });
+  const screen = screens[handle.kindId];
+  if (!screen) throw new Error(`this page has no screen for ${handle.kindId} campaigns yet`);
+  let locale = localStorage.getItem(localeKey(handle.campaignId)) || "";
+  if (!info.locales.includes(locale)) locale = "";
+  const g = {
+    sessionId,
+    campaignId: handle.campaignId,
+    kindId: handle.kindId,
+    info,
+    scene: handle.scene,
+    actionCount: handle.actionCount,
+    strings: new Strings({}, locale || "en"),
+    result: null,
+    busy: false,
+    seq: 0,
+  };
+  g.strings = await loadStrings(sessionId, locale);
+
+  const titleEl = h("h1", { id: "game-title" }, info.title);
+  const tools = h("div.tools", null);
+  if (info.locales.length > 1) {
+    const selId = nextId("lang");
+    const select = h("select", { id: selId, dataset: { role: "locale" } },
+      info.locales.map((l) => h("option", { value: l, selected: (locale || "en") === l }, localeName(l))));
+    select.addEventListener("change", async () => {
+      const next = select.value;
+      try { localStorage.setItem(localeKey(g.campaignId), next); } catch { /* this tab only */ }
+      app.locale = next;
+      g.strings = await loadStrings(sessionId, next);
+      const fresh = await call("getCampaign", { campaignId: g.campaignId, locale: next });
+      g.info = fresh;
+      titleEl.textContent = fresh.title;
+      document.documentElement.lang = next;
+      draw({ announceScene: false });
+      announce(localeName(next));
+    });
+    tools.append(h("div.lang", null, h("label", { for: selId }, "Language"), select));
+  }
+  tools.append(
+    h("button", { type: "button", dataset: { role: "quick-save" }, onclick: () => quickSave(g) }, "Save"),
+    h("button", { type: "button", dataset: { role: "open-saves" }, onclick: () => openSaves(g) }, "Saves & rewind"));
+
+  const errors = h("div.feedback", { "aria-live": "assertive" });
+  const body = h("div.kind", { dataset: { kind: g.kindId } });
+  replace(main,
+    h("div.play-head", null, h("p.kind", null, h("a", { href: "#/" }, "Library"), " / ", kindLabel(g.kindId)), titleEl, tools),
+    errors, body);
+  main.dataset.screen = "play";
+  document.documentElement.lang = locale || "en";
+
+  async function submit(actionId, params) {
+    if (g.busy) return;
+    g.busy = true;
+    errors.replaceChildren();
+    try {
+      const res = await attempt("submitAction", { sessionId, actionId, params: params || {} });
+      if (!res.ok) {
+        const msg = g.strings.t(res.error.messageKey, null, res.error.message);
+        errors.append(h("p.error", { role: "alert" }, msg));
+        return;
+      }
+      g.scene = res.scene;
+      g.result = res;
+      g.actionCount += 1;
+      draw({ announceScene: true });
+      if (res.news) tell(res.news);
+    } finally {
+      g.busy = false;
+    }
+  }
+
+  function tell(news) {
+    const parts = [];
+    for (const a of news.achievements) {
+      const title = g.strings.t(a.titleKey, null, a.title);
+      toast("Achievement unlocked", title, "positive");
+      parts.push(`Achievement unlocked: ${title}.`);
+    }
+    if (news.ending) {
+      const title = g.strings.t(news.ending.titleKey, null, news.ending.title);
+      toast(news.endingIsNew ? "New ending found" : "Ending", title, news.ending.outcome === "lose" ? "negative" : "positive");
+      parts.push(`${news.endingIsNew ? "New ending found" : "Ending"}: ${title}.`);
+    }
+    if (parts.length) setTimeout(() => announce(parts.join(" ")), 400);
+  }
+
+  function draw({ announceScene }) {
+    g.seq += 1;
+    const focusText = announceScene && document.activeElement && body.contains(document.activeElement);
+    screen.render(body, g, submit);
+    body.dataset.sceneSeq = String(g.seq);
+    body.dataset.status = g.scene.status;
+    if (g.scene.status === "ended") body.append(endingPanel(g));
+    document.title = `${g.info.title} — Storyloom`;
+    if (announceScene) {
+      const text = screen.summary ? screen.summary(g) : g.strings.t(g.scene.body.textKey, g.scene.body.params, g.scene.body.text);
+      announce(text);
+      if (focusText) body.querySelector("[data-focus-target]")?.focus({ preventScroll: false });
+    }
+    performance.mark("storyloom-scene");
+  }
+
+  const onKey = (e) => {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (document.querySelector("dialog[open]")) return;
+    const t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+    if (e.key >= "1" && e.key <= "9" && screen.numbered) {
+      const btn = body.querySelectorAll("[data-numbered]")[Number(e.key) - 1];
+      if (btn && !btn.disabled) {
+        e.preventDefault();
+        btn.click();
+      }
+    }
+  };
+  document.addEventListener("keydown", onKey);
+  app.cleanup = () => document.removeEventListener("keydown", onKey);
+
+  draw({ announceScene: true });
+}
+
+async function loadStrings(sessionId, locale) {
+  const res = await call("getStrings", { sessionId, locale });
+  return new Strings(res.strings, res.locale);
+}
+
+function kindLabel(kindId) {
+  return { "story-graph": "Story", simulation: "Simulation", "world-graph": "World" }[kindId] || kindId;
+}
+
+function endingPanel(g) {
+  return h("section.ending-actions", { "aria-label": "What next" },
+    h("a.button.primary", { href: `#/new/${encodeURIComponent(g.campaignId)}`, dataset: { role: "play-again" } }, "Play again"),
+    h("button", { type: "button", onclick: () => openSaves(g, { tab: "rewind" }) }, "Rewind to an earlier choice"),
+    h("a.button", { href: `#/gallery/${encodeURIComponent(g.campaignId)}` }, "Achievements & endings"),
+    h("a.button", { href: "#/" }, "Library"));
+}

@@ -1,0 +1,128 @@
+// Save slots and rewinding: save under a name, load, export to a file,
+// delete (after a confirmation), import a file, and branch from any
+// earlier action of the game's log. The game itself is saved after every
+// action (the autosave): reloading the page resumes it where it was.
+import { call, attempt } from "./bridge.js";
+import { h, nextId } from "./dom.js";
+import { announce, ask, confirm, dialog, download, toast } from "./ui.js";
+import { when } from "./i18n.js";
+import { app } from "../app.js";
+
+/** Asks for a name and saves the game g to a new slot. */
+export async function quickSave(g) {
+  const name = await ask("Save the game", "Name of this save", defaultName(g), "Save");
+  if (name === null) return;
+  const res = await call("saveGame", { sessionId: g.sessionId, name });
+  toast("Saved", res.name || "Your game is saved.", "positive");
+  announce(`Saved${res.name ? " as " + res.name : ""}.`);
+}
+
+function defaultName(g) {
+  return `${g.info.title} — ${new Date().toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" })}`;
+}
+
+/** Opens the saves and rewind dialog for the game g. */
+export async function openSaves(g, { tab = "saves" } = {}) {
+  const [{ saves }, history] = await Promise.all([
+    call("listSaves", { campaignId: g.campaignId }),
+    attempt("getHistory", { sessionId: g.sessionId }),
+  ]);
+  const choice = await dialog("Saves & rewind", (close) => {
+    const body = h("div.saves", null);
+    body.append(h("p.note", null, "Your game is saved automatically after every move: reload or come back later and it continues here."));
+    body.append(h("div.actions", null,
+      h("button.primary", { type: "button", dataset: { role: "save-now" }, onclick: async () => { close(null); await quickSave(g); } }, "Save now…"),
+      importControl(close)));
+    body.append(h("h3", { id: "slots-h" }, "Saved games"));
+    if (saves.length === 0) {
+      body.append(h("p.muted", null, "No saves of this campaign yet."));
+    } else {
+      body.append(h("ul.slots", { "aria-labelledby": "slots-h" }, saves.map((s) => slot(s, close))));
+    }
+    body.append(h("h3", { id: "rewind-h" }, "Rewind"));
+    if (!history.ok) {
+      body.append(h("p.muted", null, `This game cannot be rewound: ${history.error.message}`));
+    } else if (history.entries.length === 0) {
+      body.append(h("p.muted", null, "Nothing to rewind yet."));
+    } else {
+      body.append(h("p.muted", null, "Start a new branch from just before one of your moves. This game stays as it is."));
+      body.append(h("ol.history", { "aria-labelledby": "rewind-h" }, history.entries.map((e, i) =>
+        h("li", null,
+          h("span", null, describe(g, e)),
+          h("button.small", { type: "button", dataset: { branch: String(i) }, "aria-label": `Rewind to before move ${i + 1}: ${describe(g, e)}`, onclick: () => close({ branch: i }) }, "Rewind here")))));
+    }
+    body.append(h("div.actions.end", null, h("button", { type: "button", onclick: () => close(null) }, "Close")));
+    if (tab === "rewind") setTimeout(() => body.querySelector("[data-branch]")?.focus(), 0);
+    return body;
+  }, { className: "wide" });
+  if (!choice) return;
+  if (choice.branch !== undefined) {
+    const res = await call("branchSession", { sessionId: g.sessionId, atActionCount: choice.branch });
+    toast("Rewound", `A new branch from move ${choice.branch + 1}.`, "neutral");
+    app.go(`#/play/${encodeURIComponent(res.sessionId)}`);
+  } else if (choice.load) {
+    const res = await call("loadGame", { saveId: choice.load });
+    toast("Loaded", choice.name || "", "neutral");
+    app.go(`#/play/${encodeURIComponent(res.sessionId)}`);
+  } else if (choice.deleted || choice.imported) {
+    await openSaves(g);
+  }
+}
+
+function describe(g, e) {
+  if (e.system) return "The campaign was updated";
+  const label = g.strings.t(e.labelKey, e.params, e.actionId);
+  const detail = e.detailKey ? g.strings.t(e.detailKey) : "";
+  const extra = detail || (e.params && e.params.ticks ? `${e.params.ticks} h` : "");
+  return extra ? `${label}: ${extra}` : label;
+}
+
+function slot(s, close) {
+  const name = s.name || "Untitled save";
+  return h("li.slot", { dataset: { saveId: s.saveId } },
+    h("div", null, h("strong", null, name), h("span.muted", null, ` ${when(s.savedAt)} · ${s.savedAtSeq} moves`)),
+    h("div.actions", null,
+      h("button.small.primary", { type: "button", dataset: { role: "load" }, "aria-label": `Load ${name}`, onclick: () => close({ load: s.saveId, name }) }, "Load"),
+      h("button.small", {
+        type: "button", dataset: { role: "export" }, "aria-label": `Download ${name} as a file`,
+        onclick: async () => {
+          const file = await call("exportSave", { saveId: s.saveId });
+          download(file.fileName, file.data);
+          announce("Save file downloaded.");
+        },
+      }, "Download"),
+      h("button.small.danger", {
+        type: "button", dataset: { role: "delete" }, "aria-label": `Delete ${name}`,
+        onclick: async () => {
+          if (!(await confirm("Delete this save?", `“${name}” will be gone for good.`, "Delete"))) return;
+          const res = await attempt("deleteSave", { saveId: s.saveId, savedAt: s.savedAt });
+          if (res.ok) {
+            announce(`Deleted ${name}.`);
+            close({ deleted: s.saveId });
+          } else {
+            announce(`Could not delete: ${res.error.message}`);
+          }
+        },
+      }, "Delete")));
+}
+
+function importControl(close) {
+  const id = nextId("imp");
+  const msg = h("span.note", { role: "status" });
+  const input = h("input.visually-hidden-file", { id, type: "file", accept: ".json,application/json", dataset: { role: "import" } });
+  input.addEventListener("change", async () => {
+    const file = input.files?.[0];
+    input.value = "";
+    if (!file) return;
+    const res = await attempt("importSave", { data: await file.text(), name: file.name.replace(/\.json$/i, "") });
+    if (!res.ok) {
+      msg.className = "note error";
+      msg.textContent = `That save was refused and nothing was changed: ${res.error.message}.`;
+      announce(msg.textContent);
+      return;
+    }
+    toast("Save imported", file.name, "positive");
+    close({ imported: res.saveId });
+  });
+  return h("span", null, h("label.button", { for: id }, "Import a save file…"), input, msg);
+}

@@ -1,0 +1,68 @@
+// The story-graph screen: the scene's text, its choices as numbered
+// buttons (keys 1–9), locked choices shown disabled with the reason the
+// engine gives, the visible variables and this game's achievements.
+import { h, replace, nextId } from "./dom.js";
+
+/** Choices answer to the number keys. */
+export const numbered = true;
+
+function paragraphs(text) {
+  return text.split(/\n\s*\n/).map((p) => h("p", null, p));
+}
+
+/** Draws the story scene of g into root; pick(actionId) submits. */
+export function render(root, g, pick) {
+  const { scene, strings } = g;
+  const view = scene.view.kindView || {};
+  const text = strings.t(scene.body.textKey, scene.body.params, scene.body.text);
+  const article = h("article.scene", { "aria-labelledby": "scene-h" },
+    h("h2.sr-only", { id: "scene-h" }, scene.status === "ended" ? "The end" : "Scene"),
+    h("div.scene-text", { tabindex: "-1", "data-focus-target": "" }, paragraphs(text)));
+
+  if (scene.status === "ended" && view.ending) {
+    const outcome = view.ending.outcome || "neutral";
+    article.append(h("div.ending", { class: `outcome-${outcome}`, dataset: { ending: view.ending.endingId } },
+      h("p.ending-kicker", null, { win: "An ending", lose: "An ending", neutral: "An ending" }[outcome]),
+      h("p.ending-title", null, strings.t(view.ending.titleKey))));
+  }
+
+  const list = h("ol.choices", { "aria-label": "Choices" });
+  scene.actions.forEach((a, i) => {
+    const n = i + 1;
+    const label = strings.t(a.labelKey, a.params);
+    const reasonId = nextId("reason");
+    const btn = h("button.choice", {
+      type: "button",
+      disabled: !a.available,
+      "aria-describedby": a.available ? null : reasonId,
+      "data-numbered": "",
+      dataset: { actionId: a.id },
+      onclick: () => pick(a.id),
+    }, n <= 9 ? h("kbd", { "aria-hidden": "true" }, String(n)) : null, h("span", null, label));
+    const li = h("li", { class: a.available ? "" : "locked" }, btn);
+    if (!a.available) {
+      li.append(h("p.reason", { id: reasonId }, h("span", { "aria-hidden": "true" }, "🔒 "), strings.t(a.reasonKey, a.params, "Not available yet.")));
+    }
+    list.append(li);
+  });
+  if (scene.actions.length) article.append(list);
+
+  const side = h("aside.side", { "aria-label": "Your state" });
+  if (view.variables?.length) {
+    side.append(h("h2", null, "You have"), h("dl.vars", null, view.variables.map((v) =>
+      h("div", null, h("dt", null, strings.t(v.labelKey, null, v.id)), h("dd", null, varValue(v))))));
+  }
+  if (view.achievements?.length) {
+    side.append(h("h2", null, "Achievements this game"), h("ul.badges", null, view.achievements.map((a) =>
+      h("li", { title: strings.t(a.descriptionKey) }, strings.t(a.titleKey)))));
+  }
+  replace(root, h("div.story-layout", null, article, side.childElementCount ? side : null));
+}
+
+function varValue(v) {
+  if (typeof v.value === "boolean") return v.value ? "yes" : "no";
+  if (typeof v.value === "number" && v.max !== undefined && v.max !== null) {
+    return h("span.var-num", null, h("meter", { min: v.min ?? 0, max: v.max, value: v.value, "aria-hidden": "true" }), ` ${v.value} / ${v.max}`);
+  }
+  return String(v.value);
+}
