@@ -71,10 +71,10 @@ func FuzzDecodeCommand(f *testing.F) {
 // survive a save and a restore byte for byte.
 func FuzzServer(f *testing.F) {
 	for i, s := range seedFrames {
-		f.Add([]byte{byte(i)}, []byte(s+"\n"+string(rune('A'+i))+`{"type":"undo"}`))
+		f.Add([]byte(string(rune('P'+i)) + s + "\n" + string(rune('A'+i)) + `{"type":"undo"}`))
 	}
-	f.Add([]byte{0}, []byte("\x00{\"type\":\"leave\"}\n\x05\n\x06\n\x07{\"type\":\"hello\"}"))
-	f.Fuzz(func(t *testing.T, _ []byte, script []byte) {
+	f.Add([]byte("\x00{\"type\":\"leave\"}\n\x05\n\x06\n\x07{\"type\":\"hello\"}"))
+	f.Fuzz(func(t *testing.T, script []byte) {
 		h := newHarness(t, rooms.Limits{CommandsPerSecond: 1000})
 		for _, c := range []string{"a", "b", "s", "x"} {
 			h.connect(c)
