@@ -29,6 +29,8 @@ var commands = map[string]command{
 	"offline":  {"build, then write dist/storyloom-offline.html, the single offline file", runOffline},
 	"sizes":    {"print raw, gzip and brotli sizes of the files in dist/", runSizes},
 	"validate": {"validate campaigns and report findings by tier", runValidate},
+	"mcp":      {"serve the session store's MCP tools on stdio (-http 127.0.0.1:PORT for HTTP)", runMCP},
+	"play":     {"play a campaign in the terminal (-script FILE for a reproducible run)", runPlay},
 }
 
 func main() {

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/storyloom/storyloom/bundle/sqlitestore"
+	"github.com/storyloom/storyloom/engine/content"
+	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/session"
+	"github.com/storyloom/storyloom/static"
+)
+
+// storeFlags are the flags `bundle mcp` and `bundle play` share: where the
+// records live and which campaigns the engine plays.
+type storeFlags struct {
+	db        string
+	memory    bool
+	campaigns string
+}
+
+// register adds the shared flags to fl.
+func (f *storeFlags) register(fl *flag.FlagSet) {
+	fl.StringVar(&f.db, "db", "", "SQLite database for sessions, saves and profiles (default "+defaultDBHint+")")
+	fl.BoolVar(&f.memory, "memory", false, "keep sessions, saves and profiles in memory only")
+	fl.StringVar(&f.campaigns, "campaigns", "", "comma-separated campaign directories or files (default: the campaigns built into the bundle)")
+}
+
+const defaultDBHint = "storyloom/sessions.db under the user cache directory, else ./.storyloom/sessions.db"
+
+// hostStore is a session store over the registered kinds and the chosen
+// campaigns and records, with what it holds open.
+type hostStore struct {
+	store *session.Store
+	// where names the record storage, for the startup line.
+	where string
+	close func() error
+}
+
+// storeOptions pin what a reproducible run needs pinned.
+type storeOptions struct {
+	// deterministic uses counting session, save and game ids and a
+	// counting clock, so a scripted run prints the same bytes every time.
+	deterministic bool
+}
+
+// openStore builds the engine from the campaigns and the session store over
+// SQLite (or memory) exactly as a native host does: the registered kinds,
+// random ids and seeds, and a UTC clock.
+func openStore(f storeFlags, opt storeOptions) (*hostStore, error) {
+	sources, err := campaignSources(f.campaigns)
+	if err != nil {
+		return nil, err
+	}
+	kinds := registeredKinds()
+	reg, res := content.Build(kinds, sources...)
+	if reg == nil {
+		var b strings.Builder
+		for _, e := range res.Errors {
+			file, _ := e.Details["file"].(string)
+			fmt.Fprintf(&b, "\n  %s: %s", file, e.Error())
+		}
+		return nil, fmt.Errorf("the campaigns do not build:%s", b.String())
+	}
+	var ids core.IDSource = randomIDs{}
+	var recIDs session.RecordIDSource = randomIDs{}
+	var clock session.Clock = session.ClockFunc(func() string {
+		return time.Now().UTC().Format("2006-01-02T15:04:05.000000000Z")
+	})
+	if opt.deterministic {
+		ids = &core.CountingIDs{}
+		recIDs = &session.CountingRecordIDs{}
+		clock = countingClock()
+	}
+	eng, err := core.New(core.Host{Kinds: kinds, Registry: reg, IDs: ids})
+	if err != nil {
+		return nil, err
+	}
+	h := &hostStore{close: func() error { return nil }, where: "memory"}
+	var records session.RecordStore
+	var profiles session.ProfileStore
+	if f.memory {
+		records, profiles = session.NewMemoryRecords(), session.NewMemoryProfiles()
+	} else {
+		path := f.db
+		if path == "" {
+			if path, err = defaultDBPath(); err != nil {
+				return nil, err
+			}
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, err
+		}
+		db, err := sqlitestore.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		records, profiles, h.where, h.close = db, db, path, db.Close
+	}
+	st, err := session.New(session.Config{Engine: eng, Records: records, Profiles: profiles, Clock: clock, IDs: recIDs})
+	if err != nil {
+		_ = h.close()
+		return nil, err
+	}
+	h.store = st
+	return h, nil
+}
+
+// campaignSources reads the campaigns named by a comma-separated list of
+// paths, or the built-in ones when the list is empty.
+func campaignSources(list string) ([]content.Source, error) {
+	if list == "" {
+		return sourcesFromFS(static.FS, "campaigns")
+	}
+	return sourcesFromPaths(strings.Split(list, ","))
+}
+
+// defaultDBPath is sessions.db in storyloom/ under the user cache directory,
+// or under ./.storyloom/ when there is none.
+func defaultDBPath() (string, error) {
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "storyloom", "sessions.db"), nil
+	}
+	return filepath.Join(".storyloom", "sessions.db"), nil
+}
+
+// randomIDs mints session, save and game ids and seeds from crypto/rand, so
+// ids never repeat across runs over one database.
+type randomIDs struct{}
+
+func (randomIDs) NewSessionID() string { return "session-" + randomHex() }
+func (randomIDs) NewSaveID() string    { return "save-" + randomHex() }
+func (randomIDs) NewGameID() string    { return "game-" + randomHex() }
+func (randomIDs) NewSeed() string      { return randomHex() }
+
+func randomHex() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// countingClock stamps 2000-01-01T00:00:00Z plus one second per call, so
+// saves sort in the order they were taken and a transcript never changes.
+func countingClock() session.Clock {
+	var (
+		mu sync.Mutex
+		n  int
+	)
+	base := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	return session.ClockFunc(func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		return base.Add(time.Duration(n) * time.Second).Format("2006-01-02T15:04:05.000000000Z")
+	})
+}
