@@ -24,13 +24,14 @@ type command struct {
 
 // commands is every subcommand, by name.
 var commands = map[string]command{
-	"build":    {"build the site into dist/ (WASM module, hashed assets, service worker)", runBuild},
-	"serve":    {"serve dist/ on 127.0.0.1:8080 (-addr to change)", runServe},
-	"offline":  {"build, then write dist/storyloom-offline.html, the single offline file", runOffline},
-	"sizes":    {"print raw, gzip and brotli sizes of the files in dist/", runSizes},
-	"validate": {"validate campaigns and report findings by tier", runValidate},
-	"mcp":      {"serve the session store's MCP tools on stdio (-http 127.0.0.1:PORT for HTTP)", runMCP},
-	"play":     {"play a campaign in the terminal (-script FILE for a reproducible run)", runPlay},
+	"build":       {"build the site into dist/ (WASM module, hashed assets, service worker)", runBuild},
+	"serve":       {"serve dist/ on 127.0.0.1:8080 (-addr to change)", runServe},
+	"offline":     {"build, then write dist/storyloom-offline.html, the single offline file", runOffline},
+	"sizes":       {"print raw, gzip and brotli sizes of the files in dist/", runSizes},
+	"validate":    {"validate campaigns and report findings by tier", runValidate},
+	"benchreport": {"turn `make bench` outputs into docs/performance.md, charts and a JSON result file", runBenchReport},
+	"mcp":         {"serve the session store's MCP tools on stdio (-http 127.0.0.1:PORT for HTTP)", runMCP},
+	"play":        {"play a campaign in the terminal (-script FILE for a reproducible run)", runPlay},
 }
 
 func main() {
