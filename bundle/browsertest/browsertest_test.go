@@ -147,11 +147,6 @@ func TestOfflineFileFromDisk(t *testing.T) {
 	if v := Eval[string](p, `storyloom.version().then((v) => v.version)`); v == "" {
 		t.Error("version() answered nothing from file://")
 	}
-	backend := Eval[string](p, `globalThis.storyloomStorage`)
-	t.Logf("storage on file:// = %s", backend)
-	if backend != "indexeddb" {
-		t.Errorf("IndexedDB does not open on file:// (backend %q)", backend)
-	}
 	n := Eval[int](p, `storyloomAssets.fetch("campaigns/index.json").then((r) => r.json()).then(async (idx) => {
 		for (const c of idx.campaigns) await (await storyloomAssets.fetch(c.url)).json();
 		return idx.campaigns.length;

@@ -78,6 +78,7 @@ func (b *builder) sitePage() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	var missing []string
 	page, err := rewriteHTML(b.index, script, func(t *htmlTag) (tagEdit, string) {
 		attr := refAttr(t)
 		if attr == "" {
@@ -87,6 +88,8 @@ func (b *builder) sitePage() ([]byte, error) {
 			if s, ok := sourceName(".", ref); ok {
 				if url, ok := b.assets[s]; ok {
 					t.set(attr, relRef(ref, url))
+				} else {
+					missing = append(missing, ref)
 				}
 			}
 		}
@@ -94,6 +97,9 @@ func (b *builder) sitePage() ([]byte, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("site: %s references %s, not in the page's sources", IndexName, strings.Join(missing, ", "))
 	}
 	return b.minify(IndexName, page)
 }
