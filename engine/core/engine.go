@@ -10,6 +10,10 @@ import (
 	"github.com/storyloom/storyloom/engine/rng"
 )
 
+// EngineVersion is this engine build's version, recorded in saves and
+// captured fixtures for provenance; it never gates a load by itself.
+const EngineVersion = "0.1.0"
+
 // MaxStateBytes is the largest serialized state Deserialize accepts.
 const MaxStateBytes = 16 << 20
 
@@ -227,6 +231,17 @@ func (e *Engine) WithEmitter(em Emitter) *Engine {
 		em = NullEmitter{}
 	}
 	c.emitter = em
+	return &c
+}
+
+// WithIDs returns the same engine minting game ids and seeds from ids; a
+// replay pins the game id to the original's this way (§7.4).
+func (e *Engine) WithIDs(ids IDSource) *Engine {
+	c := *e
+	if ids == nil {
+		ids = &CountingIDs{}
+	}
+	c.ids = ids
 	return &c
 }
 

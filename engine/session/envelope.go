@@ -17,9 +17,9 @@ const (
 	SerializationVersion = 1
 )
 
-// EngineVersion is recorded in every save for provenance and in every
-// captured fixture; it never gates a load.
-const EngineVersion = "0.1.0"
+// EngineVersion is recorded in every save for provenance; it is the
+// engine's own (core.EngineVersion) and never gates a load by itself.
+const EngineVersion = core.EngineVersion
 
 // MaxSaveBytes is the largest save document LoadGame and ImportSave read.
 const MaxSaveBytes = core.MaxStateBytes + 4096

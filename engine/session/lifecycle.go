@@ -146,14 +146,13 @@ func (s *Store) replay(op string, src *cached, n int) (*core.GameState, *Error) 
 			return nil, errorf(op, core.ReasonUnknownCampaign, "campaign %q version %q is no longer available", full.CampaignID, e.To)
 		}
 	}
-	created := s.quiet.CreateGame(cfg, start)
+	// The game id is an input to the envelope, not derived from anything:
+	// a replay pins it to the original (§7.4).
+	created := s.quiet.WithIDs(core.FixedIDs{GameID: full.GameID, Seed: full.Seed}).CreateGame(cfg, start)
 	if !created.OK {
 		return nil, refusal(op, created.Errors)
 	}
 	st := created.Value
-	// The game id is an input to the envelope, not derived from anything:
-	// a replay pins it to the original (§7.4), on a state only we hold.
-	st.GameID = full.GameID
 	for i := 0; i < n; i++ {
 		switch e := full.ActionLog.At(i).(type) {
 		case core.LoggedAction:
