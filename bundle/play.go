@@ -156,7 +156,7 @@ func (p *player) start(campaignID, seed string) error {
 	}
 	h, err := p.store.CreateSession(p.ctx, session.CreateSessionConfig{CampaignID: campaignID, Seed: seed, ProfileID: p.profile})
 	if err != nil {
-		return fmt.Errorf("%v (campaigns: go run ./bundle play)", err)
+		return fmt.Errorf("%s: %v (go run ./bundle play lists the campaigns)", session.Code(err), err)
 	}
 	p.printWarnings(h.Warnings)
 	return p.enter(h)
@@ -274,6 +274,9 @@ func (p *player) act(line string, preview bool) error {
 		return err
 	}
 	if n, convErr := strconv.Atoi(id); convErr == nil {
+		if p.scene.Status != core.StatusActive {
+			return fmt.Errorf("the game has %s: load a save, branch, or quit", p.scene.Status)
+		}
 		if n < 1 || n > len(p.scene.Actions) {
 			return fmt.Errorf("no choice %d; the choices are 1 to %d", n, len(p.scene.Actions))
 		}
