@@ -570,8 +570,7 @@ func (s *Server) roomState(r *Room) string {
 // directory lists the public gathering and running rooms, oldest first.
 func (s *Server) directory() []RoomSummary {
 	rooms := make([]*Room, 0, len(s.Rooms))
-	ids := map[*Room]string{}
-	for id, r := range s.Rooms {
+	for _, r := range s.Rooms {
 		if r.Config.Visibility == VisibilityPrivate {
 			continue
 		}
@@ -579,7 +578,6 @@ func (s *Server) directory() []RoomSummary {
 			continue
 		}
 		rooms = append(rooms, r)
-		ids[r] = id
 	}
 	sort.Slice(rooms, func(i, j int) bool { return rooms[i].Order < rooms[j].Order })
 	out := make([]RoomSummary, 0, len(rooms))
@@ -590,7 +588,7 @@ func (s *Server) directory() []RoomSummary {
 				filled++
 			}
 		}
-		out = append(out, RoomSummary{RoomID: ids[r], Config: r.Config, Filled: filled,
+		out = append(out, RoomSummary{RoomID: r.ID, Config: r.Config, Filled: filled,
 			Spectators: len(r.Spectators), State: s.roomState(r)})
 	}
 	return out

@@ -258,18 +258,20 @@ func Restore(data []byte, reg *Registry) (*Server, error) {
 			return nil, fmt.Errorf("rooms: restore: connection %q has no session", id)
 		}
 	}
-	for tok, se := range s.Sessions {
+	for _, se := range s.Sessions {
 		if se == nil {
 			return nil, fmt.Errorf("rooms: restore: empty session")
 		}
 		if se.Room != "" && s.Rooms[se.Room] == nil {
 			return nil, fmt.Errorf("rooms: restore: session %q in unknown room %q", se.PlayerID, se.Room)
 		}
-		_ = tok
 	}
 	for id, r := range s.Rooms {
-		if r == nil {
-			return nil, fmt.Errorf("rooms: restore: empty room %q", id)
+		if r == nil || r.ID != id {
+			return nil, fmt.Errorf("rooms: restore: malformed room %q", id)
+		}
+		if len(r.Seats) < MinSeats || len(r.Seats) > MaxSeats {
+			return nil, fmt.Errorf("rooms: restore: room %q has %d seats", id, len(r.Seats))
 		}
 		if _, ok := reg.Game(r.Config.GameSetup); !ok {
 			return nil, fmt.Errorf("rooms: restore: unknown format %q in room %q", r.Config.GameSetup, id)
