@@ -60,19 +60,9 @@ test-wasm:
 	GOOS=js GOARCH=wasm $(GO) build ./engine/... ./wasm/...
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASMEXEC)" ./engine/...
 
-# Each entry is package:FuzzTarget; every one runs for $(FUZZTIME).
-FUZZ_TARGETS := \
-	./engine/canon:FuzzCanonicalize \
-	./engine/core:FuzzDeserialize \
-	./engine/core:FuzzSubmitAction \
-	./engine/content:FuzzBuild
-
+## fuzz: every fuzz target for $(FUZZTIME) each (scripts/fuzz.sh finds them).
 fuzz:
-	@set -e; for t in $(FUZZ_TARGETS); do \
-	  pkg=$${t%%:*}; name=$${t##*:}; \
-	  echo "fuzz $$pkg $$name"; \
-	  $(GO) test $$pkg -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME); \
-	done
+	FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh
 
 ## bench: every Go benchmark, five counts, into bench.txt (see docs/performance.md).
 bench:
