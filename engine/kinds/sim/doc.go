@@ -6,8 +6,8 @@
 //
 // The player builds a weekly plan with the verbs plan.add, plan.remove and
 // plan.clear, and resolves it with end_week, which folds the week through a
-// fixed, ordered list of pure systems (engine/pipeline): plan, upkeep,
-// investment, drift, incidents, chains, calendar, goals. Each system
+// fixed, ordered list of pure systems (engine/pipeline): calendar, plan,
+// upkeep, investment, drift, incidents, chains, goals, record. Each system
 // reports what it changed as StateChanges, so a client can show "what
 // changed this week". A game ends goals_met, failed or week_limit_reached.
 //

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -75,3 +76,5 @@ func submit(t testing.TB, e *core.Engine, s *core.GameState, action string, para
 }
 
 func kindState(s *core.GameState) *State { return s.KindState.(*State) }
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

@@ -84,11 +84,6 @@ func cloneMap[V any](m map[string]V) map[string]V {
 	return out
 }
 
-func (s *State) hasFlag(f string) bool {
-	i := sort.SearchStrings(s.Flags, f)
-	return i < len(s.Flags) && s.Flags[i] == f
-}
-
 func (s *State) setFlag(f string) bool {
 	i := sort.SearchStrings(s.Flags, f)
 	if i < len(s.Flags) && s.Flags[i] == f {

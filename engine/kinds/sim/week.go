@@ -31,14 +31,15 @@ type weekFrame struct {
 // System ids of the end-of-week pipeline, in their normative order
 // (docs/simulation-kind.md, "The week").
 var weekSystems = []pipeline.System[*weekFrame]{
+	{ID: "calendar", Run: runCalendar},
 	{ID: "plan", Run: runPlan},
 	{ID: "upkeep", Run: runUpkeep},
 	{ID: "investment", Run: runInvestment},
 	{ID: "drift", Run: runDrift},
 	{ID: "incidents", Run: runIncidents},
 	{ID: "chains", Run: runChains},
-	{ID: "calendar", Run: runCalendar},
 	{ID: "goals", Run: runGoals},
+	{ID: "record", Run: runRecord},
 }
 
 // WeekSystems returns the ids of the end-of-week systems in the order they
@@ -263,15 +264,21 @@ func runChains(f *weekFrame) *weekFrame {
 	return f
 }
 
-// runCalendar closes the week: the week count moves on, the plan is
-// cleared and the week's snapshot joins the history.
+// runCalendar opens the resolution of the week: the week count moves on,
+// so every later system and condition sees the week being resolved.
 func runCalendar(f *weekFrame) *weekFrame {
 	f.s.Week = f.week
+	f.changes = append(f.changes, core.StateChange{Path: "week", Op: "increment", Value: f.week, Previous: f.week - 1, Reason: ReasonWeekEnded, Visible: true})
+	return f
+}
+
+// runRecord closes the week: the plan is cleared and the week's snapshot
+// joins the history.
+func runRecord(f *weekFrame) *weekFrame {
 	f.s.Plan = []PlanItem{}
 	rec := f.s.record()
 	rec.Incident, rec.Steps, rec.ReturnBp = f.record.Incident, f.record.Steps, f.record.ReturnBp
 	f.s.History = append(f.s.History, rec)
-	f.changes = append(f.changes, core.StateChange{Path: "week", Op: "increment", Value: f.week, Previous: f.week - 1, Reason: ReasonWeekEnded, Visible: true})
 	return f
 }
 

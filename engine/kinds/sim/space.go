@@ -1,0 +1,206 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/rng"
+	"github.com/storyloom/storyloom/engine/validate"
+)
+
+var _ validate.Explorable = Kind{}
+
+// spaceSeeds are the seeds whose draws the tier 3 search samples: each
+// week's incident and market outcome is explored under every one of them.
+var spaceSeeds = []string{"tier3-a", "tier3-b"}
+
+// StateSpace implements validate.Explorable. A move is a whole week: one of
+// a small set of candidate plans (an empty plan; the careful planner's plan
+// keeping protected stats above 30, and above 60; one of every offerable
+// activity in turn until nothing fits), then end_week, whose random
+// outcomes are sampled under a few fixed seeds. States are keyed coarsely
+// (week, goals, chains, flags, net worth in 200-unit steps, stats in steps
+// of 20), so the search is an abstraction: its findings are leads for an
+// author, not proofs.
+func (Kind) StateSpace(c *core.Campaign) validate.Space {
+	return space{c: contentOf(c)}
+}
+
+type space struct{ c *Content }
+
+func (sp space) Start() []validate.State {
+	init := Kind{}.InitialState(&core.Campaign{Content: sp.c}, nil, nil)
+	return []validate.State{init.State}
+}
+
+func (sp space) Key(st validate.State) string {
+	s := st.(*State)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d|%s|%d", s.Week, s.Resolution, floorDiv(s.Money+s.Invested, 20000))
+	for _, id := range sortedKeys(s.Stats) {
+		fmt.Fprintf(&b, "|%s=%d", id, floorDiv(s.Stats[id], 20))
+	}
+	for _, id := range sortedKeys(s.Goals) {
+		fmt.Fprintf(&b, "|g:%s=%s", id, s.Goals[id])
+	}
+	for _, id := range sortedKeys(s.Chains) {
+		fmt.Fprintf(&b, "|c:%s=%d", id, s.Chains[id])
+	}
+	fmt.Fprintf(&b, "|f:%s", strings.Join(s.Flags, ","))
+	return b.String()
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
+// candidates returns the labelled candidate plans of a week.
+func (sp space) candidates(s *State) []struct {
+	label string
+	plan  []PlanItem
+} {
+	c := sp.c
+	out := []struct {
+		label string
+		plan  []PlanItem
+	}{{"rest", nil}}
+	for _, margin := range []int64{30, 60} {
+		out = append(out, struct {
+			label string
+			plan  []PlanItem
+		}{fmt.Sprintf("careful (stats kept above %d)", margin), carefulPlan(s, c, margin, nil)})
+	}
+	out = append(out, struct {
+		label string
+		plan  []PlanItem
+	}{"ambitious", carefulPlan(s, c, 30, append(unlockers(c), goalRaisers(c)...))})
+	work := s.clone()
+	work.Plan = nil
+	for progress := true; progress; {
+		progress = false
+		for _, id := range c.activityIDs() {
+			a, _ := c.activity(id)
+			if id == ActivityWithdraw || maxAddable(work, c, a) == 0 {
+				continue
+			}
+			if i, _ := planned(work, id); i >= 0 {
+				work.Plan[i].Count++
+			} else {
+				work.Plan = append(work.Plan, PlanItem{Activity: id, Count: 1})
+			}
+			progress = true
+		}
+	}
+	if len(work.Plan) > 1 {
+		out = append(out, struct {
+			label string
+			plan  []PlanItem
+		}{"a bit of everything", work.Plan})
+	}
+	return out
+}
+
+func (sp space) Moves(st validate.State) []validate.Move {
+	s := st.(*State)
+	if s.Resolution != "" {
+		return nil
+	}
+	var moves []validate.Move
+	for _, cand := range sp.candidates(s) {
+		planned := s.clone()
+		planned.Plan = cand.plan
+		m := validate.Move{Label: fmt.Sprintf("week %d: %s", s.Week+1, cand.label)}
+		for _, seed := range spaceSeeds {
+			seed := seed
+			res := endWeek(planned, sp.c, nil, nil, func(id rng.StreamID) *rng.Handle { return rng.For(seed, id) })
+			m.Outcomes = append(m.Outcomes, res.State)
+		}
+		moves = append(moves, m)
+	}
+	return moves
+}
+
+func (sp space) Terminal(st validate.State) string { return st.(*State).Resolution }
+
+func (sp space) Covers(st validate.State) []string {
+	s := st.(*State)
+	var out []string
+	for id, n := range s.Done {
+		if n > 0 {
+			out = append(out, "activities."+id)
+		}
+	}
+	for _, rec := range s.History {
+		if rec.Incident != "" {
+			out = append(out, "incidents.pool."+rec.Incident)
+		}
+		for _, step := range rec.Steps {
+			out = append(out, "chains."+strings.Replace(step, ".", ".steps.", 1))
+		}
+	}
+	for id, g := range s.Goals {
+		if g == GoalMet {
+			out = append(out, "goals."+id)
+		}
+	}
+	return out
+}
+
+func (sp space) Elements() []string {
+	var out []string
+	for _, a := range sp.c.Activities {
+		out = append(out, "activities."+a.ID)
+	}
+	for _, in := range sp.c.Incidents.Pool {
+		out = append(out, "incidents.pool."+in.ID)
+	}
+	for _, ch := range sp.c.Chains {
+		if ch.Scope == ScopeProfile {
+			continue // a profile chain may need several games
+		}
+		for _, st := range ch.Steps {
+			out = append(out, "chains."+ch.ID+".steps."+st.ID)
+		}
+	}
+	for _, g := range sp.c.Goals {
+		out = append(out, "goals."+g.ID)
+	}
+	return out
+}
+
+func (sp space) Terminals() map[string]string {
+	return map[string]string{
+		ResolutionGoalsMet:         "endings.goals_met",
+		ResolutionFailed:           "endings.failed",
+		ResolutionWeekLimitReached: "endings.week_limit_reached",
+	}
+}
+
+// goalRaisers lists the activities that raise a stat a reach goal reads.
+func goalRaisers(c *Content) []string {
+	wanted := map[string]bool{}
+	for _, g := range c.Goals {
+		if g.Type == GoalReach {
+			g.Condition.Fields(func(name string, _ bool) {
+				if len(name) > 5 && name[:5] == "stat." {
+					wanted[name[5:]] = true
+				}
+			})
+		}
+	}
+	var out []string
+	for _, a := range c.Activities {
+		for stat := range wanted {
+			if a.Effects[stat] > 0 {
+				out = append(out, a.ID)
+				break
+			}
+		}
+	}
+	return out
+}
