@@ -30,8 +30,9 @@ func ModuleRoot() (string, error) {
 }
 
 // Build builds the site from the working tree (web/site, static/ and
-// ./wasm/play) into dir, with fast compression, and the offline file too
-// when offline is set.
+// ./wasm/play) into dir, and the offline file too when offline is set. It
+// compresses fast (brotli 5) unless STORYLOOM_FULL_COMPRESSION=1, which
+// `make bench` sets so that transfer figures match a real deploy.
 func Build(ctx context.Context, dir string, offline bool) (*site.Result, error) {
 	root, err := ModuleRoot()
 	if err != nil {
@@ -42,7 +43,7 @@ func Build(ctx context.Context, dir string, offline bool) (*site.Result, error) 
 		Static:    os.DirFS(filepath.Join(root, "static")),
 		Out:       dir,
 		ModuleDir: root,
-		Fast:      true,
+		Fast:      os.Getenv("STORYLOOM_FULL_COMPRESSION") != "1",
 		Offline:   offline,
 	})
 }
