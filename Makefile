@@ -23,7 +23,7 @@ build:
 	$(GO) run ./bundle build
 
 ## bundle: the single-file offline bundle, dist/storyloom-offline.html
-bundle: build
+bundle:
 	$(GO) run ./bundle offline
 
 tools: $(STATICCHECK)
@@ -33,8 +33,8 @@ $(STATICCHECK):
 
 ## deps: what the tests need beyond Go: chromium (apt) and node_modules (npm).
 deps:
-	bash scripts/setup-chromium.sh
-	bash scripts/setup-node.sh
+	sh scripts/setup-chromium.sh
+	sh scripts/setup-node.sh
 
 ## lint: gofmt, go vet and staticcheck, native and for the js/wasm entry points.
 lint: tools
@@ -50,8 +50,10 @@ lint: tools
 ## Node, and short fuzzing runs of every parser.
 test: lint deps test-native test-race test-wasm fuzz
 
+# The browser tests skip without chromium unless told to require it: after
+# `deps`, a missing browser is a failure, never a silent skip.
 test-native:
-	$(GO) test -count=1 ./...
+	STORYLOOM_REQUIRE_BROWSER=1 $(GO) test -count=1 ./...
 
 test-race:
 	$(GO) test -count=1 -race ./engine/session/... ./engine/core/...
