@@ -1,0 +1,65 @@
+package hosting
+
+import "sync"
+
+// Clock returns the host's time in Unix milliseconds. Hosts pass one in so
+// that tests control deadlines; nothing in this package reads the time
+// itself.
+type Clock func() int64
+
+// job is one caller's share of a group commit.
+type job[In, Out any] struct {
+	in   In
+	out  Out
+	err  error
+	done bool
+	wait chan struct{}
+}
+
+// batcher runs jobs in batches, one batch at a time: a caller enqueues its
+// job and then takes the run lock; whoever holds the lock runs every job
+// queued so far as one batch. Under load, a batch therefore holds every
+// request that arrived while the previous one was being committed, and one
+// Commit serves them all. It needs no goroutine of its own, so it works the
+// same in a native process and in a WASM isolate.
+type batcher[In, Out any] struct {
+	qmu   sync.Mutex
+	queue []*job[In, Out]
+	run   sync.Mutex
+	max   int // most jobs in one batch
+}
+
+// do runs in through fn as part of some batch and returns its result. fn
+// receives the whole batch and must set out or err on every job.
+func (b *batcher[In, Out]) do(in In, fn func(batch []*job[In, Out])) (Out, error) {
+	j := &job[In, Out]{in: in, wait: make(chan struct{})}
+	b.qmu.Lock()
+	b.queue = append(b.queue, j)
+	b.qmu.Unlock()
+	for {
+		b.run.Lock()
+		b.qmu.Lock()
+		if j.done {
+			b.qmu.Unlock()
+			b.run.Unlock()
+			break
+		}
+		n := len(b.queue)
+		if b.max > 0 && n > b.max {
+			n = b.max
+		}
+		batch := b.queue[:n:n]
+		b.queue = append([]*job[In, Out](nil), b.queue[n:]...)
+		b.qmu.Unlock()
+		fn(batch)
+		b.qmu.Lock()
+		for _, x := range batch {
+			x.done = true
+			close(x.wait)
+		}
+		b.qmu.Unlock()
+		b.run.Unlock()
+	}
+	<-j.wait
+	return j.out, j.err
+}

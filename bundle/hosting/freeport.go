@@ -1,0 +1,424 @@
+package hosting
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/storyloom/storyloom/engine/freeport"
+)
+
+// MaxRequestBytes is the largest Freeport request body (64 KiB).
+const MaxRequestBytes = 64 << 10
+
+// secretKey is the record holding the host secret that signs bearer
+// tokens and derives each game instance's seed.
+const secretKey = "host/secret"
+
+// FreeportConfig configures the Freeport endpoint.
+type FreeportConfig struct {
+	// Store persists every game instance. Required.
+	Store Store
+	// Clock is the host clock. Required.
+	Clock Clock
+	// Games maps each instance id (the {game} of the path) to its parsed
+	// game file. Required, non-empty.
+	Games map[string]*freeport.Game
+	// Secret signs bearer tokens and derives instance seeds; nil loads
+	// it from the store, creating it on first use.
+	Secret []byte
+	// CommandsPerSecond bounds requests per bearer token per second; 0
+	// means 20.
+	CommandsPerSecond int
+	// SnapshotEvery is how many logged requests an instance replays at
+	// most after a restart before a snapshot replaces them; 0 means 256.
+	SnapshotEvery int
+	// MaxBatch bounds the requests of one group commit; 0 means 256.
+	MaxBatch int
+}
+
+// Freeport serves the Freeport Game Master v2 over HTTP, one endpoint per
+// game instance. It is safe for concurrent use.
+type Freeport struct {
+	cfg    FreeportConfig
+	secret []byte
+	inst   map[string]*instance
+	rate   rateLimiter
+}
+
+// instance is one game instance: its reducer state and persisted head.
+type instance struct {
+	id      string
+	game    *freeport.Game
+	seed    string
+	b       batcher[fpRequest, fpResult]
+	version atomic.Int64 // the committed State Version, for host refusals
+
+	// Guarded by b.run.
+	st      *freeport.State // nil: load from the store
+	head    fpHead
+	headVer int64
+	snapVer int64
+}
+
+type fpRequest struct {
+	owner string
+	body  []byte
+}
+
+type fpResult struct {
+	resp []byte
+}
+
+// fpHead is an instance's head record: the last logged request's number
+// and the last one the snapshot includes.
+type fpHead struct {
+	Seq  int64 `json:"seq"`
+	Snap int64 `json:"snap"`
+}
+
+// fpLogEntry is one logged request: replaying it on the state before it
+// reproduces the state after it (the reducer is deterministic).
+type fpLogEntry struct {
+	Owner   string `json:"owner"`
+	Now     int64  `json:"now"`
+	Body    []byte `json:"body"`    // the exact request bytes
+	Version int64  `json:"version"` // State Version after it
+}
+
+// NewFreeport returns the endpoint for cfg.Games, loading or creating the
+// host secret.
+func NewFreeport(ctx context.Context, cfg FreeportConfig) (*Freeport, error) {
+	if cfg.Store == nil || cfg.Clock == nil || len(cfg.Games) == 0 {
+		return nil, errors.New("hosting: freeport needs a Store, a Clock and at least one game")
+	}
+	if cfg.CommandsPerSecond <= 0 {
+		cfg.CommandsPerSecond = 20
+	}
+	if cfg.SnapshotEvery <= 0 {
+		cfg.SnapshotEvery = 256
+	}
+	if cfg.MaxBatch <= 0 {
+		cfg.MaxBatch = 256
+	}
+	secret := cfg.Secret
+	if secret == nil {
+		var err error
+		if secret, err = LoadSecret(ctx, cfg.Store); err != nil {
+			return nil, err
+		}
+	}
+	f := &Freeport{cfg: cfg, secret: secret, inst: map[string]*instance{}}
+	f.rate.limit = cfg.CommandsPerSecond
+	for id, g := range cfg.Games {
+		if id == "" || strings.ContainsAny(id, "/ ") {
+			return nil, fmt.Errorf("hosting: freeport: bad instance id %q", id)
+		}
+		in := &instance{id: id, game: g, seed: f.mac("freeport-seed", id)}
+		in.b.max = cfg.MaxBatch
+		f.inst[id] = in
+	}
+	return f, nil
+}
+
+// LoadSecret returns the host secret stored in st, creating a random one
+// on first use.
+func LoadSecret(ctx context.Context, st Store) ([]byte, error) {
+	for range 4 {
+		r, err := st.Load(ctx, secretKey)
+		if err != nil {
+			return nil, fmt.Errorf("hosting: secret: %w", err)
+		}
+		if r.Version > 0 {
+			return r.Data, nil
+		}
+		err = st.Commit(ctx, []Write{{Key: secretKey, Data: []byte(randomHex(32))}})
+		if err != nil && !errors.Is(err, ErrConflict) {
+			return nil, fmt.Errorf("hosting: secret: %w", err)
+		}
+	}
+	return nil, errors.New("hosting: secret: could not be created")
+}
+
+func (f *Freeport) mac(parts ...string) string {
+	m := hmac.New(sha256.New, f.secret)
+	for _, p := range parts {
+		m.Write([]byte(p))
+		m.Write([]byte{0})
+	}
+	return hex.EncodeToString(m.Sum(nil))[:32]
+}
+
+// IssueToken returns a fresh bearer token: 32 random hex digits, a dot,
+// and their MAC under the host secret. The Owner a token authenticates is
+// derived from its random part and never leaves the host.
+func (f *Freeport) IssueToken() string {
+	r := randomHex(16)
+	return r + "." + f.mac("token", r)
+}
+
+// Owner returns the Owner ID token authenticates, or "" when it is not a
+// token this host issued.
+func (f *Freeport) Owner(token string) string {
+	r, sig, ok := strings.Cut(token, ".")
+	if !ok || len(r) != 32 || !hmac.Equal([]byte(sig), []byte(f.mac("token", r))) {
+		return ""
+	}
+	return "o:" + r
+}
+
+// Apply runs one request body for the authenticated owner ("" for none)
+// against game instance id and returns the response envelope, once it is
+// committed. It is the endpoint without HTTP, for tests and other
+// transports.
+func (f *Freeport) Apply(ctx context.Context, id, owner string, body []byte) ([]byte, error) {
+	in := f.inst[id]
+	if in == nil {
+		return nil, fmt.Errorf("hosting: freeport: unknown game %q", id)
+	}
+	res, err := in.b.do(fpRequest{owner: owner, body: body}, func(batch []*job[fpRequest, fpResult]) {
+		f.runBatch(ctx, in, batch)
+	})
+	return res.resp, err
+}
+
+func (f *Freeport) key(in *instance, k string) string { return "freeport/" + in.id + "/" + k }
+
+func logKey(seq int64) string { return fmt.Sprintf("log/%016d", seq) }
+
+// load rebuilds an instance from its snapshot and the requests logged
+// after it.
+func (f *Freeport) load(ctx context.Context, in *instance) error {
+	st := f.cfg.Store
+	hr, err := st.Load(ctx, f.key(in, "head"))
+	if err != nil {
+		return err
+	}
+	var head fpHead
+	if hr.Version > 0 {
+		if err := json.Unmarshal(hr.Data, &head); err != nil {
+			return fmt.Errorf("head: %w", err)
+		}
+	}
+	sr, err := st.Load(ctx, f.key(in, "snap"))
+	if err != nil {
+		return err
+	}
+	state := in.game.NewState(in.seed)
+	if sr.Version > 0 {
+		if state, err = in.game.Restore(sr.Data); err != nil {
+			return err
+		}
+	}
+	logs, err := st.List(ctx, f.key(in, "log/"))
+	if err != nil {
+		return err
+	}
+	for _, r := range logs {
+		seq, err := strconv.ParseInt(strings.TrimPrefix(r.Key, f.key(in, "log/")), 10, 64)
+		if err != nil {
+			return fmt.Errorf("log key %q", r.Key)
+		}
+		if seq <= head.Snap || seq > head.Seq {
+			continue // folded into the snapshot, or never committed
+		}
+		var e fpLogEntry
+		if err := json.Unmarshal(r.Data, &e); err != nil {
+			return fmt.Errorf("log %d: %w", seq, err)
+		}
+		state, _ = state.Apply(e.Owner, e.Now, e.Body)
+		if state.Version() != e.Version {
+			return fmt.Errorf("log %d replays to version %d, not %d", seq, state.Version(), e.Version)
+		}
+	}
+	in.st, in.head, in.headVer, in.snapVer = state, head, hr.Version, sr.Version
+	in.version.Store(state.Version())
+	return nil
+}
+
+func (f *Freeport) runBatch(ctx context.Context, in *instance, batch []*job[fpRequest, fpResult]) {
+	var err error
+	for attempt := 0; attempt < 8; attempt++ {
+		if in.st == nil {
+			if err = f.load(ctx, in); err != nil {
+				err = fmt.Errorf("hosting: freeport %s: load: %w", in.id, err)
+				break
+			}
+		}
+		cur := in.st
+		head := in.head
+		var logs []Write
+		for _, j := range batch {
+			now := f.cfg.Clock()
+			next, resp := cur.Apply(j.in.owner, now, j.in.body)
+			j.out.resp = resp
+			if next.Version() != cur.Version() {
+				head.Seq++
+				b, _ := json.Marshal(fpLogEntry{Owner: j.in.owner, Now: now, Body: j.in.body, Version: next.Version()})
+				logs = append(logs, Write{Key: f.key(in, logKey(head.Seq)), Data: b})
+			}
+			cur = next
+		}
+		if head.Seq == in.head.Seq {
+			return // nothing changed: queries and refusals
+		}
+		writes := logs
+		snapVer := in.snapVer
+		if head.Seq-head.Snap >= int64(f.cfg.SnapshotEvery) {
+			data, merr := cur.Marshal()
+			if merr != nil {
+				err = merr
+				break
+			}
+			writes = []Write{{Key: f.key(in, "snap"), Data: data, Version: in.snapVer}}
+			for s := head.Snap + 1; s <= in.head.Seq; s++ {
+				writes = append(writes, Write{Key: f.key(in, logKey(s)), Version: 1})
+			}
+			head.Snap = head.Seq
+			snapVer++
+		}
+		hb, _ := json.Marshal(head)
+		writes = append(writes, Write{Key: f.key(in, "head"), Data: hb, Version: in.headVer})
+		if err = f.cfg.Store.Commit(ctx, writes); err == nil {
+			in.st, in.head, in.headVer, in.snapVer = cur, head, in.headVer+1, snapVer
+			in.version.Store(cur.Version())
+			return
+		}
+		in.st = nil // reload: another writer moved the instance, or the store failed
+		if !errors.Is(err, ErrConflict) {
+			break
+		}
+	}
+	for _, j := range batch {
+		j.out = fpResult{}
+		j.err = err
+	}
+}
+
+// Handler returns the Freeport HTTP API (docs/hosting.md):
+//
+//	POST /freeport/{game}/token   a fresh bearer token: {"token":"…"}
+//	POST /freeport/{game}/        one v2 request envelope; Authorization: Bearer <token>
+func (f *Freeport) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /freeport/{game}/token", f.serveToken)
+	mux.HandleFunc("POST /freeport/{game}/{$}", f.serveRequest)
+	mux.HandleFunc("POST /freeport/{game}", f.serveRequest)
+	return mux
+}
+
+// HostError is the body of a refusal by the host rather than the Game
+// Master (404, 429, 503): the protocol's closed error set is left to the
+// Game Master's envelopes.
+type HostError struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"hostError"`
+}
+
+func hostError(w http.ResponseWriter, status int, code, msg string) {
+	var e HostError
+	e.Error.Code, e.Error.Message = code, msg
+	writeJSON(w, status, e)
+}
+
+func (f *Freeport) serveToken(w http.ResponseWriter, r *http.Request) {
+	if f.inst[r.PathValue("game")] == nil {
+		hostError(w, http.StatusNotFound, "unknown_game", "no Freeport game here")
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]string{"token": f.IssueToken()})
+}
+
+func (f *Freeport) serveRequest(w http.ResponseWriter, r *http.Request) {
+	in := f.inst[r.PathValue("game")]
+	if in == nil {
+		hostError(w, http.StatusNotFound, "unknown_game", "no Freeport game here")
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
+	if err != nil {
+		status, msg := http.StatusBadRequest, "the request body could not be read"
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			status, msg = http.StatusRequestEntityTooLarge, fmt.Sprintf("a request is at most %d bytes", MaxRequestBytes)
+		}
+		writeEnvelope(w, status, refusalEnvelope(in.version.Load(), freeport.CodeMalformedRequest, msg))
+		return
+	}
+	tok := bearer(r)
+	owner := f.Owner(tok)
+	if owner != "" && !f.rate.allow(owner, f.cfg.Clock()) {
+		w.Header().Set("Retry-After", "1")
+		hostError(w, http.StatusTooManyRequests, "rate_limited",
+			fmt.Sprintf("more than %d requests in one second for this token", f.cfg.CommandsPerSecond))
+		return
+	}
+	resp, err := f.Apply(r.Context(), in.id, owner, body)
+	if err != nil {
+		w.Header().Set("Retry-After", "1")
+		hostError(w, http.StatusServiceUnavailable, "unavailable", "the game could not commit; retry with the same commandId")
+		return
+	}
+	status := http.StatusOK
+	if owner == "" {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="freeport"`)
+		status = http.StatusUnauthorized
+	}
+	writeEnvelope(w, status, resp)
+}
+
+func writeEnvelope(w http.ResponseWriter, status int, b []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// refusalEnvelope is a v2 error envelope the host answers without the
+// reducer (a body too large to read), in the reducer's canonical form.
+func refusalEnvelope(version int64, code, msg string) []byte {
+	m, _ := json.Marshal(msg)
+	return fmt.Appendf(nil, `{"error":{"code":%q,"message":%s},"ok":false,"protocolVersion":%d,"stateVersion":%d}`,
+		code, m, freeport.ProtocolVersion, version)
+}
+
+// rateLimiter counts requests per key per second of the host clock.
+type rateLimiter struct {
+	mu     sync.Mutex
+	limit  int
+	window int64
+	counts map[string]int
+}
+
+func (l *rateLimiter) allow(key string, now int64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if sec := now / 1000; sec != l.window || l.counts == nil {
+		l.window, l.counts = sec, map[string]int{}
+	}
+	l.counts[key]++
+	return l.counts[key] <= l.limit
+}
+
+// Games returns the instance ids, sorted.
+func (f *Freeport) Games() []string {
+	ids := make([]string, 0, len(f.inst))
+	for id := range f.inst {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}

@@ -1,0 +1,207 @@
+package hosting
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/storyloom/storyloom/engine/rooms"
+)
+
+// MaxPollWait is the longest a GET /rooms/view long-poll waits for a frame.
+const MaxPollWait = 25 * time.Second
+
+// RoomsResponse is the body of every rooms HTTP response: the session
+// token the connection holds now (keep it; it is the bearer for every
+// later request), the number of the newest frame in its mailbox, and the
+// frames the request produced or that are newer than ?after.
+type RoomsResponse struct {
+	Session string      `json:"session,omitempty"`
+	Seq     int64       `json:"seq"`
+	Frames  []MailFrame `json:"frames"`
+}
+
+// Handler returns the rooms HTTP API (docs/hosting.md):
+//
+//	POST /rooms/command   one command frame; Authorization: Bearer <session>
+//	GET  /rooms/view      ?after=<seq>&wait=<ms>; Authorization: Bearer <session>
+//
+// It runs on any platform; the native host serves the WebSocket transport
+// (ServeWebSocket) beside it.
+func (h *Rooms) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /rooms/command", h.serveCommand)
+	mux.HandleFunc("GET /rooms/view", h.serveView)
+	return mux
+}
+
+// bearer returns the Authorization header's bearer token, or "".
+func bearer(r *http.Request) string {
+	a := r.Header.Get("Authorization")
+	if len(a) > 7 && strings.EqualFold(a[:7], "bearer ") {
+		return strings.TrimSpace(a[7:])
+	}
+	return ""
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// rejectionFrame returns a lobby_error frame the host itself refuses with.
+func rejectionFrame(code, reason string) MailFrame {
+	b, _ := json.Marshal(rooms.LobbyErrorFrame{LobbyError: rooms.Rejection{Code: code, Reason: reason}})
+	return MailFrame{Kind: rooms.KindError, Frame: b}
+}
+
+func (h *Rooms) serveCommand(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, rooms.MaxFrameBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeJSON(w, http.StatusRequestEntityTooLarge, RoomsResponse{Frames: []MailFrame{
+				rejectionFrame(rooms.CodeFrameTooLarge, "a frame is at most 65536 bytes")}})
+			return
+		}
+		writeJSON(w, http.StatusBadRequest, RoomsResponse{Frames: []MailFrame{
+			rejectionFrame(rooms.CodeMalformedFrame, "the request body could not be read")}})
+		return
+	}
+	tok := bearer(r)
+	conn := ""
+	if tok != "" {
+		conn = h.connOf(tok)
+	}
+	var inputs []rooms.Input
+	var prev int64
+	if conn == "" {
+		conn = NewConnID(HTTPConnPrefix)
+		inputs = append(inputs, rooms.Input{Kind: rooms.InputConnect, Conn: conn})
+		if tok != "" {
+			hello, _ := rooms.EncodeCommand(rooms.Hello{Token: tok})
+			inputs = append(inputs, rooms.Input{Kind: rooms.InputFrame, Conn: conn, Frame: hello})
+		}
+	} else if mb, _ := h.mailboxOf(conn); mb != nil {
+		prev = mb.Seq
+	}
+	inputs = append(inputs, rooms.Input{Kind: rooms.InputFrame, Conn: conn, Frame: body})
+	outs, err := h.Do(r.Context(), inputs)
+	if err != nil {
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, http.StatusServiceUnavailable, RoomsResponse{Frames: []MailFrame{
+			rejectionFrame(rooms.CodeInternal, "the room server could not commit; retry")}})
+		return
+	}
+	status := http.StatusOK
+	var frames []MailFrame
+	closed := false
+	for _, o := range outs {
+		if o.Conn != conn {
+			continue
+		}
+		closed = closed || o.Close
+		if o.Kind == rooms.KindError {
+			var f rooms.LobbyErrorFrame
+			_ = json.Unmarshal(o.Frame, &f)
+			switch f.LobbyError.Code {
+			case rooms.CodeRateLimited:
+				status = http.StatusTooManyRequests
+			case rooms.CodeTooManyConnections:
+				status = http.StatusServiceUnavailable
+			}
+		}
+	}
+	resp := RoomsResponse{Session: h.sessionOf(conn)}
+	if mb, _ := h.mailboxOf(conn); mb != nil {
+		resp.Seq = mb.Seq
+		frames = mb.since(prev)
+	}
+	if closed && len(frames) == 0 {
+		// The connection never opened (the server is full): its frames
+		// went to no mailbox.
+		for _, o := range outs {
+			if o.Conn == conn {
+				frames = append(frames, MailFrame{Kind: o.Kind, Frame: o.Frame})
+			}
+		}
+	}
+	if frames == nil {
+		frames = []MailFrame{}
+	}
+	resp.Frames = frames
+	if status != http.StatusOK {
+		w.Header().Set("Retry-After", "1")
+	}
+	writeJSON(w, status, resp)
+}
+
+func (h *Rooms) serveView(w http.ResponseWriter, r *http.Request) {
+	tok := bearer(r)
+	if tok == "" {
+		w.Header().Set("WWW-Authenticate", "Bearer")
+		writeJSON(w, http.StatusUnauthorized, RoomsResponse{Frames: []MailFrame{
+			rejectionFrame(rooms.CodeUnknownSession, "send the session token as Authorization: Bearer <token>")}})
+		return
+	}
+	conn := h.connOf(tok)
+	if conn == "" {
+		writeJSON(w, http.StatusNotFound, RoomsResponse{Frames: []MailFrame{
+			rejectionFrame(rooms.CodeUnknownSession, "no HTTP connection holds this session; POST a hello to /rooms/command with it")}})
+		return
+	}
+	after, _ := strconv.ParseInt(r.URL.Query().Get("after"), 10, 64)
+	waitMS, _ := strconv.ParseInt(r.URL.Query().Get("wait"), 10, 64)
+	wait := min(time.Duration(max(waitMS, 0))*time.Millisecond, MaxPollWait)
+	h.touch(conn)
+	var timer <-chan time.Time
+	if wait > 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		timer = t.C
+	}
+	for {
+		mb, changed := h.mailboxOf(conn)
+		resp := RoomsResponse{Session: tok, Frames: []MailFrame{}}
+		if mb != nil {
+			resp.Seq = mb.Seq
+			if f := mb.since(after); len(f) > 0 {
+				resp.Frames = f
+			}
+		}
+		if len(resp.Frames) > 0 || timer == nil {
+			writeJSON(w, http.StatusOK, resp)
+			return
+		}
+		select {
+		case <-changed:
+		case <-timer:
+			timer = nil
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
+// touch records a request on HTTP connection conn, keeping it from idling
+// out.
+func (h *Rooms) touch(conn string) {
+	h.b.run.Lock()
+	if h.seen != nil {
+		if _, ok := h.seen[conn]; ok {
+			h.seen[conn] = h.cfg.Clock()
+		}
+	}
+	h.b.run.Unlock()
+}

@@ -1,0 +1,174 @@
+//go:build !js
+
+package hosting
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/storyloom/storyloom/engine/rooms"
+)
+
+// WebSocket transport limits.
+const (
+	// WSReadLimit is the largest message the socket reads. Frames between
+	// rooms.MaxFrameBytes and this are answered with frame_too_large and
+	// the connection goes on; a larger one closes it with 1009.
+	WSReadLimit = 1 << 20
+	// WSQueue is the most frames waiting for a slow client; past it the
+	// connection is closed (it reconnects with its session token).
+	WSQueue = 256
+	// WSWriteTimeout bounds one frame's write.
+	WSWriteTimeout = 10 * time.Second
+)
+
+// WSOptions configures ServeWebSocket. The zero value accepts same-origin
+// browsers and non-browser clients.
+type WSOptions struct {
+	// OriginPatterns lists further origins a browser may connect from
+	// (websocket.AcceptOptions.OriginPatterns).
+	OriginPatterns []string
+}
+
+// WebSocketHandler returns the WebSocket transport (GET /rooms/ws): one
+// connection per socket, JSON text frames both ways; every frame the
+// machine addresses to the connection is written to it, views coalescing
+// when the client is slow.
+func (h *Rooms) WebSocketHandler(opts WSOptions) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: opts.OriginPatterns})
+		if err != nil {
+			return // Accept wrote the HTTP error
+		}
+		h.serveSocket(r.Context(), c)
+	})
+}
+
+func (h *Rooms) serveSocket(ctx context.Context, c *websocket.Conn) {
+	c.SetReadLimit(WSReadLimit)
+	id := NewConnID(WSConnPrefix)
+	q := &sendQueue{wake: make(chan struct{}, 1)}
+	h.Attach(id, q.push)
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer cancel()
+		q.writeLoop(ctx, c)
+	}()
+	defer func() {
+		cancel()
+		h.Detach(id)
+		_, _ = h.Do(context.Background(), []rooms.Input{{Kind: rooms.InputDisconnect, Conn: id}})
+		q.shut()
+		wg.Wait()
+		_ = c.CloseNow()
+	}()
+	if _, err := h.Do(ctx, []rooms.Input{{Kind: rooms.InputConnect, Conn: id}}); err != nil {
+		_ = c.Close(websocket.StatusTryAgainLater, "the room server could not commit")
+		return
+	}
+	for {
+		_, data, err := c.Read(ctx)
+		if err != nil {
+			return
+		}
+		if _, err := h.Do(ctx, []rooms.Input{{Kind: rooms.InputFrame, Conn: id, Frame: data}}); err != nil {
+			b, _ := json.Marshal(rooms.LobbyErrorFrame{LobbyError: rooms.Rejection{Code: rooms.CodeInternal,
+				Reason: "the room server could not commit; send it again"}})
+			q.push(rooms.Outbound{Conn: id, Kind: rooms.KindError, Frame: b})
+		}
+	}
+}
+
+// sendQueue holds one socket's unsent frames. A new view replaces an
+// unsent earlier view (a view supersedes every earlier one), so a slow
+// client gets the latest state rather than a backlog.
+type sendQueue struct {
+	mu      sync.Mutex
+	pending []rooms.Outbound
+	closed  bool
+	over    bool
+	wake    chan struct{}
+}
+
+func isView(kind string) bool {
+	return kind == rooms.KindLobby || kind == rooms.KindGame || kind == rooms.KindSpectator
+}
+
+func (q *sendQueue) push(o rooms.Outbound) {
+	q.mu.Lock()
+	if !q.closed {
+		if isView(o.Kind) {
+			for i, p := range q.pending {
+				if isView(p.Kind) && !p.Close {
+					q.pending = append(q.pending[:i], q.pending[i+1:]...)
+					break
+				}
+			}
+		}
+		q.pending = append(q.pending, o)
+		if len(q.pending) > WSQueue {
+			q.over = true
+		}
+	}
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (q *sendQueue) shut() {
+	q.mu.Lock()
+	q.closed = true
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (q *sendQueue) writeLoop(ctx context.Context, c *websocket.Conn) {
+	for {
+		q.mu.Lock()
+		batch, over, closed := q.pending, q.over, q.closed
+		q.pending = nil
+		q.mu.Unlock()
+		if over {
+			_ = c.Close(websocket.StatusPolicyViolation, "too slow: reconnect with the session token")
+			return
+		}
+		for _, o := range batch {
+			wctx, cancel := context.WithTimeout(ctx, WSWriteTimeout)
+			err := c.Write(wctx, websocket.MessageText, o.Frame)
+			cancel()
+			if err != nil {
+				return
+			}
+			if o.Close {
+				reason := o.Kind
+				var f rooms.LobbyErrorFrame
+				if json.Unmarshal(o.Frame, &f) == nil && f.LobbyError.Code != "" {
+					reason = f.LobbyError.Code
+				}
+				_ = c.Close(websocket.StatusPolicyViolation, reason)
+				return
+			}
+		}
+		if closed {
+			return
+		}
+		select {
+		case <-q.wake:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
