@@ -1,6 +1,7 @@
 package hosting
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -49,11 +50,14 @@ func bearer(r *http.Request) string {
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // frames pass through byte for byte
+	if err := enc.Encode(v); err != nil {
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
+	b := buf.Bytes()
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)

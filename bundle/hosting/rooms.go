@@ -91,6 +91,10 @@ type Rooms struct {
 	smu   sync.Mutex
 	sinks map[string]Sink
 
+	// observe, when set (by tests), sees the machine and every committed
+	// batch's frames before they are delivered.
+	observe func(s *rooms.Server, outs [][]rooms.Outbound)
+
 	mmu     sync.Mutex
 	pub     map[string]*mailbox // published mailboxes, read by pollers
 	waiters map[string]chan struct{}
@@ -249,6 +253,9 @@ func (h *Rooms) runBatch(ctx context.Context, batch []*job[[]rooms.Input, []room
 		}
 		if err == nil {
 			h.committed(writes, boxes)
+			if h.observe != nil {
+				h.observe(h.srv, outs)
+			}
 			h.deliver(outs, boxes)
 			for i, j := range batch {
 				j.out = outs[i]

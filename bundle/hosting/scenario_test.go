@@ -1,0 +1,360 @@
+//go:build !js
+
+package hosting
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/storyloom/storyloom/engine/rooms"
+	"github.com/storyloom/storyloom/engine/rooms/cheat"
+)
+
+// gameView is what the scenario reads from a GameView.
+type gameView struct {
+	You          string         `json:"you"`
+	ValidActions []rooms.Action `json:"valid_actions"`
+	Result       *rooms.Result  `json:"result"`
+	Log          []struct {
+		Sequence int64 `json:"sequence"`
+		Event    struct {
+			Type string `json:"type"`
+		} `json:"event"`
+	} `json:"log"`
+	ActionAck *rooms.ActionAck `json:"action_ack"`
+	Seats     []rooms.TableSeat `json:"seats"`
+	Undo      *rooms.UndoView   `json:"undo"`
+}
+
+func decodeGame(b []byte) gameView {
+	var v gameView
+	_ = json.Unmarshal(b, &v)
+	return v
+}
+
+func (v gameView) lastSeq() int64 {
+	if len(v.Log) == 0 {
+		return 0
+	}
+	return v.Log[len(v.Log)-1].Sequence
+}
+
+func (v gameView) logged(typ string) bool {
+	for _, e := range v.Log {
+		if e.Event.Type == typ {
+			return true
+		}
+	}
+	return false
+}
+
+func isGame(kind string, _ []byte) bool { return kind == rooms.KindGame }
+
+// table is one scenario's cast.
+type table struct {
+	e                   *env
+	alice, bob, carol   client
+	dave                client // spectator
+	room                string
+	humans              []client
+	undone, autoPassed  bool
+	reconnected, forged bool
+}
+
+// seatUp seats alice, bob and carol and a fox AI at a 4-seat Cheat table
+// with undo and a 30-second decision clock, starts the game and has dave
+// spectate it.
+func seatUp(t *testing.T, e *env, dial func(name string) client) *table {
+	tb := &table{e: e, alice: dial("alice"), bob: dial("bob"), carol: dial("carol"), dave: dial("dave")}
+	tb.humans = []client{tb.alice, tb.bob, tb.carol}
+	for _, c := range append(tb.humans, tb.dave) {
+		c.peer().wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+	}
+	sendCmd(tb.alice, rooms.SetName{Name: "Alice"})
+	sendCmd(tb.alice, rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID, UndoEnabled: true, ActionSeconds: 30}})
+	v := tb.alice.peer().wait("a room", func(k string, b []byte) bool {
+		var lv rooms.LobbyView
+		return k == rooms.KindLobby && json.Unmarshal(b, &lv) == nil && lv.Room != nil
+	})
+	var lv rooms.LobbyView
+	_ = json.Unmarshal(v, &lv)
+	tb.room = lv.Room.RoomID
+	for _, c := range []client{tb.bob, tb.carol} {
+		sendCmd(c, rooms.JoinRoom{RoomID: tb.room})
+		c.peer().wait("a seat", func(k string, b []byte) bool {
+			var lv rooms.LobbyView
+			return json.Unmarshal(b, &lv) == nil && lv.Room != nil
+		})
+	}
+	sendCmd(tb.alice, rooms.AddAI{Seat: 3, Kind: "fox"})
+	for _, c := range tb.humans {
+		sendCmd(c, rooms.Ready{Ready: true})
+	}
+	for _, c := range tb.humans {
+		c.peer().wait("the game", isGame)
+	}
+	sendCmd(tb.dave, rooms.SpectateRoom{RoomID: tb.room})
+	tb.dave.peer().wait("the spectator view", func(k string, _ []byte) bool { return k == rooms.KindSpectator })
+	return tb
+}
+
+// sync waits until every human and the spectator has seen log sequence seq.
+func (tb *table) sync(seq int64) {
+	for _, c := range append(tb.humans, tb.dave) {
+		c.peer().wait(fmt.Sprintf("log sequence %d", seq), func(k string, b []byte) bool {
+			var v gameView
+			_ = json.Unmarshal(b, &v)
+			return (k == rooms.KindGame || k == rooms.KindSpectator) && (v.lastSeq() >= seq || v.Result != nil)
+		})
+	}
+}
+
+// actor returns the human with a decision, its view and its first action.
+func (tb *table) actor() (client, gameView) {
+	for _, c := range tb.humans {
+		k, b := c.peer().latest()
+		if k != rooms.KindGame {
+			continue
+		}
+		if v := decodeGame(b); len(v.ValidActions) > 0 {
+			return c, v
+		}
+	}
+	return nil, gameView{}
+}
+
+// answer plays the first action: a pass, a call, or a play of up to two
+// cards.
+func answer(a rooms.Action, submission string) rooms.ChooseAction {
+	ca := rooms.ChooseAction{ActionID: a.ID, Token: a.Token, Submission: submission}
+	for _, p := range a.Prompts {
+		n := min(2, len(p.Candidates))
+		ca.Targets = append(ca.Targets, rooms.TargetChoice{Slot: p.Slot, Chosen: p.Candidates[:n]})
+	}
+	return ca
+}
+
+// pick prefers letting a play stand, so games stay short.
+func pick(v gameView) rooms.Action {
+	for _, a := range v.ValidActions {
+		if a.Type == "pass" {
+			return a
+		}
+	}
+	return v.ValidActions[0]
+}
+
+// play plays the game to its end, exercising undo, a reconnect, forged
+// and spectator actions and a deadline auto-pass on the way.
+func (tb *table) play(t *testing.T, restart func()) {
+	e := tb.e
+	for step := 0; step < 600; step++ {
+		actor, v := tb.actor()
+		if actor == nil {
+			k, b := tb.alice.peer().latest()
+			if k == rooms.KindGame && decodeGame(b).Result != nil {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+			continue
+		}
+		seq := v.lastSeq()
+		e.clock.advance(100 * time.Millisecond) // a human's pace: within the rate limit
+		switch step {
+		case 3: // undo: alice takes the last transition back
+			n := tb.alice.peer().errCount()
+			sendCmd(tb.alice, rooms.Undo{})
+			tb.alice.peer().wait("undone", func(k string, b []byte) bool {
+				return k == rooms.KindGame && decodeGame(b).logged("undone") || tb.alice.peer().errCount() > n
+			})
+			if tb.alice.peer().errCount() > n {
+				t.Fatalf("undo refused: %+v", tb.alice.peer().lastErr())
+			}
+			_, b := tb.alice.peer().latest()
+			tb.sync(decodeGame(b).lastSeq())
+			tb.undone = true
+			continue
+		case 6: // bob's connection drops; he reconnects into his seat
+			tb.bob.reconnect()
+			tb.bob.peer().wait("the game after reconnect", isGame)
+			tb.reconnected = true
+			continue
+		case 9: // forged and spectator actions change nothing
+			a := v.ValidActions[0]
+			var other client
+			for _, c := range tb.humans {
+				if c != actor {
+					other = c
+					break
+				}
+			}
+			n := other.peer().errCount()
+			sendCmd(other, answer(a, "forged"))
+			other.peer().wait("a rejection", func(string, []byte) bool { return other.peer().errCount() > n })
+			sendCmd(tb.dave, answer(a, "spectator"))
+			sendCmd(tb.dave, rooms.Undo{})
+			time.Sleep(50 * time.Millisecond)
+			if errs := tb.dave.peer().errCount(); errs != 0 {
+				t.Fatalf("the spectator was answered %d rejections; its frames must be ignored", errs)
+			}
+			if _, b := actor.peer().latest(); decodeGame(b).lastSeq() != seq {
+				t.Fatal("a forged or spectator action changed the game")
+			}
+			tb.forged = true
+		case 12: // nobody acts: the clock runs out and the seat auto-passes
+			e.clock.advance(31 * time.Second)
+			if err := e.h.Tick(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			actor.peer().wait("a timed_out event", func(k string, b []byte) bool {
+				return k == rooms.KindGame && decodeGame(b).logged("timed_out")
+			})
+			_, b := actor.peer().latest()
+			tb.sync(decodeGame(b).lastSeq())
+			tb.autoPassed = true
+			continue
+		case 15:
+			if restart != nil {
+				restart()
+				continue
+			}
+		}
+		sub := fmt.Sprintf("s%d", step)
+		n := actor.peer().errCount()
+		sendCmd(actor, answer(pick(v), sub))
+		b := actor.peer().wait("ack "+sub, func(k string, b []byte) bool {
+			v := decodeGame(b)
+			return k == rooms.KindGame && (v.ActionAck != nil && v.ActionAck.Submission == sub || v.Result != nil) ||
+				actor.peer().errCount() > n
+		})
+		if actor.peer().errCount() > n {
+			t.Fatalf("step %d refused: %+v", step, actor.peer().lastErr())
+		}
+		if ack := decodeGame(b).ActionAck; ack != nil && ack.Submission == sub && !ack.Accepted {
+			t.Fatalf("step %d refused: %+v", step, actor.peer().lastErr())
+		}
+		tb.sync(decodeGame(b).lastSeq())
+	}
+	for _, c := range append(tb.humans, tb.dave) {
+		c.peer().wait("the result", func(k string, b []byte) bool { return decodeGame(b).Result != nil })
+	}
+	if !tb.undone || !tb.reconnected || !tb.forged || !tb.autoPassed {
+		t.Fatalf("the game ended before the scenario ran: undo %v reconnect %v forged %v auto-pass %v",
+			tb.undone, tb.reconnected, tb.forged, tb.autoPassed)
+	}
+	if e.observed == 0 {
+		t.Fatal("no frame observed")
+	}
+}
+
+// TestFullGame plays the reference game to its end over each transport:
+// three humans, a fox AI, a spectator, an undo, a reconnect, forged and
+// spectator actions, and a deadline auto-pass on the injected clock.
+func TestFullGame(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		dial func(e *env) func(string) client
+	}{
+		{name: "websocket", dial: func(e *env) func(string) client {
+			return func(n string) client { return dialWS(e, n) }
+		}},
+		{name: "http", dial: func(e *env) func(string) client {
+			return func(n string) client { return dialHTTP(e, n) }
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, &MemStore{}, rooms.Limits{})
+			tb := seatUp(t, e, tc.dial(e))
+			tb.play(t, nil)
+			if err := e.checkPersisted(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// checkPersisted reloads the server from the store and compares it with
+// the one in memory (clock and rate counters aside).
+func (e *env) checkPersisted() error {
+	mem, err := e.h.Snapshot()
+	if err != nil {
+		return err
+	}
+	h2, err := NewRooms(context.Background(), RoomsConfig{Store: e.store, Registry: registry(e.t), Clock: e.clock.now, KeepWebSockets: true})
+	if err != nil {
+		return err
+	}
+	disk, _ := h2.Snapshot()
+	if a, b := normalize(e.t, mem), normalize(e.t, disk); !bytes.Equal(a, b) {
+		return fmt.Errorf("the store holds a different server:\nmemory %.600s\nstore  %.600s", a, b)
+	}
+	return nil
+}
+
+func normalize(t testing.TB, state []byte) []byte {
+	s, err := rooms.Restore(state, registry(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Now = 0
+	for _, c := range s.Conns {
+		c.Window, c.Count = 0, 0
+	}
+	b, _ := s.Marshal()
+	return b
+}
+
+// TestRestartMidGame kills the server in the middle of the game (every
+// socket cut, the process's memory gone) and starts a new one on the same
+// store: the room, its seats and its game resume, WebSocket clients
+// reconnect with their session tokens straight into their seats, HTTP
+// clients go on polling their persisted mailboxes, and the game is played
+// to its end.
+func TestRestartMidGame(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ws   bool
+	}{
+		{name: "websocket", ws: true},
+		{name: "http", ws: false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, &MemStore{}, rooms.Limits{})
+			dial := func(n string) client {
+				if tc.ws {
+					return dialWS(e, n)
+				}
+				return dialHTTP(e, n)
+			}
+			tb := seatUp(t, e, dial)
+			restarted := false
+			tb.play(t, func() {
+				_, before := tb.alice.peer().latest()
+				e.kill()
+				e.start(rooms.Limits{})
+				if tc.ws {
+					for _, c := range append(tb.humans, tb.dave) {
+						c.reconnect()
+					}
+					for _, c := range tb.humans {
+						c.peer().wait("the game after the restart", isGame)
+					}
+					sendCmd(tb.dave, rooms.SpectateRoom{RoomID: tb.room})
+				}
+				tb.dave.peer().wait("the spectator view", func(k string, _ []byte) bool { return k == rooms.KindSpectator })
+				_, after := tb.alice.peer().latest()
+				if decodeGame(after).lastSeq() != decodeGame(before).lastSeq() {
+					t.Fatalf("the game moved across the restart: %d → %d", decodeGame(before).lastSeq(), decodeGame(after).lastSeq())
+				}
+				restarted = true
+			})
+			if !restarted {
+				t.Fatal("the game ended before the restart")
+			}
+		})
+	}
+}
