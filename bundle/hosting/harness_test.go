@@ -35,7 +35,7 @@ func newTestClock() *testClock {
 	return c
 }
 
-func (c *testClock) now() int64             { return c.ms.Load() }
+func (c *testClock) now() int64              { return c.ms.Load() }
 func (c *testClock) advance(d time.Duration) { c.ms.Add(d.Milliseconds()) }
 
 func registry(t testing.TB) *rooms.Registry {

@@ -25,7 +25,7 @@ type gameView struct {
 			Type string `json:"type"`
 		} `json:"event"`
 	} `json:"log"`
-	ActionAck *rooms.ActionAck `json:"action_ack"`
+	ActionAck *rooms.ActionAck  `json:"action_ack"`
 	Seats     []rooms.TableSeat `json:"seats"`
 	Undo      *rooms.UndoView   `json:"undo"`
 }
