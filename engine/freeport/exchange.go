@@ -25,7 +25,7 @@ func sealTerms(proposer, counterparty string, offered, requested []item, expires
 	if requested == nil {
 		requested = []item{}
 	}
-	b := mustMarshal(terms{ProtocolVersion: ProtocolVersion, ProposerPlayerID: proposer,
+	b := appendTerms(make([]byte, 0, 256), &terms{ProtocolVersion: ProtocolVersion, ProposerPlayerID: proposer,
 		CounterpartyPlayerID: counterparty, Offered: offered, Requested: requested, ExpiresAt: FormatTime(expiresAt)})
 	return b, canon.DigestBytes(b)
 }
@@ -45,8 +45,8 @@ func isHash(s string) bool {
 // checkTerms validates both sides' Assets and the deadline of a new Round,
 // and returns the deadline.
 func (s *State) checkTerms(now int64, c *command) (int64, *refusal) {
-	for _, side := range []string{"offered", "requested"} {
-		for _, it := range c.items[side] {
+	for _, side := range [2][]item{c.offered, c.requested} {
+		for _, it := range side {
 			if _, r := s.transferable(it.AssetID); r != nil {
 				return 0, r
 			}
@@ -87,7 +87,7 @@ func (tx *State) propose(me int, now int64, c *command) (any, bool, *refusal) {
 	if cp == me {
 		return nil, false, refuse(CodeSelfDealing, "a Player cannot open an Exchange with itself")
 	}
-	offered, requested := c.items["offered"], c.items["requested"]
+	offered, requested := c.offered, c.requested
 	if r := tx.checkFunds(me, offered); r != nil {
 		return nil, false, r
 	}
@@ -171,7 +171,7 @@ func (tx *State) counter(me int, now int64, c *command) (any, bool, *refusal) {
 	if r != nil {
 		return nil, false, r
 	}
-	offered, requested := c.items["offered"], c.items["requested"]
+	offered, requested := c.offered, c.requested
 	mine := offered
 	if me == x.counterparty {
 		mine = requested

@@ -62,14 +62,14 @@ func vset[T any](node *vnode[T], shift uint, i int, x T) *vnode[T] {
 	}
 	if shift == 0 {
 		j := i & vecMask
-		vals := make([]T, max(len(c.vals), j+1), vecWidth)
+		vals := make([]T, max(len(c.vals), j+1))
 		copy(vals, c.vals)
 		vals[j] = x
 		c.vals = vals
 		return c
 	}
 	j := (i >> shift) & vecMask
-	kids := make([]*vnode[T], max(len(c.kids), j+1), vecWidth)
+	kids := make([]*vnode[T], max(len(c.kids), j+1))
 	copy(kids, c.kids)
 	kids[j] = vset(kids[j], shift-vecBits, i, x)
 	c.kids = kids

@@ -127,18 +127,26 @@ type errorMsg struct {
 }
 
 func (s *State) success(res any) []byte {
-	return mustMarshal(envelope{ProtocolVersion: ProtocolVersion, OK: true, StateVersion: s.version, Result: res})
+	env := envelope{ProtocolVersion: ProtocolVersion, OK: true, StateVersion: s.version, Result: res}
+	return env.appendJSON(make([]byte, 0, 1024))
 }
 
 func (s *State) refusal(r *refusal) []byte {
-	return mustMarshal(envelope{ProtocolVersion: ProtocolVersion, StateVersion: s.version,
-		Error: &errorMsg{Code: r.code, Message: r.message}})
+	env := envelope{ProtocolVersion: ProtocolVersion, StateVersion: s.version,
+		Error: &errorMsg{Code: r.code, Message: r.message}}
+	return env.appendJSON(make([]byte, 0, 256))
 }
 
 // mustMarshal encodes a view the package built itself as canonical JSON;
 // every such view is plain data, so a failure is a bug in this package.
+// Views with a direct encoder (viewjson.go) use it.
 func mustMarshal(v any) []byte {
-	return appendCanonical(make([]byte, 0, 512), reflect.ValueOf(v))
+	return appendView(make([]byte, 0, 512), v)
+}
+
+// appendCanonicalAny encodes v by reflection.
+func appendCanonicalAny(b []byte, v any) []byte {
+	return appendCanonical(b, reflect.ValueOf(v))
 }
 
 // enroll creates the Player of a new Owner with its Starting Assets.
@@ -232,7 +240,8 @@ func (tx *State) setTradingName(me int, c *command) (any, bool, *refusal) {
 }
 
 func (tx *State) transfer(me int, now int64, c *command) (any, bool, *refusal) {
-	assetID, q := c.s("assetId"), c.num["quantity"]
+	assetID := c.s("assetId")
+	q, _ := c.n("quantity")
 	a, r := tx.transferable(assetID)
 	if r != nil {
 		return nil, false, r

@@ -50,35 +50,62 @@ const (
 	fTimeOpt                      // optional RFC 3339 timestamp, null as absent
 )
 
+// fieldSpec is one field an action takes beyond protocolVersion, action and
+// commandId.
+type fieldSpec struct {
+	name string
+	kind fieldKind
+}
+
+// actionSpec says whether an action is a mutation and which fields it
+// takes, sorted by name. It is a value with a fixed array so that looking an
+// action up allocates nothing.
 type actionSpec struct {
 	mutation bool
-	fields   map[string]fieldKind
+	n        int
+	fields   [6]fieldSpec
+}
+
+func newSpec(mutation bool, fields ...fieldSpec) actionSpec {
+	s := actionSpec{mutation: mutation, n: len(fields)}
+	copy(s.fields[:], fields)
+	return s
+}
+
+// field returns the kind of field name and whether the action takes it.
+func (s *actionSpec) field(name string) (fieldKind, bool) {
+	for _, f := range s.fields[:s.n] {
+		if f.name == name {
+			return f.kind, true
+		}
+	}
+	return 0, false
 }
 
 func specFor(action string) (actionSpec, bool) {
 	switch action {
 	case ActionEnroll:
-		return actionSpec{mutation: true}, true
+		return newSpec(true), true
 	case ActionSetTradingName:
-		return actionSpec{true, map[string]fieldKind{"tradingName": fNameOrNull}}, true
+		return newSpec(true, fieldSpec{"tradingName", fNameOrNull}), true
 	case ActionReadInventory, ActionReadStanding:
-		return actionSpec{}, true
+		return newSpec(false), true
 	case ActionReadStatement:
-		return actionSpec{false, map[string]fieldKind{"limit": fPositiveOpt}}, true
+		return newSpec(false, fieldSpec{"limit", fPositiveOpt}), true
 	case ActionGetExchange:
-		return actionSpec{false, map[string]fieldKind{"exchangeId": fString, "roundLimit": fPositiveOpt, "roundCursor": fStringOpt}}, true
+		return newSpec(false, fieldSpec{"exchangeId", fString}, fieldSpec{"roundCursor", fStringOpt}, fieldSpec{"roundLimit", fPositiveOpt}), true
 	case ActionListExchanges:
-		return actionSpec{false, map[string]fieldKind{"status": fStringOpt, "limit": fPositiveOpt, "cursor": fStringOpt}}, true
+		return newSpec(false, fieldSpec{"cursor", fStringOpt}, fieldSpec{"limit", fPositiveOpt}, fieldSpec{"status", fStringOpt}), true
 	case ActionTransfer:
-		return actionSpec{true, map[string]fieldKind{"toPlayerId": fString, "assetId": fString, "quantity": fPositive}}, true
+		return newSpec(true, fieldSpec{"assetId", fString}, fieldSpec{"quantity", fPositive}, fieldSpec{"toPlayerId", fString}), true
 	case ActionProposeExchange:
-		return actionSpec{true, map[string]fieldKind{"counterpartyPlayerId": fString, "offered": fItems, "requested": fItems, "expiresAt": fTimeOpt}}, true
+		return newSpec(true, fieldSpec{"counterpartyPlayerId", fString}, fieldSpec{"expiresAt", fTimeOpt}, fieldSpec{"offered", fItems}, fieldSpec{"requested", fItems}), true
 	case ActionRespondToExchange:
-		return actionSpec{true, map[string]fieldKind{"exchangeId": fString, "exchangeVersion": fPositive, "termsHash": fString, "decision": fString}}, true
+		return newSpec(true, fieldSpec{"decision", fString}, fieldSpec{"exchangeId", fString}, fieldSpec{"exchangeVersion", fPositive}, fieldSpec{"termsHash", fString}), true
 	case ActionCounterExchange:
-		return actionSpec{true, map[string]fieldKind{"exchangeId": fString, "exchangeVersion": fPositive, "termsHash": fString, "offered": fItems, "requested": fItems, "expiresAt": fTimeOpt}}, true
+		return newSpec(true, fieldSpec{"exchangeId", fString}, fieldSpec{"exchangeVersion", fPositive}, fieldSpec{"expiresAt", fTimeOpt}, fieldSpec{"offered", fItems}, fieldSpec{"requested", fItems}, fieldSpec{"termsHash", fString}), true
 	case ActionCancelExchange:
-		return actionSpec{true, map[string]fieldKind{"exchangeId": fString, "exchangeVersion": fPositive}}, true
+		return newSpec(true, fieldSpec{"exchangeId", fString}, fieldSpec{"exchangeVersion", fPositive}), true
 	}
 	return actionSpec{}, false
 }
@@ -89,15 +116,20 @@ type item struct {
 	Quantity int64  `json:"quantity"`
 }
 
-// command is a decoded, normalized request. Strings hold values present;
-// the present map says which optional fields were given.
+// command is a decoded, normalized request: the action's string and number
+// fields by name (an action has at most three of one and one of the other),
+// both sides of Terms, and the deadline.
 type command struct {
 	action    string
 	mutation  bool
 	commandID string
-	str       map[string]string
-	num       map[string]int64
-	items     map[string][]item
+	strs      [4]namedString
+	nstrs     int
+	nums      [2]namedNumber
+	nnums     int
+	offered   []item
+	requested []item
+	hasItems  bool // the action takes offered and requested
 	nameNull  bool // tradingName was null
 	expiresAt int64
 	hasExpiry bool
@@ -106,16 +138,67 @@ type command struct {
 	norm []byte
 }
 
-func (c *command) s(name string) string { return c.str[name] }
+type namedString struct{ name, v string }
 
+type namedNumber struct {
+	name string
+	v    int64
+}
+
+// s returns string field name, or "" when it was absent.
+func (c *command) s(name string) string {
+	for _, f := range c.strs[:c.nstrs] {
+		if f.name == name {
+			return f.v
+		}
+	}
+	return ""
+}
+
+// n returns number field name and whether it was present.
 func (c *command) n(name string) (int64, bool) {
-	v, ok := c.num[name]
-	return v, ok
+	for _, f := range c.nums[:c.nnums] {
+		if f.name == name {
+			return f.v, true
+		}
+	}
+	return 0, false
+}
+
+func (c *command) setS(name, v string) {
+	c.strs[c.nstrs] = namedString{name, v}
+	c.nstrs++
+}
+
+func (c *command) setN(name string, v int64) {
+	c.nums[c.nnums] = namedNumber{name, v}
+	c.nnums++
+}
+
+func (c *command) setItems(name string, items []item) {
+	c.hasItems = true
+	if name == "offered" {
+		c.offered = items
+	} else {
+		c.requested = items
+	}
 }
 
 // decodeRequest parses one request body. It never looks at state: every
 // refusal it returns is malformed_request or unsupported_protocol_version.
+// A well-formed request takes the one-pass decoder (fastdecode.go); anything
+// it is unsure of, every refusal included, takes decodeRequestSlow, the
+// reference decoder, so both give the same answer on every body.
 func decodeRequest(body []byte) (*command, *refusal) {
+	if c, ok := decodeFast(body); ok {
+		return c, nil
+	}
+	return decodeRequestSlow(body)
+}
+
+// decodeRequestSlow canonicalizes the body, then decodes it member by
+// member. It is the reference decoder and decides every refusal.
+func decodeRequestSlow(body []byte) (*command, *refusal) {
 	if len(body) > MaxRequestBytes {
 		return nil, refuse(CodeMalformedRequest, fmt.Sprintf("request is larger than %d bytes", MaxRequestBytes))
 	}
@@ -156,11 +239,11 @@ func decodeRequest(body []byte) (*command, *refusal) {
 		if k == "protocolVersion" || k == "action" || (k == "commandId" && spec.mutation) {
 			continue
 		}
-		if _, ok := spec.fields[k]; !ok {
+		if _, ok := spec.field(k); !ok {
 			return nil, refuse(CodeMalformedRequest, fmt.Sprintf("unknown field %q for %s", k, action))
 		}
 	}
-	c := &command{action: action, mutation: spec.mutation, str: map[string]string{}, num: map[string]int64{}}
+	c := &command{action: action, mutation: spec.mutation}
 	norm := map[string]any{"protocolVersion": ProtocolVersion, "action": action}
 	if spec.mutation {
 		raw, ok := obj["commandId"]
@@ -172,15 +255,11 @@ func decodeRequest(body []byte) (*command, *refusal) {
 		}
 		norm["commandId"] = c.commandID
 	}
-	names := make([]string, 0, len(spec.fields))
-	for k := range spec.fields {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	for _, f := range spec.fields[:spec.n] {
+		name := f.name
 		raw, present := obj[name]
 		isNull := present && string(raw) == "null"
-		switch kind := spec.fields[name]; kind {
+		switch kind := f.kind; kind {
 		case fString, fStringOpt:
 			if !present || isNull {
 				if kind == fString {
@@ -192,7 +271,7 @@ func decodeRequest(body []byte) (*command, *refusal) {
 			if json.Unmarshal(raw, &v) != nil || v == "" || len(v) > 256 {
 				return nil, refuse(CodeMalformedRequest, name+" must be a non-empty string of at most 256 bytes")
 			}
-			c.str[name] = v
+			c.setS(name, v)
 			norm[name] = v
 		case fNameOrNull:
 			if !present {
@@ -207,7 +286,7 @@ func decodeRequest(body []byte) (*command, *refusal) {
 			if json.Unmarshal(raw, &v) != nil {
 				return nil, refuse(CodeMalformedRequest, name+" must be a string or null")
 			}
-			c.str[name] = v
+			c.setS(name, v)
 			norm[name] = v
 		case fPositive, fPositiveOpt:
 			if !present || isNull {
@@ -220,17 +299,14 @@ func decodeRequest(body []byte) (*command, *refusal) {
 			if err != nil || v < 1 || v > MaxQuantity {
 				return nil, refuse(CodeMalformedRequest, fmt.Sprintf("%s must be an integer from 1 to %d", name, MaxQuantity))
 			}
-			c.num[name] = v
+			c.setN(name, v)
 			norm[name] = v
 		case fItems:
 			items, r := decodeItems(name, raw, present)
 			if r != nil {
 				return nil, r
 			}
-			if c.items == nil {
-				c.items = map[string][]item{}
-			}
-			c.items[name] = items
+			c.setItems(name, items)
 			norm[name] = items
 		case fTimeOpt:
 			if !present || isNull {
@@ -248,7 +324,7 @@ func decodeRequest(body []byte) (*command, *refusal) {
 			norm[name] = FormatTime(t)
 		}
 	}
-	if c.items != nil && len(c.items["offered"])+len(c.items["requested"]) == 0 {
+	if c.hasItems && len(c.offered)+len(c.requested) == 0 {
 		return nil, refuse(CodeMalformedRequest, "offered and requested are both empty")
 	}
 	c.norm = mustMarshal(norm)
