@@ -503,10 +503,12 @@ func (b *builder) web() error {
 	if err != nil {
 		return err
 	}
-	var cssNames, jsNames []string
+	var cssNames, jsNames, pages []string
 	for _, name := range names {
 		switch ext := strings.ToLower(path.Ext(name)); {
 		case name == IndexName || name == SWName || name == WebManifest:
+		case path.Base(name) == IndexName:
+			pages = append(pages, name) // a nested page, such as rooms/index.html
 		case ext == ".css":
 			cssNames = append(cssNames, name)
 		case ext == ".js" || ext == ".mjs":
@@ -543,19 +545,27 @@ func (b *builder) web() error {
 	if err != nil {
 		return fmt.Errorf("site: the page has no %s: %w", IndexName, err)
 	}
-	// Bundle every module entry that index.html loads.
+	// Bundle every module entry that index.html and the nested pages load.
 	var entries []string
-	if _, err := rewriteHTML(index, "", func(t *htmlTag) (tagEdit, string) {
-		if t.name == "script" {
-			typ, _ := t.get("type")
-			src, hasSrc := t.get("src")
-			if s, ok := sourceName(".", src); hasSrc && ok && strings.EqualFold(typ, "module") {
-				entries = append(entries, s)
+	for _, page := range append([]string{IndexName}, pages...) {
+		src := index
+		if page != IndexName {
+			if src, err = fs.ReadFile(b.o.Web, page); err != nil {
+				return err
 			}
 		}
-		return keepTag, ""
-	}); err != nil {
-		return err
+		if _, err := rewriteHTML(src, "", func(t *htmlTag) (tagEdit, string) {
+			if t.name == "script" {
+				typ, _ := t.get("type")
+				ref, hasSrc := t.get("src")
+				if s, ok := sourceName(path.Dir(page), ref); hasSrc && ok && strings.EqualFold(typ, "module") {
+					entries = append(entries, s)
+				}
+			}
+			return keepTag, ""
+		}); err != nil {
+			return err
+		}
 	}
 	inBundle := map[string]bool{}
 	for _, entry := range entries {
@@ -597,8 +607,53 @@ func (b *builder) web() error {
 	if err := b.webManifest(); err != nil {
 		return err
 	}
+	for _, page := range pages {
+		if err := b.nestedPage(page); err != nil {
+			return err
+		}
+	}
 	b.index = index
 	return nil
+}
+
+// nestedPage writes a page below the root, such as rooms/index.html, under
+// its own name (so that /rooms/ serves it), its references rewritten to the
+// hashed names relative to its directory. It gets no asset map: only the
+// root page runs from the offline file.
+func (b *builder) nestedPage(name string) error {
+	src, err := fs.ReadFile(b.o.Web, name)
+	if err != nil {
+		return err
+	}
+	dir := path.Dir(name)
+	var missing []string
+	page, err := rewriteHTML(src, "", func(t *htmlTag) (tagEdit, string) {
+		attr := refAttr(t)
+		if attr == "" {
+			return keepTag, ""
+		}
+		if ref, ok := t.get(attr); ok {
+			if s, ok := sourceName(dir, ref); ok {
+				if url, ok := b.assets[s]; ok {
+					t.set(attr, relRef(ref, url))
+				} else {
+					missing = append(missing, ref)
+				}
+			}
+		}
+		return keepTag, ""
+	})
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("site: %s references %s, not in the page's sources", name, strings.Join(missing, ", "))
+	}
+	if page, err = b.minify(name, page); err != nil {
+		return err
+	}
+	b.assets[name] = name
+	return b.emit(name, page)
 }
 
 // webManifest rewrites the icon references of manifest.webmanifest.
