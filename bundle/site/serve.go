@@ -44,7 +44,8 @@ const (
 // the precompressed .br or .gz variant when the request's Accept-Encoding
 // allows it (with Vary: Accept-Encoding), an immutable year-long
 // Cache-Control for content-hashed files and no-cache with an ETag for the
-// rest. "/" serves index.html.
+// rest. "/" serves index.html, and a path ending in a slash the index.html
+// of that directory.
 func Handler(fsys fs.FS, mounts ...Mount) http.Handler {
 	mux := http.NewServeMux()
 	for _, m := range mounts {
@@ -74,6 +75,8 @@ func (s *fileServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
 	if name == "" {
 		name = IndexName
+	} else if strings.HasSuffix(r.URL.Path, "/") {
+		name += "/" + IndexName // a nested page: /rooms/ is rooms/index.html
 	}
 	for _, seg := range strings.Split(name, "/") {
 		if strings.HasPrefix(seg, ".") {
