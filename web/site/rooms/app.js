@@ -1,0 +1,293 @@
+// Storyloom rooms: the lobby and the room screen (docs/rooms-ui.md). One
+// connection (connection.js) carries the SAGE lobby and game frames; this
+// module keeps the latest of each, switches screens, and shows refusals.
+
+import { Connection, frameKind } from "./connection.js";
+import { createLobby, savedName, roomIdFrom } from "./lobby.js";
+import { createTable } from "./table.js";
+import { h, fill, announce, toast } from "./dom.js";
+
+const WATCH_KEY = "storyloom-rooms-watch";
+const THEME_KEY = "storyloom-theme";
+
+const state = {
+  lobby: null, // the latest LobbyView
+  game: null, // the latest GameView or SpectatorView
+  spectator: false,
+  catalog: null,
+  screen: "",
+  linkRoom: linkRoom(),
+  roomName: "",
+  clockSeconds: 0,
+  selected: [],
+  selectFor: "",
+  submission: 0,
+  pending: null,
+  aiSeat: "",
+  aiKind: "",
+  triedName: false,
+  conn: { state: "connecting" },
+};
+
+function linkRoom() {
+  const hash = new URLSearchParams(window.location.hash.replace(/^#/, ""));
+  const query = new URLSearchParams(window.location.search);
+  return hash.get("room") || query.get("room") || "";
+}
+
+function session(key, value) {
+  try {
+    if (value === undefined) return sessionStorage.getItem(key) || "";
+    if (value) sessionStorage.setItem(key, value); else sessionStorage.removeItem(key);
+  } catch { /* private mode */ }
+  return "";
+}
+
+const main = document.getElementById("main");
+const lobbyRoot = document.getElementById("lobby");
+const tableRoot = document.getElementById("table");
+const notice = document.getElementById("notice");
+const connPill = document.getElementById("conn");
+
+const transport = new URLSearchParams(window.location.search).get("transport") || "auto";
+const conn = new Connection({ onFrame, onStatus, transport });
+
+const ui = {
+  state,
+  send(cmd) {
+    if (conn.send(cmd)) return true;
+    showRejection({ code: "not_connected", reason: "Not connected to the room server right now; it reconnects on its own, then try again." });
+    return false;
+  },
+  watch(roomId) {
+    session(WATCH_KEY, roomId);
+    return ui.send({ type: "spectate_room", room_id: roomId });
+  },
+  stopWatching() {
+    session(WATCH_KEY, "");
+    state.spectator = false;
+    state.game = null;
+    setLinkRoom("");
+    // A spectator's frames are ignored by the server: closing the
+    // connection is how it stops. Over WebSocket the next hello lands in
+    // the lobby with the same session; over HTTP the spectating connection
+    // keeps the session until it idles out, so a fresh one is started.
+    if (conn.mode === "http") conn.forgetSession();
+    conn.restart();
+  },
+  setLinkRoom,
+  shareLink(roomId) {
+    const u = new URL(window.location.href);
+    u.search = "";
+    u.hash = `room=${encodeURIComponent(roomId)}`;
+    return u.href;
+  },
+  async copy(text) {
+    try {
+      await navigator.clipboard.writeText(text);
+      toast("Link copied.");
+    } catch {
+      toast("Copy the link from the box: the browser did not allow copying.");
+    }
+  },
+  aiName(id) {
+    const k = (state.catalog?.ai_opponents || []).find((a) => a.id === id);
+    return k?.name || id;
+  },
+  aiKinds(setup) {
+    const all = state.catalog?.ai_opponents || [];
+    const f = (state.catalog?.formats || []).find((x) => x.game_setup === setup);
+    return f?.ai?.length ? all.filter((a) => f.ai.includes(a.id)) : all;
+  },
+  formatName(setup) {
+    const f = (state.catalog?.formats || []).find((x) => x.game_setup === setup);
+    return f?.name || setup;
+  },
+};
+
+function setLinkRoom(id) {
+  state.linkRoom = id;
+  const u = new URL(window.location.href);
+  u.searchParams.delete("room");
+  u.hash = id ? `room=${encodeURIComponent(id)}` : "";
+  if (u.href !== window.location.href) history.replaceState(null, "", u.href);
+}
+
+const lobby = createLobby(lobbyRoot, ui);
+const table = createTable(tableRoot, ui);
+
+function show(screen) {
+  if (state.screen === screen) return;
+  const moving = state.screen !== "";
+  state.screen = screen;
+  main.dataset.screen = screen;
+  lobbyRoot.hidden = screen !== "lobby";
+  tableRoot.hidden = screen !== "table";
+  if (screen !== "table") table.stop();
+  document.title = screen === "table" ? "Storyloom — room" : "Storyloom — rooms";
+  if (moving) main.focus({ preventScroll: true });
+}
+
+function onFrame(frame, kind) {
+  switch (kind) {
+    case "lobby": {
+      const wasIn = state.lobby?.room?.room_id;
+      state.lobby = frame;
+      state.game = null;
+      state.spectator = false;
+      const room = frame.room;
+      if (room) {
+        state.roomName = room.config.name || ui.formatName(room.config.game_setup);
+        state.clockSeconds = room.config.action_seconds || 0;
+        setLinkRoom(room.room_id);
+        if (wasIn !== room.room_id) announce(`You are in ${state.roomName}, seat ${seatOf(frame) + 1}.`);
+      } else if (wasIn) {
+        setLinkRoom("");
+        announce("You left the room.");
+      }
+      if (!state.catalog && (frame.valid_commands || []).includes("request_catalog") && !state.askedCatalog) {
+        state.askedCatalog = true;
+        conn.send({ type: "request_catalog" });
+      }
+      // Resume watching after a reconnect or a reload.
+      const watching = session(WATCH_KEY);
+      if (watching && !room && (frame.valid_commands || []).includes("spectate_room") && !state.resumedWatch) {
+        state.resumedWatch = true;
+        conn.send({ type: "spectate_room", room_id: watching });
+      }
+      // Carry the name this browser used last into a fresh session.
+      const name = savedName();
+      if (!frame.name && name && !state.triedName && (frame.valid_commands || []).includes("set_name")) {
+        state.triedName = true;
+        conn.send({ type: "set_name", name });
+      }
+      show("lobby");
+      lobby.render();
+      break;
+    }
+    case "game":
+    case "spectator": {
+      const first = state.screen !== "table";
+      state.game = frame;
+      state.spectator = kind === "spectator";
+      state.pending = null;
+      if (state.spectator) session(WATCH_KEY, frame.room_id);
+      if (frame.room_id) {
+        setLinkRoom(frame.room_id);
+        const listed = (state.lobby?.directory || []).find((r) => r.room_id === frame.room_id);
+        if (state.lobby?.room?.room_id !== frame.room_id && listed) state.roomName = listed.config.name || ui.formatName(listed.config.game_setup);
+        if (!state.roomName) state.roomName = "Cheat";
+      }
+      show("table");
+      table.render();
+      if (first) announce(state.spectator ? "You are watching the game." : "The game is on.");
+      break;
+    }
+    case "catalog":
+      state.catalog = frame;
+      if (state.lobby) lobby.render();
+      if (state.game) table.render();
+      break;
+    case "lobby_error": {
+      const e = frame.lobby_error;
+      if (e.code === "unknown_session") {
+        toast("Your earlier session had expired: you have a new one.");
+        break;
+      }
+      if (e.code === "session_taken") {
+        showTaken();
+        break;
+      }
+      if (["unknown_room", "not_running"].includes(e.code) && session(WATCH_KEY) && !state.spectator) session(WATCH_KEY, "");
+      showRejection(e);
+      break;
+    }
+    default:
+      break; // an unknown frame is ignored, as the protocol asks
+  }
+  if (document.documentElement.dataset.storyloom !== "ready" && (state.lobby || state.game)) {
+    document.documentElement.dataset.storyloom = "ready";
+  }
+}
+
+function seatOf(v) {
+  return v.room?.seats.find((s) => s.occupied_by === v.you)?.seat ?? 0;
+}
+
+function showRejection(e) {
+  notice.hidden = false;
+  notice.className = "notice bad";
+  notice.dataset.code = e.code || "";
+  fill(notice,
+    h("p", {}, h("strong", { text: "Refused: " }), e.reason || "The server refused that.", " ", h("code", { class: "code", text: `(${e.code})` })),
+    h("button", { type: "button", class: "quiet small", text: "Dismiss", "aria-label": "Dismiss the message", onclick: () => { notice.hidden = true; } }));
+}
+
+function showTaken() {
+  notice.hidden = false;
+  notice.className = "notice warn";
+  notice.dataset.code = "session_taken";
+  fill(notice,
+    h("p", { text: "This session was opened in another tab or window, which now holds your seat." }),
+    h("button", { type: "button", text: "Use it here instead", onclick: () => { notice.hidden = true; conn.stopped = false; conn.restart(); } }));
+}
+
+let waitTimer = 0;
+function onStatus(s) {
+  state.conn = s;
+  clearInterval(waitTimer);
+  if (s.state === "connecting") state.resumedWatch = false;
+  const via = s.transport === "http" ? " (HTTP)" : "";
+  connPill.dataset.state = s.state;
+  connPill.dataset.transport = s.transport;
+  if (s.state === "open") {
+    fill(connPill, `Connected${via}`);
+  } else if (s.state === "waiting") {
+    const until = performance.now() + (s.retryIn || 0);
+    const draw = () => fill(connPill, `Reconnecting in ${Math.max(0, Math.ceil((until - performance.now()) / 1000))} s…`);
+    draw();
+    waitTimer = setInterval(draw, 500);
+  } else if (s.state === "taken") {
+    fill(connPill, "Opened elsewhere");
+  } else {
+    fill(connPill, "Connecting…");
+  }
+}
+
+// Theme toggle (the same stored choice as the main page).
+function effectiveTheme() {
+  const t = document.documentElement.dataset.theme;
+  if (t === "light" || t === "dark") return t;
+  return window.matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+function themeLabel() {
+  const next = effectiveTheme() === "dark" ? "light" : "dark";
+  const btn = document.getElementById("theme-toggle");
+  btn.setAttribute("aria-label", `Switch to the ${next} theme`);
+  fill(btn, h("span", { "aria-hidden": "true", text: next === "dark" ? "☾ " : "☀ " }), next === "dark" ? "Dark" : "Light");
+}
+document.getElementById("theme-toggle").addEventListener("click", () => {
+  const next = effectiveTheme() === "dark" ? "light" : "dark";
+  document.documentElement.dataset.theme = next;
+  try { localStorage.setItem(THEME_KEY, next); } catch { /* this tab only */ }
+  themeLabel();
+});
+themeLabel();
+
+window.addEventListener("hashchange", () => {
+  const id = linkRoom();
+  if (id !== state.linkRoom) { state.linkRoom = roomIdFrom(id); if (state.lobby) lobby.render(); }
+});
+
+// Test and debugging hook: the latest frames, read-only.
+Object.defineProperty(window, "storyloomRooms", {
+  value: Object.freeze({
+    get lobby() { return state.lobby; },
+    get game() { return state.game; },
+    get transport() { return conn.mode; },
+    frameKind,
+  }),
+});
+
+show("lobby");
+conn.start();

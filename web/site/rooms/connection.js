@@ -1,0 +1,298 @@
+// The connection to the room server: one WebSocket (GET /rooms/ws), or,
+// when a WebSocket cannot be opened, the HTTP API (POST /rooms/command and
+// the GET /rooms/view long-poll). Either way the page sees the same frames
+// (docs/rooms-ui.md).
+//
+// The session token is kept per tab in sessionStorage, so a reload (or a
+// dropped connection) says hello with it and gets its seat back. The
+// server gives every fresh connection a fresh session before it reads the
+// hello; that first LobbyView is not adopted (the token to keep is the one
+// that owns the seat), only the answer to the hello is.
+
+const TOKEN_KEY = "storyloom-rooms-session";
+const MAX_BACKOFF = 30000;
+const POLL_WAIT = 20000;
+
+function storage() {
+  try { return window.sessionStorage; } catch { return null; }
+}
+
+export function storedToken() {
+  try { return storage()?.getItem(TOKEN_KEY) || ""; } catch { return ""; }
+}
+
+function storeToken(tok) {
+  try { if (tok) storage()?.setItem(TOKEN_KEY, tok); } catch { /* private mode: this page only */ }
+}
+
+/** Classifies a frame structurally, as the protocol says a client must. */
+export function frameKind(f) {
+  if (!f || typeof f !== "object") return "unknown";
+  if (f.lobby_error) return "lobby_error";
+  if ("catalog_version" in f) return "catalog";
+  if ("session" in f) return "lobby";
+  if ("seat_order" in f) return "you" in f ? "game" : "spectator";
+  return "unknown";
+}
+
+/** Backoff before reconnect attempt n (0-based): 0.5 s doubling to 30 s, with jitter. */
+export function backoff(n) {
+  const base = Math.min(MAX_BACKOFF, 500 * 2 ** Math.min(n, 16));
+  return Math.round(base * (0.6 + Math.random() * 0.4));
+}
+
+export class Connection {
+  /**
+   * onFrame(frame, kind) receives every frame, in order; onStatus({state,
+   * transport, retryIn}) the connection's state: "connecting", "open",
+   * "waiting" (a reconnect is scheduled), "taken" (another tab took the
+   * session; no automatic reconnect).
+   */
+  constructor({ onFrame, onStatus, transport = "auto" }) {
+    this.onFrame = onFrame;
+    this.onStatus = onStatus;
+    this.mode = transport === "http" ? "http" : "ws";
+    this.forced = transport === "http" || transport === "ws";
+    this.token = storedToken();
+    this.helloPending = false;
+    this.attempt = 0;
+    this.wsEverOpened = false;
+    this.wsFailures = 0;
+    this.ws = null;
+    this.timer = 0;
+    this.stopped = false;
+    this.open = false;
+    // HTTP state.
+    this.bearer = "";
+    this.lastSeq = 0;
+    this.pollAbort = null;
+    this.generation = 0;
+  }
+
+  start() {
+    this.stopped = false;
+    this.connect();
+  }
+
+  status(state, extra = {}) {
+    this.onStatus?.({ state, transport: this.mode, ...extra });
+  }
+
+  /** Sends a command; false when there is no connection to send it on. */
+  send(cmd) {
+    if (this.mode === "ws") {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+      this.ws.send(JSON.stringify(cmd));
+      return true;
+    }
+    if (!this.open) return false;
+    this.post(cmd);
+    return true;
+  }
+
+  /** Drops the connection and opens a fresh one at once (after "taken", or to stop watching). */
+  restart() {
+    this.teardown();
+    this.attempt = 0;
+    this.connect();
+  }
+
+  teardown() {
+    clearTimeout(this.timer);
+    this.generation++;
+    this.open = false;
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.onopen = ws.onclose = ws.onerror = ws.onmessage = null;
+      try { ws.close(1000, "bye"); } catch { /* already closed */ }
+    }
+    if (this.pollAbort) { this.pollAbort.abort(); this.pollAbort = null; }
+  }
+
+  /** Starts a fresh session: forgets the stored token (a spectator leaving over HTTP). */
+  forgetSession() {
+    this.token = "";
+    this.bearer = "";
+    try { storage()?.removeItem(TOKEN_KEY); } catch { /* ignore */ }
+  }
+
+  connect() {
+    if (this.stopped) return;
+    this.status("connecting");
+    if (this.mode === "ws") this.connectWS(); else this.connectHTTP();
+  }
+
+  scheduleReconnect() {
+    if (this.stopped) return;
+    this.open = false;
+    const wait = backoff(this.attempt++);
+    this.status("waiting", { retryIn: wait });
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), wait);
+  }
+
+  // Frames from either transport.
+  deliver(frame) {
+    const kind = frameKind(frame);
+    if (this.helloPending) {
+      if (kind === "lobby" && frame.session !== this.token) return; // the fresh pre-hello session
+      if (kind === "lobby" || kind === "game" || kind === "spectator") this.helloPending = false;
+      if (kind === "lobby_error" && frame.lobby_error.code === "unknown_session") this.helloPending = false;
+    }
+    if (kind === "lobby" && frame.session && frame.session !== this.token) {
+      this.token = frame.session;
+      storeToken(this.token);
+    }
+    if (kind === "lobby_error" && frame.lobby_error.code === "session_taken") {
+      this.stopped = true;
+      this.teardown();
+      this.status("taken");
+    }
+    if (kind !== "lobby_error" || frame.lobby_error.code !== "unknown_session") this.attempt = 0;
+    this.onFrame(frame, kind);
+  }
+
+  // WebSocket transport.
+  connectWS() {
+    let ws;
+    const gen = ++this.generation;
+    try {
+      const url = new URL("ws", window.location.href);
+      url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+      url.search = "";
+      url.hash = "";
+      ws = new WebSocket(url.href);
+    } catch {
+      this.wsFailed();
+      return;
+    }
+    this.ws = ws;
+    let opened = false;
+    ws.onopen = () => {
+      if (gen !== this.generation) return;
+      opened = true;
+      this.wsEverOpened = true;
+      this.wsFailures = 0;
+      this.open = true;
+      if (this.token) {
+        this.helloPending = true;
+        ws.send(JSON.stringify({ type: "hello", token: this.token }));
+      }
+      this.status("open");
+    };
+    ws.onmessage = (ev) => {
+      if (gen !== this.generation) return;
+      let frame;
+      try { frame = JSON.parse(ev.data); } catch { return; }
+      this.deliver(frame);
+    };
+    ws.onclose = () => {
+      if (gen !== this.generation) return;
+      this.ws = null;
+      this.open = false;
+      this.helloPending = false;
+      if (this.stopped) return;
+      if (!opened) this.wsFailed(); else this.scheduleReconnect();
+    };
+    ws.onerror = () => { /* onclose follows and decides */ };
+  }
+
+  wsFailed() {
+    this.wsFailures++;
+    // A WebSocket that never opened on this page, or fails again and again
+    // after having worked: use the HTTP API instead.
+    if (!this.forced && (!this.wsEverOpened || this.wsFailures >= 3)) {
+      this.mode = "http";
+      this.status("connecting");
+      this.connectHTTP();
+      return;
+    }
+    this.scheduleReconnect();
+  }
+
+  // HTTP transport.
+  async request(path, init) {
+    const headers = { "Content-Type": "application/json" };
+    const tok = this.bearer || this.token;
+    if (tok) headers.Authorization = `Bearer ${tok}`;
+    const res = await fetch(new URL(path, window.location.href), { ...init, headers, cache: "no-store" });
+    let body = null;
+    try { body = await res.json(); } catch { body = null; }
+    return { res, body };
+  }
+
+  take(body) {
+    if (!body) return;
+    if (body.session) this.bearer = body.session;
+    const frames = (body.frames || []).slice().sort((a, b) => a.seq - b.seq);
+    for (const f of frames) {
+      if (f.seq <= this.lastSeq) continue;
+      this.lastSeq = f.seq;
+      this.deliver(f.frame);
+    }
+  }
+
+  async connectHTTP() {
+    const gen = ++this.generation;
+    this.lastSeq = 0;
+    this.bearer = "";
+    try {
+      // With a token the server opens a connection and says hello with it
+      // before the command; the answer is the reclaimed seat, or
+      // unknown_session and a fresh one.
+      const { res, body } = await this.request("command", { method: "POST", body: JSON.stringify({ type: "request_catalog" }) });
+      if (gen !== this.generation) return;
+      if (!res.ok && !body) throw new Error(`HTTP ${res.status}`);
+      this.open = true;
+      this.status("open");
+      this.take(body);
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    } catch {
+      if (gen !== this.generation) return;
+      this.scheduleReconnect();
+      return;
+    }
+    this.poll(gen);
+  }
+
+  async post(cmd) {
+    const gen = this.generation;
+    try {
+      const { res, body } = await this.request("command", { method: "POST", body: JSON.stringify(cmd) });
+      if (gen !== this.generation) return;
+      this.take(body);
+      if (!res.ok && res.status >= 500 && !body) throw new Error(`HTTP ${res.status}`);
+    } catch {
+      if (gen !== this.generation) return;
+      this.onFrame({ lobby_error: { code: "not_sent", reason: "The command could not reach the room server; try again." } }, "lobby_error");
+    }
+  }
+
+  async poll(gen) {
+    let failures = 0;
+    while (gen === this.generation && !this.stopped) {
+      const abort = new AbortController();
+      this.pollAbort = abort;
+      try {
+        const { res, body } = await this.request(`view?after=${this.lastSeq}&wait=${POLL_WAIT}`, { method: "GET", signal: abort.signal });
+        if (gen !== this.generation) return;
+        if (res.status === 404 || res.status === 401) {
+          // Our HTTP connection idled out: say hello again with the token.
+          this.connectHTTP();
+          return;
+        }
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        if (!this.open) { this.open = true; this.status("open"); }
+        failures = 0;
+        this.take(body);
+      } catch {
+        if (gen !== this.generation) return;
+        this.open = false;
+        const wait = backoff(failures++);
+        this.status("waiting", { retryIn: wait });
+        await new Promise((r) => { this.timer = setTimeout(r, wait); });
+      }
+    }
+  }
+}

@@ -1,0 +1,285 @@
+// The room screen: the personalized view of the game (Cheat, or any game
+// rendered generically), its valid actions as buttons carrying their
+// tokens, the bounded log, whose turn it is and the decision clock, undo
+// when the table allows it, the result, and spectator mode. Everything is
+// rebuilt from the latest view: the page keeps no game state of its own
+// besides which cards you have picked for a play.
+
+import { h, fill, keepFocus, announce, toast } from "./dom.js";
+import { rankWord, cardName, cardSpoken, isRed, plural } from "./names.js";
+
+export function createTable(root, ui) {
+  const head = h("header", { class: "table-head" });
+  const turn = h("p", { class: "turn", id: "turn" });
+  const clockText = h("span", { class: "clock-text" });
+  const clockBar = h("progress", { max: 100, value: 100, "aria-hidden": "true" });
+  const clock = h("div", { class: "clock", id: "clock", hidden: true }, h("span", { "aria-hidden": "true", text: "⏱ " }), clockText, clockBar);
+  const result = h("section", { class: "card result", id: "result", hidden: true, "aria-labelledby": "result-h" });
+  const board = h("div", { class: "board" });
+  const hand = h("section", { class: "card hand", id: "hand", "aria-labelledby": "hand-h" });
+  const actions = h("section", { class: "card actions", id: "actions", "aria-labelledby": "actions-h" });
+  const log = h("ol", { class: "log", id: "log", "aria-labelledby": "log-h" });
+  const logBox = h("section", { class: "card log-box", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: "Log" }), log);
+  fill(root, head, h("div", { class: "turn-bar" }, turn, clock), result,
+    h("div", { class: "table-grid" }, h("div", { class: "table-main" }, board, actions, hand), logBox));
+
+  let clockTimer = 0;
+  let deadline = null; // {at: ms, total: s}
+  let lastTurnKey = "";
+  let lastResult = "";
+  let lastSeq = 0;
+  let warned = false;
+
+  const view = () => ui.state.game;
+  const spectator = () => ui.state.spectator;
+
+  function name(pid) {
+    const v = view();
+    const seat = (v.seats || []).find((s) => s.player_id === pid);
+    const n = v.player_names?.[pid] || seat?.name;
+    let label = n || (seat ? (seat.ai ? ui.aiName(seat.ai) : `Player ${seat.seat + 1}`) : String(pid ?? "?"));
+    if (!spectator() && pid === v.you) label = `${label} (you)`;
+    return label;
+  }
+  const bare = (pid) => name(pid).replace(/ \(you\)$/, "");
+
+  function render() {
+    const v = view();
+    if (!v) return;
+    root.dataset.seq = String(Number(root.dataset.seq || 0) + 1);
+    root.dataset.phase = v.phase || "";
+    root.dataset.you = spectator() ? "" : v.you || "";
+    root.dataset.mode = spectator() ? "spectator" : "player";
+    root.dataset.result = v.result ? "over" : "";
+    keepFocus(() => {
+      renderHead(v);
+      renderBoard(v);
+      renderActions(v);
+      renderHand(v);
+      renderLog(v);
+      renderResult(v);
+    });
+    renderTurn(v);
+    startClock(v);
+    if (v.action_rejected) toast("The game had moved on: this is the table as it stands now.", "info");
+    if (v.auto_passed) toast("Time ran out, so the game moved for you.", "info");
+  }
+
+  function renderHead(v) {
+    const title = ui.state.roomName || "Cheat";
+    fill(head,
+      h("h1", { text: title }),
+      h("p", { class: "facts" },
+        spectator() ? h("span", { class: "badge", text: "Watching" }) : null,
+        v.game === "cheat" && v.play ? ` Play ${v.play} · ${v.phase === "challenge" ? "claimed" : "claiming"} ${rankWord(v.rank)}` : "",
+        ` · room `, h("code", { text: v.room_id || "" })));
+  }
+
+  function turnText(v) {
+    if (v.result) return resultText(v.result, v);
+    const mine = (v.valid_actions || []);
+    if (v.game === "cheat") {
+      if (v.phase === "play") {
+        if (mine.some((a) => a.type === "play_cards")) return `Your turn: put down 1 to 4 cards as ${rankWord(v.rank)}.`;
+        return `${bare(v.active_player)} is putting down cards as ${rankWord(v.rank)}.`;
+      }
+      if (v.phase === "challenge" && v.claim) {
+        const c = v.claim;
+        const claim = `${bare(c.player)} claims ${plural(c.count, rankWord(c.rank).replace(/e?s$/, ""), rankWord(c.rank))}`;
+        if (mine.some((a) => a.type === "call_cheat" || a.type === "pass")) return `${claim}: call “Cheat!” or let it stand.`;
+        return `${claim}. Waiting for the others to call or let it stand.`;
+      }
+    }
+    if (mine.length) return "Your move.";
+    return v.active_player ? `Waiting for ${bare(v.active_player)}.` : "Waiting for the other players.";
+  }
+
+  function renderTurn(v) {
+    const text = turnText(v);
+    fill(turn, text);
+    const mineNow = (v.valid_actions || []).length > 0;
+    turn.classList.toggle("mine", mineNow && !v.result);
+    const key = `${v.play}|${v.phase}|${mineNow}|${v.result ? "over" : ""}`;
+    if (v.result) {
+      const r = JSON.stringify(v.result);
+      if (r !== lastResult) { lastResult = r; announce(text); }
+    } else if (key !== lastTurnKey) {
+      announce(text);
+    }
+    lastTurnKey = key;
+  }
+
+  function startClock(v) {
+    clearInterval(clockTimer);
+    warned = false;
+    if (v.action_deadline == null || v.result || spectator()) { deadline = null; clock.hidden = true; return; }
+    const total = Math.max(1, Number(v.action_deadline));
+    deadline = { at: performance.now() + total * 1000, total: ui.state.clockSeconds || total };
+    clock.hidden = false;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((deadline.at - performance.now()) / 1000));
+      clockText.textContent = `${left} s left to decide`;
+      clockBar.value = Math.round(100 * Math.min(1, left / deadline.total));
+      clock.classList.toggle("low", left <= 10);
+      if (left <= 10 && !warned) { warned = true; announce(`${left} seconds left to decide.`); }
+      if (left <= 0) clearInterval(clockTimer);
+    };
+    tick();
+    clockTimer = setInterval(tick, 250);
+  }
+
+  function renderBoard(v) {
+    if (v.game !== "cheat") {
+      fill(board, h("section", { class: "card" }, h("h2", { text: "Table" }),
+        h("p", { class: "hint", text: "This game has no dedicated view here; its actions are below." })));
+      return;
+    }
+    const players = (v.players || []).map((p) => {
+      const seat = (v.seats || []).find((s) => s.player_id === p.player_id);
+      const active = p.player_id === v.active_player && !v.result;
+      return h("li", { class: `player${active ? " active" : ""}${p.player_id === v.you && !spectator() ? " you" : ""}`, dataset: { player: p.player_id } },
+        h("span", { class: "p-name" }, active ? h("span", { class: "marker", "aria-hidden": "true", text: "▶ " }) : null, name(p.player_id)),
+        h("span", { class: "p-count", text: plural(p.hand_size, "card") }),
+        seat?.ai ? h("span", { class: "badge", text: "AI" }) : null,
+        seat?.connected === false ? h("span", { class: "badge warn", text: "disconnected" }) : null,
+        active ? h("span", { class: "sr-only", text: v.phase === "challenge" ? " (claimed)" : " (to play)" }) : null);
+    });
+    const claim = v.claim ? h("p", { class: "claim" },
+      h("strong", { text: bare(v.claim.player) }), ` claims ${v.claim.count} × ${rankWord(v.claim.rank)}`,
+      v.claim.passed?.length ? ` · let stand by ${v.claim.passed.map(bare).join(", ")}` : "") : null;
+    const lc = v.last_call;
+    const last = lc ? h("div", { class: "last-call" },
+      h("p", {}, h("strong", { text: bare(lc.caller) }), ` called “Cheat!” on ${bare(lc.player)}'s ${rankWord(lc.rank)}: `,
+        h("strong", { text: lc.truthful ? "it was true" : "it was a lie" }), `, so ${bare(lc.picked_up_by)} picked up ${plural(lc.pile_size, "card")}.`),
+      h("ul", { class: "cards small", "aria-label": "The called cards" },
+        (lc.cards || []).map((c) => h("li", { class: `card-face${isRed(c.id) ? " red" : ""}`, "aria-label": cardSpoken(c.id), text: c.name || cardName(c.id) })))) : null;
+    fill(board,
+      h("section", { class: "card players-box", "aria-labelledby": "players-h" },
+        h("h2", { id: "players-h", text: "Players" }), h("ul", { class: "players" }, players)),
+      h("section", { class: "card pile", "aria-labelledby": "pile-h" },
+        h("h2", { id: "pile-h", text: "Pile" }),
+        h("p", { class: "pile-size" }, h("span", { class: "pile-stack", "aria-hidden": "true" }), plural(v.pile_size || 0, "card"), " face down"),
+        claim, last));
+  }
+
+  // The play action's select_from_zone prompt, when you have one.
+  function selectPrompt(a) {
+    return (a.prompts || []).find((p) => p.kind === "select_from_zone");
+  }
+
+  function renderHand(v) {
+    if (spectator()) {
+      hand.hidden = true;
+      return;
+    }
+    hand.hidden = false;
+    const cards = v.my_hand || [];
+    const play = (v.valid_actions || []).find((a) => selectPrompt(a));
+    const prompt = play ? selectPrompt(play) : null;
+    if (!play || ui.state.selectFor !== play.token) { ui.state.selected = []; ui.state.selectFor = play?.token || ""; }
+    const chosen = new Set(ui.state.selected);
+    const max = prompt?.count || 1;
+    const candidates = new Set(prompt?.candidates || []);
+    const items = cards.map((c) => {
+      const selectable = Boolean(prompt) && candidates.has(c.id);
+      const on = chosen.has(c.id);
+      return h("li", {},
+        h("button", { type: "button", class: `card-face${isRed(c.id) ? " red" : ""}${on ? " on" : ""}`, dataset: { card: c.id, key: `card-${c.id}` },
+          "aria-pressed": selectable ? String(on) : false, "aria-label": cardSpoken(c.id), disabled: !selectable || (!on && chosen.size >= max),
+          text: c.name || cardName(c.id), onclick: () => {
+            const sel = ui.state.selected;
+            const i = sel.indexOf(c.id);
+            if (i >= 0) sel.splice(i, 1); else if (sel.length < max) sel.push(c.id);
+            keepFocus(() => { renderHand(view()); renderActions(view()); });
+          } }));
+    });
+    fill(hand,
+      h("h2", { id: "hand-h", text: `Your hand (${plural(cards.length, "card")})` }),
+      prompt ? h("p", { class: "hint", id: "hand-prompt", text: `${prompt.prompt} Picked ${chosen.size} of at most ${max}.` }) : null,
+      cards.length ? h("ul", { class: "cards", "aria-label": "Your cards" }, items) : h("p", { class: "hint", text: "No cards." }));
+  }
+
+  function renderActions(v) {
+    const list = v.valid_actions || [];
+    if (spectator()) {
+      fill(actions, h("h2", { id: "actions-h", text: "Watching" }),
+        h("p", { class: "hint", text: "You are watching: every hand is hidden from you." }),
+        h("button", { type: "button", class: "secondary", id: "stop-watching", dataset: { key: "stop-watching" }, text: "Stop watching", onclick: () => ui.stopWatching() }));
+      return;
+    }
+    const buttons = list.map((a) => {
+      const p = selectPrompt(a);
+      const picked = ui.state.selected.length;
+      const min = p ? (p.min ?? p.count ?? 1) : 0;
+      const label = p ? `${a.label} (${plural(picked, "card")})` : a.label;
+      return h("button", { type: "button", class: `act act-${a.type}`, dataset: { actionId: a.id, actionType: a.type, token: a.token, key: `act-${a.type}` },
+        disabled: ui.state.pending || Boolean(p) && (picked < Math.max(1, min)), text: label,
+        onclick: () => choose(a, p) });
+    });
+    const undo = v.undo ? h("button", { type: "button", class: "quiet", id: "undo", dataset: { key: "undo" },
+      disabled: !v.undo.available, "aria-describedby": "undo-hint",
+      text: "Undo the last move", onclick: () => ui.send({ type: "undo" }) }) : null;
+    fill(actions,
+      h("h2", { id: "actions-h", text: list.length ? "Your move" : "Actions" }),
+      list.length ? h("div", { class: "row act-row" }, buttons) : h("p", { class: "hint", text: v.result ? "The game is over." : "Nothing to do right now: wait for the others." }),
+      undo ? h("p", { class: "undo-line" }, undo, h("span", { class: "hint", id: "undo-hint", text: ` ${v.undo.available} of ${v.undo.limit} moves can be taken back.` })) : null);
+  }
+
+  function choose(a, p) {
+    const msg = { type: "choose_action", action_id: a.id, token: a.token, submission: `c${++ui.state.submission}` };
+    if (p) msg.targets = [{ slot: p.slot, chosen: ui.state.selected.slice() }];
+    if (ui.send(msg)) {
+      ui.state.pending = msg.submission;
+      for (const b of actions.querySelectorAll("button.act")) b.disabled = true;
+    }
+  }
+
+  function logText(ev) {
+    switch (ev?.type) {
+      case "played": return `${bare(ev.player)} put down ${plural(ev.count, "card")} as ${rankWord(ev.rank)}.`;
+      case "passed": return `${bare(ev.player)} let it stand.`;
+      case "called": return `${bare(ev.player)} called “Cheat!” on ${bare(ev.claimer)}: ${ev.truthful ? "true" : "a lie"} (${(ev.cards || []).map(cardName).join(" ")}); ${bare(ev.picked_up_by)} picked up ${plural(ev.count, "card")}.`;
+      case "game_over": return `${bare(ev.winner)} emptied their hand and won.`;
+      case "timed_out": return `${bare(ev.player)} ran out of time; the game moved for them.`;
+      case "undone": return `${bare(ev.player)} took the last move back.`;
+      default: return ev?.type ? `${ev.type.replace(/_/g, " ")}` : "Something happened.";
+    }
+  }
+
+  function renderLog(v) {
+    const entries = v.log || [];
+    const seq = entries.length ? entries[entries.length - 1].sequence : 0;
+    fill(log, entries.map((e) => h("li", { value: e.sequence, dataset: { seq: e.sequence } }, logText(e.event))));
+    if (seq !== lastSeq) { lastSeq = seq; log.scrollTop = log.scrollHeight; }
+  }
+
+  function resultText(r, v) {
+    if (!r.winner) return `The game ended without a winner (${r.reason}).`;
+    const reason = r.reason === "emptied_hand" ? "by emptying their hand" : `(${String(r.reason).replace(/_/g, " ")})`;
+    if (!spectator() && r.winner === v.you) return `You won ${reason.replace("their", "your")}!`;
+    return `${bare(r.winner)} won ${reason}.`;
+  }
+
+  function renderResult(v) {
+    if (!v.result) { result.hidden = true; return; }
+    result.hidden = false;
+    const won = !spectator() && v.result.winner === v.you;
+    result.classList.toggle("won", won);
+    fill(result,
+      h("h2", { id: "result-h", text: won ? "You won!" : "Game over" }),
+      h("p", { text: resultText(v.result, v) }),
+      h("div", { class: "row" },
+        spectator()
+          ? h("button", { type: "button", id: "back-lobby", dataset: { key: "back-lobby" }, text: "Back to the lobby", onclick: () => ui.stopWatching() })
+          : h("button", { type: "button", id: "back-lobby", dataset: { key: "back-lobby" }, text: "Leave the table", onclick: () => ui.send({ type: "leave" }) })));
+  }
+
+  function stop() {
+    clearInterval(clockTimer);
+    deadline = null;
+    lastTurnKey = "";
+    lastResult = "";
+  }
+
+  return { render, stop };
+}
