@@ -50,10 +50,6 @@ func newEngine(t testing.TB, reg *core.Registry, em core.Emitter) *core.Engine {
 	return e
 }
 
-func campaignFile(id, source string) []byte {
-	return []byte(`{"format": 1, "id": "` + id + `", "kind": "world-graph", "version": "1.0.0", "title": "Test ` + id + `", "content": ` + source + `}`)
-}
-
 func start(t testing.TB, e *core.Engine, campaign, seed string) *core.GameState {
 	t.Helper()
 	res := e.CreateGame(core.NewGameConfig{CampaignID: campaign, Seed: seed}, "")
@@ -148,4 +144,9 @@ func play(t testing.TB, e *core.Engine, campaign, seed string, p policy) *core.G
 		s = submit(t, e, s, ActionAdvanceTicks, core.Params{"ticks": float64(ticks)})
 	}
 	return s
+}
+
+func readCampaign(id string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(campaignsDir, id, "campaign.json"))
+	return string(b), err
 }

@@ -135,13 +135,17 @@ func runArrivals(f *tickFrame) *tickFrame {
 	return f
 }
 
+// walkTicks is how long a guest takes to walk along one edge.
+const walkTicks = 2
+
 // runGuests moves every guest, in arrival order. A busy guest (on a ride)
 // counts down; a guest whose patience or money has run out, or who is
 // miserable, leaves and moves the rating; any other guest makes one
 // decision on agent:<id>:<seq>: ride what stands at its node when it can
 // and a percent roll falls below the building's appeal × its price band's
 // appeal / 100 (clamped to 5–95), otherwise lose a point of happiness and
-// walk to a neighbour picked by weight 1 + the appeal of what works there.
+// walk to a neighbour picked by weight 1 + the appeal of what works there,
+// which takes walkTicks ticks.
 func runGuests(f *tickFrame) *tickFrame {
 	ix := f.c.index()
 	kept := f.s.Guests[:0]
@@ -193,6 +197,7 @@ func runGuests(f *tickFrame) *tickFrame {
 				}
 				n, _ := rng.WeightedPick(h, items)
 				g.Node = f.c.Nodes[n].ID
+				g.Busy = walkTicks - 1
 			}
 		}
 		kept = append(kept, g)
