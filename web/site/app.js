@@ -72,6 +72,7 @@ async function route() {
     app.cleanup();
     app.cleanup = null;
   }
+  document.getElementById("toasts").replaceChildren();
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   for (const a of document.querySelectorAll("[data-nav]")) {
     const here = (parts[0] || "library") === a.dataset.nav;

@@ -33,11 +33,30 @@ func encodeRecord(rec any, blob []byte, profileID *string) (safejs.Value, error)
 	if err != nil {
 		return safejs.Value{}, err
 	}
-	obj := map[string]any{"rec": string(meta), "blob": arr, "blobNil": blob == nil}
-	if profileID != nil {
-		obj["profileId"] = *profileID
+	ctor, err := safejs.Global().Get("Object")
+	if err != nil {
+		return safejs.Value{}, err
 	}
-	return safejs.ValueOf(obj)
+	obj, err := ctor.New()
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	fields := []struct {
+		key string
+		val any
+	}{{"rec", string(meta)}, {"blob", arr}, {"blobNil", blob == nil}}
+	if profileID != nil {
+		fields = append(fields, struct {
+			key string
+			val any
+		}{"profileId", *profileID})
+	}
+	for _, f := range fields {
+		if err := obj.Set(f.key, f.val); err != nil {
+			return safejs.Value{}, err
+		}
+	}
+	return obj, nil
 }
 
 // decodeRecord reads a stored object into rec and returns its blob.

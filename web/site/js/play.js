@@ -66,7 +66,7 @@ export async function renderPlay(main, sessionId) {
     h("button", { type: "button", dataset: { role: "open-saves" }, onclick: () => openSaves(g) }, "Saves & rewind"));
 
   const errors = h("div.feedback", { "aria-live": "assertive" });
-  const body = h("div.kind", { dataset: { kind: g.kindId } });
+  const body = h("div.kind-screen", { dataset: { kind: g.kindId } });
   replace(main,
     h("div.play-head", null, h("p.kind", null, h("a", { href: "#/" }, "Library"), " / ", kindLabel(g.kindId)), titleEl, tools),
     errors, body);

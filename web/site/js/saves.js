@@ -49,7 +49,7 @@ export async function openSaves(g, { tab = "saves" } = {}) {
       body.append(h("ol.history", { "aria-labelledby": "rewind-h" }, history.entries.map((e, i) =>
         h("li", null,
           h("span", null, describe(g, e)),
-          h("button.small", { type: "button", dataset: { branch: String(i) }, "aria-label": `Rewind to before move ${i + 1}: ${describe(g, e)}`, onclick: () => close({ branch: i }) }, "Rewind here")))));
+          h("button.small", { type: "button", dataset: { branch: String(i) }, "aria-label": `Rewind here, before move ${i + 1}: ${describe(g, e)}`, onclick: () => close({ branch: i }) }, "Rewind here")))));
     }
     body.append(h("div.actions.end", null, h("button", { type: "button", onclick: () => close(null) }, "Close")));
     if (tab === "rewind") setTimeout(() => body.querySelector("[data-branch]")?.focus(), 0);

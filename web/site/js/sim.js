@@ -91,7 +91,7 @@ function planEditor(v, g, act, action, t, cur, statLabel) {
       h("span.muted", null, ` ${it.hours} h, ${money(it.cost, cur)}`),
       h("button.small", {
         type: "button", disabled: !remove?.available, dataset: { remove: it.activity },
-        "aria-label": `Remove ${t(it.labelKey, null, it.activity)} from the plan`,
+        "aria-label": `${t(remove?.labelKey, null, "Remove")}: ${t(it.labelKey, null, it.activity)}`,
         onclick: () => act("plan.remove", { index: it.index }),
       }, t(remove?.labelKey, null, "Remove"))))));
   }
@@ -119,7 +119,7 @@ function planEditor(v, g, act, action, t, cur, statLabel) {
         can ? null : h("span.reason", { id: reasonId }, t(a.reasonKey || add?.reasonKey, null, "Not possible this week."))),
       h("button.small", {
         type: "button", disabled: !can, "aria-describedby": can ? null : reasonId,
-        "aria-label": `Add ${label} to the plan`, dataset: { add: a.id },
+        "aria-label": `Add ${label}`, dataset: { add: a.id },
         onclick: () => act("plan.add", { activity: a.id, count: 1 }),
       }, "Add")));
   }

@@ -13,6 +13,7 @@ export function announce(text) {
 /** Shows a toast (visual only: the live region carries the words). */
 export function toast(title, body, tone = "neutral") {
   const box = document.getElementById("toasts");
+  while (box.childElementCount >= 3) box.firstElementChild.remove();
   const item = h("div.toast", { class: `tone-${tone}` }, h("strong", null, title), body ? h("span", null, body) : null);
   box.appendChild(item);
   setTimeout(() => item.classList.add("leaving"), 4200);
