@@ -85,12 +85,15 @@ func median(vs []float64) float64 {
 }
 
 // series is a family of sub-benchmarks keyed by one numeric parameter, e.g.
-// core.SubmitActionAtHistory/actions=10, =1000, =10000.
+// core.SubmitActionAtHistory/actions=10, =1000, =10000: one series for
+// ns/op and one for each custom metric the family reports (such as
+// save-bytes).
 type series struct {
 	Family string    `json:"family"`
 	Param  string    `json:"param"`
+	Unit   string    `json:"unit"` // of Y: "ns/op" or a custom metric's unit
 	X      []float64 `json:"x"`
-	Y      []float64 `json:"y"` // ns/op
+	Y      []float64 `json:"y"`
 	// Slope is d log(ns/op) / d log(x) from the first to the last point: 0
 	// is flat, 1 is linear.
 	Slope float64 `json:"slope"`
@@ -103,20 +106,21 @@ func findSeries(results []benchResult) []series {
 	var order []string
 	for _, r := range results {
 		m := paramSuffix.FindStringSubmatch(r.Name)
-		ns, ok := r.Metrics["ns/op"]
-		if m == nil || !ok {
+		if m == nil {
 			continue
 		}
-		key := m[1] + "/" + m[2]
-		s := byFamily[key]
-		if s == nil {
-			s = &series{Family: m[1], Param: m[2]}
-			byFamily[key] = s
-			order = append(order, key)
-		}
 		x, _ := strconv.ParseFloat(m[3], 64)
-		s.X = append(s.X, x)
-		s.Y = append(s.Y, ns)
+		for _, unit := range seriesUnits(r.Metrics) {
+			key := m[1] + "/" + m[2] + " " + unit
+			s := byFamily[key]
+			if s == nil {
+				s = &series{Family: m[1], Param: m[2], Unit: unit}
+				byFamily[key] = s
+				order = append(order, key)
+			}
+			s.X = append(s.X, x)
+			s.Y = append(s.Y, r.Metrics[unit])
+		}
 	}
 	var out []series
 	for _, k := range order {
@@ -133,8 +137,55 @@ func findSeries(results []benchResult) []series {
 	return out
 }
 
-// svgChart draws s as a small line chart: x on a log scale, ns/op on a
-// linear scale from zero.
+// seriesUnits returns the metrics of a result that make growth series:
+// ns/op first, then the custom metrics in name order (the standard B/op,
+// allocs/op and MB/s are left out).
+func seriesUnits(metrics map[string]float64) []string {
+	var units []string
+	if _, ok := metrics["ns/op"]; ok {
+		units = append(units, "ns/op")
+	}
+	var custom []string
+	for u := range metrics {
+		switch u {
+		case "ns/op", "B/op", "allocs/op", "MB/s":
+		default:
+			custom = append(custom, u)
+		}
+	}
+	sort.Strings(custom)
+	return append(units, custom...)
+}
+
+// chartName is the file name of a series' chart: the family, and the unit
+// when it is not time.
+func chartName(s series) string {
+	name := s.Family
+	if s.Unit != "" && s.Unit != "ns/op" {
+		name += "-" + strings.ReplaceAll(s.Unit, "/", "-per-")
+	}
+	return strings.NewReplacer("/", "-", ".", "-").Replace(name) + ".svg"
+}
+
+// human formats a value of unit for a chart or a table.
+func human(unit string, v float64) string {
+	switch {
+	case unit == "ns/op" || unit == "":
+		return humanNs(v)
+	case strings.HasSuffix(unit, "bytes") || unit == "B":
+		switch {
+		case v >= 1<<20:
+			return fmt.Sprintf("%.2f MiB", v/(1<<20))
+		case v >= 1<<10:
+			return fmt.Sprintf("%.1f KiB", v/(1<<10))
+		}
+		return fmt.Sprintf("%.0f B", v)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64) + " " + unit
+}
+
+// svgChart draws s as a small line chart: x on a log scale, the metric on
+// a linear scale from zero.
 func svgChart(s series) []byte {
 	const w, h, left, bottom, top, right = 480, 240, 70, 40, 30, 20
 	maxY := 0.0
@@ -150,19 +201,23 @@ func svgChart(s series) []byte {
 	py := func(y float64) float64 { return h - bottom - y/maxY*(h-bottom-top) }
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="11">`, w, h, w, h)
-	fmt.Fprintf(&b, `<title>%s: time per op against %s</title><rect width="100%%" height="100%%" fill="#fff"/>`, s.Family, s.Param)
-	fmt.Fprintf(&b, `<text x="%d" y="18" font-size="13">%s</text>`, left, s.Family)
+	what := "time per op"
+	if s.Unit != "" && s.Unit != "ns/op" {
+		what = s.Unit
+	}
+	fmt.Fprintf(&b, `<title>%s: %s against %s</title><rect width="100%%" height="100%%" fill="#fff"/>`, s.Family, what, s.Param)
+	fmt.Fprintf(&b, `<text x="%d" y="18" font-size="13">%s (%s)</text>`, left, s.Family, what)
 	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#444"/><line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#444"/>`,
 		left, h-bottom, w-right, h-bottom, left, top, left, h-bottom)
 	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%s</text><text x="%d" y="%d" text-anchor="end">0</text>`,
-		left-6, top+4, humanNs(maxY), left-6, h-bottom)
+		left-6, top+4, human(s.Unit, maxY), left-6, h-bottom)
 	var pts []string
 	for i := range s.X {
 		x, y := px(s.X[i]), py(s.Y[i])
 		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y))
 		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3" fill="#1f6feb"/><text x="%.1f" y="%d" text-anchor="middle">%s</text>`,
 			x, y, x, h-bottom+16, strconv.FormatFloat(s.X[i], 'f', -1, 64))
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, x, y-8, humanNs(s.Y[i]))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, x, y-8, human(s.Unit, s.Y[i]))
 	}
 	fmt.Fprintf(&b, `<polyline points="%s" fill="none" stroke="#1f6feb" stroke-width="2"/>`, strings.Join(pts, " "))
 	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%s (log scale) — slope %.2f</text></svg>`, (left+w-right)/2, h-6, s.Param, s.Slope)
@@ -253,8 +308,7 @@ func runBenchReport(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	for _, s := range rep.Series {
-		name := strings.NewReplacer("/", "-", ".", "-").Replace(s.Family) + ".svg"
-		if err := os.WriteFile(filepath.Join(*charts, name), svgChart(s), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(*charts, chartName(s)), svgChart(s), 0o644); err != nil {
 			return fail(err)
 		}
 	}
@@ -325,7 +379,7 @@ func renderReport(rep benchReport, charts, docDir string) string {
 		}
 	}
 	if len(rep.Series) > 0 {
-		b.WriteString("\n### Growth series\n\nSlope is d log(time) / d log(size) between the smallest and the largest point: 0 is flat, 1 is linear; above 1.1 is worse than linear, a bug to file.\n\n| series | sizes | slope | verdict | chart |\n|---|---|---:|---|---|\n")
+		b.WriteString("\n### Growth series\n\nSlope is d log(metric) / d log(size) between the smallest and the largest point: 0 is flat, 1 is linear; above 1.1 is worse than linear, a bug to file.\n\n| series | metric | sizes | values | slope | verdict | chart |\n|---|---|---|---|---:|---|---|\n")
 		rel, err := filepath.Rel(docDir, charts)
 		if err != nil {
 			rel = charts
@@ -335,12 +389,12 @@ func renderReport(rep benchReport, charts, docDir string) string {
 			if s.Slope > 1.1 {
 				verdict = "**worse than linear**"
 			}
-			var sizes []string
-			for _, x := range s.X {
+			var sizes, values []string
+			for i, x := range s.X {
 				sizes = append(sizes, strconv.FormatFloat(x, 'f', -1, 64))
+				values = append(values, human(s.Unit, s.Y[i]))
 			}
-			name := strings.NewReplacer("/", "-", ".", "-").Replace(s.Family) + ".svg"
-			fmt.Fprintf(&b, "| %s (%s) | %s | %.2f | %s | ![%s](%s) |\n", s.Family, s.Param, strings.Join(sizes, ", "), s.Slope, verdict, s.Family, filepath.ToSlash(filepath.Join(rel, name)))
+			fmt.Fprintf(&b, "| %s (%s) | %s | %s | %s | %.2f | %s | ![%s](%s) |\n", s.Family, s.Param, s.Unit, strings.Join(sizes, ", "), strings.Join(values, ", "), s.Slope, verdict, s.Family, filepath.ToSlash(filepath.Join(rel, chartName(s))))
 		}
 	}
 	for _, x := range rep.Extra {

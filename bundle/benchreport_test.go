@@ -79,3 +79,24 @@ func TestBenchReportWritesDocChartsAndJSON(t *testing.T) {
 		t.Fatalf("results.json: %v %+v", err, rep)
 	}
 }
+
+func TestCustomMetricMakesItsOwnSeries(t *testing.T) {
+	const in = `pkg: github.com/storyloom/storyloom/engine/session
+BenchmarkSaveGameAtHistory/actions=10-2   	 100	 4000 ns/op	 792.0 save-bytes	 2672 B/op	 15 allocs/op
+BenchmarkSaveGameAtHistory/actions=10000-2	 100	 4000000 ns/op	 792000 save-bytes	 909841 B/op	 15 allocs/op
+`
+	res, err := parseBench(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ser := findSeries(res)
+	if len(ser) != 2 || ser[0].Unit != "ns/op" || ser[1].Unit != "save-bytes" {
+		t.Fatalf("series = %+v", ser)
+	}
+	if s := ser[1]; s.Slope < 0.99 || s.Slope > 1.01 || chartName(s) != "session-SaveGameAtHistory-save-bytes.svg" {
+		t.Fatalf("save-bytes series = %+v, chart %s", s, chartName(s))
+	}
+	if !bytes.Contains(svgChart(ser[1]), []byte("773.4 KiB")) {
+		t.Error("the chart does not label bytes as bytes")
+	}
+}
