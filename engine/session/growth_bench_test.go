@@ -1,0 +1,131 @@
+package session_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/storyloom/storyloom/engine/session"
+)
+
+// growthSizes are the history lengths of the growth series that `make
+// bench` charts (docs/performance.md): cost must not grow faster than the
+// history does.
+var growthSizes = []int{10, 1000, 10000}
+
+// grown is a store holding one session of n "inc" actions and a save of
+// it, built once per size for every benchmark and count of the run: the
+// 10,000-action game takes seconds to play.
+type grown struct {
+	e    *env
+	id   string
+	save session.SaveHandle
+}
+
+var grownGames = map[int]*grown{}
+
+// gameAt returns the store of n actions, building it on first use. A
+// benchmark that changes the session works on a loaded copy of the save.
+func gameAt(b *testing.B, n int) (*env, string, session.SaveHandle) {
+	b.Helper()
+	if g := grownGames[n]; g != nil {
+		return g.e, g.id, g.save
+	}
+	e := newEnv(b, envOptions{})
+	id := e.create(b, "p")
+	for i := 0; i < n; i++ {
+		if res, err := e.store.SubmitAction(ctx, id, "inc", nil); err != nil || !res.OK {
+			b.Fatal(err, res.Errors)
+		}
+	}
+	h, err := e.store.SaveGame(ctx, id)
+	if err != nil {
+		b.Fatal(err)
+	}
+	grownGames[n] = &grown{e: e, id: id, save: h}
+	return e, id, h
+}
+
+// BenchmarkStoreSubmitActionAtHistory is one SubmitAction through the
+// session store, autosave to the record store included, after n logged
+// actions. Every 100 actions the game is reloaded (untimed) from its save
+// at n, so the history stays within n..n+100.
+func BenchmarkStoreSubmitActionAtHistory(b *testing.B) {
+	for _, n := range growthSizes {
+		b.Run(fmt.Sprintf("actions=%d", n), func(b *testing.B) {
+			e, _, save := gameAt(b, n)
+			h, err := e.store.LoadGame(ctx, save.SaveID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			id := h.SessionID
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if i > 0 && i%100 == 0 {
+					b.StopTimer()
+					e.store.Forget(ctx, id)
+					h, err := e.store.LoadGame(ctx, save.SaveID)
+					if err != nil {
+						b.Fatal(err)
+					}
+					id = h.SessionID
+					b.StartTimer()
+				}
+				if res, err := e.store.SubmitAction(ctx, id, "inc", nil); err != nil || !res.OK {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			e.store.Forget(ctx, id)
+		})
+	}
+}
+
+// BenchmarkSaveGameAtHistory is SaveGame of a game of n actions on the
+// in-memory record store; save-bytes is the size of the exported save.
+func BenchmarkSaveGameAtHistory(b *testing.B) {
+	for _, n := range growthSizes {
+		b.Run(fmt.Sprintf("actions=%d", n), func(b *testing.B) {
+			e, id, first := gameAt(b, n)
+			doc, err := e.store.ExportSave(ctx, "p", first.SaveID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				h, err := e.store.SaveGame(ctx, id)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				if err := e.store.DeleteSave(ctx, "p", h.SaveID, h.SavedAt); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(len(doc)), "save-bytes")
+		})
+	}
+}
+
+// BenchmarkLoadGameAtHistory is LoadGame of a save of n actions, to a
+// playable scene, on the in-memory record store.
+func BenchmarkLoadGameAtHistory(b *testing.B) {
+	for _, n := range growthSizes {
+		b.Run(fmt.Sprintf("actions=%d", n), func(b *testing.B) {
+			e, _, save := gameAt(b, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				h, err := e.store.LoadGame(ctx, save.SaveID)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				e.store.Forget(ctx, h.SessionID)
+				b.StartTimer()
+			}
+		})
+	}
+}
