@@ -250,6 +250,18 @@ func (f *Freeport) load(ctx context.Context, in *instance) error {
 func (f *Freeport) runBatch(ctx context.Context, in *instance, batch []*job[fpRequest, fpResult]) {
 	var err error
 	for attempt := 0; attempt < 8; attempt++ {
+		if in.st != nil {
+			// Another process may have committed since: answer nothing,
+			// not even a query, from a stale state.
+			hr, herr := f.cfg.Store.Load(ctx, f.key(in, "head"))
+			if herr != nil {
+				err = herr
+				break
+			}
+			if hr.Version != in.headVer {
+				in.st = nil
+			}
+		}
 		if in.st == nil {
 			if err = f.load(ctx, in); err != nil {
 				err = fmt.Errorf("hosting: freeport %s: load: %w", in.id, err)

@@ -237,6 +237,18 @@ func (h *Rooms) NextWake() (int64, bool) {
 func (h *Rooms) runBatch(ctx context.Context, batch []*job[[]rooms.Input, []rooms.Outbound]) {
 	var err error
 	for attempt := 0; attempt < 8; attempt++ {
+		if h.srv != nil {
+			// Another process may have committed since: apply nothing to
+			// a stale state.
+			hr, herr := h.cfg.Store.Load(ctx, h.prefix+keyHead)
+			if herr != nil {
+				err = herr
+				break
+			}
+			if hr.Version != h.vers[keyHead] {
+				h.srv = nil
+			}
+		}
 		if h.srv == nil {
 			if err = h.load(ctx); err != nil {
 				break

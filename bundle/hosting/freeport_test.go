@@ -1,0 +1,557 @@
+//go:build !js
+
+package hosting
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/storyloom/storyloom/engine/freeport"
+)
+
+// loadGame parses the shipped game file, static/freeport/freeport.json.
+func loadGame(t testing.TB) *freeport.Game {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "static", "freeport", "freeport.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := freeport.ParseGame(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// fpEnv is one Freeport endpoint on a real socket on 127.0.0.1.
+type fpEnv struct {
+	t     testing.TB
+	clock *testClock
+	store Store
+	f     *Freeport
+	srv   *httptest.Server
+	game  *freeport.Game
+	lim   int
+}
+
+func newFPEnv(t testing.TB, store Store, rate int) *fpEnv {
+	e := &fpEnv{t: t, clock: newTestClock(), store: store, game: loadGame(t), lim: rate}
+	e.start()
+	return e
+}
+
+func (e *fpEnv) start() {
+	e.t.Helper()
+	f, err := NewFreeport(context.Background(), FreeportConfig{Store: e.store, Clock: e.clock.now,
+		Games: map[string]*freeport.Game{"harbour": e.game}, CommandsPerSecond: e.lim, SnapshotEvery: 16})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.f = f
+	e.srv = httptest.NewServer(f.Handler())
+	e.t.Cleanup(e.srv.Close)
+}
+
+func (e *fpEnv) restart() {
+	e.srv.Close()
+	e.start()
+}
+
+// token asks the endpoint for a bearer token.
+func (e *fpEnv) token() string {
+	e.t.Helper()
+	resp, err := http.Post(e.srv.URL+"/freeport/harbour/token", "application/json", nil)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var v struct{ Token string }
+	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil || resp.StatusCode != http.StatusCreated {
+		e.t.Fatalf("token: %d %v", resp.StatusCode, err)
+	}
+	return v.Token
+}
+
+// post sends one request body with token (none when "") and returns the
+// status and body.
+func (e *fpEnv) post(token, body string) (int, []byte) {
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/freeport/harbour/", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
+}
+
+// must posts and returns the result of a successful envelope.
+func (e *fpEnv) must(token, body string) map[string]any {
+	e.t.Helper()
+	status, b := e.post(token, body)
+	var env struct {
+		OK     bool           `json:"ok"`
+		Result map[string]any `json:"result"`
+	}
+	if err := json.Unmarshal(b, &env); err != nil || !env.OK || status != http.StatusOK {
+		e.t.Fatalf("%d %s → %s", status, body, b)
+	}
+	return env.Result
+}
+
+func codeOf(b []byte) string {
+	var env struct {
+		Error struct{ Code string } `json:"error"`
+	}
+	_ = json.Unmarshal(b, &env)
+	return env.Error.Code
+}
+
+func holdings(res map[string]any) map[string]int64 {
+	out := map[string]int64{}
+	for _, x := range res["holdings"].([]any) {
+		m := x.(map[string]any)
+		out[m["assetId"].(string)] = int64(m["quantity"].(float64))
+	}
+	return out
+}
+
+// TestFreeportThreePlayersTrade: three players enrol over HTTP with
+// host-issued tokens, trade, and watch the Standing change; no response
+// carries an Owner ID, and the Owner comes from the token, never the
+// payload.
+func TestFreeportThreePlayersTrade(t *testing.T) {
+	e := newFPEnv(t, &MemStore{}, 0)
+	toks := map[string]string{}
+	ids := map[string]string{}
+	var all [][]byte
+	for _, n := range []string{"ann", "ben", "cat"} {
+		toks[n] = e.token()
+		res := e.must(toks[n], `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
+		ids[n] = res["playerId"].(string)
+	}
+	standing := func() map[string]float64 {
+		_, b := e.post(toks["cat"], `{"protocolVersion":2,"action":"readStanding"}`)
+		all = append(all, b)
+		var env struct {
+			Result struct {
+				Players []struct {
+					PlayerID string  `json:"playerId"`
+					Wealth   float64 `json:"wealth"`
+				} `json:"players"`
+			} `json:"result"`
+		}
+		_ = json.Unmarshal(b, &env)
+		w := map[string]float64{}
+		for _, p := range env.Result.Players {
+			w[p.PlayerID] = p.Wealth
+		}
+		return w
+	}
+	before := standing()
+	if len(before) != 3 {
+		t.Fatalf("standing lists %d players", len(before))
+	}
+	// ann pays ben 50 credits; ben sells cat 5 salt for 10 credits.
+	e.must(toks["ann"], fmt.Sprintf(`{"protocolVersion":2,"action":"transfer","commandId":"pay","toPlayerId":%q,"assetId":"credits","quantity":50}`, ids["ben"]))
+	x := e.must(toks["ben"], fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"offer","counterpartyPlayerId":%q,"offered":[{"assetId":"salt","quantity":5}],"requested":[{"assetId":"credits","quantity":10}]}`, ids["cat"]))
+	settled := e.must(toks["cat"], fmt.Sprintf(`{"protocolVersion":2,"action":"respondToExchange","commandId":"yes","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"decision":"approve"}`,
+		x["exchangeId"], x["exchangeVersion"], x["termsHash"]))
+	if settled["status"] != "settled" && settled["status"] != "unfunded" {
+		t.Fatalf("status %v", settled["status"])
+	}
+	after := standing()
+	if after[ids["ann"]] >= before[ids["ann"]] || after[ids["ben"]] <= before[ids["ben"]] {
+		t.Fatalf("the standing did not move: %v → %v", before, after)
+	}
+	// The payload cannot choose the actor.
+	status, b := e.post(toks["cat"], fmt.Sprintf(`{"protocolVersion":2,"action":"readInventory","playerId":%q}`, ids["ann"]))
+	if codeOf(b) != freeport.CodeMalformedRequest || status != http.StatusOK {
+		t.Fatalf("an actor field was not refused: %d %s", status, b)
+	}
+	// No token, a forged token: authentication_required with 401.
+	for _, tok := range []string{"", "0123456789abcdef0123456789abcdef.00", "owner-ann"} {
+		status, b := e.post(tok, `{"protocolVersion":2,"action":"readInventory"}`)
+		if status != http.StatusUnauthorized || codeOf(b) != freeport.CodeAuthenticationRequired {
+			t.Fatalf("token %q: %d %s", tok, status, b)
+		}
+	}
+	for n, tok := range toks {
+		_, b := e.post(tok, `{"protocolVersion":2,"action":"readStatement","limit":50}`)
+		all = append(all, b)
+		owner := e.f.Owner(tok)
+		for _, r := range all {
+			if bytes.Contains(r, []byte(owner)) || bytes.Contains(r, []byte(strings.TrimPrefix(owner, "o:"))) || bytes.Contains(r, []byte(tok)) {
+				t.Fatalf("a response exposes %s's Owner ID or token: %s", n, r)
+			}
+		}
+	}
+}
+
+// TestFreeportHTTPMatchesReducer is the conformance suite's bridge: a long
+// random game of every action, valid and invalid, with and without
+// authentication, and with the clock jumping past deadlines, is played
+// through the HTTP endpoint and straight through the reducer (which
+// engine/freeport's conformance table checks), and every response must be
+// byte-identical. A restart in the middle (a new endpoint on the same
+// store, replaying snapshot and log) must not change a byte either.
+func TestFreeportHTTPMatchesReducer(t *testing.T) {
+	e := newFPEnv(t, &MemStore{}, 1000)
+	ref := e.game.NewState(e.f.inst["harbour"].seed)
+	r := rand.New(rand.NewPCG(7, 11))
+	names := []string{"a", "b", "c", "d"}
+	toks := map[string]string{}
+	for _, n := range names {
+		toks[n] = e.token()
+	}
+	players := map[string]string{}
+	type xinfo struct {
+		id, hash string
+		ver      float64
+	}
+	var xs []xinfo
+	assets := []string{"credits", "timber", "salt", "rum", "spice", "silk", "renown", "gold"}
+	pid := func() string {
+		if len(players) == 0 || r.IntN(10) == 0 {
+			return "p-nobody"
+		}
+		return players[names[r.IntN(len(names))]]
+	}
+	items := func() string {
+		return fmt.Sprintf(`[{"assetId":%q,"quantity":%d}]`, assets[r.IntN(len(assets))], r.IntN(8))
+	}
+	steps := 400
+	if testing.Short() {
+		steps = 150
+	}
+	codes := map[string]int{}
+	for i := 0; i < steps; i++ {
+		who := names[r.IntN(len(names))]
+		cid := fmt.Sprintf("c%d", r.IntN(steps))
+		var x xinfo
+		if len(xs) > 0 {
+			x = xs[r.IntN(len(xs))]
+			if r.IntN(8) == 0 {
+				x.ver--
+			}
+		}
+		var body string
+		switch r.IntN(16) {
+		case 0, 1:
+			body = `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`
+		case 2:
+			body = fmt.Sprintf(`{"protocolVersion":2,"action":"setTradingName","commandId":%q,"tradingName":%q}`, cid, []string{"Marlow", "", "x\u0007"}[r.IntN(3)])
+		case 3:
+			body = fmt.Sprintf(`{"protocolVersion":2,"action":"transfer","commandId":%q,"toPlayerId":%q,"assetId":%q,"quantity":%d}`, cid, pid(), assets[r.IntN(len(assets))], r.IntN(30))
+		case 4, 5:
+			body = fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":%q,"counterpartyPlayerId":%q,"offered":%s,"requested":%s}`, cid, pid(), items(), items())
+		case 6:
+			body = fmt.Sprintf(`{"protocolVersion":2,"action":"counterExchange","commandId":%q,"exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"offered":%s,"requested":%s}`, cid, x.id, x.ver, x.hash, items(), items())
+		case 7, 8:
+			body = fmt.Sprintf(`{"protocolVersion":2,"action":"respondToExchange","commandId":%q,"exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"decision":%q}`, cid, x.id, x.ver, x.hash, []string{"approve", "decline"}[r.IntN(2)])
+		case 9:
+			body = fmt.Sprintf(`{"protocolVersion":2,"action":"cancelExchange","commandId":%q,"exchangeId":%q,"exchangeVersion":%v}`, cid, x.id, x.ver)
+		case 10:
+			body = fmt.Sprintf(`{"protocolVersion":2,"action":"getExchange","exchangeId":%q}`, x.id)
+		case 11:
+			body = `{"protocolVersion":2,"action":"listExchanges","limit":5}`
+		case 12:
+			body = `{"protocolVersion":2,"action":"readStatement","limit":20}`
+		case 13:
+			body = `{"protocolVersion":2,"action":"readStanding"}`
+		case 14:
+			body = []string{`{"protocolVersion":2,`, `[]`, `{"protocolVersion":1,"action":"readInventory"}`, `{"protocolVersion":2,"action":"readInventory","ownerId":"x"}`}[r.IntN(4)]
+		default:
+			body = `{"protocolVersion":2,"action":"readInventory"}`
+		}
+		tok := toks[who]
+		if r.IntN(20) == 0 {
+			tok = ""
+		}
+		if r.IntN(10) == 0 {
+			e.clock.advance(time.Duration(r.IntN(7200)) * time.Second)
+		} else {
+			e.clock.advance(time.Millisecond)
+		}
+		if i == steps/2 {
+			e.restart()
+		}
+		_, got := e.post(tok, body)
+		var want []byte
+		ref, want = ref.Apply(e.f.Owner(tok), e.clock.now(), []byte(body))
+		if !bytes.Equal(got, want) {
+			t.Fatalf("step %d: %s\nHTTP    %s\nreducer %s", i, body, got, want)
+		}
+		codes[codeOf(got)]++
+		var env struct {
+			OK     bool           `json:"ok"`
+			Result map[string]any `json:"result"`
+		}
+		_ = json.Unmarshal(got, &env)
+		if env.OK {
+			if p, ok := env.Result["playerId"].(string); ok && strings.Contains(body, "enroll") {
+				players[who] = p
+			}
+			if id, ok := env.Result["exchangeId"].(string); ok {
+				h, _ := env.Result["termsHash"].(string)
+				v, _ := env.Result["exchangeVersion"].(float64)
+				xs = append(xs, xinfo{id: id, hash: h, ver: v})
+			}
+		}
+	}
+	if len(codes) < 8 {
+		t.Errorf("the game reached only %d outcomes: %v", len(codes), codes)
+	}
+	t.Logf("outcomes: %v", codes)
+	in := e.f.inst["harbour"]
+	in.b.run.Lock()
+	got, _ := in.st.Marshal()
+	in.b.run.Unlock()
+	want, _ := ref.Marshal()
+	if !bytes.Equal(got, want) {
+		t.Fatal("the endpoint's state differs from the reducer's")
+	}
+}
+
+// TestFreeportLimits: a body over 64 KiB is 413 with a malformed_request
+// envelope, a flood from one token is 429, an unknown game 404; none of
+// them changes the state.
+func TestFreeportLimits(t *testing.T) {
+	e := newFPEnv(t, &MemStore{}, 5)
+	tok := e.token()
+	e.must(tok, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
+	cases := []struct {
+		name   string
+		send   func() (int, []byte)
+		status int
+	}{
+		{name: "oversized body", status: http.StatusRequestEntityTooLarge, send: func() (int, []byte) {
+			return e.post(tok, `{"protocolVersion":2,"action":"setTradingName","commandId":"n","tradingName":"`+strings.Repeat("x", MaxRequestBytes)+`"}`)
+		}},
+		{name: "flood", status: http.StatusTooManyRequests, send: func() (int, []byte) {
+			var status int
+			var b []byte
+			for range 8 {
+				status, b = e.post(tok, `{"protocolVersion":2,"action":"readInventory"}`)
+			}
+			return status, b
+		}},
+		{name: "unknown game", status: http.StatusNotFound, send: func() (int, []byte) {
+			resp, err := http.Post(e.srv.URL+"/freeport/atlantis/", "application/json", strings.NewReader(`{}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			return resp.StatusCode, b
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := e.f.inst["harbour"].version.Load()
+			status, b := tc.send()
+			if status != tc.status {
+				t.Fatalf("status %d %s, want %d", status, b, tc.status)
+			}
+			if tc.status == http.StatusRequestEntityTooLarge && codeOf(b) != freeport.CodeMalformedRequest {
+				t.Fatalf("body %s", b)
+			}
+			if e.f.inst["harbour"].version.Load() != v {
+				t.Fatal("a refused request changed the state")
+			}
+			e.clock.advance(time.Second)
+		})
+	}
+}
+
+// TestFreeportConcurrentExchange: goroutines for both parties haggle over
+// one Exchange at once, each sending a counter against the version it
+// last read. Every version is won by exactly one Command; every loser is
+// refused stale_exchange_version (or not_your_turn when the turn already
+// passed); Reservations never exceed Holdings; and at the end, many
+// concurrent approvals of Exchanges that together overspend settle at
+// most what the funds cover, with holdings conserved.
+func TestFreeportConcurrentExchange(t *testing.T) {
+	e := newFPEnv(t, &MemStore{}, 1_000_000)
+	ta, tb := e.token(), e.token()
+	pa := e.must(ta, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
+	pb := e.must(tb, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
+	x := e.must(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"x","counterpartyPlayerId":%q,"offered":[{"assetId":"salt","quantity":1}],"requested":[{"assetId":"credits","quantity":1}]}`, pb))
+	xid := x["exchangeId"].(string)
+
+	var mu sync.Mutex
+	winners := map[float64]int{}
+	refusals := map[string]int{}
+	var wg sync.WaitGroup
+	const perParty, tries = 8, 25
+	for g := 0; g < 2*perParty; g++ {
+		tok := []string{ta, tb}[g%2]
+		wg.Add(1)
+		go func(g int, tok string) {
+			defer wg.Done()
+			for i := 0; i < tries; i++ {
+				_, b := e.post(tok, fmt.Sprintf(`{"protocolVersion":2,"action":"getExchange","exchangeId":%q}`, xid))
+				var cur struct {
+					Result struct {
+						Version  float64 `json:"exchangeVersion"`
+						Hash     string  `json:"termsHash"`
+						Answerer *string `json:"answeringPlayerId"`
+					} `json:"result"`
+				}
+				_ = json.Unmarshal(b, &cur)
+				_, b = e.post(tok, fmt.Sprintf(`{"protocolVersion":2,"action":"counterExchange","commandId":"g%d-%d","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"offered":[{"assetId":"salt","quantity":%d}],"requested":[{"assetId":"credits","quantity":1}]}`,
+					g, i, xid, cur.Result.Version, cur.Result.Hash, 1+g%3))
+				mu.Lock()
+				if code := codeOf(b); code == "" {
+					winners[cur.Result.Version]++
+				} else {
+					refusals[code]++
+				}
+				mu.Unlock()
+			}
+		}(g, tok)
+	}
+	wg.Wait()
+	for v, n := range winners {
+		if n != 1 {
+			t.Errorf("version %v was won %d times", v, n)
+		}
+	}
+	final := e.must(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"getExchange","exchangeId":%q}`, xid))
+	if got, want := int(final["exchangeVersion"].(float64)), 1+len(winners); got != want {
+		t.Errorf("exchangeVersion %d after %d winning counters", got, len(winners))
+	}
+	for code := range refusals {
+		if code != freeport.CodeStaleExchangeVersion && code != freeport.CodeNotYourTurn {
+			t.Errorf("a loser was refused %q", code)
+		}
+	}
+	if refusals[freeport.CodeStaleExchangeVersion] == 0 {
+		t.Errorf("no loser was refused stale_exchange_version: %v", refusals)
+	}
+	t.Logf("%d versions won, refusals %v", len(winners), refusals)
+
+	// Double spending: b asks a for 150 credits in each of six Exchanges;
+	// a holds 200 and approves all six at once.
+	before := map[string]int64{}
+	for _, tok := range []string{ta, tb} {
+		for k, v := range holdings(e.must(tok, `{"protocolVersion":2,"action":"readInventory"}`)) {
+			before[k] += v
+		}
+	}
+	var offers []map[string]any
+	for i := range 6 {
+		offers = append(offers, e.must(tb, fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"ds%d","counterpartyPlayerId":%q,"offered":[{"assetId":"timber","quantity":1}],"requested":[{"assetId":"credits","quantity":150}]}`, i, pa)))
+	}
+	settled := 0
+	for i, o := range offers {
+		wg.Add(1)
+		go func(i int, o map[string]any) {
+			defer wg.Done()
+			_, b := e.post(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"respondToExchange","commandId":"ok%d","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"decision":"approve"}`,
+				i, o["exchangeId"], o["exchangeVersion"], o["termsHash"]))
+			if bytes.Contains(b, []byte(`"status":"settled"`)) {
+				mu.Lock()
+				settled++
+				mu.Unlock()
+			}
+		}(i, o)
+	}
+	wg.Wait()
+	if settled != 1 {
+		t.Errorf("%d of six overspending approvals settled, want 1", settled)
+	}
+	after := map[string]int64{}
+	for _, tok := range []string{ta, tb} {
+		h := holdings(e.must(tok, `{"protocolVersion":2,"action":"readInventory"}`))
+		for k, v := range h {
+			after[k] += v
+			if v < 0 {
+				t.Errorf("negative holding %s %d", k, v)
+			}
+		}
+	}
+	for k := range before {
+		if k != "renown" && before[k] != after[k] {
+			t.Errorf("%s not conserved: %d → %d", k, before[k], after[k])
+		}
+	}
+}
+
+// TestFreeportIdempotentRetry: a Command whose response is lost (the
+// connection dies before the body is read) is retried with the same
+// commandId and answered with the original bytes, moving nothing twice,
+// across a restart too.
+func TestFreeportIdempotentRetry(t *testing.T) {
+	e := newFPEnv(t, &MemStore{}, 0)
+	ta, tb := e.token(), e.token()
+	e.must(ta, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
+	pb := e.must(tb, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
+	pay := fmt.Sprintf(`{"protocolVersion":2,"action":"transfer","commandId":"pay-01","toPlayerId":%q,"assetId":"credits","quantity":7}`, pb)
+
+	// Lose the first response: close the connection without reading it.
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/freeport/harbour/", strings.NewReader(pay))
+	req.Header.Set("Authorization", "Bearer "+ta)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+
+	_, first := e.post(ta, pay)
+	e.clock.advance(time.Minute)
+	_, second := e.post(ta, pay)
+	e.restart()
+	_, third := e.post(ta, pay)
+	if !bytes.Equal(first, second) || !bytes.Equal(first, third) {
+		t.Fatalf("retries differ:\n%s\n%s\n%s", first, second, third)
+	}
+	if q := holdings(e.must(tb, `{"protocolVersion":2,"action":"readInventory"}`))["credits"]; q != 207 {
+		t.Fatalf("b holds %d credits, want 207 (one transfer)", q)
+	}
+	_, b := e.post(ta, strings.Replace(pay, `"quantity":7`, `"quantity":8`, 1))
+	if codeOf(b) != freeport.CodeCommandIDReuse {
+		t.Fatalf("changed content under the same commandId: %s", b)
+	}
+}
+
+// TestFreeportConflictRetry: two endpoints on one store (two processes)
+// take turns; each one's cached state goes stale, its commit conflicts,
+// and it reloads and applies again instead of overwriting.
+func TestFreeportConflictRetry(t *testing.T) {
+	store := &MemStore{}
+	e1 := newFPEnv(t, store, 0)
+	e2 := &fpEnv{t: t, clock: e1.clock, store: store, game: e1.game}
+	e2.start()
+	ta := e1.token() // the secret is shared through the store
+	pa := e1.must(ta, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
+	tb := e2.token()
+	e2.must(tb, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
+	for i := range 6 {
+		e := []*fpEnv{e1, e2}[i%2]
+		e.must(tb, fmt.Sprintf(`{"protocolVersion":2,"action":"transfer","commandId":"t%d","toPlayerId":%q,"assetId":"credits","quantity":1}`, i, pa))
+	}
+	res := e1.must(ta, `{"protocolVersion":2,"action":"readStanding"}`)
+	if n := len(res["players"].([]any)); n != 2 {
+		t.Fatalf("%d players: an endpoint overwrote the other's enrolment", n)
+	}
+	if q := holdings(e2.must(ta, `{"protocolVersion":2,"action":"readInventory"}`))["credits"]; q != 206 {
+		t.Fatalf("a holds %d credits, want 206", q)
+	}
+}
