@@ -36,8 +36,11 @@ func nameNouns() []string {
 	}
 }
 
-// derivedName is the two-word name computed from a Player ID.
-func derivedName(playerID string) string {
+// DerivedName returns the two-word name computed from a Player ID, the
+// name the Standing prints for a Player without a Trading Name (unless it
+// collides with another name and carries a bracketed digest fragment). It
+// is a pure function of the ID, so a client may compute it too.
+func DerivedName(playerID string) string {
 	h := sha256.Sum256([]byte("freeport-name\x00" + playerID))
 	adj, noun := nameAdjectives(), nameNouns()
 	return adj[binary.BigEndian.Uint16(h[0:2])%uint16(len(adj))] + " " + noun[binary.BigEndian.Uint16(h[2:4])%uint16(len(noun))]
@@ -63,7 +66,7 @@ func (s *State) playerNames() []string {
 		p := s.player(i)
 		base[i], claimed[i] = p.tradingName, p.tradingName != ""
 		if !claimed[i] {
-			base[i] = derivedName(p.id)
+			base[i] = DerivedName(p.id)
 		}
 		k := strings.ToLower(base[i])
 		groups[k] = append(groups[k], i)
