@@ -1,0 +1,123 @@
+package hoststore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/storyloom/storyloom/bundle/hosting"
+	"github.com/storyloom/storyloom/engine/freeport"
+	"github.com/storyloom/storyloom/engine/rooms"
+	"github.com/storyloom/storyloom/engine/rooms/cheat"
+)
+
+// TickEvery is how often the native host drives the room machine's clock.
+const TickEvery = 250 * time.Millisecond
+
+// HostConfig configures the native host.
+type HostConfig struct {
+	// Path is the SQLite file.
+	Path string
+	// FreeportGame is the Freeport game file (static/freeport/freeport.json);
+	// empty or missing serves no Freeport instance.
+	FreeportGame string
+	// Clock is the host clock; nil means the system clock.
+	Clock hosting.Clock
+	// Limits bounds the room server; zero fields take the defaults.
+	Limits rooms.Limits
+}
+
+// Host is the native host: the room server and the Freeport endpoint on
+// one SQLite store, with a ticker driving the rooms' deadlines.
+type Host struct {
+	Store    *Store
+	Rooms    *hosting.Rooms
+	Freeport *hosting.Freeport // nil when no game file was found
+
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// OpenHost opens the store at cfg.Path, restores every room and Freeport
+// instance from it, and starts the deadline ticker.
+func OpenHost(ctx context.Context, cfg HostConfig) (*Host, error) {
+	if cfg.Clock == nil {
+		cfg.Clock = func() int64 { return time.Now().UnixMilli() }
+	}
+	st, err := Open(cfg.Path)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := rooms.NewRegistry(cheat.Game{})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	h := &Host{Store: st}
+	if h.Rooms, err = hosting.NewRooms(ctx, hosting.RoomsConfig{Store: st, Registry: reg, Clock: cfg.Clock, Limits: cfg.Limits}); err != nil {
+		st.Close()
+		return nil, err
+	}
+	if cfg.FreeportGame != "" {
+		b, err := os.ReadFile(cfg.FreeportGame)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case err != nil:
+			st.Close()
+			return nil, err
+		default:
+			g, err := freeport.ParseGame(b)
+			if err != nil {
+				st.Close()
+				return nil, fmt.Errorf("hoststore: %s: %w", cfg.FreeportGame, err)
+			}
+			if h.Freeport, err = hosting.NewFreeport(ctx, hosting.FreeportConfig{Store: st, Clock: cfg.Clock,
+				Games: map[string]*freeport.Game{g.ID(): g}}); err != nil {
+				st.Close()
+				return nil, err
+			}
+		}
+	}
+	tctx, cancel := context.WithCancel(context.Background())
+	h.cancel = cancel
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		t := time.NewTicker(TickEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-tctx.Done():
+				return
+			case <-t.C:
+				_ = h.Rooms.Tick(tctx)
+			}
+		}
+	}()
+	return h, nil
+}
+
+// Handlers returns the host's handlers by http.ServeMux pattern: the
+// WebSocket at /rooms/ws, the rooms HTTP API under /rooms/, and the
+// Freeport endpoint under /freeport/.
+func (h *Host) Handlers() map[string]http.Handler {
+	m := map[string]http.Handler{
+		"/rooms/ws": h.Rooms.WebSocketHandler(hosting.WSOptions{}),
+		"/rooms/":   h.Rooms.Handler(),
+	}
+	if h.Freeport != nil {
+		m["/freeport/"] = h.Freeport.Handler()
+	}
+	return m
+}
+
+// Close stops the ticker and closes the store.
+func (h *Host) Close() error {
+	h.cancel()
+	h.wg.Wait()
+	return h.Store.Close()
+}
