@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/storyloom/storyloom/bundle/hoststore"
 	"github.com/storyloom/storyloom/bundle/site"
 )
 
@@ -29,6 +30,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	addr := fl.String("addr", "127.0.0.1:8080", "address to listen on")
 	dir := fl.String("dir", "", "built site to serve (default dist/ at the module root)")
+	db := fl.String("db", "", "SQLite file for rooms and Freeport games (default .storyloom/host.db at the module root)")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -44,13 +46,23 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bundle serve: %s has no built site; run `go run ./bundle build` first\n", *dir)
 		return 1
 	}
+	host, err := openHost(*db)
+	if err != nil {
+		fmt.Fprintln(stderr, "bundle serve:", err)
+		return 1
+	}
+	defer host.Close()
+	mounts := serveMounts()
+	for pattern, h := range host.Handlers() {
+		mounts = append(mounts, site.Mount{Pattern: pattern, Handler: h})
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "bundle serve:", err)
 		return 1
 	}
 	srv := &http.Server{
-		Handler:           site.Handler(os.DirFS(*dir), serveMounts()...),
+		Handler:           site.Handler(os.DirFS(*dir), mounts...),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	fmt.Fprintf(stdout, "Storyloom is being served at http://%s/\n", ln.Addr())
@@ -68,4 +80,22 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// openHost opens the room server and the Freeport endpoint (bundle/hosting)
+// on the SQLite file db: by default .storyloom/host.db at the module root,
+// or in the user cache directory outside a checkout.
+func openHost(db string) (*hoststore.Host, error) {
+	root, rootErr := moduleRoot()
+	if db == "" {
+		base := root
+		if rootErr != nil {
+			if base, rootErr = os.UserCacheDir(); rootErr != nil {
+				return nil, rootErr
+			}
+		}
+		db = filepath.Join(base, ".storyloom", "host.db")
+	}
+	return hoststore.OpenHost(context.Background(), hoststore.HostConfig{Path: db,
+		FreeportGame: filepath.Join(root, "static", "freeport", "freeport.json")})
 }
