@@ -10,7 +10,7 @@ WASMEXEC    := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 ADDR        ?= 127.0.0.1:8080
 FUZZTIME    ?= 4s
 
-.PHONY: all play build bundle serve test lint tools deps test-native test-race test-wasm fuzz bench
+.PHONY: all play build bundle test lint tools deps test-native test-race test-wasm fuzz bench worker worker-dev
 
 all: test
 
@@ -66,6 +66,14 @@ test-wasm:
 fuzz:
 	FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh
 
-## bench: every Go benchmark, five counts, into bench.txt (see docs/performance.md).
+## bench: every benchmark, native, WASM, against inkjs and in the browser;
+## the figures land in docs/performance.md (scripts/bench.sh says how).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./... | tee bench.txt
+	bash scripts/bench.sh
+
+## worker: build the edge worker; worker-dev: run it under `wrangler dev`.
+worker:
+	bash scripts/worker.sh build
+
+worker-dev:
+	bash scripts/worker.sh dev
