@@ -1,0 +1,33 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+const sampleBrowser = `pkg: github.com/storyloom/storyloom/bundle/peer
+BenchmarkBrowserPlay-2   	       1	28974495414 ns/op	   1416672 B-before-first-scene	   1413242 B-body-before-first-scene	        16.00 files-before-first-scene	       872.9 ms-click-max	        32.90 ms-click-p50	       112.7 ms-click-p95	      4677 ms-first-scene	      4677 ms-first-scene-dom	        15.00 restarts
+BenchmarkBrowserPlay-2   	       1	28974495414 ns/op	   1416672 B-before-first-scene	   1413242 B-body-before-first-scene	        16.00 files-before-first-scene	       872.9 ms-click-max	        22.90 ms-click-p50	       40.0 ms-click-p95	      900 ms-first-scene	      900 ms-first-scene-dom	        15.00 restarts
+BenchmarkBrowserPlay-2   	       1	28974495414 ns/op	   1416672 B-before-first-scene	   1413242 B-body-before-first-scene	        16.00 files-before-first-scene	       872.9 ms-click-max	        12.90 ms-click-p50	       30.0 ms-click-p95	      800 ms-first-scene	      800 ms-first-scene-dom	        15.00 restarts
+`
+
+func TestBrowserSectionTakesMediansAndJudges(t *testing.T) {
+	med, runs, err := medians(strings.NewReader(sampleBrowser))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs["BrowserPlay"] != 3 || med["BrowserPlay"]["ms-click-p95"] != 40 || med["BrowserPlay"]["ms-first-scene"] != 900 {
+		t.Fatalf("medians = %v, runs %v", med, runs)
+	}
+	var pf peerFigures
+	pf.Figures.Ink.RuntimeGzipBytes, pf.Figures.Ink.StoryGzipBytes = 31000, 7000
+	md, _ := browserMarkdown(med, runs, pf, 600)
+	for _, want := range []string{"| cold load to first playable scene | 900 ms | under 1,500 ms (issue 6) | met |", "| 40.0 ms | under 50 ms (issue 6) | met |", "Beside inkjs"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if md, _ := browserMarkdown(nil, nil, pf, 600); !strings.Contains(md, "No browser figures") {
+		t.Errorf("no figures and no word of it:\n%s", md)
+	}
+}

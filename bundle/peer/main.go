@@ -1,0 +1,57 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "usage: go run ./bundle/peer gen|browser [flags]")
+		return 2
+	}
+	switch args[0] {
+	case "gen":
+		return runGen(args[1:], stdout, stderr)
+	case "browser":
+		return runBrowser(args[1:], stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "peer: unknown command %q\n", args[0])
+	return 2
+}
+
+// campaignID is the generated campaign's id.
+const campaignID = "peer-bench"
+
+// runGen is `peer gen`: it writes campaign.json and story.ink into -dir.
+func runGen(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("gen", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	dir := fl.String("dir", "bench/out/peer", "output directory")
+	nodes := fl.Int("nodes", 300, "number of nodes")
+	seed := fl.Uint64("seed", 1, "generator seed")
+	if err := fl.Parse(args); err != nil {
+		return 2
+	}
+	s := Generate(*nodes, *seed)
+	if err := os.MkdirAll(*dir, 0o755); err != nil {
+		fmt.Fprintln(stderr, "peer:", err)
+		return 1
+	}
+	files := map[string][]byte{"campaign.json": s.Campaign(campaignID), "story.ink": []byte(s.Ink())}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(*dir, name), b, 0o644); err != nil {
+			fmt.Fprintln(stderr, "peer:", err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stdout, "peer: wrote a %d-node story as %s/campaign.json and %s/story.ink\n", len(s.Nodes), *dir, *dir)
+	return 0
+}
