@@ -46,7 +46,7 @@ export async function openSaves(g, { tab = "saves" } = {}) {
       body.append(h("p.muted", null, "Nothing to rewind yet."));
     } else {
       body.append(h("p.muted", null, "Start a new branch from just before one of your moves. This game stays as it is."));
-      body.append(h("ol.history", { "aria-labelledby": "rewind-h" }, history.entries.map((e, i) =>
+      body.append(h("ol.rewind-list", { "aria-labelledby": "rewind-h" }, history.entries.map((e, i) =>
         h("li", null,
           h("span", null, describe(g, e)),
           h("button.small", { type: "button", dataset: { branch: String(i) }, "aria-label": `Rewind here, before move ${i + 1}: ${describe(g, e)}`, onclick: () => close({ branch: i }) }, "Rewind here")))));

@@ -1,7 +1,7 @@
 // The story-graph screen: the scene's text, its choices as numbered
 // buttons (keys 1–9), locked choices shown disabled with the reason the
 // engine gives, the visible variables and this game's achievements.
-import { h, replace, nextId } from "./dom.js";
+import { h, svg, replace, nextId } from "./dom.js";
 
 /** Choices answer to the number keys. */
 export const numbered = true;
@@ -41,7 +41,7 @@ export function render(root, g, pick) {
     }, n <= 9 ? h("kbd", { "aria-hidden": "true" }, String(n)) : null, h("span", null, label));
     const li = h("li", { class: a.available ? "" : "locked" }, btn);
     if (!a.available) {
-      li.append(h("p.reason", { id: reasonId }, h("span", { "aria-hidden": "true" }, "🔒 "), strings.t(a.reasonKey, a.params, "Not available yet.")));
+      li.append(h("p.reason", { id: reasonId }, lockIcon(), strings.t(a.reasonKey, a.params, "Not available yet.")));
     }
     list.append(li);
   });
@@ -57,6 +57,13 @@ export function render(root, g, pick) {
       h("li", { title: strings.t(a.descriptionKey) }, strings.t(a.titleKey)))));
   }
   replace(root, h("div.story-layout", null, article, side.childElementCount ? side : null));
+}
+
+/** A small padlock, drawn so that no emoji font is needed. */
+function lockIcon() {
+  return svg("svg", { class: "lock", viewBox: "0 0 16 16", width: 14, height: 14, "aria-hidden": "true", focusable: "false" },
+    svg("rect", { x: 3, y: 7, width: 10, height: 8, rx: 1.5 }),
+    svg("path", { d: "M5.5 7V5a2.5 2.5 0 0 1 5 0v2", fill: "none" }));
 }
 
 function varValue(v) {

@@ -130,7 +130,8 @@ function place(n, v, g, t, cur, action, act, label) {
       h("span.inline-form", null, h("label", { for: selId }, "Build"), sel),
       h("span.inline-form", null, h("label", { for: bandId }, "Price"), band),
       h("button.small.primary", { type: "button", disabled: !build?.available, dataset: { build: n.id }, onclick: () => act("build", { node: n.id, building: sel.value, band: band.value }) }, t(build?.labelKey, null, "Build"))),
-      desc, build && !build.available ? h("p.reason", null, t(build.reasonKey)) : null);
+      desc);
+    if (build && !build.available) li.append(h("p.reason", null, t(build.reasonKey)));
   } else {
     li.append(h("p.muted", null, "A path: nothing can be built here."));
   }
