@@ -1,0 +1,545 @@
+// Freeport: the trading page. It renders what the Game Master answers and
+// never decides legality itself: whose turn it is, what is available and
+// whether an exchange is still open all come from the responses.
+//
+// Polling: readStanding every few seconds (any Owner may ask it); when its
+// stateVersion moved, the inventory, the exchanges and the statement are
+// read again. Changes to this trader's exchanges are said in the live region.
+
+import { Market, Refusal, HostError, commandId } from "./api.js";
+import { h, fill, keepFocus, announce, notice } from "./dom.js";
+
+const POLL_MS = 2500;
+const HIDDEN_POLL_MS = 15000;
+const THEME_KEY = "storyloom-theme";
+const EXPIRY_CHOICES = [
+  ["15 minutes", 15 * 60],
+  ["1 hour", 3600],
+  ["6 hours", 6 * 3600],
+  ["1 day", 86400],
+];
+
+const params = new URLSearchParams(location.search);
+const game = params.get("game") || document.querySelector('meta[name="freeport-game"]')?.content || "freeport";
+const market = new Market(game, `/freeport/${encodeURIComponent(game)}/`);
+
+const state = {
+  standing: null, // readStanding result
+  version: -1, // stateVersion the views below were read at
+  me: null, // readInventory result, or null while not enrolled
+  enrolled: false,
+  exchanges: [], // listExchanges result, newest first
+  statement: [],
+  drafts: new Map(), // exchangeId → {offered: {asset: n}, requested: {asset: n}} of an open counter form
+  proposal: { to: "", offered: {}, requested: {}, expiry: 3600 },
+  busy: false,
+  nameDraft: null, // what the trading name field holds while being edited
+  seen: new Map(), // exchangeId → "status/answering/version", for announcements
+  lastStanding: new Map(), // playerId → wealth at the previous poll
+};
+
+// ---- names and formatting ----
+
+function names() {
+  const m = new Map();
+  for (const p of state.standing?.players || []) m.set(p.playerId, p.playerName);
+  return m;
+}
+
+function nameOf(playerId) {
+  if (state.me && playerId === state.me.playerId) return "You";
+  return names().get(playerId) || "a trader";
+}
+
+function assets() {
+  if (state.me) return state.me.holdings.map((x) => x.assetId);
+  return (state.standing?.prices || []).map((p) => p.assetId);
+}
+
+function itemsText(items) {
+  if (!items || items.length === 0) return "nothing";
+  return items.map((it) => `${it.quantity} ${it.assetId}`).join(", ");
+}
+
+const timeFmt = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+const dateTimeFmt = new Intl.DateTimeFormat(undefined, { dateStyle: "short", timeStyle: "short" });
+
+function relative(iso) {
+  const ms = Date.parse(iso) - Date.now();
+  const abs = Math.abs(ms);
+  let text;
+  if (abs < 60e3) text = "under a minute";
+  else if (abs < 3600e3) text = `${Math.round(abs / 60e3)} min`;
+  else if (abs < 86400e3) text = `${Math.round(abs / 3600e3)} h`;
+  else text = `${Math.round(abs / 86400e3)} days`;
+  return ms >= 0 ? `in ${text}` : `${text} ago`;
+}
+
+function timeText(iso, prefix) {
+  const d = new Date(iso);
+  const sameDay = d.toDateString() === new Date().toDateString();
+  return `${prefix}${sameDay ? timeFmt.format(d) : dateTimeFmt.format(d)} (${relative(iso)})`;
+}
+
+function timeEl(iso, prefix = "") {
+  return h("time", { datetime: iso, title: iso, dataset: { prefix } }, timeText(iso, prefix));
+}
+
+/** Brings every relative time on the page up to the clock. */
+function refreshTimes() {
+  for (const t of document.querySelectorAll("time[datetime]")) {
+    t.textContent = timeText(t.getAttribute("datetime"), t.dataset.prefix || "");
+  }
+}
+
+const STATUS_TEXT = {
+  awaiting_counterparty: "Open",
+  settled: "Settled",
+  declined: "Declined",
+  cancelled: "Cancelled",
+  expired: "Expired",
+  unfunded: "Could not be funded",
+};
+
+const CODE_TEXT = {
+  not_enrolled: "Join the market first.",
+  insufficient_available: "Not enough available: some of it may be reserved by your open exchanges.",
+  stale_exchange_version: "The exchange moved on before your answer arrived; here it is as it stands now.",
+  terms_mismatch: "The terms changed before your answer arrived; here they are as they stand now.",
+  not_your_turn: "It is not your turn on that exchange.",
+  exchange_not_open: "That exchange has already concluded.",
+  unknown_asset: "That good cannot be traded here.",
+  self_dealing: "You cannot trade with yourself.",
+  unknown_player: "That trader is not in this market.",
+  invalid_trading_name: "A trading name is at most 32 characters, with no control characters.",
+};
+
+function explain(err) {
+  if (err instanceof Refusal) return CODE_TEXT[err.code] || err.message.replace(/^freeport: /, "");
+  if (err instanceof HostError) {
+    if (err.code === "rate_limited") return "Slow down a little: the market is busy.";
+    if (err.code === "offline") return "The market cannot be reached. Retrying…";
+    return err.message;
+  }
+  return String(err?.message || err);
+}
+
+// ---- requests ----
+
+/** Runs a Command from a button, then refreshes everything. */
+async function act(label, request, done) {
+  if (state.busy) return;
+  state.busy = true;
+  setBusy(true);
+  try {
+    const result = await market.send({ ...request, commandId: commandId(request.action) });
+    notice("");
+    if (done) done(result);
+    await refresh(true);
+  } catch (err) {
+    notice(`${label}: ${explain(err)}`);
+    announce(`${label} failed. ${explain(err)}`);
+    await refresh(true).catch(() => {});
+  } finally {
+    state.busy = false;
+    setBusy(false);
+  }
+}
+
+function setBusy(on) {
+  document.getElementById("main").setAttribute("aria-busy", on ? "true" : "false");
+}
+
+async function refresh(force = false) {
+  const standing = await market.send({ action: "readStanding" });
+  const changed = force || standing.stateVersion !== state.version;
+  state.standing = standing;
+  if (changed) {
+    try {
+      state.me = await market.send({ action: "readInventory" });
+      state.enrolled = true;
+    } catch (err) {
+      if (!(err instanceof Refusal) || err.code !== "not_enrolled") throw err;
+      state.me = null;
+      state.enrolled = false;
+    }
+    if (state.enrolled) {
+      const [list, statement] = await Promise.all([
+        market.send({ action: "listExchanges", limit: 50 }),
+        market.send({ action: "readStatement", limit: 50 }),
+      ]);
+      sayChanges(list.exchanges);
+      state.exchanges = list.exchanges;
+      state.statement = statement.entries;
+    }
+    state.version = standing.stateVersion;
+  }
+  setConn("open", "Connected");
+  if (changed) render();
+  else refreshTimes();
+  document.documentElement.dataset.freeport = "ready";
+}
+
+/** Announces what changed on this trader's exchanges since the last read. */
+function sayChanges(exchanges) {
+  const me = state.me?.playerId;
+  const first = state.seen.size === 0 && state.version < 0;
+  const said = [];
+  for (const x of exchanges) {
+    const key = `${x.status}/${x.answeringPlayerId}/${x.exchangeVersion}`;
+    const before = state.seen.get(x.exchangeId);
+    state.seen.set(x.exchangeId, key);
+    if (first || before === key) continue;
+    const other = nameOf(x.proposerPlayerId === me ? x.counterpartyPlayerId : x.proposerPlayerId);
+    if (x.status === "awaiting_counterparty" && x.answeringPlayerId === me) {
+      said.push(x.liveRound > 1 ? `${other} countered. Your turn.` : `New offer from ${other}. Your turn.`);
+    } else if (before && x.status !== "awaiting_counterparty") {
+      said.push(`Exchange with ${other}: ${STATUS_TEXT[x.status].toLowerCase()}.`);
+    }
+  }
+  if (said.length) announce(said.join(" "));
+}
+
+function setConn(kind, text) {
+  const el = document.getElementById("conn");
+  el.dataset.state = kind;
+  el.textContent = text;
+}
+
+// ---- rendering ----
+
+function render() {
+  keepFocus(() => {
+    renderMe();
+    renderStanding();
+    renderExchanges();
+    renderProposal();
+    renderStatement();
+  });
+}
+
+function renderMe() {
+  const body = document.getElementById("me-body");
+  if (!state.enrolled) {
+    const remember = h("input", { type: "checkbox", id: "remember", "data-key": "remember" });
+    fill(body,
+      h("p", {}, "You are not trading yet. Joining gives you a stock of goods to start with."),
+      h("div", { class: "row" },
+        h("button", {
+          type: "button", id: "enrol", "data-key": "enrol",
+          onclick: () => act("Joining", { action: "enroll" }, () => {
+            market.remember(remember.checked);
+            announce("You joined the market.");
+          }),
+        }, "Join the market"),
+        h("label", { class: "check" }, remember, " Remember me on this device")));
+    return;
+  }
+  const me = state.me;
+  const mine = state.standing?.players.find((p) => p.playerId === me.playerId);
+  const nameInput = h("input", {
+    id: "trading-name", name: "tradingName", maxlength: 64, autocomplete: "off",
+    value: state.nameDraft ?? mine?.tradingName ?? "", "data-key": "trading-name", "aria-describedby": "trading-name-hint",
+    oninput: (e) => { state.nameDraft = e.target.value; },
+  });
+  const rows = me.holdings.map((x) => h("tr", { dataset: { asset: x.assetId } },
+    h("th", { scope: "row" }, x.assetId),
+    h("td", { class: "num", dataset: { held: x.quantity } }, x.quantity),
+    h("td", { class: "num", dataset: { available: x.available } }, x.available)));
+  fill(body,
+    h("p", { id: "whoami" }, "You trade as ", h("strong", { text: mine?.playerName || me.playerId }), "."),
+    h("form", {
+      class: "row name-form",
+      onsubmit: (e) => {
+        e.preventDefault();
+        act("Saving your trading name", { action: "setTradingName", tradingName: nameInput.value.trim() || null }, () => {
+          state.nameDraft = null;
+          announce("Trading name saved.");
+        });
+      },
+    },
+      h("label", { for: "trading-name" }, "Trading name"), nameInput,
+      h("button", { type: "submit", class: "secondary small", "data-key": "save-name" }, "Save")),
+    h("p", { class: "hint", id: "trading-name-hint" }, "Shown on the standing; leave empty for your harbour name."),
+    h("table", { class: "holdings", id: "holdings" },
+      h("caption", {}, "Inventory"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Good"), h("th", { scope: "col", class: "num" }, "Held"),
+        h("th", { scope: "col", class: "num" }, "Available"))),
+      h("tbody", {}, rows)),
+    h("p", { class: "hint" }, "Available is what your open offers do not reserve."));
+}
+
+function renderStanding() {
+  const st = state.standing;
+  const body = document.getElementById("st-body");
+  if (!st) return;
+  const me = state.me?.playerId;
+  const items = st.players.map((p, i) => {
+    const before = state.lastStanding.get(p.playerId);
+    const delta = before === undefined ? 0 : p.wealth - before;
+    return h("li", { class: p.playerId === me ? "you" : null, dataset: { player: p.playerId, wealth: p.wealth } },
+      h("span", { class: "rank", "aria-hidden": "true" }, `${i + 1}.`),
+      h("span", { class: "p-name" }, p.playerName, p.playerId === me ? " (you)" : ""),
+      h("span", { class: "wealth" }, `${p.wealth}`,
+        delta ? h("span", { class: delta > 0 ? "up" : "down" }, delta > 0 ? ` ▲${delta}` : ` ▼${-delta}`) : null));
+  });
+  fill(body,
+    st.players.length
+      ? h("ol", { class: "standing", id: "standing-list", "aria-label": "Traders by wealth" }, items)
+      : h("p", { class: "hint" }, "Nobody has joined yet."),
+    h("p", { class: "hint" }, "Wealth at the harbour's prices: ",
+      st.prices.map((p) => `${p.assetId} ${p.unitPrice}`).join(", "), "."));
+  if (st.stateVersion !== state.standingVersion) {
+    state.standingVersion = st.stateVersion;
+    state.lastStanding = new Map(st.players.map((p) => [p.playerId, p.wealth]));
+  }
+}
+
+function renderExchanges() {
+  const section = document.getElementById("exchanges");
+  section.hidden = !state.enrolled;
+  if (!state.enrolled) return;
+  const open = state.exchanges.filter((x) => x.status === "awaiting_counterparty");
+  const done = state.exchanges.filter((x) => x.status !== "awaiting_counterparty").slice(0, 10);
+  const mine = open.filter((x) => x.answeringPlayerId === state.me.playerId).length;
+  fill(document.getElementById("ex-body"),
+    h("p", { class: "hint", id: "turns" }, mine ? `${mine} waiting for your answer.` : "Nothing waits for your answer."),
+    open.length ? h("ul", { class: "exchanges", "aria-label": "Open exchanges" }, open.map(exchangeCard))
+      : h("p", {}, "No open exchanges."),
+    done.length ? [h("h3", {}, "Concluded"), h("ul", { class: "exchanges done", "aria-label": "Concluded exchanges" }, done.map(exchangeCard))] : null);
+}
+
+function exchangeCard(x) {
+  const me = state.me.playerId;
+  const proposer = nameOf(x.proposerPlayerId);
+  const counterparty = nameOf(x.counterpartyPlayerId);
+  const other = x.proposerPlayerId === me ? counterparty : proposer;
+  const isOpen = x.status === "awaiting_counterparty";
+  const myTurn = isOpen && x.answeringPlayerId === me;
+  const headingId = `x-${x.exchangeId}-h`;
+  const parts = [
+    h("div", { class: "x-head" },
+      h("h3", { id: headingId }, `With ${other}`),
+      h("span", { class: `badge ${isOpen ? (myTurn ? "warn" : "") : x.status === "settled" ? "good" : ""}`, dataset: { status: x.status } },
+        STATUS_TEXT[x.status] || x.status)),
+    h("dl", { class: "terms" },
+      h("dt", {}, `${proposer} ${proposer === "You" ? "give" : "gives"}`), h("dd", { dataset: { side: "offered" } }, itemsText(x.terms.offered)),
+      h("dt", {}, `${counterparty} ${counterparty === "You" ? "give" : "gives"}`), h("dd", { dataset: { side: "requested" } }, itemsText(x.terms.requested))),
+    h("p", { class: "x-facts" },
+      `Round ${x.liveRound}${x.roundCount > 1 ? ` of ${x.roundCount}` : ""}. `,
+      isOpen
+        ? [h("strong", { class: "turn", dataset: { turn: myTurn ? "mine" : "theirs" } }, myTurn ? "Your turn." : `Waiting for ${nameOf(x.answeringPlayerId)}.`),
+          " ", timeEl(x.expiresAt, "Expires ")]
+        : x.concludedAt ? timeEl(x.concludedAt, "Concluded ") : null),
+  ];
+  if (x.ruleNote) parts.push(h("p", { class: "rule-note" }, x.ruleNote));
+  else if (x.ruleApplied) parts.push(h("p", { class: "rule-note" }, "Something at the harbour changed this settlement."));
+  if (myTurn) {
+    const draft = state.drafts.get(x.exchangeId);
+    parts.push(h("div", { class: "row actions" },
+      h("button", {
+        type: "button", "data-key": `accept-${x.exchangeId}`, dataset: { action: "accept" },
+        "aria-describedby": headingId,
+        onclick: () => act("Accepting", respond(x, "approve"), (r) => announce(r.status === "settled" ? `Settled with ${other}.` : `The exchange with ${other} could not be funded.`)),
+      }, "Accept"),
+      h("button", {
+        type: "button", class: "secondary", "data-key": `decline-${x.exchangeId}`, dataset: { action: "decline" },
+        "aria-describedby": headingId,
+        onclick: () => act("Declining", respond(x, "decline"), () => announce(`Declined the offer from ${other}.`)),
+      }, "Decline"),
+      h("button", {
+        type: "button", class: "quiet", "data-key": `counter-${x.exchangeId}`, dataset: { action: "counter" },
+        "aria-expanded": draft ? "true" : "false", "aria-describedby": headingId,
+        onclick: () => {
+          if (state.drafts.has(x.exchangeId)) state.drafts.delete(x.exchangeId);
+          else state.drafts.set(x.exchangeId, { offered: amounts(x.terms.offered), requested: amounts(x.terms.requested), expiry: 3600 });
+          render();
+        },
+      }, draft ? "Close counter" : "Counter…")));
+    if (draft) parts.push(counterForm(x, draft, proposer, counterparty));
+  } else if (isOpen) {
+    parts.push(h("div", { class: "row actions" },
+      h("button", {
+        type: "button", class: "secondary", "data-key": `cancel-${x.exchangeId}`, dataset: { action: "cancel" },
+        "aria-describedby": headingId,
+        onclick: () => act("Cancelling", { action: "cancelExchange", exchangeId: x.exchangeId, exchangeVersion: x.exchangeVersion },
+          () => announce(`Cancelled your offer to ${other}.`)),
+      }, "Cancel offer")));
+  }
+  return h("li", { class: `exchange${myTurn ? " mine" : ""}`, dataset: { exchange: x.exchangeId }, "aria-labelledby": headingId }, parts);
+}
+
+function respond(x, decision) {
+  return { action: "respondToExchange", exchangeId: x.exchangeId, exchangeVersion: x.exchangeVersion, termsHash: x.termsHash, decision };
+}
+
+function amounts(items) {
+  const out = {};
+  for (const it of items || []) out[it.assetId] = it.quantity;
+  return out;
+}
+
+function lines(amountsByAsset) {
+  return Object.entries(amountsByAsset)
+    .map(([assetId, q]) => ({ assetId, quantity: Number(q) }))
+    .filter((it) => Number.isInteger(it.quantity) && it.quantity > 0);
+}
+
+/**
+ * A table of every good with two amount columns, bound to draft: the
+ * Proposer's side (offered) and the Counterparty's (requested).
+ */
+function amountsTable(key, draft, leftLabel, rightLabel) {
+  const input = (side, asset, label) => h("input", {
+    type: "number", min: 0, step: 1, inputmode: "numeric", value: draft[side][asset] ?? "",
+    "data-key": `${key}-${side}-${asset}`, "aria-label": `${label}: ${asset}`, name: `${side}-${asset}`,
+    oninput: (e) => { draft[side][asset] = e.target.value; },
+  });
+  return h("table", { class: "amounts" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Good"), h("th", { scope: "col" }, leftLabel), h("th", { scope: "col" }, rightLabel))),
+    h("tbody", {}, assets().map((a) => h("tr", {},
+      h("th", { scope: "row" }, a),
+      h("td", {}, input("offered", a, leftLabel)),
+      h("td", {}, input("requested", a, rightLabel))))));
+}
+
+function expirySelect(key, draft) {
+  const id = `${key}-expiry`;
+  return h("div", { class: "field" },
+    h("label", { for: id }, "Expires in"),
+    h("select", { id, "data-key": id, onchange: (e) => { draft.expiry = Number(e.target.value); } },
+      EXPIRY_CHOICES.map(([label, s]) => h("option", { value: s, selected: draft.expiry === s }, label))));
+}
+
+function expiresAt(seconds) {
+  return new Date(Date.now() + seconds * 1000).toISOString();
+}
+
+function counterForm(x, draft, proposer, counterparty) {
+  const key = `c-${x.exchangeId}`;
+  return h("form", {
+    class: "counter", "aria-label": "Counter-offer",
+    onsubmit: (e) => {
+      e.preventDefault();
+      act("Countering", {
+        action: "counterExchange", exchangeId: x.exchangeId, exchangeVersion: x.exchangeVersion, termsHash: x.termsHash,
+        offered: lines(draft.offered), requested: lines(draft.requested), expiresAt: expiresAt(draft.expiry),
+      }, () => {
+        state.drafts.delete(x.exchangeId);
+        announce("Counter-offer sent.");
+      });
+    },
+  },
+    h("p", { class: "hint" }, "Change the amounts; the direction stays as it is."),
+    amountsTable(key, draft, `${proposer} ${proposer === "You" ? "give" : "gives"}`, `${counterparty} ${counterparty === "You" ? "give" : "gives"}`),
+    expirySelect(key, draft),
+    h("button", { type: "submit", "data-key": `${key}-send` }, "Send counter-offer"));
+}
+
+function renderProposal() {
+  const section = document.getElementById("propose");
+  section.hidden = !state.enrolled;
+  if (!state.enrolled) return;
+  const me = state.me.playerId;
+  const p = state.proposal;
+  const others = (state.standing?.players || []).filter((x) => x.playerId !== me);
+  if (!others.some((o) => o.playerId === p.to)) p.to = others[0]?.playerId || "";
+  const body = document.getElementById("pr-body");
+  if (!others.length) {
+    fill(body, h("p", { class: "hint" }, "Nobody else has joined yet. Share this page with another trader."));
+    return;
+  }
+  fill(body, h("form", {
+    id: "propose-form",
+    onsubmit: (e) => {
+      e.preventDefault();
+      const offered = lines(p.offered), requested = lines(p.requested);
+      if (!offered.length && !requested.length) {
+        notice("Put an amount in at least one column.", "warn");
+        return;
+      }
+      act("Proposing", {
+        action: "proposeExchange", counterpartyPlayerId: p.to, offered, requested, expiresAt: expiresAt(p.expiry),
+      }, () => {
+        p.offered = {};
+        p.requested = {};
+        announce(`Offer sent to ${nameOf(p.to)}.`);
+      });
+    },
+  },
+    h("div", { class: "field" },
+      h("label", { for: "propose-to" }, "Trade with"),
+      h("select", { id: "propose-to", "data-key": "propose-to", onchange: (e) => { p.to = e.target.value; } },
+        others.map((o) => h("option", { value: o.playerId, selected: o.playerId === p.to }, o.playerName)))),
+    amountsTable("p", p, "You give", "You ask for"),
+    expirySelect("p", p),
+    h("button", { type: "submit", "data-key": "propose-send" }, "Send offer")));
+}
+
+function renderStatement() {
+  const section = document.getElementById("statement");
+  section.hidden = !state.enrolled;
+  if (!state.enrolled) return;
+  const rows = state.statement.slice().reverse().slice(0, 20).map((e) => h("tr", {},
+    h("td", { class: "num" }, e.entryNumber),
+    h("td", {}, timeEl(e.at)),
+    h("td", {}, describe(e)),
+    h("td", { class: `num ${e.direction}` }, `${e.direction === "in" ? "+" : "−"}${e.quantity} ${e.assetId}`)));
+  fill(document.getElementById("sm-body"), rows.length
+    ? h("table", { class: "statement" },
+      h("caption", { class: "sr-only" }, "Your movements, newest first"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, "#"), h("th", { scope: "col" }, "When"),
+        h("th", { scope: "col" }, "What"), h("th", { scope: "col", class: "num" }, "Amount"))),
+      h("tbody", {}, rows))
+    : h("p", { class: "hint" }, "No movements yet."));
+}
+
+function describe(e) {
+  switch (e.reason) {
+    case "enrolment": return "Starting stock";
+    case "settlement": return `Exchange with ${nameOf(e.counterparty)}`;
+    case "transfer": return e.direction === "in" ? `Gift from ${nameOf(e.counterparty)}` : `Gift to ${nameOf(e.counterparty)}`;
+    case "rule_applied": return e.ruleNote ? h("em", { text: e.ruleNote }) : "The harbour's custom";
+    default: return e.reason;
+  }
+}
+
+// ---- theme ----
+
+function themeLabel() {
+  const dark = document.documentElement.dataset.theme
+    ? document.documentElement.dataset.theme === "dark"
+    : matchMedia("(prefers-color-scheme: dark)").matches;
+  const btn = document.getElementById("theme-toggle");
+  btn.setAttribute("aria-label", `Switch to the ${dark ? "light" : "dark"} theme`);
+  return dark;
+}
+
+document.getElementById("theme-toggle").addEventListener("click", () => {
+  const next = themeLabel() ? "light" : "dark";
+  document.documentElement.dataset.theme = next;
+  try { localStorage.setItem(THEME_KEY, next); } catch { /* not kept */ }
+  themeLabel();
+});
+themeLabel();
+
+// ---- polling ----
+
+let timer = 0;
+
+async function poll() {
+  clearTimeout(timer);
+  if (!state.busy) {
+    try {
+      await refresh();
+    } catch (err) {
+      setConn(err instanceof HostError && err.code === "offline" ? "offline" : "error", err instanceof HostError && err.code === "offline" ? "Offline — retrying" : "Trouble — retrying");
+      if (!(err instanceof HostError && err.retry)) notice(explain(err));
+      document.documentElement.dataset.freeport ||= "error";
+    }
+  }
+  timer = setTimeout(poll, document.hidden ? HIDDEN_POLL_MS : POLL_MS);
+}
+
+document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
+poll();
