@@ -113,7 +113,6 @@ func resultText(res *mcp.CallToolResult) string {
 	return ""
 }
 
-
 // firstAvailable submits the scene's first available action and returns
 // the new scene.
 func firstAvailable(t *testing.T, cs *mcp.ClientSession, sessionID string, sc core.Scene) core.Scene {
