@@ -18,24 +18,35 @@ import (
 // benchLine is one line of `go test -bench` output.
 var benchLine = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+(.+)$`)
 
+// seriesName is a sub-benchmark of a growth series: Family/param=N.
+var seriesName = regexp.MustCompile(`^(.*)/([a-zA-Z_]+)=(\d+)$`)
+
 // medians reads `go test -bench` output and returns, per benchmark, the
-// median of each metric over the counts.
+// median of each metric over the counts. Benchmarks are named as `bundle
+// benchreport` names them: the package's last element, a dot, the name
+// without "Benchmark" (story.SubmitAction/gannet-rock).
 func medians(r io.Reader) (map[string]map[string]float64, map[string]int, error) {
 	samples := map[string]map[string][]float64{}
+	pkg := ""
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
+		if p, ok := strings.CutPrefix(sc.Text(), "pkg: "); ok {
+			pkg = p[strings.LastIndex(p, "/")+1:] + "."
+			continue
+		}
 		m := benchLine.FindStringSubmatch(sc.Text())
 		if m == nil {
 			continue
 		}
-		if samples[m[1]] == nil {
-			samples[m[1]] = map[string][]float64{}
+		name := pkg + m[1]
+		if samples[name] == nil {
+			samples[name] = map[string][]float64{}
 		}
 		f := strings.Fields(m[2])
 		for i := 0; i+1 < len(f); i += 2 {
 			if v, err := strconv.ParseFloat(f[i], 64); err == nil {
-				samples[m[1]][f[i+1]] = append(samples[m[1]][f[i+1]], v)
+				samples[name][f[i+1]] = append(samples[name][f[i+1]], v)
 			}
 		}
 	}
@@ -134,7 +145,7 @@ const clicks = 200
 const mb = 1_000_000
 
 func browserMarkdown(med map[string]map[string]float64, runs map[string]int, pf peerFigures, pageGzip int) (string, map[string]any) {
-	play, cold := med["BrowserPlay"], med["ColdLoad"]
+	play, cold := med["peer.BrowserPlay"], med["browsertest.ColdLoad"]
 	var b strings.Builder
 	figs := map[string]any{"browserPlay": play, "coldLoad": cold, "inkPageGzipBytes": pageGzip}
 	if play == nil {
@@ -147,7 +158,7 @@ func browserMarkdown(med map[string]map[string]float64, runs map[string]int, pf 
 		}
 		return "**not met**"
 	}
-	fmt.Fprintf(&b, "BenchmarkBrowserPlay (bundle/peer) on the site as `browsertest.NewSite` builds it (the release pipeline with its fast compression: gzip 6, brotli 5) served over loopback: a fresh headless Chromium profile per run opens `#/new/%s` and waits for the first story scene with an enabled choice to be painted (the animation frame after it enters the document), then clicks %d choices with a seeded random policy, each timed from the click to the frame after the next scene is in the document (a new game after an ending is not timed). Median of %d runs.\n\n", browserCampaign, clicks, runs["BrowserPlay"])
+	fmt.Fprintf(&b, "BenchmarkBrowserPlay (bundle/peer) on the site as `browsertest.NewSite` builds it (the release pipeline with its fast compression: gzip 6, brotli 5) served over loopback: a fresh headless Chromium profile per run opens `#/new/%s` and waits for the first story scene with an enabled choice to be painted (the animation frame after it enters the document), then clicks %d choices with a seeded random policy, each timed from the click to the frame after the next scene is in the document (a new game after an ending is not timed). Median of %d runs.\n\n", browserCampaign, clicks, runs["peer.BrowserPlay"])
 	b.WriteString("| figure | measured | target | verdict |\n|---|---:|---|---|\n")
 	fmt.Fprintf(&b, "| cold load to first playable scene | %.0f ms | under 1,500 ms (issue 6) | %s |\n", play["ms-first-scene"], verdict(play["ms-first-scene"] < 1500))
 	fmt.Fprintf(&b, "| click to next scene, p50 | %.1f ms | reported | |\n", play["ms-click-p50"])
@@ -155,8 +166,11 @@ func browserMarkdown(med map[string]map[string]float64, runs map[string]int, pf 
 	fmt.Fprintf(&b, "| click to next scene, slowest | %.1f ms | reported | |\n", play["ms-click-max"])
 	fmt.Fprintf(&b, "| transferred before the first scene (%.0f files, headers included) | %s | under 1.5 MB (issues 6, 10) | %s |\n", play["files-before-first-scene"], kib(play["B-before-first-scene"]), verdict(play["B-before-first-scene"] < 1.5*mb))
 	fmt.Fprintf(&b, "| compressed bodies before the first scene | %s | | |\n", kib(play["B-body-before-first-scene"]))
+	if off := play["B-offline-file"]; off > 0 {
+		fmt.Fprintf(&b, "| the offline single file (%s, raw) | %s | under 6 MB (issue 6) | %s |\n", "storyloom-offline.html", kib(off), verdict(off < 6*mb))
+	}
 	if cold != nil {
-		fmt.Fprintf(&b, "| BenchmarkColdLoad (bundle/browsertest): library ready, %d runs | %.0f ms, %s transferred, module %s | | |\n", runs["ColdLoad"], cold["ms-to-ready"], kib(cold["B-transferred"]), kib(cold["B-module"]))
+		fmt.Fprintf(&b, "| BenchmarkColdLoad (bundle/browsertest): library ready, %d runs | %.0f ms, %s transferred, module %s | | |\n", runs["browsertest.ColdLoad"], cold["ms-to-ready"], kib(cold["B-transferred"]), kib(cold["B-module"]))
 	}
 	ink := pf.Figures.Ink
 	if ink.RuntimeGzipBytes > 0 {

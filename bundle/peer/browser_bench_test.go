@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -10,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/storyloom/storyloom/bundle/browsertest"
+	sitepkg "github.com/storyloom/storyloom/bundle/site"
 )
 
 var (
@@ -171,4 +174,7 @@ func BenchmarkBrowserPlay(b *testing.B) {
 	b.ReportMetric(lat.P95/n, "ms-click-p95")
 	b.ReportMetric(lat.Max/n, "ms-click-max")
 	b.ReportMetric(lat.Restarts/n, "restarts")
+	if fi, err := os.Stat(filepath.Join(s.Dir, sitepkg.OfflineName)); err == nil {
+		b.ReportMetric(float64(fi.Size()), "B-offline-file")
+	}
 }

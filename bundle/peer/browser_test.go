@@ -16,7 +16,7 @@ func TestBrowserSectionTakesMediansAndJudges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if runs["BrowserPlay"] != 3 || med["BrowserPlay"]["ms-click-p95"] != 40 || med["BrowserPlay"]["ms-first-scene"] != 900 {
+	if runs["peer.BrowserPlay"] != 3 || med["peer.BrowserPlay"]["ms-click-p95"] != 40 || med["peer.BrowserPlay"]["ms-first-scene"] != 900 {
 		t.Fatalf("medians = %v, runs %v", med, runs)
 	}
 	var pf peerFigures
@@ -29,5 +29,31 @@ func TestBrowserSectionTakesMediansAndJudges(t *testing.T) {
 	}
 	if md, _ := browserMarkdown(nil, nil, pf, 600); !strings.Contains(md, "No browser figures") {
 		t.Errorf("no figures and no word of it:\n%s", md)
+	}
+}
+
+func TestTargetsJudgeAndSayWhatIsMissing(t *testing.T) {
+	native := map[string]map[string]float64{
+		"story.SubmitAction/gannet-rock":                   {"ns/op": 3000, "allocs/op": 4},
+		"core.SubmitActionAtHistory/actions=10":            {"ns/op": 1000},
+		"core.SubmitActionAtHistory/actions=10000":         {"ns/op": 1200},
+		"session.StoreSubmitActionAtHistory/actions=10":    {"ns/op": 1000},
+		"session.StoreSubmitActionAtHistory/actions=10000": {"ns/op": 9000000},
+	}
+	wasm := map[string]map[string]float64{"story.SubmitAction/gannet-rock": {"ns/op": 12000}}
+	rows := checkTargets(native, wasm, nil, nil, nil)
+	md := targetsMarkdown(rows)
+	for _, want := range []string{
+		"| 3 | SubmitAction on gannet-rock: at most 5 µs and a handful of allocations, native | 3.00 µs, 4 allocs | met |",
+		"1.20× | met |",
+		"core engine, test kind",
+		"session store, autosave included) | 1.00 µs at 10, 9.00 ms at 10,000: 9000.00× | **not met** |",
+		"missing: sim.EndWeek did not run | not measured |",
+		"4.00× (12.00 µs against 3.00 µs)",
+		"worse than linear: session.StoreSubmitActionAtHistory (1.32)",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("targets lack %q:\n%s", want, md)
+		}
 	}
 }

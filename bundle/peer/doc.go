@@ -3,12 +3,14 @@
 // a Storyloom story-graph campaign and as an ink story, so that
 // bench/peer.mjs can play the two side by side in one Node process (the
 // campaign on the Storyloom WASM module, the ink story on inkjs), and it
-// turns the browser benchmarks' output into a section of the report.
+// turns the browser benchmarks' output, and every figure the issues set a
+// target for, into sections of the report.
 //
 // Usage:
 //
 //	go run ./bundle/peer gen -dir bench/out/peer [-nodes 300] [-seed 1]
 //	go run ./bundle/peer browser -in bench/out/browser.txt -out bench/out/browser.json
+//	go run ./bundle/peer targets -native bench/out/native.txt -wasm bench/out/wasm.txt -out bench/out/targets.json
 //
 // The story has a few hundred nodes: choice nodes whose choices are
 // conditioned on variables and on visit counts, random nodes with weighted

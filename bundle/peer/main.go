@@ -14,7 +14,7 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: go run ./bundle/peer gen|browser [flags]")
+		fmt.Fprintln(stderr, "usage: go run ./bundle/peer gen|browser|targets [flags]")
 		return 2
 	}
 	switch args[0] {
@@ -22,6 +22,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runGen(args[1:], stdout, stderr)
 	case "browser":
 		return runBrowser(args[1:], stdout, stderr)
+	case "targets":
+		return runTargets(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "peer: unknown command %q\n", args[0])
 	return 2

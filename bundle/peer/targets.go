@@ -1,0 +1,303 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strings"
+)
+
+// target is one row of the targets table: what an issue asks, what this
+// run measured, and whether it is met (nil: not measured, or no verdict).
+type target struct {
+	Issue    string `json:"issue"`
+	Target   string `json:"target"`
+	Measured string `json:"measured"`
+	Met      *bool  `json:"met"`
+}
+
+// runTargets is `peer targets`: it checks every figure the issues ask
+// `make bench` for against its target and writes the table as a section
+// of the report.
+func runTargets(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("targets", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	native := fl.String("native", "bench/out/native.txt", "native `go test -bench` output")
+	wasm := fl.String("wasm", "bench/out/wasm.txt", "the engine benchmarks as WASM under Node")
+	peer := fl.String("peer", "bench/out/peer.json", "bench/peer.mjs's result")
+	browser := fl.String("browser", "bench/out/browser.json", "`peer browser`'s result")
+	out := fl.String("out", "bench/out/targets.json", "section to write")
+	if err := fl.Parse(args); err != nil {
+		return 2
+	}
+	read := func(path string) map[string]map[string]float64 {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil
+		}
+		defer f.Close()
+		m, _, _ := medians(f)
+		return m
+	}
+	var pf struct {
+		Figures struct {
+			Storyloom map[string]float64 `json:"storyloom"`
+			Ink       map[string]any     `json:"ink"`
+		} `json:"figures"`
+	}
+	if b, err := os.ReadFile(*peer); err == nil {
+		_ = json.Unmarshal(b, &pf)
+	}
+	var bf struct {
+		Figures struct {
+			BrowserPlay map[string]float64 `json:"browserPlay"`
+		} `json:"figures"`
+	}
+	if b, err := os.ReadFile(*browser); err == nil {
+		_ = json.Unmarshal(b, &bf)
+	}
+	ink := map[string]float64{}
+	for k, v := range pf.Figures.Ink {
+		if f, ok := v.(float64); ok {
+			ink[k] = f
+		}
+	}
+	rows := checkTargets(read(*native), read(*wasm), pf.Figures.Storyloom, ink, bf.Figures.BrowserPlay)
+	md := targetsMarkdown(rows)
+	b, _ := json.MarshalIndent(struct {
+		section
+		Targets []target `json:"targets"`
+	}{section{Title: "Targets (issues 3, 5, 6 and 10)", Markdown: md}, rows}, "", "  ")
+	if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
+		fmt.Fprintln(stderr, "peer targets:", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, md)
+	return 0
+}
+
+func yes(ok bool) *bool { return &ok }
+
+// checkTargets builds the table from the medians of the native and WASM
+// runs, bench/peer.mjs's figures (sl: Storyloom, ink: inkjs) and the
+// browser benchmark's.
+func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play map[string]float64) []target {
+	var rows []target
+	ns := func(name string) (float64, bool) {
+		v, ok := native[name]["ns/op"]
+		return v, ok
+	}
+	add := func(issue, tgt, measured string, met *bool) {
+		rows = append(rows, target{issue, tgt, measured, met})
+	}
+	missing := func(issue, tgt, what string) { add(issue, tgt, "missing: "+what+" did not run", nil) }
+
+	// Issue 3: the core and the story-graph kind.
+	for _, c := range []string{"gannet-rock", "the-marrow-affair"} {
+		name := "story.SubmitAction/" + c
+		if v, ok := ns(name); ok {
+			allocs := native[name]["allocs/op"]
+			add("3", "SubmitAction on "+c+": at most 5 µs and a handful of allocations, native",
+				fmt.Sprintf("%s, %.0f allocs", dur(v), allocs), yes(v <= 5000 && allocs <= 10))
+		} else {
+			missing("3", "SubmitAction on "+c+" ≤ 5 µs", name)
+		}
+	}
+	for _, fam := range []struct{ name, what string }{
+		{"core.SubmitActionAtHistory", "core engine, test kind"},
+		{"story.StorySubmitActionAtHistory", "core engine, story-graph kind"},
+		{"session.StoreSubmitActionAtHistory", "session store, autosave included"},
+	} {
+		a, okA := ns(fam.name + "/actions=10")
+		z, okZ := ns(fam.name + "/actions=10000")
+		tgt := "the 10,000th action within 1.5× the cost of the 10th (" + fam.what + ")"
+		if okA && okZ {
+			add("3", tgt, fmt.Sprintf("%s at 10, %s at 10,000: %.2f×", dur(a), dur(z), z/a), yes(z/a <= 1.5))
+		} else {
+			missing("3", tgt, fam.name)
+		}
+	}
+	for _, name := range []string{"core.Serialize1000", "core.Deserialize1000"} {
+		if v, ok := ns(name); ok {
+			add("3", strings.TrimPrefix(name, "core.")+" of a 1,000-action game under 1 ms", dur(v), yes(v < 1e6))
+		} else {
+			missing("3", name+" under 1 ms", name)
+		}
+	}
+	if v, ok := ns("story.Tier3Generated10k"); ok {
+		add("3", "tier 3 of a generated 10,000-node story graph under 1 s", dur(v), yes(v < 1e9))
+	} else {
+		missing("3", "tier 3 of 10,000 nodes under 1 s", "story.Tier3Generated10k")
+	}
+
+	// Issue 5: simulation and world-graph kinds.
+	worst, worstName := 0.0, ""
+	for name, m := range native {
+		if strings.HasPrefix(name, "sim.EndWeek") && m["ns/op"] > worst {
+			worst, worstName = m["ns/op"], name
+		}
+	}
+	if worstName != "" {
+		add("5", "end_week on the largest sample campaign at most 50 µs native", fmt.Sprintf("%s (slowest: %s)", dur(worst), worstName), yes(worst <= 50000))
+	} else {
+		missing("5", "end_week at most 50 µs", "sim.EndWeek")
+	}
+	if v, ok := ns("world.AdvanceTicks/ticks=1000"); ok {
+		add("5", "advance_ticks of 1,000 ticks at most 20 ms native", dur(v), yes(v <= 20e6))
+	} else {
+		missing("5", "advance_ticks of 1,000 ticks at most 20 ms", "world.AdvanceTicks/ticks=1000")
+	}
+	if s, ok := slope(native, "world.AdvanceTicks", "ticks"); ok {
+		add("5", "advance_ticks linear in ticks (slope ≤ 1.1)", fmt.Sprintf("slope %.2f", s), yes(s <= 1.1))
+	}
+
+	// Issue 6: the browser build.
+	if v := sl["moduleGzipBytes"]; v > 0 {
+		add("6", "the WASM module under 1.5 MB gzip", fmt.Sprintf("%s gzip -9 (%s raw)", size(v), size(sl["runtimeRawBytes"]-sl["wasmExecGzipBytes"])), yes(v < 1.5e6))
+	} else {
+		missing("6", "module under 1.5 MB gzip", "bench/peer.mjs")
+	}
+	if play != nil {
+		add("6", "cold load to first playable scene under 1.5 s", fmt.Sprintf("%.0f ms", play["ms-first-scene"]), yes(play["ms-first-scene"] < 1500))
+		add("6", "click to next scene rendered: p95 under 50 ms over 200 choices", fmt.Sprintf("p95 %.1f ms (p50 %.1f ms)", play["ms-click-p95"], play["ms-click-p50"]), yes(play["ms-click-p95"] < 50))
+		if v := play["B-offline-file"]; v > 0 {
+			add("6", "the offline single file under 6 MB", size(v), yes(v < 6e6))
+		}
+	} else {
+		missing("6", "browser figures", "BenchmarkBrowserPlay")
+	}
+
+	// Issue 10: against inkjs, WASM against native, first load, growth.
+	if sl["choicesPerSecond"] > 0 && ink["choicesPerSecond"] > 0 {
+		r := sl["choicesPerSecond"] / ink["choicesPerSecond"]
+		add("10", "story play in WASM: more choices per second than inkjs", fmt.Sprintf("%.0f against %.0f choices/s: %.2f×", sl["choicesPerSecond"], ink["choicesPerSecond"], r), yes(r > 1))
+		add("10", "state save after 10,000 choices at least as fast as inkjs", fmt.Sprintf("%s against %s: %.2f×", ms(sl["saveMs"]), ms(ink["saveMs"]), sl["saveMs"]/ink["saveMs"]), yes(sl["saveMs"] <= ink["saveMs"]))
+		add("10", "state restore after 10,000 choices at least as fast as inkjs", fmt.Sprintf("%s against %s: %.2f×", ms(sl["restoreMs"]), ms(ink["restoreMs"]), sl["restoreMs"]/ink["restoreMs"]), yes(sl["restoreMs"] <= ink["restoreMs"]))
+	} else {
+		missing("10", "story play against inkjs", "bench/peer.mjs")
+	}
+	if play != nil {
+		add("10", "everything downloaded before the first scene under 1.5 MB compressed", size(play["B-before-first-scene"])+" (headers included)", yes(play["B-before-first-scene"] < 1.5e6))
+	}
+	const engineBench = "story.SubmitAction/gannet-rock"
+	if w, ok := wasm[engineBench]["ns/op"]; ok {
+		n, _ := ns(engineBench)
+		var ratios []float64
+		worstR, worstN := 0.0, ""
+		for name, m := range wasm {
+			if nv, ok := ns(name); ok && nv > 0 && m["ns/op"] > 0 {
+				r := m["ns/op"] / nv
+				ratios = append(ratios, r)
+				if r > worstR {
+					worstR, worstN = r, name
+				}
+			}
+		}
+		sort.Float64s(ratios)
+		add("10", "WASM within 3× of native on the engine benchmark ("+engineBench+")",
+			fmt.Sprintf("%.2f× (%s against %s); over all %d engine benchmarks: median %.2f×, worst %.2f× (%s)", w/n, dur(w), dur(n), len(ratios), ratios[len(ratios)/2], worstR, worstN), yes(w/n <= 3))
+	} else {
+		missing("10", "WASM within 3× of native", "the WASM run of "+engineBench)
+	}
+	var worse []string
+	for _, fam := range families(native) {
+		if s, ok := slope(native, fam[0], fam[1]); ok && s > 1.1 {
+			worse = append(worse, fmt.Sprintf("%s (%.2f)", fam[0], s))
+		}
+	}
+	add("10", "every growth series linear or better (time slope ≤ 1.1)", fmt.Sprintf("%d series; worse than linear: %s", len(families(native)), orNone(worse)), yes(len(worse) == 0))
+	return rows
+}
+
+// families returns every family/param of sub-benchmarks named
+// Family/param=N that has at least two sizes.
+func families(m map[string]map[string]float64) [][2]string {
+	count := map[[2]string]int{}
+	for name := range m {
+		if sm := seriesName.FindStringSubmatch(name); sm != nil {
+			count[[2]string{sm[1], sm[2]}]++
+		}
+	}
+	var out [][2]string
+	for k, n := range count {
+		if n >= 2 {
+			out = append(out, k)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out
+}
+
+// slope is d log(ns/op) / d log(size) from the smallest to the largest
+// size of a family, as `bundle benchreport` computes it.
+func slope(m map[string]map[string]float64, family, param string) (float64, bool) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	var ylo, yhi float64
+	for name, v := range m {
+		sm := seriesName.FindStringSubmatch(name)
+		if sm == nil || sm[1] != family || sm[2] != param {
+			continue
+		}
+		var x float64
+		fmt.Sscan(sm[3], &x)
+		if x < lo {
+			lo, ylo = x, v["ns/op"]
+		}
+		if x > hi {
+			hi, yhi = x, v["ns/op"]
+		}
+	}
+	if !(hi > lo) || lo <= 0 || ylo <= 0 || yhi <= 0 {
+		return 0, false
+	}
+	return math.Log(yhi/ylo) / math.Log(hi/lo), true
+}
+
+func targetsMarkdown(rows []target) string {
+	var b strings.Builder
+	met, notMet, missingN := 0, 0, 0
+	b.WriteString("| issue | target | this run | verdict |\n|---|---|---|---|\n")
+	for _, r := range rows {
+		v := "not measured"
+		switch {
+		case r.Met == nil:
+			missingN++
+		case *r.Met:
+			v = "met"
+			met++
+		default:
+			v = "**not met**"
+			notMet++
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.Issue, r.Target, r.Measured, v)
+	}
+	fmt.Fprintf(&b, "\n%d met, %d not met, %d not measured. Times are medians on a shared 2-core machine: read the load note under \"This run\" before trusting an absolute figure; ratios measured side by side in one process (WASM/native, Storyloom/inkjs) are steadier than absolute times.\n", met, notMet, missingN)
+	return b.String()
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
+
+func dur(ns float64) string {
+	switch {
+	case ns >= 1e9:
+		return fmt.Sprintf("%.2f s", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.2f ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.2f µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.0f ns", ns)
+}
+
+func ms(v float64) string { return dur(v * 1e6) }
+
+func size(v float64) string { return fmt.Sprintf("%.2f MB", v/1e6) }
