@@ -125,7 +125,10 @@ function show(screen) {
   tableRoot.hidden = screen !== "table";
   if (screen !== "table") table.stop();
   document.title = screen === "table" ? "Storyloom — room" : "Storyloom — rooms";
-  if (moving) main.focus({ preventScroll: true });
+  if (moving) {
+    notice.hidden = true; // a refusal belongs to the screen it was made on
+    main.focus({ preventScroll: true });
+  }
 }
 
 function onFrame(frame, kind) {

@@ -13,12 +13,12 @@ export function createTable(root, ui) {
   const turn = h("p", { class: "turn", id: "turn" });
   const clockText = h("span", { class: "clock-text" });
   const clockBar = h("progress", { max: 100, value: 100, "aria-hidden": "true" });
-  const clock = h("div", { class: "clock", id: "clock", hidden: true }, h("span", { "aria-hidden": "true", text: "⏱ " }), clockText, clockBar);
+  const clock = h("div", { class: "clock", id: "clock", hidden: true }, clockText, clockBar);
   const result = h("section", { class: "card result", id: "result", hidden: true, "aria-labelledby": "result-h" });
   const board = h("div", { class: "board" });
   const hand = h("section", { class: "card hand", id: "hand", "aria-labelledby": "hand-h" });
   const actions = h("section", { class: "card actions", id: "actions", "aria-labelledby": "actions-h" });
-  const log = h("ol", { class: "log", id: "log", "aria-labelledby": "log-h" });
+  const log = h("ol", { class: "log", id: "log", "aria-labelledby": "log-h", tabindex: "0" });
   const logBox = h("section", { class: "card log-box", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: "Log" }), log);
   fill(root, head, h("div", { class: "turn-bar" }, turn, clock), result,
     h("div", { class: "table-grid" }, h("div", { class: "table-main" }, board, actions, hand), logBox));
