@@ -10,7 +10,7 @@ import { Market, Refusal, HostError, commandId } from "./api.js";
 import { h, fill, keepFocus, announce, notice } from "./dom.js";
 
 const POLL_MS = 2500;
-const HIDDEN_POLL_MS = 15000;
+const HIDDEN_POLL_MS = 10000;
 const THEME_KEY = "storyloom-theme";
 const EXPIRY_CHOICES = [
   ["15 minutes", 15 * 60],
@@ -75,20 +75,22 @@ function relative(iso) {
   return ms >= 0 ? `in ${text}` : `${text} ago`;
 }
 
-function timeText(iso, prefix) {
+function timeText(iso, prefix, rel) {
   const d = new Date(iso);
   const sameDay = d.toDateString() === new Date().toDateString();
-  return `${prefix}${sameDay ? timeFmt.format(d) : dateTimeFmt.format(d)} (${relative(iso)})`;
+  const clock = sameDay ? timeFmt.format(d) : dateTimeFmt.format(d);
+  return rel ? `${prefix}${clock} (${relative(iso)})` : `${prefix}${clock}`;
 }
 
-function timeEl(iso, prefix = "") {
-  return h("time", { datetime: iso, title: iso, dataset: { prefix } }, timeText(iso, prefix));
+/** A <time>; rel adds how far away it is, kept up to date by refreshTimes. */
+function timeEl(iso, prefix = "", rel = true) {
+  return h("time", { datetime: iso, title: iso, dataset: { prefix, rel: rel ? "1" : "" } }, timeText(iso, prefix, rel));
 }
 
 /** Brings every relative time on the page up to the clock. */
 function refreshTimes() {
-  for (const t of document.querySelectorAll("time[datetime]")) {
-    t.textContent = timeText(t.getAttribute("datetime"), t.dataset.prefix || "");
+  for (const t of document.querySelectorAll("time[data-rel='1']")) {
+    t.textContent = timeText(t.getAttribute("datetime"), t.dataset.prefix || "", true);
   }
 }
 
@@ -482,7 +484,7 @@ function renderStatement() {
   if (!state.enrolled) return;
   const rows = state.statement.slice().reverse().slice(0, 20).map((e) => h("tr", {},
     h("td", { class: "num" }, e.entryNumber),
-    h("td", {}, timeEl(e.at)),
+    h("td", {}, timeEl(e.at, "", false)),
     h("td", {}, describe(e)),
     h("td", { class: `num ${e.direction}` }, `${e.direction === "in" ? "+" : "−"}${e.quantity} ${e.assetId}`)));
   fill(document.getElementById("sm-body"), rows.length
@@ -526,8 +528,11 @@ themeLabel();
 // ---- polling ----
 
 let timer = 0;
+let polling = false;
 
 async function poll() {
+  if (polling) return;
+  polling = true;
   clearTimeout(timer);
   if (!state.busy) {
     try {
@@ -538,8 +543,10 @@ async function poll() {
       document.documentElement.dataset.freeport ||= "error";
     }
   }
+  polling = false;
   timer = setTimeout(poll, document.hidden ? HIDDEN_POLL_MS : POLL_MS);
 }
 
 document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
+window.addEventListener("focus", () => poll());
 poll();
