@@ -119,7 +119,7 @@ func (t *SourceText) UnmarshalJSON(data []byte) error {
 		Key  string `json:"key"`
 		Text string `json:"text"`
 	}
-	if err := strictUnmarshal(data, &obj); err != nil {
+	if err := DecodeStrict(data, &obj); err != nil {
 		return err
 	}
 	*t = SourceText{Key: obj.Key, Text: obj.Text}

@@ -58,7 +58,7 @@ func (e *Engine) parseEnvelope(data []byte) (parsedEnvelope, *ValidationError) {
 		return fail(Errorf(ReasonInputTooLarge, "", "state is %d bytes; the limit is %d", len(data), MaxStateBytes))
 	}
 	var env envelopeJSON
-	if err := strictUnmarshal(data, &env); err != nil {
+	if err := DecodeStrict(data, &env); err != nil {
 		return fail(Errorf(ReasonMalformedInput, "", "not a game state: %v", err))
 	}
 	switch {

@@ -302,7 +302,7 @@ type entryJSON struct {
 // position.
 func (l *Log) UnmarshalJSON(data []byte) error {
 	var raw []entryJSON
-	if err := strictUnmarshal(data, &raw); err != nil {
+	if err := DecodeStrict(data, &raw); err != nil {
 		return err
 	}
 	out := Log{}
@@ -353,9 +353,11 @@ func (r entryJSON) entry() (LoggedEntry, error) {
 	return nil, fmt.Errorf("unknown system %q", r.System)
 }
 
-// strictUnmarshal decodes data into v, refusing unknown fields and trailing
-// data.
-func strictUnmarshal(data []byte, v any) error {
+// DecodeStrict decodes the JSON document data into v, refusing unknown
+// fields and anything after the one value ("trailing data after JSON
+// value"). Kinds use it for their content, sources and states, so that a
+// document either decodes whole or is refused.
+func DecodeStrict(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
