@@ -184,6 +184,27 @@ func CoreReasonKey(code string) LocKey { return "core.reason." + code }
 // "<kindId>.reason.<code>".
 func KindReasonKey(kindID, code string) LocKey { return kindID + ".reason." + code }
 
+// KindReasonMessages builds what a kind's ReasonMessages returns: a
+// "<kindId>.reason.<code>" key for every code of reasons with its text, and
+// every entry of each of extra (the kind's other engine-owned keys) as it
+// is. A later table wins over an earlier one on the same key.
+func KindReasonMessages(kindID string, reasons map[string]string, extra ...map[LocKey]string) map[LocKey]string {
+	n := len(reasons)
+	for _, e := range extra {
+		n += len(e)
+	}
+	m := make(map[LocKey]string, n)
+	for code, text := range reasons {
+		m[KindReasonKey(kindID, code)] = text
+	}
+	for _, e := range extra {
+		for k, text := range e {
+			m[k] = text
+		}
+	}
+	return m
+}
+
 // CoreMessages returns the core catalog: core.reason.<code> → English text.
 func CoreMessages() map[LocKey]string {
 	m := make(map[LocKey]string, len(baseMessages))
