@@ -13,7 +13,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -302,4 +304,34 @@ func TestPhoneSizedAndKeyboard(t *testing.T) {
 	}
 	browsertest.Axe(t, tb.p.Ctx)
 	browsertest.Screenshot(t, tb.p.Ctx, "freeport-phone")
+}
+
+// TestSiteBuildCarriesThePage: the site build copies the page under
+// freeport/, names its module bundle and style sheet by content hash, and
+// lists them in the precache manifest.
+func TestSiteBuildCarriesThePage(t *testing.T) {
+	need(t)
+	hashed := regexp.MustCompile(`^freeport/[a-z]+\.[0-9a-f]{12}\.(js|css)$`)
+	for _, src := range []string{"freeport/app.js", "freeport/freeport.css"} {
+		url, ok := suite.res.Assets[src]
+		if !ok || !hashed.MatchString(url) {
+			t.Errorf("%s is built as %q, want a content-hashed name", src, url)
+		}
+	}
+	listed := map[string]bool{}
+	for _, f := range suite.res.Manifest.Files {
+		listed[f.URL] = true
+	}
+	for _, url := range []string{"freeport/index.html", suite.res.Assets["freeport/app.js"], suite.res.Assets["freeport/freeport.css"]} {
+		if !listed[url] {
+			t.Errorf("%s is not in the precache manifest", url)
+		}
+	}
+	page, err := os.ReadFile(filepath.Join(suite.res.Out, "freeport", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), path.Base(suite.res.Assets["freeport/app.js"])) {
+		t.Error("the built page does not load its hashed module")
+	}
 }
