@@ -26,8 +26,9 @@ import (
 
 // roomServer serves the built site with the native room server mounted
 // beside it, as `bundle serve` does, on 127.0.0.1, and drives the room
-// machine's clock. It returns the site's root URL.
-func roomServer(t *testing.T) string {
+// machine's clock. It returns the site's root URL and a function that
+// cuts every open WebSocket, as a network failure would.
+func roomServer(t *testing.T) (string, func()) {
 	t.Helper()
 	reg, err := rooms.NewRegistry(cheat.Game{})
 	if err != nil {
@@ -43,12 +44,31 @@ func roomServer(t *testing.T) string {
 		t.Fatal(err)
 	}
 	api := h.Handler()
+	var (
+		smu     sync.Mutex
+		sockets []context.CancelFunc
+	)
+	ws := h.WebSocketHandler(hosting.WSOptions{})
+	cut := func() {
+		smu.Lock()
+		defer smu.Unlock()
+		for _, c := range sockets {
+			c()
+		}
+		sockets = nil
+	}
 	// The room API's exact routes, not "/rooms/": /rooms/ itself is the
 	// lobby page of the built site.
 	handler := site.Handler(os.DirFS(suite.dist),
 		site.Mount{Pattern: "POST /rooms/command", Handler: api},
 		site.Mount{Pattern: "GET /rooms/view", Handler: api},
-		site.Mount{Pattern: "GET /rooms/ws", Handler: h.WebSocketHandler(hosting.WSOptions{})},
+		site.Mount{Pattern: "GET /rooms/ws", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ctx, cancel := context.WithCancel(r.Context())
+			smu.Lock()
+			sockets = append(sockets, cancel)
+			smu.Unlock()
+			ws.ServeHTTP(w, r.WithContext(ctx))
+		})},
 	)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -77,7 +97,7 @@ func roomServer(t *testing.T) string {
 		_ = srv.Close()
 		wg.Wait()
 	})
-	return "http://" + ln.Addr().String() + "/"
+	return "http://" + ln.Addr().String() + "/", cut
 }
 
 // roomTab opens a tab in a browser context of its own (its own cookies and
@@ -272,7 +292,7 @@ func waitFor(p *page, js string, d time.Duration) {
 // clicking the valid actions.
 func TestRoomsCheat(t *testing.T) {
 	need(t)
-	base := roomServer(t)
+	base, cut := roomServer(t)
 
 	// Ada creates a room.
 	ada := roomTab(t, "ada")
@@ -358,7 +378,7 @@ func TestRoomsCheat(t *testing.T) {
 	}
 
 	boSeat := eval[string](bo, `window.storyloomRooms.game.you`)
-	sawClock, undid, reloaded, keyboard := false, false, false, false
+	sawClock, undid, reloaded, keyboard, dropped := false, false, false, false, false
 	shotTable := false
 	moves := 0
 	deadline := time.Now().Add(10 * time.Minute)
@@ -416,6 +436,22 @@ func TestRoomsCheat(t *testing.T) {
 				t.Errorf("after a reload Bo is on %q, want ws", got)
 			}
 		}
+		// The server cuts both players' sockets: they come back on their own.
+		if reloaded && !dropped && moves >= 14 {
+			dropped = true
+			adaSeat := eval[string](ada, `window.storyloomRooms.game.you`)
+			opens := []int{eval[int](ada, `window.storyloomRooms.opens`), eval[int](bo, `window.storyloomRooms.opens`)}
+			cut()
+			for i, p := range []*page{ada, bo} {
+				waitFor(p, fmt.Sprintf(`window.storyloomRooms.opens > %d && document.getElementById("conn").dataset.state === "open" && window.storyloomRooms.game !== null`, opens[i]), 20*time.Second)
+			}
+			if got := eval[string](ada, `window.storyloomRooms.game.you`); got != adaSeat {
+				t.Fatalf("after a dropped connection Ada is %q, want %q", got, adaSeat)
+			}
+			if got := eval[string](bo, `window.storyloomRooms.game.you`); got != boSeat {
+				t.Fatalf("after a dropped connection Bo is %q, want %q", got, boSeat)
+			}
+		}
 		if !acted {
 			time.Sleep(50 * time.Millisecond)
 		}
@@ -426,6 +462,9 @@ func TestRoomsCheat(t *testing.T) {
 	}
 	if !reloaded {
 		t.Error("the game ended before Bo could reload")
+	}
+	if !dropped {
+		t.Error("the game ended before the sockets could be cut")
 	}
 	if !keyboard {
 		t.Error("no move was played with the keyboard")

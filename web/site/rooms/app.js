@@ -244,6 +244,7 @@ function onStatus(s) {
   connPill.dataset.state = s.state;
   connPill.dataset.transport = s.transport;
   if (s.state === "open") {
+    state.opens = (state.opens || 0) + 1;
     fill(connPill, `Connected${via}`);
   } else if (s.state === "waiting") {
     const until = performance.now() + (s.retryIn || 0);
@@ -288,6 +289,8 @@ Object.defineProperty(window, "storyloomRooms", {
     get lobby() { return state.lobby; },
     get game() { return state.game; },
     get transport() { return conn.mode; },
+    get opens() { return state.opens || 0; }, // connections opened on this page
+
     frameKind,
   }),
 });
