@@ -67,8 +67,7 @@ func (s *State) Apply(owner string, now int64, body []byte) (*State, []byte) {
 	if c.action == ActionEnroll { // repeated Enrolment: no record, no bump
 		return st, st.success(st.enrolmentView(me, "already_enrolled"))
 	}
-	tx := new(State)
-	*tx = *st
+	tx := st.working()
 	res, changed, r := tx.mutate(me, now, c)
 	if r != nil {
 		return st, st.refusal(r)
@@ -100,7 +99,7 @@ func (s *State) Sweep(now int64) *State {
 	if len(due) == 0 {
 		return s
 	}
-	tx := *s
+	tx := s.working()
 	for _, k := range due {
 		x := tx.editExchange(k.ord)
 		live := x.live()
@@ -110,7 +109,7 @@ func (s *State) Sweep(now int64) *State {
 		tx.expiry = tdelete(tx.expiry, k)
 	}
 	tx.version++
-	return &tx
+	return tx
 }
 
 type envelope struct {
@@ -128,13 +127,33 @@ type errorMsg struct {
 
 func (s *State) success(res any) []byte {
 	env := envelope{ProtocolVersion: ProtocolVersion, OK: true, StateVersion: s.version, Result: res}
-	return env.appendJSON(make([]byte, 0, 1024))
+	return env.appendJSON(make([]byte, 0, sizeHint(res)))
 }
 
 func (s *State) refusal(r *refusal) []byte {
 	env := envelope{ProtocolVersion: ProtocolVersion, StateVersion: s.version,
 		Error: &errorMsg{Code: r.code, Message: r.message}}
 	return env.appendJSON(make([]byte, 0, 256))
+}
+
+// sizeHint guesses a response's length, so that encoding it rarely grows
+// the buffer; the stored response of a Command keeps this capacity.
+func sizeHint(res any) int {
+	switch v := res.(type) {
+	case exchangeView:
+		n := 1200
+		if v.Rounds != nil {
+			n += 560 * len(*v.Rounds)
+		}
+		return n + 110*len(v.Approvals)
+	case statementView:
+		return 128 + 300*len(v.Entries)
+	case exchangeListView:
+		return 64 + 1300*len(v.Exchanges)
+	case standingView:
+		return 256 + 120*len(v.Players)
+	}
+	return 512
 }
 
 // mustMarshal encodes a view the package built itself as canonical JSON;
@@ -151,8 +170,7 @@ func appendCanonicalAny(b []byte, v any) []byte {
 
 // enroll creates the Player of a new Owner with its Starting Assets.
 func (st *State) enroll(owner string, now int64, c *command) (*State, []byte) {
-	tx := new(State)
-	*tx = *st
+	tx := st.working()
 	ord := tx.players.Len()
 	id := "p-" + tx.derive("player", fmt.Sprint(ord))[:20]
 	g := tx.game

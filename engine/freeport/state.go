@@ -67,12 +67,32 @@ type State struct {
 	commandLog    pvec[*cmdRecord]
 	system        [2][]int64 // @treasury, @issuance balances by asset index
 	transfers     int
+	// mark identifies the working copy being built from this State (see
+	// working); a player whose mark is this State's was copied for it and
+	// may be changed in place. Never serialized.
+	mark *txMark
+}
+
+// txMark is one working copy's identity. It has a size, so that every
+// new(txMark) is a distinct pointer.
+type txMark struct{ _ byte }
+
+// working returns a private working copy of s that a Command may change:
+// it shares everything with s until editPlayer or editExchange copies a
+// part. A fresh mark per copy means edits made for one copy are never
+// visible to another, nor to s.
+func (s *State) working() *State {
+	tx := new(State)
+	*tx = *s
+	tx.mark = new(txMark)
+	return tx
 }
 
 type player struct {
 	ord         int
 	id          string
-	owner       string // private: never in any response or the Admin View
+	owner       string  // private: never in any response or the Admin View
+	mark        *txMark // the working copy this player was copied for
 	enrolledAt  int64
 	tradingName string // "" when none
 	holdings    []int64
@@ -177,7 +197,11 @@ func (s *State) player(ord int) *player { return s.players.Get(ord) }
 // caller may change. s must itself be a private working copy.
 func (s *State) editPlayer(ord int) *player {
 	old := s.players.Get(ord)
+	if s.mark != nil && old.mark == s.mark {
+		return old // already this working copy's own
+	}
 	p := *old
+	p.mark = s.mark
 	p.holdings = append([]int64(nil), old.holdings...)
 	p.reserved = append([]int64(nil), old.reserved...)
 	s.players = s.players.Set(ord, &p)
