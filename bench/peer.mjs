@@ -30,7 +30,7 @@ import { TextEncoder, TextDecoder } from "node:util";
 const require = createRequire(import.meta.url);
 
 function flags(argv) {
-  const out = { dir: "bench/out/peer", wasm: "", "wasm-exec": "", out: "bench/out/peer.json", choices: "10000", runs: "3", saves: "15", warmup: "1000", seed: "7" };
+  const out = { dir: "bench/out/peer", wasm: "", "wasm-exec": "", out: "bench/out/peer.json", choices: "10000", runs: "3", saves: "7", warmup: "1000", seed: "7" };
   for (let i = 0; i < argv.length; i += 2) {
     const k = argv[i].replace(/^--?/, "");
     if (!(k in out)) throw new Error(`peer.mjs: unknown flag ${argv[i]}`);
@@ -201,7 +201,7 @@ const f = {
     storyGzipBytes: gz(Buffer.from(inkJSON)), storyRawBytes: Buffer.byteLength(inkJSON),
   },
   storyloom: {
-    msPerGame: median(slRuns), choicesPerSecond: CHOICES / (median(slRuns) / 1000),
+    choices: CHOICES, msPerGame: median(slRuns), choicesPerSecond: CHOICES / (median(slRuns) / 1000),
     saveMs: median(slSave), restoreMs: median(slLoad), exportMs: median(slExport), importMs: median(slImport), stateBytes: slDoc.length,
     runtimeGzipBytes: gz(wasmBytes) + gz(wasmExecBytes), runtimeRawBytes: wasmBytes.length + wasmExecBytes.length,
     moduleGzipBytes: gz(wasmBytes), wasmExecGzipBytes: gz(wasmExecBytes),
