@@ -544,7 +544,10 @@ func cases() []conformanceCase {
 					delete(res, "terms")
 					delete(res, "termsHash")
 					delete(res, "rounds")
-					s := fmt.Sprint(res)
+					// The two games are separate instances: compare their
+					// shapes with each game's IDs replaced by their roles.
+					s := strings.NewReplacer(hh.v["alice"], "<alice>", hh.v["bob"], "<bob>", hh.v["carol"], "<carol>",
+						hh.v["x"], "<x>").Replace(fmt.Sprint(res))
 					if strings.Contains(string(out.raw), "short") || strings.Contains(string(out.raw), "insufficient") {
 						t.Errorf("unfunded response explains itself: %s", out.raw)
 					}
