@@ -2,13 +2,8 @@ package e2e
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"net"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,21 +12,23 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	cdplog "github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/storyloom/storyloom/bundle/browsertest"
 	"github.com/storyloom/storyloom/bundle/site"
-	"github.com/storyloom/storyloom/static"
-	"github.com/storyloom/storyloom/web"
 )
 
 // suite is what TestMain prepares once for the package: the built site
-// and one browser.
+// and one browser (bundle/browsertest's harness).
 var suite struct {
-	dist     string // the built site
-	offline  string // storyloom-offline.html
-	root     string // the module root
-	out      string // testout/e2e
+	res     *site.Result
+	dist    string // the built site
+	offline string // storyloom-offline.html
+	root    string // the module root
+	b       *browsertest.Browser
+	// browser is the browser's context, for tabs opened with chromedp
+	// directly (rooms_test.go opens its tabs in browser contexts of their
+	// own).
 	browser  context.Context
 	skip     string // why the browser tests skip, when they do
 	buildErr error
@@ -42,16 +39,14 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	root, err := browsertest.ModuleRoot()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	suite.root = root
-	suite.out = filepath.Join(root, "testout", "e2e")
-	chromium := findChromium()
-	if chromium == "" {
-		suite.skip = "no Chromium found (run scripts/setup-chromium.sh)"
+	if _, err := browsertest.ChromiumPath(); err != nil {
+		suite.skip = err.Error()
 		if os.Getenv("STORYLOOM_REQUIRE_BROWSER") == "1" {
 			fmt.Fprintln(os.Stderr, "e2e:", suite.skip)
 			return 1
@@ -64,57 +59,25 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(tmp)
-	pages, _ := fs.Sub(web.FS, "site")
-	res, err := site.Build(context.Background(), site.Options{
-		Web: pages, Static: static.FS, Out: filepath.Join(tmp, "dist"), ModuleDir: root, Fast: true, Offline: true,
-	})
+	res, err := browsertest.Build(context.Background(), filepath.Join(tmp, "dist"), true)
 	if err != nil {
 		suite.buildErr = err
 		return m.Run()
 	}
-	suite.dist, suite.offline = res.Out, res.OfflinePath
-	if err := os.MkdirAll(suite.out, 0o755); err != nil {
-		fmt.Fprintln(os.Stderr, err)
+	suite.res, suite.dist, suite.offline = res, res.Out, res.OfflinePath
+	b, err := browsertest.Launch(filepath.Join(tmp, "profile"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
 	}
-
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("allow-file-access-from-files", true),
-		chromedp.UserDataDir(filepath.Join(tmp, "profile")),
-		chromedp.WindowSize(1280, 900),
-	)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	browser, cancelBrowser := chromedp.NewContext(alloc)
-	defer cancelBrowser()
-	if err := chromedp.Do(browser); err != nil {
-		fmt.Fprintln(os.Stderr, "e2e: starting Chromium:", err)
-		return 1
-	}
-	suite.browser = browser
+	defer b.Close()
+	suite.b, suite.browser = b, b.Context()
 	return m.Run()
-}
-
-func findChromium() string {
-	if p := os.Getenv("STORYLOOM_CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
 }
 
 // need skips t when the browser suite cannot run, and fails it when the
 // site did not build.
-func need(t *testing.T) {
+func need(t testing.TB) {
 	t.Helper()
 	if suite.skip != "" {
 		t.Skip(suite.skip)
@@ -125,108 +88,52 @@ func need(t *testing.T) {
 }
 
 // page is one tab on its own origin (its own server port), so that its
-// IndexedDB, service worker and caches are its own.
+// IndexedDB, service worker and caches are its own. It wraps
+// browsertest's page, which fails the test on any console error,
+// uncaught exception or unhandled rejection.
 type page struct {
-	t      *testing.T
-	ctx    context.Context
-	base   string
-	srv    *http.Server
-	ln     net.Listener
-	mu     sync.Mutex
-	errs   []string
-	closed bool
+	t    testing.TB
+	ctx  context.Context
+	base string
+	bp   *browsertest.Page
+	site *browsertest.Site
+	// mu guards errs, the console errors of a tab opened without
+	// browsertest (rooms_test.go's roomTab checks its own).
+	mu   sync.Mutex
+	errs []string
 }
 
-// open serves the built site on a new port and opens a tab on it. The tab
-// fails the test at cleanup if anything reached the console as an error or
-// an unhandled exception (allow lists substrings that are expected).
-func open(t *testing.T, allow ...string) *page {
+// open serves the built site on a new port and opens a tab on it; allow
+// lists console errors the test provokes on purpose.
+func open(t testing.TB, allow ...string) *page {
 	t.Helper()
 	need(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &page{t: t, ln: ln, base: "http://" + ln.Addr().String() + "/"}
-	p.srv = &http.Server{Handler: site.Handler(os.DirFS(suite.dist)), ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = p.srv.Serve(ln) }()
-	p.attach(t, allow)
-	t.Cleanup(func() { p.stopServer() })
+	s := browsertest.ServeDir(suite.res.Out, suite.res)
+	t.Cleanup(s.Close)
+	p := &page{t: t, base: s.URL(), site: s}
+	p.attach(allow)
 	return p
 }
 
 // openFile opens a tab on a file:// URL.
-func openFile(t *testing.T, path string, allow ...string) *page {
+func openFile(t testing.TB, path string, allow ...string) *page {
 	t.Helper()
 	need(t)
 	p := &page{t: t, base: "file://" + filepath.ToSlash(path)}
-	p.attach(t, allow)
+	p.attach(allow)
 	return p
 }
 
-func (p *page) attach(t *testing.T, allow []string) {
-	ctx, cancel := chromedp.NewContext(suite.browser, chromedp.WithListener(func(ev any) {
-		var msg string
-		switch ev := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.ConsoleAPICalledTypeError {
-				var parts []string
-				for _, a := range ev.Args {
-					if a.Description != "" {
-						parts = append(parts, a.Description)
-					} else {
-						parts = append(parts, strings.Trim(string(a.Value), `"`))
-					}
-				}
-				msg = "console.error: " + strings.Join(parts, " ")
-			}
-		case *runtime.EventExceptionThrown:
-			d := ev.ExceptionDetails
-			msg = "exception: " + d.Text
-			if d.Exception != nil {
-				msg += " " + d.Exception.Description
-			}
-		case *cdplog.EventEntryAdded:
-			if ev.Entry.Level == cdplog.EntryLevelError {
-				msg = "log: " + ev.Entry.Text + " " + ev.Entry.URL
-			}
-		}
-		if msg == "" {
-			return
-		}
-		for _, a := range allow {
-			if strings.Contains(msg, a) {
-				return
-			}
-		}
-		p.mu.Lock()
-		p.errs = append(p.errs, msg)
-		p.mu.Unlock()
-	}))
-	p.ctx = ctx
-	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+func (p *page) attach(allow []string) {
+	p.bp = suite.b.NewPage(p.t)
+	for _, a := range allow {
+		p.bp.Allow(a)
+	}
+	p.ctx = p.bp.Ctx
+	p.do(chromedp.EmulateViewport(1280, 900), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, cdplog.Enable, cdp.Empty{})
 		return err
-	})); err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		for _, e := range p.errs {
-			t.Errorf("browser reported an error: %s", e)
-		}
-	})
-}
-
-func (p *page) stopServer() {
-	if p.srv == nil || p.closed {
-		return
-	}
-	p.closed = true
-	_ = p.srv.Close()
+	}))
 }
 
 // do runs actions with a deadline, failing the test on error.
@@ -330,7 +237,7 @@ func (p *page) shot(name string) {
 		p.t.Logf("screenshot %s: %v", name, err)
 		return
 	}
-	path := filepath.Join(suite.out, name+".png")
+	path := filepath.Join(browsertest.OutDir(p.t), name+".png")
 	if err := os.WriteFile(path, buf, 0o644); err != nil {
 		p.t.Logf("screenshot %s: %v", name, err)
 	}
@@ -345,35 +252,10 @@ func sanitize(s string) string {
 	}, s)
 }
 
-// axe runs axe-core on the page and fails on any serious or critical
-// violation.
+// axe runs axe-core on the page (bundle/browsertest) and fails on any
+// serious or critical violation; what names the screen in the log.
 func (p *page) axe(what string) {
 	p.t.Helper()
-	src, err := os.ReadFile(filepath.Join(suite.root, "node_modules", "axe-core", "axe.min.js"))
-	if errors.Is(err, fs.ErrNotExist) {
-		p.t.Logf("axe-core is not installed (npm ci): skipping the accessibility check of %s", what)
-		return
-	}
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	if !eval[bool](p, `typeof axe !== "undefined"`) {
-		eval[any](p, string(src)+";true")
-	}
-	type violation struct {
-		ID     string `json:"id"`
-		Impact string `json:"impact"`
-		Help   string `json:"help"`
-		Nodes  []struct {
-			Target []any `json:"target"`
-		} `json:"nodes"`
-	}
-	res := eval[[]violation](p, `axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations.map(v => ({id: v.id, impact: v.impact || "", help: v.help, nodes: v.nodes.slice(0, 3).map(n => ({target: n.target}))})))`)
-	for _, v := range res {
-		if v.Impact == "serious" || v.Impact == "critical" {
-			p.t.Errorf("axe (%s): %s %s: %s at %v", what, v.Impact, v.ID, v.Help, v.Nodes)
-		} else {
-			p.t.Logf("axe (%s): %s %s: %s", what, v.Impact, v.ID, v.Help)
-		}
-	}
+	p.t.Logf("axe-core on the %s", what)
+	browsertest.Axe(p.t, p.ctx)
 }

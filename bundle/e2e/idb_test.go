@@ -75,7 +75,7 @@ func TestIndexedDBConformance(t *testing.T) {
 	defer srv.Close()
 
 	p := &page{t: t, base: "http://" + ln.Addr().String() + "/"}
-	p.attach(t, nil)
+	p.attach(nil)
 	p.do(chromedp.Navigate(p.base))
 	ctx, cancel := context.WithTimeout(p.ctx, 2*time.Minute)
 	defer cancel()

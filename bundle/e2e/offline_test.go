@@ -1,26 +1,17 @@
 package e2e
 
 import (
-	"context"
 	"testing"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
 // offline cuts the tab off the network: the emulated connection is down
-// and the server is stopped, so nothing can come from it any more.
+// (service worker included) and the server drops every connection.
 func (p *page) offline() {
 	p.t.Helper()
-	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
-			return err
-		}
-		_, err := cdp.Call(ctx, tg, network.OverrideNetworkState, network.OverrideNetworkStateParams{Offline: true, DownloadThroughput: -1, UploadThroughput: -1})
-		return err
-	}))
-	p.stopServer()
+	p.bp.SetOffline(true)
+	p.site.SetDown(true)
 }
 
 func TestOfflineAfterTheFirstVisit(t *testing.T) {
