@@ -1,11 +1,12 @@
 package sim
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
+	"github.com/storyloom/storyloom/engine/authoring"
 	"github.com/storyloom/storyloom/engine/condition"
 	"github.com/storyloom/storyloom/engine/core"
 )
@@ -158,12 +159,14 @@ type contentIndex struct {
 	incident map[string]int
 }
 
-// index builds (once) the lookup tables of c. It is called by BuildContent
-// and DecodeContent before the content is shared, so it never races.
-func (c *Content) index() *contentIndex {
-	if c.idx != nil {
-		return c.idx
-	}
+// index returns the lookup tables compile built.
+func (c *Content) index() *contentIndex { return c.idx }
+
+// compile builds the lookup tables of c and everything else play derives
+// from the content. BuildContent and DecodeContent call it before they
+// return the content, and nothing changes the content afterwards, so any
+// number of games (and goroutines) can share one registry.
+func (c *Content) compile() {
 	ix := &contentIndex{stat: map[string]int{}, activity: map[string]int{}, chain: map[string]int{}, goal: map[string]int{}, incident: map[string]int{}}
 	for i, s := range c.Stats {
 		ix.stat[s.ID] = i
@@ -192,7 +195,6 @@ func (c *Content) index() *contentIndex {
 			c.Chains[i].Steps[j].effects = c.orderEffects(c.Chains[i].Steps[j].Effects)
 		}
 	}
-	return ix
 }
 
 func (c *Content) orderEffects(m map[string]int64) []effect {
@@ -215,7 +217,9 @@ func contentOf(c *core.Campaign) *Content {
 	if !ok {
 		panic(fmt.Sprintf("sim: campaign %q carries %T, not *sim.Content", c.ID, c.Content))
 	}
-	content.index()
+	if content.idx == nil {
+		panic(fmt.Sprintf("sim: campaign %q carries content that BuildContent or DecodeContent did not make", c.ID))
+	}
 	return content
 }
 
@@ -223,18 +227,13 @@ func contentOf(c *core.Campaign) *Content {
 // encodes to JSON, refusing unknown fields and content that fails tier 1.
 func (Kind) DecodeContent(raw json.RawMessage) (any, error) {
 	var c Content
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
+	if err := core.DecodeStrict(raw, &c); err != nil {
 		return nil, fmt.Errorf("sim: content: %w", err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("sim: content: trailing data")
 	}
 	if errs := c.check(); len(errs) > 0 {
 		return nil, fmt.Errorf("sim: content: %v", errs[0])
 	}
-	c.index()
+	c.compile()
 	return &c, nil
 }
 
@@ -242,17 +241,14 @@ func (Kind) DecodeContent(raw json.RawMessage) (any, error) {
 // weights, conditions, ids) and every LocKey against the campaign's own
 // strings; tier 2 warns about activities no one can ever plan.
 func (Kind) ValidateCampaign(c *core.Campaign, strings map[core.LocKey]string) core.ValidationResult {
+	k := findings()
 	content, ok := c.Content.(*Content)
 	if !ok {
-		err := core.KindErrorf(KindID, ReasonMissingField, "content", "sim: campaign %q has no simulation content", c.ID)
-		return core.ValidationResult{Errors: []core.ValidationError{err}, Warnings: []core.ValidationWarning{}}
+		return k.NoContent(c)
 	}
-	errs := content.check()
-	for _, k := range content.locKeys() {
-		if _, ok := strings[k.key]; !ok {
-			errs = append(errs, core.Errorf(core.ReasonMissingStringKey, k.path, "sim: no text for %q", k.key))
-		}
-	}
+	k.Errs = content.check()
+	k.MissingText(content.locKeys(), strings)
+	errs := k.Errs
 	if errs == nil {
 		errs = []core.ValidationError{}
 	}
@@ -266,288 +262,204 @@ func (Kind) ValidateCampaign(c *core.Campaign, strings map[core.LocKey]string) c
 	return core.ValidationResult{OK: len(errs) == 0, Errors: errs, Warnings: warnings}
 }
 
-type keyAt struct {
-	key  core.LocKey
-	path string
-}
-
-func (c *Content) locKeys() []keyAt {
-	out := []keyAt{{c.IntroKey, "content.intro"},
-		{c.Endings.GoalsMet, "content.endings.goals_met"},
-		{c.Endings.Failed, "content.endings.failed"},
-		{c.Endings.WeekLimitReached, "content.endings.week_limit_reached"}}
+// locKeys lists every LocKey the content uses, with its path.
+func (c *Content) locKeys() authoring.Keys {
+	var ks authoring.Keys
+	ks.Add(c.IntroKey, "content.intro")
+	ks.Add(c.Endings.GoalsMet, "content.endings.goals_met")
+	ks.Add(c.Endings.Failed, "content.endings.failed")
+	ks.Add(c.Endings.WeekLimitReached, "content.endings.week_limit_reached")
 	for _, s := range c.Stats {
-		out = append(out, keyAt{s.LabelKey, "content.stats." + s.ID + ".label"})
+		ks.Add(s.LabelKey, "content.stats."+s.ID+".label")
 	}
 	for _, a := range c.Activities {
-		out = append(out, keyAt{a.LabelKey, "content.activities." + a.ID + ".label"}, keyAt{a.DescriptionKey, "content.activities." + a.ID + ".description"})
+		ks.Add(a.LabelKey, "content.activities."+a.ID+".label")
+		ks.Add(a.DescriptionKey, "content.activities."+a.ID+".description")
 	}
 	for _, in := range c.Incidents.Pool {
 		p := "content.incidents.pool." + in.ID
-		out = append(out, keyAt{in.TitleKey, p + ".title"}, keyAt{in.TextKey, p + ".text"})
+		ks.Add(in.TitleKey, p+".title")
+		ks.Add(in.TextKey, p+".text")
 	}
 	for _, ch := range c.Chains {
 		for _, st := range ch.Steps {
 			p := "content.chains." + ch.ID + ".steps." + st.ID
-			out = append(out, keyAt{st.TitleKey, p + ".title"}, keyAt{st.TextKey, p + ".text"})
+			ks.Add(st.TitleKey, p+".title")
+			ks.Add(st.TextKey, p+".text")
 		}
 	}
 	for _, g := range c.Goals {
-		out = append(out, keyAt{g.LabelKey, "content.goals." + g.ID + ".label"})
+		ks.Add(g.LabelKey, "content.goals."+g.ID+".label")
 	}
-	return out
+	return ks
 }
 
-// checker collects tier 1 errors with their paths.
-type checker struct{ errs []core.ValidationError }
-
-func (k *checker) add(code, path, format string, args ...any) {
-	k.errs = append(k.errs, core.KindErrorf(KindID, code, path, "sim: "+format, args...))
-}
-
-func (k *checker) rangeInt(path string, v, min, max int64) {
-	if v < min || v > max {
-		k.add(ReasonInvalidNumber, path, "%d is out of range [%d, %d]", v, min, max)
-	}
-}
-
-// elemPath names a list element by its id when the id is usable, else by
-// its position.
-func elemPath(list string, i int, id string) string {
-	if core.IsSnakeID(id) {
-		return list + "." + id
-	}
-	return fmt.Sprintf("%s[%d]", list, i)
-}
-
-func (k *checker) id(seen map[string]bool, path, id string) {
-	switch {
-	case id == "":
-		k.add(ReasonMissingField, path+".id", "missing id")
-	case !core.IsSnakeID(id):
-		k.errs = append(k.errs, core.Errorf(core.ReasonInvalidIdentifier, path+".id", "sim: %q is not a snake_case id", id))
-	case seen[id]:
-		k.add(ReasonDuplicateID, path+".id", "id %q is declared twice", id)
-	}
-	seen[id] = true
-}
+// findings starts the tier 1 findings of the kind.
+func findings() *authoring.Findings { return &authoring.Findings{KindID: KindID, Prefix: "sim"} }
 
 // check runs the tier 1 checks on built content. It is shared by
 // BuildContent, DecodeContent and ValidateCampaign.
 func (c *Content) check() []core.ValidationError {
-	k := &checker{}
-	k.rangeInt("content.weeks", int64(c.Weeks), 1, MaxWeeks)
-	k.rangeInt("content.hoursPerWeek", c.HoursPerWeek, 1, MaxHoursPerWeek)
-	k.rangeInt("content.startingMoney", c.StartingMoney, 0, MaxMoney)
-	k.rangeInt("content.upkeep", c.Upkeep, 0, MaxMoney)
+	k := findings()
+	k.Range("content.weeks", int64(c.Weeks), 1, MaxWeeks)
+	k.Range("content.hoursPerWeek", c.HoursPerWeek, 1, MaxHoursPerWeek)
+	k.Range("content.startingMoney", c.StartingMoney, 0, MaxMoney)
+	k.Range("content.upkeep", c.Upkeep, 0, MaxMoney)
 	if len(c.Currency) > 8 {
-		k.add(ReasonInvalidNumber, "content.currency", "currency symbol %q is longer than 8 bytes", c.Currency)
+		k.Add(ReasonInvalidNumber, "content.currency", "currency symbol %q is longer than 8 bytes", c.Currency)
 	}
 	for _, list := range []struct {
 		name string
 		n    int
 	}{{"content.stats", len(c.Stats)}, {"content.activities", len(c.Activities)}, {"content.incidents.pool", len(c.Incidents.Pool)}, {"content.chains", len(c.Chains)}, {"content.goals", len(c.Goals)}} {
 		if list.n > MaxElements {
-			k.add(ReasonInvalidNumber, list.name, "at most %d elements, got %d", MaxElements, list.n)
+			k.Add(ReasonInvalidNumber, list.name, "at most %d elements, got %d", MaxElements, list.n)
 		}
 	}
 	stats := map[string]bool{}
 	seen := map[string]bool{}
 	for i, s := range c.Stats {
-		p := elemPath("content.stats", i, s.ID)
-		k.id(seen, p, s.ID)
+		p := authoring.ElemPath("content.stats", i, s.ID)
+		k.ID(seen, p, s.ID)
 		if s.ID == "money" {
-			k.add(ReasonReservedID, p+".id", "stat id %q is reserved", s.ID)
+			k.Add(ReasonReservedID, p+".id", "stat id %q is reserved", s.ID)
 		}
 		stats[s.ID] = true
-		k.rangeInt(p+".min", s.Min, -MaxStatValue, MaxStatValue)
-		k.rangeInt(p+".max", s.Max, s.Min, MaxStatValue)
-		k.rangeInt(p+".start", s.Start, s.Min, s.Max)
-		k.rangeInt(p+".drift", s.Drift, -MaxStatValue, MaxStatValue)
+		k.Range(p+".min", s.Min, -MaxStatValue, MaxStatValue)
+		k.Range(p+".max", s.Max, s.Min, MaxStatValue)
+		k.Range(p+".start", s.Start, s.Min, s.Max)
+		k.Range(p+".drift", s.Drift, -MaxStatValue, MaxStatValue)
 	}
 	targets := func(path string, m map[string]int64) {
-		for _, t := range sortedKeys(m) {
+		for _, t := range slices.Sorted(maps.Keys(m)) {
 			if t != "money" && !stats[t] {
-				k.add(ReasonUnknownReference, path+"."+t, "effect on %q, which is neither money nor a declared stat", t)
+				k.Add(ReasonUnknownReference, path+"."+t, "effect on %q, which is neither money nor a declared stat", t)
 				continue
 			}
 			limit := int64(MaxStatValue)
 			if t == "money" {
 				limit = MaxMoney
 			}
-			k.rangeInt(path+"."+t, m[t], -limit, limit)
+			k.Range(path+"."+t, m[t], -limit, limit)
 		}
 	}
 	flags := func(path string, fl []string) {
 		for i, f := range fl {
 			if !core.IsSnakeID(f) {
-				k.errs = append(k.errs, core.Errorf(core.ReasonInvalidIdentifier, fmt.Sprintf("%s[%d]", path, i), "sim: flag %q is not a snake_case id", f))
+				k.AddBase(core.ReasonInvalidIdentifier, fmt.Sprintf("%s[%d]", path, i), "flag %q is not a snake_case id", f)
 			}
 		}
 	}
 	acts := map[string]bool{}
 	seen = map[string]bool{}
 	for i, a := range c.Activities {
-		p := elemPath("content.activities", i, a.ID)
-		k.id(seen, p, a.ID)
+		p := authoring.ElemPath("content.activities", i, a.ID)
+		k.ID(seen, p, a.ID)
 		if a.ID == ActivityInvest || a.ID == ActivityWithdraw {
-			k.add(ReasonReservedID, p+".id", "activity id %q is reserved for the investment account", a.ID)
+			k.Add(ReasonReservedID, p+".id", "activity id %q is reserved for the investment account", a.ID)
 		}
 		acts[a.ID] = true
-		k.rangeInt(p+".hours", a.Hours, 0, MaxHoursPerWeek)
-		k.rangeInt(p+".cost", a.Cost, 0, MaxMoney)
-		k.rangeInt(p+".maxPerWeek", a.MaxPerWeek, 1, MaxHoursPerWeek)
+		k.Range(p+".hours", a.Hours, 0, MaxHoursPerWeek)
+		k.Range(p+".cost", a.Cost, 0, MaxMoney)
+		k.Range(p+".maxPerWeek", a.MaxPerWeek, 1, MaxHoursPerWeek)
 		targets(p+".effects", a.Effects)
 	}
 	if inv := c.Investment; inv != nil {
 		acts[ActivityInvest], acts[ActivityWithdraw] = true, true
-		k.rangeInt("content.investment.deposit", inv.Deposit, 1, MaxMoney)
-		k.rangeInt("content.investment.hours", inv.Hours, 0, MaxHoursPerWeek)
-		k.rangeInt("content.investment.maxDepositsPerWeek", inv.MaxDepositsPerWeek, 1, MaxHoursPerWeek)
-		k.rangeInt("content.investment.minReturnBp", inv.MinReturnBp, -MaxRateBp, MaxRateBp)
-		k.rangeInt("content.investment.maxReturnBp", inv.MaxReturnBp, inv.MinReturnBp, MaxRateBp)
+		k.Range("content.investment.deposit", inv.Deposit, 1, MaxMoney)
+		k.Range("content.investment.hours", inv.Hours, 0, MaxHoursPerWeek)
+		k.Range("content.investment.maxDepositsPerWeek", inv.MaxDepositsPerWeek, 1, MaxHoursPerWeek)
+		k.Range("content.investment.minReturnBp", inv.MinReturnBp, -MaxRateBp, MaxRateBp)
+		k.Range("content.investment.maxReturnBp", inv.MaxReturnBp, inv.MinReturnBp, MaxRateBp)
 	}
-	k.rangeInt("content.incidents.chancePercent", c.Incidents.ChancePercent, 0, 100)
+	k.Range("content.incidents.chancePercent", c.Incidents.ChancePercent, 0, 100)
 	seen = map[string]bool{}
 	for i, in := range c.Incidents.Pool {
-		p := elemPath("content.incidents.pool", i, in.ID)
-		k.id(seen, p, in.ID)
+		p := authoring.ElemPath("content.incidents.pool", i, in.ID)
+		k.ID(seen, p, in.ID)
 		if in.Weight <= 0 || in.Weight > 1_000_000 {
-			k.add(ReasonInvalidWeight, p+".weight", "weight %d is not a positive whole number up to 1000000", in.Weight)
+			k.Add(ReasonInvalidWeight, p+".weight", "weight %d is not a positive whole number up to 1000000", in.Weight)
 		}
 		switch in.Tone {
 		case "", core.ToneNeutral, core.TonePositive, core.ToneNegative, core.ToneAbsurd:
 		default:
-			k.add(ReasonUnknownReference, p+".tone", "unknown tone %q", in.Tone)
+			k.Add(ReasonUnknownReference, p+".tone", "unknown tone %q", in.Tone)
 		}
 		targets(p+".effects", in.Effects)
 		flags(p+".flags", in.Flags)
 		if in.Requires != nil {
-			k.condition(p+".requires", *in.Requires, stats, acts)
+			checkCondition(k, p+".requires", *in.Requires, stats, acts)
 		}
 	}
 	seen = map[string]bool{}
 	for i, ch := range c.Chains {
-		p := elemPath("content.chains", i, ch.ID)
-		k.id(seen, p, ch.ID)
+		p := authoring.ElemPath("content.chains", i, ch.ID)
+		k.ID(seen, p, ch.ID)
 		if ch.Scope != ScopeGame && ch.Scope != ScopeProfile {
-			k.add(ReasonUnknownReference, p+".scope", "scope must be %q or %q, not %q", ScopeGame, ScopeProfile, ch.Scope)
+			k.Add(ReasonUnknownReference, p+".scope", "scope must be %q or %q, not %q", ScopeGame, ScopeProfile, ch.Scope)
 		}
 		if len(ch.Steps) == 0 || len(ch.Steps) > MaxChainSteps {
-			k.add(ReasonInvalidNumber, p+".steps", "a chain has 1 to %d steps, got %d", MaxChainSteps, len(ch.Steps))
+			k.Add(ReasonInvalidNumber, p+".steps", "a chain has 1 to %d steps, got %d", MaxChainSteps, len(ch.Steps))
 		}
 		stepSeen := map[string]bool{}
 		for j, st := range ch.Steps {
-			sp := elemPath(p+".steps", j, st.ID)
-			k.id(stepSeen, sp, st.ID)
+			sp := authoring.ElemPath(p+".steps", j, st.ID)
+			k.ID(stepSeen, sp, st.ID)
 			targets(sp+".effects", st.Effects)
 			flags(sp+".flags", st.Flags)
-			k.condition(sp+".trigger", st.Trigger, stats, acts)
+			checkCondition(k, sp+".trigger", st.Trigger, stats, acts)
 		}
 	}
 	seen = map[string]bool{}
 	reach := 0
 	for i, g := range c.Goals {
-		p := elemPath("content.goals", i, g.ID)
-		k.id(seen, p, g.ID)
+		p := authoring.ElemPath("content.goals", i, g.ID)
+		k.ID(seen, p, g.ID)
 		switch g.Type {
 		case GoalReach:
 			reach++
 		case GoalKeep:
 			if g.By != 0 {
-				k.add(ReasonInvalidNumber, p+".by", "a keep goal has no deadline")
+				k.Add(ReasonInvalidNumber, p+".by", "a keep goal has no deadline")
 			}
 		default:
-			k.add(ReasonUnknownReference, p+".type", "goal type must be %q or %q, not %q", GoalReach, GoalKeep, g.Type)
+			k.Add(ReasonUnknownReference, p+".type", "goal type must be %q or %q, not %q", GoalReach, GoalKeep, g.Type)
 		}
-		k.rangeInt(p+".by", int64(g.By), 0, int64(c.Weeks))
-		k.condition(p+".condition", g.Condition, stats, acts)
+		k.Range(p+".by", int64(g.By), 0, int64(c.Weeks))
+		checkCondition(k, p+".condition", g.Condition, stats, acts)
 	}
 	if reach == 0 {
-		k.add(ReasonMissingField, "content.goals", "a campaign needs at least one reach goal")
+		k.Add(ReasonMissingField, "content.goals", "a campaign needs at least one reach goal")
 	}
 	for i, a := range c.Activities {
 		if a.Requires != nil {
-			k.condition(elemPath("content.activities", i, a.ID)+".requires", *a.Requires, stats, acts)
+			checkCondition(k, authoring.ElemPath("content.activities", i, a.ID)+".requires", *a.Requires, stats, acts)
 		}
 	}
-	return k.errs
+	return k.Errs
 }
 
-// condition checks a condition's shape and that every field it reads is in
+// checkCondition checks a condition's shape and that every field it reads is in
 // the kind's vocabulary, with values of the right type (docs/simulation-kind.md,
 // "Conditions").
-func (k *checker) condition(path string, c condition.Condition, stats, acts map[string]bool) {
-	if err := c.Check(); err != nil {
-		k.add(ReasonInvalidCondition, path, "%v", err)
-		return
-	}
-	var walk func(c condition.Condition)
-	walk = func(c condition.Condition) {
-		switch {
-		case c.Field != "":
-			kind := fieldKind(c.Field, stats, acts)
-			switch kind {
-			case "":
-				k.add(ReasonUnknownReference, path, "unknown field %q", c.Field)
-			case "number":
-				switch c.Operator {
-				case condition.In, condition.NotIn:
-					for _, v := range c.Value.([]any) {
-						if _, ok := v.(float64); !ok {
-							k.add(ReasonInvalidCondition, path, "field %q is a number; %s needs numbers", c.Field, c.Operator)
-						}
-					}
-				case condition.Contains, condition.HasTag, condition.HasFlag:
-					k.add(ReasonInvalidCondition, path, "field %q is a number; %s does not apply", c.Field, c.Operator)
-				default:
-					if _, ok := c.Value.(float64); !ok {
-						k.add(ReasonInvalidCondition, path, "field %q is a number; compare it with a number", c.Field)
-					}
-				}
-			case "flags":
-				if _, ok := c.Value.(string); !ok || (c.Operator != condition.HasFlag && c.Operator != condition.Contains) {
-					k.add(ReasonInvalidCondition, path, "field %q takes has_flag with a flag id", c.Field)
-				}
-			}
-		case c.Not != nil:
-			walk(*c.Not)
-		case c.Exists != nil || c.Count != nil:
-			k.add(ReasonUnknownReference, path, "the simulation kind has no collections to quantify over")
-		}
-		for _, sub := range c.All {
-			walk(sub)
-		}
-		for _, sub := range c.Any {
-			walk(sub)
-		}
-	}
-	walk(c)
+func checkCondition(k *authoring.Findings, path string, c condition.Condition, stats, acts map[string]bool) {
+	k.Condition(path, c, func(f string) string { return fieldKind(f, stats, acts) })
 }
 
-// fieldKind classifies a condition field: "number", "flags", or "" when
-// unknown.
+// fieldKind classifies a condition field: authoring.FieldNumber,
+// authoring.FieldFlags, or "" when unknown.
 func fieldKind(f string, stats, acts map[string]bool) string {
 	switch f {
 	case "money", "invested", "net_worth", "week":
-		return "number"
+		return authoring.FieldNumber
 	case "flags":
-		return "flags"
+		return authoring.FieldFlags
 	}
 	if len(f) > 5 && f[:5] == "stat." && stats[f[5:]] {
-		return "number"
+		return authoring.FieldNumber
 	}
 	if len(f) > 5 && f[:5] == "done." && acts[f[5:]] {
-		return "number"
+		return authoring.FieldNumber
 	}
 	return ""
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

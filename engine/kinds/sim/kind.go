@@ -1,6 +1,12 @@
 package sim
 
-import "github.com/storyloom/storyloom/engine/core"
+import (
+	"maps"
+	"slices"
+
+	"github.com/storyloom/storyloom/engine/authoring"
+	"github.com/storyloom/storyloom/engine/core"
+)
 
 // KindID is the simulation kind's id.
 const KindID = "simulation"
@@ -56,16 +62,18 @@ const (
 	ReasonGoalFailed         = "goal_failed"
 	ReasonGameResolved       = "game_resolved"
 
-	ReasonInvalidNumber    = "invalid_number"
-	ReasonUnknownReference = "unknown_reference"
 	ReasonInvalidWeight    = "invalid_weight"
-	ReasonDuplicateID      = "duplicate_id"
-	ReasonReservedID       = "reserved_id"
-	ReasonMissingField     = "missing_field"
-	ReasonInvalidCondition = "invalid_condition"
+	ReasonInvalidNumber    = authoring.ReasonInvalidNumber
+	ReasonUnknownReference = authoring.ReasonUnknownReference
+	ReasonDuplicateID      = authoring.ReasonDuplicateID
+	ReasonReservedID       = authoring.ReasonReservedID
+	ReasonMissingField     = authoring.ReasonMissingField
+	ReasonInvalidCondition = authoring.ReasonInvalidCondition
 )
 
-var reasonText = map[string]string{
+// reasonText is every kind-owned code's message: the kind's own, and those
+// of the tier 1 findings it shares through package authoring.
+var reasonText = authoring.ReasonMessages(map[string]string{
 	ReasonUnexpectedParams:     "That action does not take those parameters.",
 	ReasonMissingParam:         "That action needs a parameter that is missing.",
 	ReasonInvalidParam:         "A parameter of that action has the wrong type.",
@@ -87,14 +95,8 @@ var reasonText = map[string]string{
 	ReasonGoalMet:              "A goal was met.",
 	ReasonGoalFailed:           "A goal was failed.",
 	ReasonGameResolved:         "The game is over.",
-	ReasonInvalidNumber:        "A number is missing, not a whole number, or out of range.",
-	ReasonUnknownReference:     "A reference names something the campaign does not declare.",
 	ReasonInvalidWeight:        "A weight must be a positive whole number.",
-	ReasonDuplicateID:          "Two elements share one id.",
-	ReasonReservedID:           "That id is reserved by the engine.",
-	ReasonMissingField:         "A required field is missing.",
-	ReasonInvalidCondition:     "A condition is malformed.",
-}
+})
 
 // Engine-owned LocKeys other than reason messages. They reach responses
 // through ProjectionContext.EngineRef (or, in messages, as they are).
@@ -162,20 +164,13 @@ func (Kind) ID() string { return KindID }
 func (Kind) Version() string { return Version }
 
 // ReasonCodes implements core.Kind.
-func (Kind) ReasonCodes() []string { return sortedKeys(reasonText) }
+func (Kind) ReasonCodes() []string { return slices.Sorted(maps.Keys(reasonText)) }
 
 // ReasonMessages implements core.Kind: a simulation.reason.<code> message
 // for every code, and the engine-owned keys of the investment account,
 // scene and action labels.
 func (Kind) ReasonMessages() map[core.LocKey]string {
-	m := make(map[core.LocKey]string, len(reasonText)+len(engineText))
-	for code, text := range reasonText {
-		m[core.KindReasonKey(KindID, code)] = text
-	}
-	for k, text := range engineText {
-		m[k] = text
-	}
-	return m
+	return core.KindReasonMessages(KindID, reasonText, engineText)
 }
 
 // Event names the kind emits.

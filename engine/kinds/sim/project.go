@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -332,7 +334,7 @@ func (Kind) activityLabel(a activityView, ctx *core.ProjectionContext) core.LocK
 func (Kind) Outcome(state any) core.Outcome {
 	s := stateOf(state)
 	met, failed := []string{}, []string{}
-	for _, id := range sortedKeys(s.Goals) {
+	for _, id := range slices.Sorted(maps.Keys(s.Goals)) {
 		if s.Goals[id] == GoalMet {
 			met = append(met, id)
 		} else {

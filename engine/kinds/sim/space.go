@@ -2,6 +2,8 @@ package sim
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/storyloom/storyloom/engine/core"
@@ -38,13 +40,13 @@ func (sp space) Key(st validate.State) string {
 	s := st.(*State)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d|%s|%d", s.Week, s.Resolution, floorDiv(s.Money+s.Invested, 20000))
-	for _, id := range sortedKeys(s.Stats) {
+	for _, id := range slices.Sorted(maps.Keys(s.Stats)) {
 		fmt.Fprintf(&b, "|%s=%d", id, floorDiv(s.Stats[id], 20))
 	}
-	for _, id := range sortedKeys(s.Goals) {
+	for _, id := range slices.Sorted(maps.Keys(s.Goals)) {
 		fmt.Fprintf(&b, "|g:%s=%s", id, s.Goals[id])
 	}
-	for _, id := range sortedKeys(s.Chains) {
+	for _, id := range slices.Sorted(maps.Keys(s.Chains)) {
 		fmt.Fprintf(&b, "|c:%s=%d", id, s.Chains[id])
 	}
 	fmt.Fprintf(&b, "|f:%s", strings.Join(s.Flags, ","))

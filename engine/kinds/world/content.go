@@ -1,11 +1,12 @@
 package world
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
+	"github.com/storyloom/storyloom/engine/authoring"
 	"github.com/storyloom/storyloom/engine/condition"
 	"github.com/storyloom/storyloom/engine/core"
 )
@@ -159,10 +160,14 @@ type contentIndex struct {
 	cheapest   int64   // the lowest price of any band
 }
 
-func (c *Content) index() *contentIndex {
-	if c.idx != nil {
-		return c.idx
-	}
+// index returns the lookup tables compile built.
+func (c *Content) index() *contentIndex { return c.idx }
+
+// compile builds the lookup tables of c and everything else play derives
+// from the content. BuildContent and DecodeContent call it before they
+// return the content, and nothing changes the content afterwards, so any
+// number of games (and goroutines) can share one registry.
+func (c *Content) compile() {
 	ix := &contentIndex{node: map[string]int{}, building: map[string]int{}, staff: map[string]int{}, objective: map[string]int{}}
 	for i, n := range c.Nodes {
 		ix.node[n.ID] = i
@@ -194,7 +199,6 @@ func (c *Content) index() *contentIndex {
 		}
 	}
 	c.idx = ix
-	return ix
 }
 
 func (b *Building) band(id string) (PriceBand, bool) {
@@ -211,7 +215,9 @@ func contentOf(c *core.Campaign) *Content {
 	if !ok {
 		panic(fmt.Sprintf("world: campaign %q carries %T, not *world.Content", c.ID, c.Content))
 	}
-	content.index()
+	if content.idx == nil {
+		panic(fmt.Sprintf("world: campaign %q carries content that BuildContent or DecodeContent did not make", c.ID))
+	}
 	return content
 }
 
@@ -219,35 +225,27 @@ func contentOf(c *core.Campaign) *Content {
 // encodes to JSON, refusing unknown fields and content that fails tier 1.
 func (Kind) DecodeContent(raw json.RawMessage) (any, error) {
 	var c Content
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
+	if err := core.DecodeStrict(raw, &c); err != nil {
 		return nil, fmt.Errorf("world: content: %w", err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("world: content: trailing data")
 	}
 	if errs := c.check(); len(errs) > 0 {
 		return nil, fmt.Errorf("world: content: %v", errs[0])
 	}
-	c.index()
+	c.compile()
 	return &c, nil
 }
 
 // ValidateCampaign implements core.Kind: tier 1 and every LocKey against
 // the campaign's own strings; tier 2 warns about nodes no guest can reach.
 func (Kind) ValidateCampaign(c *core.Campaign, strings map[core.LocKey]string) core.ValidationResult {
+	k := findings()
 	content, ok := c.Content.(*Content)
 	if !ok {
-		err := core.KindErrorf(KindID, ReasonMissingField, "content", "world: campaign %q has no world-graph content", c.ID)
-		return core.ValidationResult{Errors: []core.ValidationError{err}, Warnings: []core.ValidationWarning{}}
+		return k.NoContent(c)
 	}
-	errs := content.check()
-	for _, k := range content.locKeys() {
-		if _, ok := strings[k.key]; !ok {
-			errs = append(errs, core.Errorf(core.ReasonMissingStringKey, k.path, "world: no text for %q", k.key))
-		}
-	}
+	k.Errs = content.check()
+	k.MissingText(content.locKeys(), strings)
+	errs := k.Errs
 	if errs == nil {
 		errs = []core.ValidationError{}
 	}
@@ -276,257 +274,198 @@ func (Kind) ValidateCampaign(c *core.Campaign, strings map[core.LocKey]string) c
 	return core.ValidationResult{OK: len(errs) == 0, Errors: errs, Warnings: warnings}
 }
 
-type keyAt struct {
-	key  core.LocKey
-	path string
-}
-
-func (c *Content) locKeys() []keyAt {
-	out := []keyAt{{c.IntroKey, "content.intro"}, {c.Endings.ObjectivesMet, "content.endings.objectives_met"}, {c.Endings.Failed, "content.endings.failed"}}
+// locKeys lists every LocKey the content uses, with its path.
+func (c *Content) locKeys() authoring.Keys {
+	var ks authoring.Keys
+	ks.Add(c.IntroKey, "content.intro")
+	ks.Add(c.Endings.ObjectivesMet, "content.endings.objectives_met")
+	ks.Add(c.Endings.Failed, "content.endings.failed")
 	for _, n := range c.Nodes {
-		out = append(out, keyAt{n.LabelKey, "content.nodes." + n.ID + ".label"})
+		ks.Add(n.LabelKey, "content.nodes."+n.ID+".label")
 	}
 	for _, b := range c.Buildings {
 		p := "content.buildings." + b.ID
-		out = append(out, keyAt{b.LabelKey, p + ".label"}, keyAt{b.DescriptionKey, p + ".description"})
+		ks.Add(b.LabelKey, p+".label")
+		ks.Add(b.DescriptionKey, p+".description")
 		for _, band := range b.PriceBands {
-			out = append(out, keyAt{band.LabelKey, p + ".priceBands." + band.ID + ".label"})
+			ks.Add(band.LabelKey, p+".priceBands."+band.ID+".label")
 		}
 	}
 	for _, s := range c.Staff {
-		out = append(out, keyAt{s.LabelKey, "content.staff." + s.ID + ".label"}, keyAt{s.DescriptionKey, "content.staff." + s.ID + ".description"})
+		ks.Add(s.LabelKey, "content.staff."+s.ID+".label")
+		ks.Add(s.DescriptionKey, "content.staff."+s.ID+".description")
 	}
 	for _, in := range c.Incidents {
-		out = append(out, keyAt{in.TitleKey, "content.incidents." + in.ID + ".title"}, keyAt{in.MessageKey, "content.incidents." + in.ID + ".text"})
+		ks.Add(in.TitleKey, "content.incidents."+in.ID+".title")
+		ks.Add(in.MessageKey, "content.incidents."+in.ID+".text")
 	}
 	for _, o := range c.Objectives {
-		out = append(out, keyAt{o.LabelKey, "content.objectives." + o.ID + ".label"})
+		ks.Add(o.LabelKey, "content.objectives."+o.ID+".label")
 	}
 	for _, f := range c.Failures {
-		out = append(out, keyAt{f.LabelKey, "content.failures." + f.ID + ".label"})
+		ks.Add(f.LabelKey, "content.failures."+f.ID+".label")
 	}
-	return out
+	return ks
 }
 
-type checker struct{ errs []core.ValidationError }
-
-func (k *checker) add(code, path, format string, args ...any) {
-	k.errs = append(k.errs, core.KindErrorf(KindID, code, path, "world: "+format, args...))
-}
-
-func (k *checker) rangeInt(path string, v, min, max int64) {
-	if v < min || v > max {
-		k.add(ReasonInvalidNumber, path, "%d is out of range [%d, %d]", v, min, max)
-	}
-}
-
-func elemPath(list string, i int, id string) string {
-	if core.IsSnakeID(id) {
-		return list + "." + id
-	}
-	return fmt.Sprintf("%s[%d]", list, i)
-}
-
-func (k *checker) id(seen map[string]bool, path, id string) {
-	switch {
-	case id == "":
-		k.add(ReasonMissingField, path+".id", "missing id")
-	case !core.IsSnakeID(id):
-		k.errs = append(k.errs, core.Errorf(core.ReasonInvalidIdentifier, path+".id", "world: %q is not a snake_case id", id))
-	case seen[id]:
-		k.add(ReasonDuplicateID, path+".id", "id %q is declared twice", id)
-	}
-	seen[id] = true
-}
+// findings starts the tier 1 findings of the kind.
+func findings() *authoring.Findings { return &authoring.Findings{KindID: KindID, Prefix: "world"} }
 
 // check runs the tier 1 checks on built content.
 func (c *Content) check() []core.ValidationError {
-	k := &checker{}
-	k.rangeInt("content.startingMoney", c.StartingMoney, 0, MaxMoney)
-	k.rangeInt("content.tickLimit", c.TickLimit, 1, MaxTickLimit)
+	k := findings()
+	k.Range("content.startingMoney", c.StartingMoney, 0, MaxMoney)
+	k.Range("content.tickLimit", c.TickLimit, 1, MaxTickLimit)
 	if len(c.Currency) > 8 {
-		k.add(ReasonInvalidNumber, "content.currency", "currency symbol %q is longer than 8 bytes", c.Currency)
+		k.Add(ReasonInvalidNumber, "content.currency", "currency symbol %q is longer than 8 bytes", c.Currency)
 	}
 	if len(c.Nodes) == 0 || len(c.Nodes) > MaxNodes {
-		k.add(ReasonInvalidNumber, "content.nodes", "a world has 1 to %d nodes, got %d", MaxNodes, len(c.Nodes))
+		k.Add(ReasonInvalidNumber, "content.nodes", "a world has 1 to %d nodes, got %d", MaxNodes, len(c.Nodes))
 	}
 	for _, l := range []struct {
 		name string
 		n    int
 	}{{"content.buildings", len(c.Buildings)}, {"content.staff", len(c.Staff)}, {"content.incidents", len(c.Incidents)}, {"content.objectives", len(c.Objectives)}, {"content.failures", len(c.Failures)}} {
 		if l.n > MaxElements {
-			k.add(ReasonInvalidNumber, l.name, "too many elements (%d)", l.n)
+			k.Add(ReasonInvalidNumber, l.name, "too many elements (%d)", l.n)
 		}
 	}
 	if len(c.Edges) > 4*MaxNodes {
-		k.add(ReasonInvalidNumber, "content.edges", "at most %d edges, got %d", 4*MaxNodes, len(c.Edges))
+		k.Add(ReasonInvalidNumber, "content.edges", "at most %d edges, got %d", 4*MaxNodes, len(c.Edges))
 	}
 	nodes := map[string]bool{}
 	seen := map[string]bool{}
 	for i, n := range c.Nodes {
-		p := elemPath("content.nodes", i, n.ID)
-		k.id(seen, p, n.ID)
+		p := authoring.ElemPath("content.nodes", i, n.ID)
+		k.ID(seen, p, n.ID)
 		nodes[n.ID] = true
-		k.rangeInt(p+".x", n.X, -maxSmallValue, maxSmallValue)
-		k.rangeInt(p+".y", n.Y, -maxSmallValue, maxSmallValue)
+		k.Range(p+".x", n.X, -maxSmallValue, maxSmallValue)
+		k.Range(p+".y", n.Y, -maxSmallValue, maxSmallValue)
 	}
 	if !nodes[c.Entrance] {
-		k.add(ReasonUnknownReference, "content.entrance", "entrance %q is not a node", c.Entrance)
+		k.Add(ReasonUnknownReference, "content.entrance", "entrance %q is not a node", c.Entrance)
 	}
 	for i, e := range c.Edges {
 		p := fmt.Sprintf("content.edges[%d]", i)
 		if !nodes[e.From] {
-			k.add(ReasonUnknownReference, p+".from", "unknown node %q", e.From)
+			k.Add(ReasonUnknownReference, p+".from", "unknown node %q", e.From)
 		}
 		if !nodes[e.To] {
-			k.add(ReasonUnknownReference, p+".to", "unknown node %q", e.To)
+			k.Add(ReasonUnknownReference, p+".to", "unknown node %q", e.To)
 		}
 		if e.From == e.To {
-			k.add(ReasonUnknownReference, p, "an edge joins two different nodes")
+			k.Add(ReasonUnknownReference, p, "an edge joins two different nodes")
 		}
 	}
 	buildings := map[string]*Building{}
 	seen = map[string]bool{}
 	for i := range c.Buildings {
 		b := &c.Buildings[i]
-		p := elemPath("content.buildings", i, b.ID)
-		k.id(seen, p, b.ID)
+		p := authoring.ElemPath("content.buildings", i, b.ID)
+		k.ID(seen, p, b.ID)
 		buildings[b.ID] = b
-		k.rangeInt(p+".cost", b.Cost, 0, MaxMoney)
-		k.rangeInt(p+".upkeep", b.Upkeep, 0, MaxMoney)
-		k.rangeInt(p+".capacity", b.Capacity, 1, MaxGuests)
-		k.rangeInt(p+".duration", b.Duration, 1, 1000)
-		k.rangeInt(p+".appeal", b.Appeal, 1, 100)
-		k.rangeInt(p+".fun", b.Fun, -100, 100)
-		k.rangeInt(p+".breakdownPermille", b.BreakdownPermille, 0, 1000)
+		k.Range(p+".cost", b.Cost, 0, MaxMoney)
+		k.Range(p+".upkeep", b.Upkeep, 0, MaxMoney)
+		k.Range(p+".capacity", b.Capacity, 1, MaxGuests)
+		k.Range(p+".duration", b.Duration, 1, 1000)
+		k.Range(p+".appeal", b.Appeal, 1, 100)
+		k.Range(p+".fun", b.Fun, -100, 100)
+		k.Range(p+".breakdownPermille", b.BreakdownPermille, 0, 1000)
 		if len(b.PriceBands) == 0 || len(b.PriceBands) > 8 {
-			k.add(ReasonInvalidNumber, p+".priceBands", "a building has 1 to 8 price bands, got %d", len(b.PriceBands))
+			k.Add(ReasonInvalidNumber, p+".priceBands", "a building has 1 to 8 price bands, got %d", len(b.PriceBands))
 		}
 		bands := map[string]bool{}
 		for j, band := range b.PriceBands {
-			bp := elemPath(p+".priceBands", j, band.ID)
-			k.id(bands, bp, band.ID)
-			k.rangeInt(bp+".price", band.Price, 0, MaxMoney)
-			k.rangeInt(bp+".appeal", band.Appeal, 1, 1000)
+			bp := authoring.ElemPath(p+".priceBands", j, band.ID)
+			k.ID(bands, bp, band.ID)
+			k.Range(bp+".price", band.Price, 0, MaxMoney)
+			k.Range(bp+".appeal", band.Appeal, 1, 1000)
 		}
 		if !bands[b.DefaultBand] {
-			k.add(ReasonUnknownReference, p+".defaultBand", "default band %q is not one of the building's bands", b.DefaultBand)
+			k.Add(ReasonUnknownReference, p+".defaultBand", "default band %q is not one of the building's bands", b.DefaultBand)
 		}
 	}
 	staff := map[string]bool{}
 	seen = map[string]bool{}
 	for i, s := range c.Staff {
-		p := elemPath("content.staff", i, s.ID)
-		k.id(seen, p, s.ID)
+		p := authoring.ElemPath("content.staff", i, s.ID)
+		k.ID(seen, p, s.ID)
 		staff[s.ID] = true
-		k.rangeInt(p+".wage", s.Wage, 0, MaxMoney)
-		k.rangeInt(p+".repairs", s.Repairs, 0, MaxNodes)
-		k.rangeInt(p+".cheer", s.Cheer, 0, 100)
-		k.rangeInt(p+".max", s.Max, 1, 100)
+		k.Range(p+".wage", s.Wage, 0, MaxMoney)
+		k.Range(p+".repairs", s.Repairs, 0, MaxNodes)
+		k.Range(p+".cheer", s.Cheer, 0, 100)
+		k.Range(p+".max", s.Max, 1, 100)
 	}
 	g := c.Guests
-	k.rangeInt("content.guests.arrivalPercent", g.ArrivalPercent, 0, 10_000)
-	k.rangeInt("content.guests.maxGuests", g.MaxGuests, 1, MaxGuests)
-	k.rangeInt("content.guests.budgetMin", g.BudgetMin, 0, MaxMoney)
-	k.rangeInt("content.guests.budgetMax", g.BudgetMax, g.BudgetMin, MaxMoney)
-	k.rangeInt("content.guests.patience", g.Patience, 1, MaxTickLimit)
-	k.rangeInt("content.guests.happiness", g.Happiness, 1, 100)
+	k.Range("content.guests.arrivalPercent", g.ArrivalPercent, 0, 10_000)
+	k.Range("content.guests.maxGuests", g.MaxGuests, 1, MaxGuests)
+	k.Range("content.guests.budgetMin", g.BudgetMin, 0, MaxMoney)
+	k.Range("content.guests.budgetMax", g.BudgetMax, g.BudgetMin, MaxMoney)
+	k.Range("content.guests.patience", g.Patience, 1, MaxTickLimit)
+	k.Range("content.guests.happiness", g.Happiness, 1, 100)
 	seen = map[string]bool{}
 	for i, in := range c.Incidents {
-		p := elemPath("content.incidents", i, in.ID)
-		k.id(seen, p, in.ID)
+		p := authoring.ElemPath("content.incidents", i, in.ID)
+		k.ID(seen, p, in.ID)
 		if in.ChancePermille <= 0 || in.ChancePermille > 1000 {
-			k.add(ReasonInvalidNumber, p+".chancePermille", "chance %d is not a positive permille up to 1000", in.ChancePermille)
+			k.Add(ReasonInvalidNumber, p+".chancePermille", "chance %d is not a positive permille up to 1000", in.ChancePermille)
 		}
-		k.rangeInt(p+".duration", in.Duration, 1, MaxTickLimit)
-		k.rangeInt(p+".arrivalPercent", in.ArrivalPercent, 0, 1000)
+		k.Range(p+".duration", in.Duration, 1, MaxTickLimit)
+		k.Range(p+".arrivalPercent", in.ArrivalPercent, 0, 1000)
 	}
 	occupied := map[string]bool{}
 	for i, pl := range c.Start.Buildings {
 		p := fmt.Sprintf("content.start.buildings[%d]", i)
 		if !nodes[pl.Node] {
-			k.add(ReasonUnknownReference, p+".node", "unknown node %q", pl.Node)
+			k.Add(ReasonUnknownReference, p+".node", "unknown node %q", pl.Node)
 		} else if occupied[pl.Node] {
-			k.add(ReasonDuplicateID, p+".node", "node %q is built on twice", pl.Node)
+			k.Add(ReasonDuplicateID, p+".node", "node %q is built on twice", pl.Node)
 		}
 		occupied[pl.Node] = true
 		b := buildings[pl.Building]
 		if b == nil {
-			k.add(ReasonUnknownReference, p+".building", "unknown building %q", pl.Building)
+			k.Add(ReasonUnknownReference, p+".building", "unknown building %q", pl.Building)
 		} else if _, ok := b.band(pl.Band); !ok {
-			k.add(ReasonUnknownReference, p+".band", "building %q has no price band %q", pl.Building, pl.Band)
+			k.Add(ReasonUnknownReference, p+".band", "building %q has no price band %q", pl.Building, pl.Band)
 		}
 	}
-	for _, id := range sortedKeys(c.Start.Staff) {
+	for _, id := range slices.Sorted(maps.Keys(c.Start.Staff)) {
 		if !staff[id] {
-			k.add(ReasonUnknownReference, "content.start.staff."+id, "unknown staff %q", id)
+			k.Add(ReasonUnknownReference, "content.start.staff."+id, "unknown staff %q", id)
 			continue
 		}
-		k.rangeInt("content.start.staff."+id, c.Start.Staff[id], 0, 100)
+		k.Range("content.start.staff."+id, c.Start.Staff[id], 0, 100)
 	}
 	seen = map[string]bool{}
 	if len(c.Objectives) == 0 {
-		k.add(ReasonMissingField, "content.objectives", "a campaign needs at least one objective")
+		k.Add(ReasonMissingField, "content.objectives", "a campaign needs at least one objective")
 	}
 	for i, o := range c.Objectives {
-		p := elemPath("content.objectives", i, o.ID)
-		k.id(seen, p, o.ID)
-		k.rangeInt(p+".by", o.By, 0, c.TickLimit)
-		k.condition(p+".condition", o.Condition, buildings, staff)
+		p := authoring.ElemPath("content.objectives", i, o.ID)
+		k.ID(seen, p, o.ID)
+		k.Range(p+".by", o.By, 0, c.TickLimit)
+		checkCondition(k, p+".condition", o.Condition, buildings, staff)
 	}
 	for i, f := range c.Failures {
-		p := elemPath("content.failures", i, f.ID)
-		k.id(seen, p, f.ID)
+		p := authoring.ElemPath("content.failures", i, f.ID)
+		k.ID(seen, p, f.ID)
 		if f.ID == FailureTickLimit {
-			k.add(ReasonReservedID, p+".id", "failure id %q is reserved", f.ID)
+			k.Add(ReasonReservedID, p+".id", "failure id %q is reserved", f.ID)
 		}
-		k.condition(p+".condition", f.Condition, buildings, staff)
+		checkCondition(k, p+".condition", f.Condition, buildings, staff)
 	}
-	return k.errs
+	return k.Errs
 }
 
-// condition checks a condition's shape and vocabulary
+// checkCondition checks a condition's shape and vocabulary
 // (docs/world-graph-kind.md, "Conditions"): every field is a number.
-func (k *checker) condition(path string, c condition.Condition, buildings map[string]*Building, staff map[string]bool) {
-	if err := c.Check(); err != nil {
-		k.add(ReasonInvalidCondition, path, "%v", err)
-		return
-	}
-	var walk func(c condition.Condition)
-	walk = func(c condition.Condition) {
-		switch {
-		case c.Field != "":
-			if !knownField(c.Field, buildings, staff) {
-				k.add(ReasonUnknownReference, path, "unknown field %q", c.Field)
-				return
-			}
-			switch c.Operator {
-			case condition.In, condition.NotIn:
-				for _, v := range c.Value.([]any) {
-					if _, ok := v.(float64); !ok {
-						k.add(ReasonInvalidCondition, path, "field %q is a number; %s needs numbers", c.Field, c.Operator)
-					}
-				}
-			case condition.Contains, condition.HasTag, condition.HasFlag:
-				k.add(ReasonInvalidCondition, path, "field %q is a number; %s does not apply", c.Field, c.Operator)
-			default:
-				if _, ok := c.Value.(float64); !ok {
-					k.add(ReasonInvalidCondition, path, "field %q is a number; compare it with a number", c.Field)
-				}
-			}
-		case c.Not != nil:
-			walk(*c.Not)
-		case c.Exists != nil || c.Count != nil:
-			k.add(ReasonUnknownReference, path, "the world-graph kind has no collections to quantify over")
+func checkCondition(k *authoring.Findings, path string, c condition.Condition, buildings map[string]*Building, staff map[string]bool) {
+	k.Condition(path, c, func(f string) string {
+		if knownField(f, buildings, staff) {
+			return authoring.FieldNumber
 		}
-		for _, sub := range c.All {
-			walk(sub)
-		}
-		for _, sub := range c.Any {
-			walk(sub)
-		}
-	}
-	walk(c)
+		return ""
+	})
 }
 
 func knownField(f string, buildings map[string]*Building, staff map[string]bool) bool {
@@ -541,13 +480,4 @@ func knownField(f string, buildings map[string]*Building, staff map[string]bool)
 		return staff[f[6:]]
 	}
 	return false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

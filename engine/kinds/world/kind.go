@@ -1,6 +1,12 @@
 package world
 
-import "github.com/storyloom/storyloom/engine/core"
+import (
+	"maps"
+	"slices"
+
+	"github.com/storyloom/storyloom/engine/authoring"
+	"github.com/storyloom/storyloom/engine/core"
+)
 
 // KindID is the world-graph kind's id.
 const KindID = "world-graph"
@@ -60,15 +66,17 @@ const (
 	ReasonObjectiveFailed    = "objective_failed"
 	ReasonScenarioResolved   = "scenario_resolved"
 
-	ReasonInvalidNumber    = "invalid_number"
-	ReasonUnknownReference = "unknown_reference"
-	ReasonDuplicateID      = "duplicate_id"
-	ReasonReservedID       = "reserved_id"
-	ReasonMissingField     = "missing_field"
-	ReasonInvalidCondition = "invalid_condition"
+	ReasonInvalidNumber    = authoring.ReasonInvalidNumber
+	ReasonUnknownReference = authoring.ReasonUnknownReference
+	ReasonDuplicateID      = authoring.ReasonDuplicateID
+	ReasonReservedID       = authoring.ReasonReservedID
+	ReasonMissingField     = authoring.ReasonMissingField
+	ReasonInvalidCondition = authoring.ReasonInvalidCondition
 )
 
-var reasonText = map[string]string{
+// reasonText is every kind-owned code's message: the kind's own, and those
+// of the tier 1 findings it shares through package authoring.
+var reasonText = authoring.ReasonMessages(map[string]string{
 	ReasonUnexpectedParams:   "That action does not take those parameters.",
 	ReasonMissingParam:       "That action needs a parameter that is missing.",
 	ReasonInvalidParam:       "A parameter of that action has the wrong type.",
@@ -92,13 +100,7 @@ var reasonText = map[string]string{
 	ReasonObjectiveMet:       "An objective was met.",
 	ReasonObjectiveFailed:    "An objective was failed.",
 	ReasonScenarioResolved:   "The scenario is over.",
-	ReasonInvalidNumber:      "A number is missing, not a whole number, or out of range.",
-	ReasonUnknownReference:   "A reference names something the campaign does not declare.",
-	ReasonDuplicateID:        "Two elements share one id.",
-	ReasonReservedID:         "That id is reserved by the engine.",
-	ReasonMissingField:       "A required field is missing.",
-	ReasonInvalidCondition:   "A condition is malformed.",
-}
+})
 
 // Engine-owned LocKeys besides reason messages: action labels
 // (world-graph.action.*), scene text (world-graph.scene.*) and the
@@ -168,19 +170,12 @@ func (Kind) ID() string { return KindID }
 func (Kind) Version() string { return Version }
 
 // ReasonCodes implements core.Kind.
-func (Kind) ReasonCodes() []string { return sortedKeys(reasonText) }
+func (Kind) ReasonCodes() []string { return slices.Sorted(maps.Keys(reasonText)) }
 
 // ReasonMessages implements core.Kind: a world-graph.reason.<code> message
 // for every code, and the engine-owned action, scene and alert keys.
 func (Kind) ReasonMessages() map[core.LocKey]string {
-	m := make(map[core.LocKey]string, len(reasonText)+len(engineText))
-	for code, text := range reasonText {
-		m[core.KindReasonKey(KindID, code)] = text
-	}
-	for k, text := range engineText {
-		m[k] = text
-	}
-	return m
+	return core.KindReasonMessages(KindID, reasonText, engineText)
 }
 
 // EventTicksAdvanced is the one event the kind emits, after each

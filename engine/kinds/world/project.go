@@ -1,6 +1,8 @@
 package world
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -321,7 +323,7 @@ func (k Kind) Project(state any, _ core.Audience, ctx *core.ProjectionContext) a
 func (Kind) Outcome(state any) core.Outcome {
 	s := stateOf(state)
 	met := []string{}
-	for _, id := range sortedKeys(s.Objectives) {
+	for _, id := range slices.Sorted(maps.Keys(s.Objectives)) {
 		if s.Objectives[id] == ObjectiveMet {
 			met = append(met, id)
 		}

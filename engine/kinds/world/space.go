@@ -2,6 +2,8 @@ package world
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/storyloom/storyloom/engine/core"
@@ -43,10 +45,10 @@ func (sp space) Key(st validate.State) string {
 			fmt.Fprintf(&b, "|%s=%s", n.ID, site.Building)
 		}
 	}
-	for _, id := range sortedKeys(s.Staff) {
+	for _, id := range slices.Sorted(maps.Keys(s.Staff)) {
 		fmt.Fprintf(&b, "|%s×%d", id, s.Staff[id])
 	}
-	for _, id := range sortedKeys(s.Objectives) {
+	for _, id := range slices.Sorted(maps.Keys(s.Objectives)) {
 		fmt.Fprintf(&b, "|o:%s=%s", id, s.Objectives[id])
 	}
 	return b.String()
