@@ -13,7 +13,7 @@ import (
 	"github.com/storyloom/storyloom/engine/core"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden transcripts under bundle/testdata/play")
+var updatePlayGolden = flag.Bool("update", false, "rewrite the golden transcripts under bundle/testdata/play")
 
 // TestPlayScriptTranscripts plays each kind's sample campaign from a script
 // to its end, with a save and a load on the way, and compares the
@@ -50,7 +50,7 @@ func TestPlayScriptTranscripts(t *testing.T) {
 				t.Errorf("two runs of one script printed different transcripts")
 			}
 			golden := filepath.Join("testdata", "play", tc.campaign+".golden")
-			if *update {
+			if *updatePlayGolden {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}
