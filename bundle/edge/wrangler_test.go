@@ -1,0 +1,282 @@
+package edge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Bounds of the harness.
+const (
+	// startLimit bounds building the worker and waiting for wrangler dev
+	// to answer (a cold Go build of the WASM module on a busy machine).
+	startLimit = 5 * time.Minute
+	// migrateLimit bounds `wrangler d1 migrations apply`.
+	migrateLimit = 2 * time.Minute
+	// requestLimit bounds one HTTP request to the worker.
+	requestLimit = 30 * time.Second
+)
+
+// skipEnv skips every test of the package when set to 1.
+const skipEnv = "STORYLOOM_SKIP_WORKER"
+
+// repoRoot is the repository, two levels up from this package.
+var repoRoot = filepath.Join("..", "..")
+
+// running is the one wrangler dev process the package's tests share.
+var running struct {
+	once sync.Once
+	w    *wrangler
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if running.w != nil {
+		running.w.stop()
+	}
+	os.Exit(code)
+}
+
+// wrangler is a `wrangler dev` process group and its output.
+type wrangler struct {
+	base    string // http://127.0.0.1:port
+	persist string
+	cmd     *exec.Cmd
+	done    chan struct{}
+	log     lockedBuffer
+}
+
+// lockedBuffer collects a process's output.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// worker returns the base URL of the running worker, starting it on first
+// use. It skips when STORYLOOM_SKIP_WORKER=1 and fails, saying what to
+// do, when wrangler is not installed.
+func worker(t testing.TB) *wrangler {
+	t.Helper()
+	if os.Getenv(skipEnv) == "1" {
+		t.Skipf("%s=1: the edge worker is not tested", skipEnv)
+	}
+	running.once.Do(func() { running.w, running.err = startWrangler() })
+	if running.err != nil {
+		t.Fatal(running.err)
+	}
+	return running.w
+}
+
+// freePort asks the kernel for a free port on 127.0.0.1.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// npx runs the project's own wrangler (never a download) in the repository
+// root.
+func npx(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "npx", append([]string{"--no-install", "wrangler"}, args...)...)
+	cmd.Dir = repoRoot
+	cmd.Env = append(os.Environ(), "WRANGLER_SEND_METRICS=false", "CI=1", "NO_COLOR=1", "FORCE_COLOR=0")
+	return cmd
+}
+
+func startWrangler() (*wrangler, error) {
+	bin := filepath.Join(repoRoot, "node_modules", ".bin", "wrangler")
+	if _, err := os.Stat(bin); err != nil {
+		return nil, fmt.Errorf("the edge worker tests need wrangler from npm (%s): run `make deps` "+
+			"(or `sh scripts/setup-node.sh`), or set %s=1 to skip them", bin, skipEnv)
+	}
+	persist, err := os.MkdirTemp("", "storyloom-d1-")
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), migrateLimit)
+	defer cancel()
+	if out, err := npx(ctx, "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist).CombinedOutput(); err != nil {
+		os.RemoveAll(persist)
+		return nil, fmt.Errorf("wrangler d1 migrations apply: %v\n%s", err, out)
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	w := &wrangler{base: fmt.Sprintf("http://127.0.0.1:%d", port), persist: persist, done: make(chan struct{})}
+	// wrangler dev runs the build command of wrangler.toml
+	// (scripts/worker.sh build) before it serves.
+	w.cmd = npx(context.Background(), "dev", "--ip", "127.0.0.1", "--port", fmt.Sprint(port), "--local",
+		"--persist-to", persist, "--show-interactive-dev-session=false", "--inspector-port", "0")
+	w.cmd.Stdout, w.cmd.Stderr = &w.log, &w.log
+	w.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := w.cmd.Start(); err != nil {
+		os.RemoveAll(persist)
+		return nil, err
+	}
+	go func() { _ = w.cmd.Wait(); close(w.done) }()
+	deadline := time.Now().Add(startLimit)
+	client := &http.Client{Timeout: requestLimit}
+	for time.Now().Before(deadline) {
+		select {
+		case <-w.done:
+			w.stop()
+			return nil, fmt.Errorf("wrangler dev exited before it answered:\n%s", w.log.String())
+		case <-time.After(500 * time.Millisecond):
+		}
+		resp, err := client.Get(w.base + "/healthz")
+		if err != nil {
+			continue
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			return w, nil
+		}
+		if resp.StatusCode != http.StatusServiceUnavailable {
+			w.stop()
+			return nil, fmt.Errorf("GET /healthz: %d %s\n%s", resp.StatusCode, body, w.log.String())
+		}
+	}
+	w.stop()
+	return nil, fmt.Errorf("wrangler dev did not answer within %v:\n%s", startLimit, w.log.String())
+}
+
+// stop ends wrangler's whole process group (npx, node, workerd) and removes
+// the local D1 database.
+func (w *wrangler) stop() {
+	if w.cmd.Process != nil {
+		pgid := w.cmd.Process.Pid
+		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		select {
+		case <-w.done:
+		case <-time.After(10 * time.Second):
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			<-w.done
+		}
+		// workerd may outlive its parent by a moment.
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	os.RemoveAll(w.persist)
+}
+
+var conflictLine = regexp.MustCompile(`d1: version conflict`)
+
+// conflicts counts the commits D1 refused for a version mismatch so far.
+func (w *wrangler) conflicts() int {
+	return len(conflictLine.FindAllStringIndex(w.log.String(), -1))
+}
+
+// httpClient is the tests' client: every request bounded in time.
+var httpClient = &http.Client{Timeout: requestLimit}
+
+// do sends one request and returns its status and body.
+func do(method, url, bearer string, body []byte) (int, []byte, error) {
+	req, err := http.NewRequest(method, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	resp, err := httpClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, b, err
+}
+
+// TestWorkerServes checks the worker answers its health check, refuses an
+// unknown path, and answers a CORS preflight.
+func TestWorkerServes(t *testing.T) {
+	w := worker(t)
+	for _, tc := range []struct {
+		name, method, path string
+		status             int
+	}{
+		{name: "health", method: http.MethodGet, path: "/healthz", status: http.StatusOK},
+		{name: "unknown path", method: http.MethodGet, path: "/nowhere", status: http.StatusNotFound},
+		{name: "preflight", method: http.MethodOptions, path: "/rooms/command", status: http.StatusNoContent},
+		{name: "unknown game", method: http.MethodPost, path: "/freeport/nogame/token", status: http.StatusNotFound},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, body, err := do(tc.method, w.base+tc.path, "", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if status != tc.status {
+				t.Fatalf("%s %s: %d %s, want %d", tc.method, tc.path, status, body, tc.status)
+			}
+		})
+	}
+}
+
+// TestScheduledTick triggers the cron handler as Cloudflare would.
+func TestScheduledTick(t *testing.T) {
+	w := worker(t)
+	status, body, err := do(http.MethodGet, w.base+"/cdn-cgi/handler/scheduled?cron=*+*+*+*+*", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status != http.StatusOK {
+		t.Fatalf("scheduled: %d %s", status, body)
+	}
+}
+
+// decodeJSON unmarshals b into v, or fails the test with b.
+func decodeJSON(t testing.TB, b []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%v: %.400s", err, b)
+	}
+}
+
+var errGiveUp = errors.New("gave up")
+
+// retry runs fn until it reports done, at most n times, pausing between
+// attempts.
+func retry(n int, pause time.Duration, fn func() (done bool, err error)) error {
+	for range n {
+		done, err := fn()
+		if err != nil || done {
+			return err
+		}
+		time.Sleep(pause)
+	}
+	return errGiveUp
+}
+
