@@ -3,10 +3,9 @@ package sim
 import (
 	"maps"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/display"
 )
 
 // endingKey is the authored ending text of a resolution.
@@ -18,53 +17,6 @@ func (c *Content) endingKey(resolution string) core.LocKey {
 		return c.Endings.Failed
 	}
 	return c.Endings.WeekLimitReached
-}
-
-// formatMoney renders cents with the campaign's currency symbol:
-// formatMoney("€", -123456) is "-€1,234.56".
-func formatMoney(currency string, cents int64) string {
-	var b strings.Builder
-	if cents < 0 {
-		b.WriteByte('-')
-		cents = -cents
-	}
-	b.WriteString(currency)
-	whole := strconv.FormatInt(cents/100, 10)
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	frac := cents % 100
-	b.WriteByte('.')
-	if frac < 10 {
-		b.WriteByte('0')
-	}
-	b.WriteString(strconv.FormatInt(frac, 10))
-	return b.String()
-}
-
-// render substitutes {name} placeholders of text with params.
-func render(text string, params map[string]any) string {
-	if !strings.Contains(text, "{") {
-		return text
-	}
-	for k, v := range params {
-		var s string
-		switch x := v.(type) {
-		case string:
-			s = x
-		case int:
-			s = strconv.Itoa(x)
-		case int64:
-			s = strconv.FormatInt(x, 10)
-		default:
-			continue
-		}
-		text = strings.ReplaceAll(text, "{"+k+"}", s)
-	}
-	return text
 }
 
 func stringsOf(ctx *core.ProjectionContext) map[core.LocKey]string {
@@ -89,11 +41,11 @@ func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
 	params := map[string]any{
 		"week":         s.Week + 1,
 		"weeks":        c.Weeks,
-		"money":        formatMoney(c.Currency, s.Money),
+		"money":        display.Money(c.Currency, s.Money),
 		"hoursFree":    c.HoursPerWeek - hours,
 		"hoursPerWeek": c.HoursPerWeek,
 	}
-	return core.SceneBody{TextKey: ctx.EngineRef(KeySceneWeek), Text: render(table[KeySceneWeek], params), Params: params}
+	return core.SceneBody{TextKey: ctx.EngineRef(KeySceneWeek), Text: display.Fill(table[KeySceneWeek], params), Params: params}
 }
 
 // AvailableActions implements core.Kind: the four verbs, each available or

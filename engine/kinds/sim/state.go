@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -109,13 +108,8 @@ func stateOf(v any) *State {
 // goals or activities, values out of range, a plan over budget).
 func (Kind) DecodeState(raw json.RawMessage, c *core.Campaign) (any, error) {
 	var s State
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	if err := core.DecodeStrict(raw, &s); err != nil {
 		return nil, fmt.Errorf("sim: state: %w", err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("sim: state: trailing data")
 	}
 	content := contentOf(c)
 	if err := content.checkState(&s); err != nil {

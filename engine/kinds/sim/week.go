@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/display"
 	"github.com/storyloom/storyloom/engine/pipeline"
 	"github.com/storyloom/storyloom/engine/rng"
 )
@@ -188,7 +189,7 @@ func runInvestment(f *weekFrame) *weekFrame {
 	if delta < 0 {
 		key, amount, tone = KeyInvestmentLost, -delta, core.ToneNegative
 	}
-	f.messages = append(f.messages, core.OutcomeMessage{Key: key, Params: map[string]any{"amount": formatMoney(f.c.Currency, amount)}, Tone: tone, Visible: true})
+	f.messages = append(f.messages, core.OutcomeMessage{Key: key, Params: map[string]any{"amount": display.Money(f.c.Currency, amount)}, Tone: tone, Visible: true})
 	return f
 }
 

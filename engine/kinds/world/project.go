@@ -3,10 +3,9 @@ package world
 import (
 	"maps"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/display"
 )
 
 func (c *Content) endingKey(resolution string) core.LocKey {
@@ -14,49 +13,6 @@ func (c *Content) endingKey(resolution string) core.LocKey {
 		return c.Endings.ObjectivesMet
 	}
 	return c.Endings.Failed
-}
-
-// formatMoney renders cents with the campaign's currency symbol.
-func formatMoney(currency string, cents int64) string {
-	var b strings.Builder
-	if cents < 0 {
-		b.WriteByte('-')
-		cents = -cents
-	}
-	b.WriteString(currency)
-	whole := strconv.FormatInt(cents/100, 10)
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	b.WriteByte('.')
-	if frac := cents % 100; frac < 10 {
-		b.WriteByte('0')
-		b.WriteString(strconv.FormatInt(frac, 10))
-	} else {
-		b.WriteString(strconv.FormatInt(frac, 10))
-	}
-	return b.String()
-}
-
-func render(text string, params map[string]any) string {
-	for k, v := range params {
-		var s string
-		switch x := v.(type) {
-		case string:
-			s = x
-		case int64:
-			s = strconv.FormatInt(x, 10)
-		case int:
-			s = strconv.Itoa(x)
-		default:
-			continue
-		}
-		text = strings.ReplaceAll(text, "{"+k+"}", s)
-	}
-	return text
 }
 
 // Scene implements core.Kind: while the game runs, the engine-owned
@@ -74,8 +30,8 @@ func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
 		return core.SceneBody{TextKey: key, Text: table[key]}
 	}
 	params := map[string]any{"tick": s.Tick, "tickLimit": c.TickLimit, "guests": int64(len(s.Guests)),
-		"money": formatMoney(c.Currency, s.Money), "rating": s.Rating}
-	return core.SceneBody{TextKey: ctx.EngineRef(KeySceneStatus), Text: render(table[KeySceneStatus], params), Params: params}
+		"money": display.Money(c.Currency, s.Money), "rating": s.Rating}
+	return core.SceneBody{TextKey: ctx.EngineRef(KeySceneStatus), Text: display.Fill(table[KeySceneStatus], params), Params: params}
 }
 
 // AvailableActions implements core.Kind: the six verbs, each available or

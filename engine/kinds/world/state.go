@@ -1,7 +1,6 @@
 package world
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -119,13 +118,8 @@ func stateOf(v any) *State {
 // engine and refuses one this campaign cannot run.
 func (Kind) DecodeState(raw json.RawMessage, c *core.Campaign) (any, error) {
 	var s State
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	if err := core.DecodeStrict(raw, &s); err != nil {
 		return nil, fmt.Errorf("world: state: %w", err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("world: state: trailing data")
 	}
 	if err := contentOf(c).checkState(&s); err != nil {
 		return nil, fmt.Errorf("world: state: %w", err)
