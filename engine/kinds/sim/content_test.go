@@ -6,6 +6,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/internal/kindtest"
 )
 
 // TestTier1 refuses bad numbers, unknown references and non-positive
@@ -40,26 +41,14 @@ func TestTier1(t *testing.T) {
 				t.Fatalf("sample has no %q", tc.from)
 			}
 			src := strings.Replace(sampleSource, tc.from, tc.to, 1)
-			_, res := content.Build([]core.Kind{Kind{}}, content.Source{Path: "bad", Campaign: campaignFile("bad", src)})
-			if res.OK {
-				t.Fatal("accepted")
-			}
-			for _, e := range res.Errors {
-				if e.Code == tc.code && e.Path == tc.path {
-					return
-				}
-			}
-			t.Fatalf("no %s at %s in %v", tc.code, tc.path, res.Errors)
+			kindtest.Finding(t, Kind{}, content.Source{Path: "bad", Campaign: campaignFile("bad", src)}, tc.code, tc.path)
 		})
 	}
 }
 
 func TestShippedCampaignsValidate(t *testing.T) {
 	for _, id := range shipped {
-		_, res := content.Build([]core.Kind{Kind{}}, shippedSource(t, id))
-		if !res.OK || len(res.Warnings) > 0 {
-			t.Errorf("%s: errors %v warnings %v", id, res.Errors, res.Warnings)
-		}
+		kindtest.Valid(t, Kind{}, shippedSource(t, id))
 	}
 }
 

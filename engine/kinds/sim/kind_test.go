@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/internal/kindtest"
 )
 
 // sampleSource is a small campaign exercising every rule.
@@ -38,15 +38,6 @@ const sampleSource = `{
 
 func sampleRegistry(t testing.TB) *core.Registry {
 	return buildRegistry(t, content.Source{Path: "sample", Campaign: campaignFile("sample", sampleSource)})
-}
-
-func serialize(t testing.TB, e *core.Engine, s *core.GameState) []byte {
-	t.Helper()
-	b, err := e.Serialize(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // TestVerbs covers every verb's accepted and refused forms. A refusal must
@@ -97,22 +88,9 @@ func TestVerbs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			before := serialize(t, e, tc.state)
-			res := e.SubmitAction(tc.state, tc.action, tc.params)
-			if !bytes.Equal(serialize(t, e, tc.state), before) {
-				t.Fatal("the input state changed")
-			}
+			res := kindtest.Verb(t, e, tc.state, tc.action, tc.params, tc.code)
 			if tc.code != "" {
-				if res.OK || res.Errors[0].Code != tc.code {
-					t.Fatalf("got ok=%v %v, want %s", res.OK, res.Errors, tc.code)
-				}
-				if len(res.Messages) != 1 || res.Messages[0].Key != res.Errors[0].MessageKey {
-					t.Fatalf("a rejection carries one message with its key, got %v", res.Messages)
-				}
 				return
-			}
-			if !res.OK {
-				t.Fatalf("refused: %v", res.Errors)
 			}
 			if got := kindState(res.Value).Plan; !reflect.DeepEqual(got, tc.plan) {
 				t.Fatalf("plan = %v, want %v", got, tc.plan)

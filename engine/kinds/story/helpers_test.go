@@ -2,13 +2,11 @@ package story
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/internal/kindtest"
 )
 
 // campaignsDir is where the shipped campaigns live, from this package.
@@ -63,12 +61,7 @@ func campaignFile(id, version, source string) []byte {
 // buildRegistry builds a registry of the given campaign files, failing the
 // test on any tier 1 error.
 func buildRegistry(t testing.TB, sources ...content.Source) *core.Registry {
-	t.Helper()
-	reg, res := content.Build([]core.Kind{Kind{}}, sources...)
-	if !res.OK {
-		t.Fatalf("registry does not build: %v", res.Errors)
-	}
-	return reg
+	return kindtest.Registry(t, Kind{}, sources...)
 }
 
 func sampleRegistry(t testing.TB) *core.Registry {
@@ -76,54 +69,22 @@ func sampleRegistry(t testing.TB) *core.Registry {
 }
 
 func newEngine(t testing.TB, reg *core.Registry, em core.Emitter) *core.Engine {
-	t.Helper()
-	e, err := core.New(core.Host{Kinds: []core.Kind{Kind{}}, Registry: reg, Emitter: em})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
+	return kindtest.Engine(t, Kind{}, reg, em)
 }
 
 // shippedSource reads one shipped campaign's files.
 func shippedSource(t testing.TB, id string) content.Source {
-	t.Helper()
-	dir := filepath.Join(campaignsDir, id)
-	data, err := os.ReadFile(filepath.Join(dir, "campaign.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := content.Source{Path: "static/campaigns/" + id + "/campaign.json", Campaign: data}
-	files, _ := filepath.Glob(filepath.Join(dir, "strings", "*.json"))
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if src.Translations == nil {
-			src.Translations = map[string][]byte{}
-		}
-		src.Translations[strings.TrimSuffix(filepath.Base(f), ".json")] = b
-	}
-	return src
+	return kindtest.Shipped(t, campaignsDir, id)
 }
 
 func shippedRegistry(t testing.TB) *core.Registry {
-	t.Helper()
-	var srcs []content.Source
-	for _, id := range shipped {
-		srcs = append(srcs, shippedSource(t, id))
-	}
-	return buildRegistry(t, srcs...)
+	return kindtest.ShippedRegistry(t, Kind{}, campaignsDir, shipped...)
 }
 
-func mustCreate(t testing.TB, e *core.Engine, campaign, seed string) *core.GameState {
-	t.Helper()
-	res := e.CreateGame(core.NewGameConfig{CampaignID: campaign, Seed: seed}, "")
-	if !res.OK {
-		t.Fatalf("create %s: %v", campaign, res.Errors)
-	}
-	return res.Value
-}
+var (
+	mustCreate = kindtest.Start
+	serialize  = kindtest.Serialize
+)
 
 func mustSubmit(t testing.TB, e *core.Engine, s *core.GameState, action string) *core.GameState {
 	t.Helper()
@@ -132,15 +93,6 @@ func mustSubmit(t testing.TB, e *core.Engine, s *core.GameState, action string) 
 		t.Fatalf("submit %q at %q: %v", action, s.KindState.(*State).NodeID(), res.Errors)
 	}
 	return res.Value
-}
-
-func serialize(t testing.TB, e *core.Engine, s *core.GameState) []byte {
-	t.Helper()
-	b, err := e.Serialize(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func kindStateJSON(t testing.TB, s *core.GameState) string {

@@ -1,10 +1,10 @@
 package world
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/internal/kindtest"
 )
 
 // FuzzSubmitAction submits arbitrary verbs and params to a world in
@@ -18,7 +18,6 @@ func FuzzSubmitAction(f *testing.F) {
 	f.Add("set_price", "node", "candy_corner", "band", "steep", 0.0, uint8(3))
 	e := newEngine(f, shippedRegistry(f), nil)
 	base := submit(f, e, start(f, e, "pier-fair", "fuzz"), ActionAdvanceTicks, core.Params{"ticks": 30.0})
-	before, _ := e.Serialize(base)
 	f.Fuzz(func(t *testing.T, action, k1, s1, k2, s2 string, n float64, mode uint8) {
 		p := core.Params{}
 		switch mode % 4 {
@@ -32,26 +31,6 @@ func FuzzSubmitAction(f *testing.F) {
 			p[k1], p[k2] = s1, s2
 			p["ticks"] = n
 		}
-		res := e.SubmitAction(base, action, p)
-		if after, _ := e.Serialize(base); !bytes.Equal(before, after) {
-			t.Fatal("the input state changed")
-		}
-		if !res.OK {
-			if len(res.Errors) == 0 || res.Errors[0].Code == "" {
-				t.Fatal("a refusal without a reason code")
-			}
-			return
-		}
-		out, err := e.Serialize(res.Value)
-		if err != nil {
-			t.Fatal(err)
-		}
-		back := e.Deserialize(out)
-		if !back.OK {
-			t.Fatalf("accepted state does not load: %v", back.Errors)
-		}
-		if again, _ := e.Serialize(back.Value); !bytes.Equal(out, again) {
-			t.Fatal("reload changed the state")
-		}
+		kindtest.Fuzzed(t, e, base, action, p)
 	})
 }

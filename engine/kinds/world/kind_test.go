@@ -13,16 +13,8 @@ import (
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/harness"
 	"github.com/storyloom/storyloom/engine/internal/golden"
+	"github.com/storyloom/storyloom/engine/internal/kindtest"
 )
-
-func serialize(t testing.TB, e *core.Engine, s *core.GameState) []byte {
-	t.Helper()
-	b, err := e.Serialize(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // TestVerbs covers every verb's accepted and refused forms; a refusal
 // answers its reason code and leaves the state byte for byte as it was.
@@ -80,22 +72,9 @@ func TestVerbs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			before := serialize(t, e, tc.state)
-			res := e.SubmitAction(tc.state, tc.action, tc.params)
-			if !bytes.Equal(serialize(t, e, tc.state), before) {
-				t.Fatal("the input state changed")
-			}
+			res := kindtest.Verb(t, e, tc.state, tc.action, tc.params, tc.code)
 			if tc.code != "" {
-				if res.OK || res.Errors[0].Code != tc.code {
-					t.Fatalf("got ok=%v %v, want %s", res.OK, res.Errors, tc.code)
-				}
-				if len(res.Messages) != 1 || res.Messages[0].Key != res.Errors[0].MessageKey {
-					t.Fatalf("a rejection carries one message with its key, got %v", res.Messages)
-				}
 				return
-			}
-			if !res.OK {
-				t.Fatalf("refused: %v", res.Errors)
 			}
 			if !tc.check(kindState(res.Value)) {
 				t.Fatalf("unexpected state %+v", kindState(res.Value))
@@ -289,26 +268,14 @@ func TestTier1(t *testing.T) {
 			if !strings.Contains(raw, tc.from) {
 				t.Fatalf("campaign has no %q", tc.from)
 			}
-			_, res := content.Build([]core.Kind{Kind{}}, content.Source{Path: "bad", Campaign: []byte(strings.Replace(raw, tc.from, tc.to, 1))})
-			if res.OK {
-				t.Fatal("accepted")
-			}
-			for _, e := range res.Errors {
-				if e.Code == tc.code && e.Path == tc.path {
-					return
-				}
-			}
-			t.Fatalf("no %s at %s in %v", tc.code, tc.path, res.Errors)
+			kindtest.Finding(t, Kind{}, content.Source{Path: "bad", Campaign: []byte(strings.Replace(raw, tc.from, tc.to, 1))}, tc.code, tc.path)
 		})
 	}
 }
 
 func TestShippedCampaignsValidate(t *testing.T) {
 	for _, id := range shipped {
-		_, res := content.Build([]core.Kind{Kind{}}, shippedSource(t, id))
-		if !res.OK || len(res.Warnings) > 0 {
-			t.Errorf("%s: errors %v warnings %v", id, res.Errors, res.Warnings)
-		}
+		kindtest.Valid(t, Kind{}, shippedSource(t, id))
 	}
 }
 

@@ -1,0 +1,186 @@
+// Package kindtest holds the helpers the kinds' tests share: building a
+// registry and an engine for one kind, reading the shipped campaigns,
+// starting and playing games that must not fail, and the rules every verb
+// keeps (a refusal changes nothing and carries its reason code; an accepted
+// state saves and loads back to the same bytes).
+package kindtest
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/storyloom/storyloom/engine/content"
+	"github.com/storyloom/storyloom/engine/core"
+)
+
+// Registry builds a registry of sources for kind k, failing t on any tier
+// 1 error.
+func Registry(t testing.TB, k core.Kind, sources ...content.Source) *core.Registry {
+	t.Helper()
+	reg, res := content.Build([]core.Kind{k}, sources...)
+	if !res.OK {
+		t.Fatalf("registry does not build: %v", res.Errors)
+	}
+	return reg
+}
+
+// Engine builds an engine playing kind k over reg, with emitter em.
+func Engine(t testing.TB, k core.Kind, reg *core.Registry, em core.Emitter) *core.Engine {
+	t.Helper()
+	e, err := core.New(core.Host{Kinds: []core.Kind{k}, Registry: reg, Emitter: em})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// Shipped reads shipped campaign id from dir (static/campaigns, relative to
+// the test's package): its campaign.json and any translations under
+// strings/<locale>.json.
+func Shipped(t testing.TB, dir, id string) content.Source {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, id, "campaign.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := content.Source{Path: "static/campaigns/" + id + "/campaign.json", Campaign: data}
+	files, _ := filepath.Glob(filepath.Join(dir, id, "strings", "*.json"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if src.Translations == nil {
+			src.Translations = map[string][]byte{}
+		}
+		src.Translations[strings.TrimSuffix(filepath.Base(f), ".json")] = b
+	}
+	return src
+}
+
+// ShippedRegistry builds the registry of shipped campaigns ids for kind k.
+func ShippedRegistry(t testing.TB, k core.Kind, dir string, ids ...string) *core.Registry {
+	t.Helper()
+	var sources []content.Source
+	for _, id := range ids {
+		sources = append(sources, Shipped(t, dir, id))
+	}
+	return Registry(t, k, sources...)
+}
+
+// Start creates a game of campaign with seed, failing t if it is refused.
+func Start(t testing.TB, e *core.Engine, campaign, seed string) *core.GameState {
+	t.Helper()
+	res := e.CreateGame(core.NewGameConfig{CampaignID: campaign, Seed: seed}, "")
+	if !res.OK {
+		t.Fatalf("create %s: %v", campaign, res.Errors)
+	}
+	return res.Value
+}
+
+// Submit submits action with params, failing t if it is refused.
+func Submit(t testing.TB, e *core.Engine, s *core.GameState, action string, params core.Params) *core.GameState {
+	t.Helper()
+	res := e.SubmitAction(s, action, params)
+	if !res.OK {
+		t.Fatalf("%s %v: %v", action, params, res.Errors)
+	}
+	return res.Value
+}
+
+// Serialize saves s, failing t on an error.
+func Serialize(t testing.TB, e *core.Engine, s *core.GameState) []byte {
+	t.Helper()
+	b, err := e.Serialize(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Verb submits action with params to s and checks what every verb keeps:
+// s itself never changes, and a refusal carries a reason code and exactly
+// one message, with the error's key. want is the code the action must be
+// refused with, or "" when it must be accepted. It returns the result,
+// whose Value is the new state when accepted.
+func Verb(t testing.TB, e *core.Engine, s *core.GameState, action string, params core.Params, want string) core.ActionResult {
+	t.Helper()
+	res := submitKeeping(t, e, s, action, params)
+	switch {
+	case want == "" && !res.OK:
+		t.Fatalf("refused: %v", res.Errors)
+	case want != "" && (res.OK || res.Errors[0].Code != want):
+		t.Fatalf("got ok=%v %v, want %s", res.OK, res.Errors, want)
+	}
+	return res
+}
+
+// Fuzzed submits arbitrary action and params to s: s never changes, a
+// refusal carries a reason code, and an accepted state serializes and
+// loads back to the same bytes.
+func Fuzzed(t testing.TB, e *core.Engine, s *core.GameState, action string, params core.Params) {
+	t.Helper()
+	res := submitKeeping(t, e, s, action, params)
+	if !res.OK {
+		return
+	}
+	out := Serialize(t, e, res.Value)
+	back := e.Deserialize(out)
+	if !back.OK {
+		t.Fatalf("accepted state does not load: %v", back.Errors)
+	}
+	if again := Serialize(t, e, back.Value); !bytes.Equal(out, again) {
+		t.Fatal("reload changed the state")
+	}
+}
+
+// submitKeeping submits and checks that s is unchanged and that a refusal
+// is well-formed.
+func submitKeeping(t testing.TB, e *core.Engine, s *core.GameState, action string, params core.Params) core.ActionResult {
+	t.Helper()
+	before := Serialize(t, e, s)
+	res := e.SubmitAction(s, action, params)
+	if !bytes.Equal(Serialize(t, e, s), before) {
+		t.Fatal("the input state changed")
+	}
+	if !res.OK {
+		if len(res.Errors) == 0 || res.Errors[0].Code == "" {
+			t.Fatal("a refusal without a reason code")
+		}
+		if len(res.Messages) != 1 || res.Messages[0].Key != res.Errors[0].MessageKey {
+			t.Fatalf("a rejection carries one message with its key, got %v", res.Messages)
+		}
+	}
+	return res
+}
+
+// Finding builds src with kind k and requires a finding of code at path
+// among its tier 1 errors.
+func Finding(t testing.TB, k core.Kind, src content.Source, code, path string) {
+	t.Helper()
+	_, res := content.Build([]core.Kind{k}, src)
+	if res.OK {
+		t.Fatal("accepted")
+	}
+	for _, e := range res.Errors {
+		if e.Code == code && e.Path == path {
+			return
+		}
+	}
+	t.Fatalf("no %s at %s in %v", code, path, res.Errors)
+}
+
+// Valid builds each of sources with kind k and requires no error and no
+// warning.
+func Valid(t testing.TB, k core.Kind, sources ...content.Source) {
+	t.Helper()
+	for _, src := range sources {
+		_, res := content.Build([]core.Kind{k}, src)
+		if !res.OK || len(res.Warnings) > 0 {
+			t.Errorf("%s: errors %v warnings %v", src.Path, res.Errors, res.Warnings)
+		}
+	}
+}
