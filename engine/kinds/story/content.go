@@ -1,8 +1,6 @@
 package story
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -139,26 +137,11 @@ func (c *Content) EndingIDs() []string { return append([]string(nil), c.index().
 // trailing data.
 func decodeContent(raw []byte) (*Content, error) {
 	var c Content
-	if err := strictDecode(raw, &c); err != nil {
+	if err := core.DecodeStrict(raw, &c); err != nil {
 		return nil, fmt.Errorf("story: content: %w", err)
 	}
 	c.compile()
 	return &c, nil
-}
-
-func strictDecode(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return fmt.Errorf("trailing data after JSON value")
-	}
-	if _, err := dec.Token(); err == nil {
-		return fmt.Errorf("trailing data after JSON value")
-	}
-	return nil
 }
 
 // index is the content compiled for play: ids resolved to positions. It is

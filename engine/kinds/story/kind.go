@@ -30,11 +30,7 @@ func (Kind) ReasonCodes() []string { return append([]string(nil), reasonCodes...
 // ReasonMessages implements core.Kind: "story-graph.reason.<code>" → English
 // for every code of ReasonCodes.
 func (Kind) ReasonMessages() map[core.LocKey]string {
-	m := make(map[core.LocKey]string, len(reasonMessages))
-	for code, text := range reasonMessages {
-		m[reasonKey(code)] = text
-	}
-	return m
+	return core.KindReasonMessages(KindID, reasonMessages)
 }
 
 // Event names the kind emits.

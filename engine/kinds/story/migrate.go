@@ -41,7 +41,7 @@ func (Kind) MigrateForCampaign(old json.RawMessage, to *core.Campaign, fromVersi
 		UnlockedAchievements []string                   `json:"unlockedAchievements"`
 		EndingID             *string                    `json:"endingId,omitempty"`
 	}
-	if err := strictDecode(old, &w); err != nil {
+	if err := core.DecodeStrict(old, &w); err != nil {
 		return nil, fmt.Errorf("story: state: %w", err)
 	}
 	ix := sc.index()

@@ -127,7 +127,7 @@ func (l *lifter) liftOpt(t *core.SourceText, def core.LocKey, path string) core.
 // invalid_weight. Everything else is ValidateCampaign's.
 func (Kind) BuildContent(source json.RawMessage, campaignID string) (any, []core.AuthoredText, []core.ValidationError) {
 	var src Source
-	if err := strictDecode(source, &src); err != nil {
+	if err := core.DecodeStrict(source, &src); err != nil {
 		return nil, nil, []core.ValidationError{kindErr(ReasonInvalidContent, "content", "story: %v", err)}
 	}
 	l := &lifter{seen: map[core.LocKey]int{}}

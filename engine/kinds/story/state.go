@@ -152,7 +152,7 @@ func appendInt(b []byte, n int64) []byte { return canon.AppendNumber(b, float64(
 // is an ending, naming that node's ending.
 func decodeState(raw []byte, c *Content) (*State, error) {
 	var w stateJSON
-	if err := strictDecode(raw, &w); err != nil {
+	if err := core.DecodeStrict(raw, &w); err != nil {
 		return nil, fmt.Errorf("story: state: %w", err)
 	}
 	ix := c.index()
