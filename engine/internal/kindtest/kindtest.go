@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/storyloom/storyloom/engine/content"
@@ -181,6 +182,34 @@ func Valid(t testing.TB, k core.Kind, sources ...content.Source) {
 		_, res := content.Build([]core.Kind{k}, src)
 		if !res.OK || len(res.Warnings) > 0 {
 			t.Errorf("%s: errors %v warnings %v", src.Path, res.Errors, res.Warnings)
+		}
+	}
+}
+
+// Concurrently runs play(i) for i in [0, n) once one after another and
+// once all at the same time, and requires the same bytes from each: what
+// the games share (a registry, an engine, compiled content) must be read
+// only. Run it under -race. play returns what the game ended with (its
+// kind state, say: an engine numbers its games, so saves differ in id).
+func Concurrently(t *testing.T, n int, play func(i int) []byte) {
+	t.Helper()
+	want := make([][]byte, n)
+	for i := range want {
+		want[i] = play(i)
+	}
+	got := make([][]byte, n)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = play(i)
+		}()
+	}
+	wg.Wait()
+	for i := range want {
+		if !bytes.Equal(got[i], want[i]) {
+			t.Fatalf("game %d played concurrently differs from the same game played alone", i)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/harness"
 	"github.com/storyloom/storyloom/engine/internal/golden"
+	"github.com/storyloom/storyloom/engine/internal/kindtest"
 )
 
 // randomGame plays campaign under seed with a random player (its own
@@ -110,4 +111,16 @@ func TestGolden(t *testing.T) {
 
 func firstSeedT(t *testing.T, e *core.Engine, campaign string, p policy, resolution string) (string, *core.GameState) {
 	return firstSeed(t, e, campaign, p, resolution)
+}
+
+// TestConcurrentGames plays one campaign from several goroutines over one
+// registry and engine (run with -race): the compiled content is shared and
+// read only.
+func TestConcurrentGames(t *testing.T) {
+	e := newEngine(t, shippedRegistry(t), nil)
+	kindtest.Concurrently(t, 4, func(i int) []byte {
+		s := play(t, e, "harbour-bakery", fmt.Sprint("concurrent-", i), carefulFor("harbour-bakery"))
+		b, _ := json.Marshal(s.KindState)
+		return b
+	})
 }

@@ -292,3 +292,15 @@ func TestGolden(t *testing.T) {
 	}
 	golden.Fixtures(t, "testdata", newE)
 }
+
+// TestConcurrentGames plays one campaign from several goroutines over one
+// registry and engine (run with -race): the compiled content is shared and
+// read only.
+func TestConcurrentGames(t *testing.T) {
+	e := newEngine(t, shippedRegistry(t), nil)
+	kindtest.Concurrently(t, 4, func(i int) []byte {
+		s := play(t, e, "pier-fair", fmt.Sprint("concurrent-", i), careful)
+		b, _ := json.Marshal(s.KindState)
+		return b
+	})
+}
