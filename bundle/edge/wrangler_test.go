@@ -279,4 +279,3 @@ func retry(n int, pause time.Duration, fn func() (done bool, err error)) error {
 	}
 	return errGiveUp
 }
-
