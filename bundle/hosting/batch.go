@@ -12,38 +12,50 @@ type job[In, Out any] struct {
 	in   In
 	out  Out
 	err  error
-	done bool
 	wait chan struct{}
 }
 
 // batcher runs jobs in batches, one batch at a time: a caller enqueues its
-// job and then takes the run lock; whoever holds the lock runs every job
-// queued so far as one batch. Under load, a batch therefore holds every
-// request that arrived while the previous one was being committed, and one
-// Commit serves them all. It needs no goroutine of its own, so it works the
-// same in a native process and in a WASM isolate.
+// job and then either takes the run lock or sees its job finished by the
+// holder; whoever holds the lock runs every job queued so far as one
+// batch. Under load, a batch therefore holds every request that arrived
+// while the previous one was being committed, and one Commit serves them
+// all. It needs no goroutine of its own, so it works the same in a native
+// process and in a WASM isolate.
 type batcher[In, Out any] struct {
 	qmu   sync.Mutex
 	queue []*job[In, Out]
-	run   sync.Mutex
+	sem   chan struct{} // the run lock: a token in the channel means held
+	once  sync.Once
 	max   int // most jobs in one batch
 }
+
+func (b *batcher[In, Out]) init() { b.once.Do(func() { b.sem = make(chan struct{}, 1) }) }
+
+// lock takes the run lock, which guards the state the batches work on.
+func (b *batcher[In, Out]) lock() {
+	b.init()
+	b.sem <- struct{}{}
+}
+
+// unlock releases the run lock.
+func (b *batcher[In, Out]) unlock() { <-b.sem }
 
 // do runs in through fn as part of some batch and returns its result. fn
 // receives the whole batch and must set out or err on every job.
 func (b *batcher[In, Out]) do(in In, fn func(batch []*job[In, Out])) (Out, error) {
+	b.init()
 	j := &job[In, Out]{in: in, wait: make(chan struct{})}
 	b.qmu.Lock()
 	b.queue = append(b.queue, j)
 	b.qmu.Unlock()
 	for {
-		b.run.Lock()
-		b.qmu.Lock()
-		if j.done {
-			b.qmu.Unlock()
-			b.run.Unlock()
-			break
+		select {
+		case <-j.wait:
+			return j.out, j.err
+		case b.sem <- struct{}{}:
 		}
+		b.qmu.Lock()
 		n := len(b.queue)
 		if b.max > 0 && n > b.max {
 			n = b.max
@@ -51,15 +63,12 @@ func (b *batcher[In, Out]) do(in In, fn func(batch []*job[In, Out])) (Out, error
 		batch := b.queue[:n:n]
 		b.queue = append([]*job[In, Out](nil), b.queue[n:]...)
 		b.qmu.Unlock()
-		fn(batch)
-		b.qmu.Lock()
-		for _, x := range batch {
-			x.done = true
-			close(x.wait)
+		if len(batch) > 0 {
+			fn(batch)
+			for _, x := range batch {
+				close(x.wait)
+			}
 		}
-		b.qmu.Unlock()
-		b.run.Unlock()
+		<-b.sem
 	}
-	<-j.wait
-	return j.out, j.err
 }

@@ -320,9 +320,9 @@ func TestFreeportHTTPMatchesReducer(t *testing.T) {
 	}
 	t.Logf("outcomes: %v", codes)
 	in := e.f.inst["harbour"]
-	in.b.run.Lock()
+	in.b.lock()
 	got, _ := in.st.Marshal()
-	in.b.run.Unlock()
+	in.b.unlock()
 	want, _ := ref.Marshal()
 	if !bytes.Equal(got, want) {
 		t.Fatal("the endpoint's state differs from the reducer's")

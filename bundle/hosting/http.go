@@ -201,11 +201,11 @@ func (h *Rooms) serveView(w http.ResponseWriter, r *http.Request) {
 // touch records a request on HTTP connection conn, keeping it from idling
 // out.
 func (h *Rooms) touch(conn string) {
-	h.b.run.Lock()
+	h.b.lock()
 	if h.seen != nil {
 		if _, ok := h.seen[conn]; ok {
 			h.seen[conn] = h.cfg.Clock()
 		}
 	}
-	h.b.run.Unlock()
+	h.b.unlock()
 }

@@ -150,7 +150,7 @@ func NewRooms(ctx context.Context, cfg RoomsConfig) (*Rooms, error) {
 	h := &Rooms{cfg: cfg, prefix: "rooms/" + cfg.Name + "/", sinks: map[string]Sink{},
 		pub: map[string]*mailbox{}, waiters: map[string]chan struct{}{}}
 	h.b.max = cfg.MaxBatch
-	h.b.run.Lock()
+	h.b.lock()
 	err := h.load(ctx)
 	var dead []rooms.Input
 	if err == nil && !cfg.KeepWebSockets {
@@ -160,7 +160,7 @@ func NewRooms(ctx context.Context, cfg RoomsConfig) (*Rooms, error) {
 			}
 		}
 	}
-	h.b.run.Unlock()
+	h.b.unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -226,8 +226,8 @@ func (h *Rooms) Tick(ctx context.Context) error {
 // NextWake returns the earliest instant at which Tick has machine work
 // (ok false when none). HTTP idleness is checked on every Tick besides.
 func (h *Rooms) NextWake() (int64, bool) {
-	h.b.run.Lock()
-	defer h.b.run.Unlock()
+	h.b.lock()
+	defer h.b.unlock()
 	if h.srv == nil {
 		return 0, false
 	}
@@ -712,8 +712,8 @@ func (h *Rooms) mailboxOf(conn string) (*mailbox, <-chan struct{}) {
 // connOf returns the HTTP connection currently holding session tok, if
 // any.
 func (h *Rooms) connOf(tok string) string {
-	h.b.run.Lock()
-	defer h.b.run.Unlock()
+	h.b.lock()
+	defer h.b.unlock()
 	if h.srv == nil {
 		return ""
 	}
@@ -725,8 +725,8 @@ func (h *Rooms) connOf(tok string) string {
 
 // sessionOf returns the session token connection conn holds now.
 func (h *Rooms) sessionOf(conn string) string {
-	h.b.run.Lock()
-	defer h.b.run.Unlock()
+	h.b.lock()
+	defer h.b.unlock()
 	if h.srv == nil {
 		return ""
 	}
@@ -739,8 +739,8 @@ func (h *Rooms) sessionOf(conn string) string {
 // Snapshot returns the canonical encoding of the whole machine, as
 // rooms.Server.Marshal gives it.
 func (h *Rooms) Snapshot() ([]byte, error) {
-	h.b.run.Lock()
-	defer h.b.run.Unlock()
+	h.b.lock()
+	defer h.b.unlock()
 	if h.srv == nil {
 		return nil, errors.New("hosting: rooms: not loaded")
 	}
