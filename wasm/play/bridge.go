@@ -57,6 +57,9 @@ func errorBody(err error) wireError {
 	return wireError{Code: core.ReasonInternal, Message: err.Error()}
 }
 
+// carriesOK is a result that says itself whether the call succeeded.
+type carriesOK interface{ carriesOK() }
+
 // respond encodes a method's outcome as the JSON object the promise
 // resolves to: {ok:true, ...value} or {ok:false, error:{code, message}},
 // plus storage when storage is not durable.
@@ -81,13 +84,9 @@ func respond(value any, err error, storage *storageStatus) []byte {
 		}{false, errorBody(err)})
 		out.Write(e[:len(e)-1])
 	} else {
-		// A value may carry its own ok (submitAction's result does);
+		// A value may carry its own ok (an action's result does);
 		// otherwise the call succeeded.
-		var probe struct {
-			OK *bool `json:"ok"`
-		}
-		_ = json.Unmarshal(body, &probe)
-		if probe.OK == nil {
+		if _, own := value.(carriesOK); !own {
 			out.WriteString(`{"ok":true`)
 			if len(body) > 2 {
 				out.WriteByte(',')

@@ -30,8 +30,12 @@ type host struct {
 	engine *core.Engine
 	store  *session.Store
 	keep   *keeper
-	// sources are the campaigns as the page handed them, by id.
+	// locales are the locales each campaign can be shown in.
 	locales map[string][]string
+
+	mu sync.Mutex
+	// campaigns remembers which campaign each session plays.
+	campaigns map[string]string
 }
 
 // state holds the host once init has run.

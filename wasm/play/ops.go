@@ -142,7 +142,7 @@ func opInit(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, failf(core.ReasonInvalidState, "%v", err)
 	}
-	h := &host{engine: engine, store: store, keep: keep, locales: map[string][]string{}}
+	h := &host{engine: engine, store: store, keep: keep, locales: map[string][]string{}, campaigns: map[string]string{}}
 	for _, id := range reg.Order {
 		h.locales[id] = reg.Locales(id)
 	}
@@ -190,7 +190,7 @@ func lastKey(campaignID string) string { return "last:" + profileID + ":" + camp
 
 func (h *host) touch(campaignID, sessionID string, status core.Status, now string) {
 	doc, _ := json.Marshal(lastPlayed{SessionID: sessionID, PlayedAt: now, Status: string(status)})
-	h.keep.putMeta(lastKey(campaignID), string(doc))
+	h.keep.putMetaBehind(lastKey(campaignID), string(doc))
 }
 
 func (h *host) last(campaignID string) *lastPlayed {
@@ -209,6 +209,12 @@ func (h *host) last(campaignID string) *lastPlayed {
 // game. The session store keeps no index of it, so the bridge asks the
 // record of the session itself.
 func (h *host) campaignOf(ctx context.Context, sessionID string) string {
+	h.mu.Lock()
+	id, ok := h.campaigns[sessionID]
+	h.mu.Unlock()
+	if ok {
+		return id
+	}
 	rec, ok, err := h.keep.Records().GetSession(ctx, sessionID)
 	if err != nil || !ok {
 		return ""
@@ -217,6 +223,11 @@ func (h *host) campaignOf(ctx context.Context, sessionID string) string {
 		CampaignID string `json:"campaignId"`
 	}
 	_ = json.Unmarshal(rec.Blob, &head)
+	if head.CampaignID != "" {
+		h.mu.Lock()
+		h.campaigns[sessionID] = head.CampaignID
+		h.mu.Unlock()
+	}
 	return head.CampaignID
 }
 
@@ -492,6 +503,8 @@ type actionOut struct {
 
 // news is what an accepted action brought: achievements unlocked and the
 // ending reached, with whether the profile had it already.
+func (actionOut) carriesOK() {}
+
 type news struct {
 	Achievements []achievementInfo `json:"achievements"`
 	Ending       *endingInfo       `json:"ending,omitempty"`

@@ -29,7 +29,10 @@ type keeper struct {
 	deleted  map[string]bool // saves deleted here, hidden from durable lists
 	profiles map[string][]byte
 	meta     map[string]string
+	metaGen  map[string]int
 	status   storageStatus
+
+	metaMu sync.Mutex // orders the write-behind of meta documents
 }
 
 // storageStatus is what the page is told about storage.
@@ -58,6 +61,7 @@ func newKeeper(db *idb.DB, why string) *keeper {
 		deleted:  map[string]bool{},
 		profiles: map[string][]byte{},
 		meta:     map[string]string{},
+		metaGen:  map[string]int{},
 	}
 	if db != nil {
 		k.status = storageStatus{Backend: "indexeddb", Durable: true}
@@ -243,7 +247,19 @@ func (p keeperProfiles) Load(ctx context.Context, profileID string) (session.Pro
 		prof, w := session.DecodeProfile(profileID, nil)
 		return session.ProfileLoadResult{Profile: prof, Warnings: w}, nil
 	}
-	return k.db.Profiles().Load(ctx, profileID)
+	res, err := k.db.Profiles().Load(ctx, profileID)
+	if err == nil && len(res.Warnings) == 0 {
+		// Keep it: later loads of this tab read memory, which every
+		// Save updates first.
+		if doc, eerr := session.EncodeProfile(res.Profile); eerr == nil {
+			k.mu.Lock()
+			if _, have := k.profiles[profileID]; !have {
+				k.profiles[profileID] = doc
+			}
+			k.mu.Unlock()
+		}
+	}
+	return res, err
 }
 
 func (p keeperProfiles) Save(ctx context.Context, prof session.Profile) error {
@@ -284,6 +300,31 @@ func (k *keeper) putMeta(key, doc string) {
 	if k.db != nil {
 		k.durable(k.db.PutMeta(key, doc))
 	}
+}
+
+// putMetaBehind stores the meta document key in memory now and in
+// IndexedDB from a goroutine of its own, for documents (the library's
+// "last played") that are not worth a wait on the action path. Writes of
+// one key land in order.
+func (k *keeper) putMetaBehind(key, doc string) {
+	k.mu.Lock()
+	k.meta[key] = doc
+	k.metaGen[key]++
+	gen := k.metaGen[key]
+	k.mu.Unlock()
+	if k.db == nil {
+		return
+	}
+	go func() {
+		k.metaMu.Lock()
+		defer k.metaMu.Unlock()
+		k.mu.Lock()
+		stale := k.metaGen[key] != gen
+		k.mu.Unlock()
+		if !stale {
+			k.durable(k.db.PutMeta(key, doc))
+		}
+	}()
 }
 
 // deleteMeta removes the meta document key.
