@@ -7,8 +7,8 @@ package kindtest
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
+	"io/fs"
+	"path"
 	"strings"
 	"sync"
 	"testing"
@@ -38,36 +38,36 @@ func Engine(t testing.TB, k core.Kind, reg *core.Registry, em core.Emitter) *cor
 	return e
 }
 
-// Shipped reads shipped campaign id from dir (static/campaigns, relative to
-// the test's package): its campaign.json and any translations under
-// strings/<locale>.json.
-func Shipped(t testing.TB, dir, id string) content.Source {
+// Shipped reads shipped campaign id from campaigns (static/campaigns, as
+// os.DirFS opens it from the test's package): its campaign.json and any
+// translations under strings/<locale>.json.
+func Shipped(t testing.TB, campaigns fs.FS, id string) content.Source {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, id, "campaign.json"))
+	data, err := fs.ReadFile(campaigns, id+"/campaign.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	src := content.Source{Path: "static/campaigns/" + id + "/campaign.json", Campaign: data}
-	files, _ := filepath.Glob(filepath.Join(dir, id, "strings", "*.json"))
+	files, _ := fs.Glob(campaigns, id+"/strings/*.json")
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := fs.ReadFile(campaigns, f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if src.Translations == nil {
 			src.Translations = map[string][]byte{}
 		}
-		src.Translations[strings.TrimSuffix(filepath.Base(f), ".json")] = b
+		src.Translations[strings.TrimSuffix(path.Base(f), ".json")] = b
 	}
 	return src
 }
 
 // ShippedRegistry builds the registry of shipped campaigns ids for kind k.
-func ShippedRegistry(t testing.TB, k core.Kind, dir string, ids ...string) *core.Registry {
+func ShippedRegistry(t testing.TB, k core.Kind, campaigns fs.FS, ids ...string) *core.Registry {
 	t.Helper()
 	var sources []content.Source
 	for _, id := range ids {
-		sources = append(sources, Shipped(t, dir, id))
+		sources = append(sources, Shipped(t, campaigns, id))
 	}
 	return Registry(t, k, sources...)
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/storyloom/storyloom/engine/content"
@@ -16,7 +17,7 @@ const campaignsDir = "../../../static/campaigns"
 var shipped = []string{"first-flat", "harbour-bakery"}
 
 func shippedSource(t testing.TB, id string) content.Source {
-	return kindtest.Shipped(t, campaignsDir, id)
+	return kindtest.Shipped(t, os.DirFS(campaignsDir), id)
 }
 
 func buildRegistry(t testing.TB, sources ...content.Source) *core.Registry {
@@ -24,7 +25,7 @@ func buildRegistry(t testing.TB, sources ...content.Source) *core.Registry {
 }
 
 func shippedRegistry(t testing.TB) *core.Registry {
-	return kindtest.ShippedRegistry(t, Kind{}, campaignsDir, shipped...)
+	return kindtest.ShippedRegistry(t, Kind{}, os.DirFS(campaignsDir), shipped...)
 }
 
 func newEngine(t testing.TB, reg *core.Registry, em core.Emitter) *core.Engine {

@@ -2,6 +2,7 @@ package story
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/storyloom/storyloom/engine/content"
@@ -74,11 +75,11 @@ func newEngine(t testing.TB, reg *core.Registry, em core.Emitter) *core.Engine {
 
 // shippedSource reads one shipped campaign's files.
 func shippedSource(t testing.TB, id string) content.Source {
-	return kindtest.Shipped(t, campaignsDir, id)
+	return kindtest.Shipped(t, os.DirFS(campaignsDir), id)
 }
 
 func shippedRegistry(t testing.TB) *core.Registry {
-	return kindtest.ShippedRegistry(t, Kind{}, campaignsDir, shipped...)
+	return kindtest.ShippedRegistry(t, Kind{}, os.DirFS(campaignsDir), shipped...)
 }
 
 var (
