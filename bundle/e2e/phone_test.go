@@ -46,3 +46,26 @@ func TestPhoneSizedKeyboardOnly(t *testing.T) {
 	p.screen("library")
 	p.shot("phone-library")
 }
+
+// TestDarkTheme switches to the dark theme with the toggle: it is applied,
+// remembered across a reload, and passes axe-core's contrast checks on the
+// library and a scene.
+func TestDarkTheme(t *testing.T) {
+	p := open(t)
+	p.visit("")
+	p.screen("library")
+	p.click("#theme-toggle")
+	p.waitJS(`document.documentElement.dataset.theme === "dark"`)
+	p.axe("library, dark")
+	p.shot("dark-library")
+	p.visit("#/new/gannet-rock")
+	p.screen("play")
+	p.waitJS(`document.querySelector(".scene-text")?.textContent.length > 20`)
+	if eval[string](p, `document.documentElement.dataset.theme`) != "dark" {
+		t.Error("the dark theme was not remembered")
+	}
+	p.axe("story scene, dark")
+	p.shot("dark-story")
+	p.click("#theme-toggle")
+	p.waitJS(`document.documentElement.dataset.theme === "light"`)
+}

@@ -11,7 +11,7 @@ export function lineChart(title, xs, series) {
   const W = 560, H = 200, L = 8, R = 8, T = 12, B = 26;
   const n = xs.length;
   const x = (i) => (n <= 1 ? L + (W - L - R) / 2 : L + (i * (W - L - R)) / (n - 1));
-  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": title, preserveAspectRatio: "none" });
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": title });
   for (let k = 0; k <= 4; k++) {
     const y = T + (k * (H - T - B)) / 4;
     root.append(svg("line", { x1: L, x2: W - R, y1: y, y2: y, class: "grid" }));

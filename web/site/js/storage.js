@@ -12,6 +12,7 @@ export function showStorage(status) {
     return;
   }
   document.getElementById("storage-message").textContent = status.message;
+  document.getElementById("storage-usage").textContent = "Your latest progress is kept in this tab only: download a save file to keep it.";
   if (banner.hidden) {
     banner.hidden = false;
     if (status.detail) console.warn("storyloom: storage:", status.detail);
