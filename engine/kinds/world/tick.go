@@ -23,6 +23,48 @@ type tickFrame struct {
 	derive func(rng.StreamID) *rng.Handle
 	// settled collects objectives settled during the batch, in order.
 	settled []settlement
+	// sites mirrors s.Sites by node index for the whole advance, each site
+	// resolved against the catalogue once, so that guests decide without
+	// map lookups. A system that changes a site changes both.
+	sites []siteSlot
+	// picks is scratch space for a walking guest's weighted choice.
+	picks []rng.Weighted[int]
+}
+
+// siteSlot is what stands on one node, if anything.
+type siteSlot struct {
+	built  bool
+	broken bool
+	dirty  bool // used changed and is not yet in s.Sites
+	used   int64
+	b      *Building
+	price  int64 // of the site's price band
+	appeal int64 // the building's appeal × its band's appeal / 100
+}
+
+// slots resolves s.Sites by node index.
+func slots(s *State, c *Content) []siteSlot {
+	ix := c.index()
+	out := make([]siteSlot, len(c.Nodes))
+	for i, n := range c.Nodes {
+		site, ok := s.Sites[n.ID]
+		if !ok {
+			continue
+		}
+		b := &c.Buildings[ix.building[site.Building]]
+		band, _ := b.band(site.Band)
+		out[i] = siteSlot{built: true, broken: site.Broken, used: site.Used, b: b, price: band.Price, appeal: b.Appeal * band.Appeal / 100}
+	}
+	return out
+}
+
+// setBroken breaks or repairs the site on node i.
+func (f *tickFrame) setBroken(i int, broken bool) {
+	f.sites[i].broken = broken
+	id := f.c.Nodes[i].ID
+	site := f.s.Sites[id]
+	site.Broken = broken
+	f.s.Sites[id] = site
 }
 
 type settlement struct {
@@ -57,10 +99,13 @@ func (f *tickFrame) alert(typ, subject string) {
 // resets, and incidents that ended before t expire.
 func runClock(f *tickFrame) *tickFrame {
 	f.s.Tick = f.t
-	for node, site := range f.s.Sites {
-		if site.Used != 0 {
+	for i := range f.sites {
+		if sl := &f.sites[i]; sl.used != 0 {
+			sl.used = 0
+			id := f.c.Nodes[i].ID
+			site := f.s.Sites[id]
 			site.Used = 0
-			f.s.Sites[node] = site
+			f.s.Sites[id] = site
 		}
 	}
 	for id, until := range f.s.Incidents {
@@ -78,11 +123,14 @@ func runIncidents(f *tickFrame) *tickFrame {
 	if len(f.c.Incidents) == 0 {
 		return f
 	}
-	h := f.derive(rng.Tick(f.t, StreamIncidents))
+	var h *rng.Handle
 	for i := range f.c.Incidents {
 		in := &f.c.Incidents[i]
 		if _, active := f.s.Incidents[in.ID]; active {
 			continue
+		}
+		if h == nil {
+			h = f.derive(rng.Tick(f.t, StreamIncidents))
 		}
 		if int64(h.Intn(1000)) < in.ChancePermille {
 			f.s.Incidents[in.ID] = f.t + in.Duration - 1
@@ -95,8 +143,8 @@ func runIncidents(f *tickFrame) *tickFrame {
 // working counts the sites that are not broken.
 func (f *tickFrame) working() int64 {
 	n := int64(0)
-	for _, site := range f.s.Sites {
-		if !site.Broken {
+	for _, sl := range f.sites {
+		if sl.built && !sl.broken {
 			n++
 		}
 	}
@@ -118,9 +166,8 @@ func runArrivals(f *tickFrame) *tickFrame {
 			pct = pct * in.ArrivalPercent / 100
 		}
 	}
-	h := f.derive(rng.Tick(f.t, StreamArrivals))
 	n := pct / 100
-	if int64(h.NextPercent()) < pct%100 {
+	if pct%100 != 0 && int64(f.derive(rng.Tick(f.t, StreamArrivals)).NextPercent()) < pct%100 {
 		n++
 	}
 	n = min(n, g.MaxGuests-int64(len(f.s.Guests)))
@@ -128,7 +175,10 @@ func runArrivals(f *tickFrame) *tickFrame {
 	for i := int64(0); i < n; i++ {
 		id := "g" + itoa(f.s.NextGuest)
 		f.s.NextGuest++
-		budget, _ := f.derive(rng.Agent(id, 0)).NextInt(g.BudgetMin, g.BudgetMax)
+		budget := g.BudgetMin
+		if g.BudgetMax > g.BudgetMin {
+			budget, _ = f.derive(rng.Agent(id, 0)).NextInt(g.BudgetMin, g.BudgetMax)
+		}
 		f.s.Guests = append(f.s.Guests, Guest{ID: id, Node: entrance, Money: budget, Happy: g.Happiness, Seq: 1})
 		f.s.Arrived++
 	}
@@ -160,42 +210,48 @@ func runGuests(f *tickFrame) *tickFrame {
 			f.s.Rating = (f.s.Rating*3 + g.Happy) / 4
 			continue
 		}
-		h := f.derive(rng.Agent(g.ID, int(g.Seq)))
+		// The decision draws on agent:<id>:<seq>, derived only when a draw
+		// decides something: a walk with one way to go draws nothing that
+		// matters, and the stream is never drawn on again.
+		seq := g.Seq
 		g.Seq++
+		var h *rng.Handle
+		here := ix.node[g.Node]
 		rode := false
-		if site, ok := f.s.Sites[g.Node]; ok && !site.Broken {
-			b := &f.c.Buildings[ix.building[site.Building]]
-			band, _ := b.band(site.Band)
-			if site.Used < b.Capacity && band.Price <= g.Money {
-				chance := min(95, max(5, b.Appeal*band.Appeal/100))
-				if int64(h.NextPercent()) < chance {
-					rode = true
-					site.Used++
-					f.s.Sites[g.Node] = site
-					g.Money -= band.Price
-					f.s.Money += band.Price
-					f.s.Revenue += band.Price
-					f.s.Served++
-					g.Happy = min(100, max(0, g.Happy+b.Fun))
-					g.Busy = b.Duration - 1
-				}
+		if sl := &f.sites[here]; sl.built && !sl.broken && sl.used < sl.b.Capacity && sl.price <= g.Money {
+			chance := min(95, max(5, sl.appeal))
+			h = f.derive(rng.Agent(g.ID, int(seq)))
+			if int64(h.NextPercent()) < chance {
+				rode = true
+				sl.used++
+				sl.dirty = true
+				g.Money -= sl.price
+				f.s.Money += sl.price
+				f.s.Revenue += sl.price
+				f.s.Served++
+				g.Happy = min(100, max(0, g.Happy+sl.b.Fun))
+				g.Busy = sl.b.Duration - 1
 			}
 		}
 		if !rode {
 			g.Happy--
-			here := ix.node[g.Node]
 			if next := ix.neighbours[here]; len(next) > 0 {
-				items := make([]rng.Weighted[int], len(next))
-				for i, n := range next {
-					w := int64(1)
-					if site, ok := f.s.Sites[f.c.Nodes[n].ID]; ok && !site.Broken {
-						b := &f.c.Buildings[ix.building[site.Building]]
-						band, _ := b.band(site.Band)
-						w += b.Appeal * band.Appeal / 100
+				n := next[0]
+				if len(next) > 1 {
+					picks := f.picks[:0]
+					for _, m := range next {
+						w := int64(1)
+						if sl := &f.sites[m]; sl.built && !sl.broken {
+							w += sl.appeal
+						}
+						picks = append(picks, rng.Weighted[int]{Item: m, Weight: w})
 					}
-					items[i] = rng.Weighted[int]{Item: n, Weight: w}
+					f.picks = picks
+					if h == nil {
+						h = f.derive(rng.Agent(g.ID, int(seq)))
+					}
+					n, _ = rng.WeightedPick(h, picks)
 				}
-				n, _ := rng.WeightedPick(h, items)
 				g.Node = f.c.Nodes[n].ID
 				g.Busy = walkTicks - 1
 			}
@@ -203,29 +259,32 @@ func runGuests(f *tickFrame) *tickFrame {
 		kept = append(kept, g)
 	}
 	f.s.Guests = kept
+	for i := range f.sites {
+		if sl := &f.sites[i]; sl.dirty {
+			sl.dirty = false
+			id := f.c.Nodes[i].ID
+			site := f.s.Sites[id]
+			site.Used = sl.used
+			f.s.Sites[id] = site
+		}
+	}
 	return f
 }
 
 // runBreakdowns rolls, on tick:<t>:breakdowns, each working site in node
 // order: a permille roll below the building's breakdownPermille breaks it.
 func runBreakdowns(f *tickFrame) *tickFrame {
-	ix := f.c.index()
 	var h *rng.Handle
-	for _, n := range f.c.Nodes {
-		site, ok := f.s.Sites[n.ID]
-		if !ok || site.Broken {
-			continue
-		}
-		b := &f.c.Buildings[ix.building[site.Building]]
-		if b.BreakdownPermille == 0 {
+	for i, n := range f.c.Nodes {
+		sl := &f.sites[i]
+		if !sl.built || sl.broken || sl.b.BreakdownPermille == 0 {
 			continue
 		}
 		if h == nil {
 			h = f.derive(rng.Tick(f.t, StreamBreakdowns))
 		}
-		if int64(h.Intn(1000)) < b.BreakdownPermille {
-			site.Broken = true
-			f.s.Sites[n.ID] = site
+		if int64(h.Intn(1000)) < sl.b.BreakdownPermille {
+			f.setBroken(i, true)
 			f.alert(AlertBuildingBroken, n.ID)
 		}
 	}
@@ -242,13 +301,12 @@ func runStaff(f *tickFrame) *tickFrame {
 		repairs += st.Repairs * n
 		cheer += st.Cheer * n
 	}
-	for _, n := range f.c.Nodes {
+	for i, n := range f.c.Nodes {
 		if repairs == 0 {
 			break
 		}
-		if site, ok := f.s.Sites[n.ID]; ok && site.Broken {
-			site.Broken = false
-			f.s.Sites[n.ID] = site
+		if sl := &f.sites[i]; sl.built && sl.broken {
+			f.setBroken(i, false)
 			repairs--
 			f.alert(AlertBuildingRepaired, n.ID)
 		}
@@ -263,9 +321,10 @@ func runStaff(f *tickFrame) *tickFrame {
 
 // runEconomy pays every site's upkeep and every hired staff's wage.
 func runEconomy(f *tickFrame) *tickFrame {
-	ix := f.c.index()
-	for _, site := range f.s.Sites {
-		f.s.Money -= f.c.Buildings[ix.building[site.Building]].Upkeep
+	for _, sl := range f.sites {
+		if sl.built {
+			f.s.Money -= sl.b.Upkeep
+		}
 	}
 	for _, st := range f.c.Staff {
 		f.s.Money -= st.Wage * f.s.Staff[st.ID]
@@ -342,6 +401,7 @@ func itoa(n int64) string {
 // resolves (the stop is this loop's, never the pipeline's).
 func advanceTicks(s *State, c *Content, n int64, derive func(rng.StreamID) *rng.Handle) *tickFrame {
 	f := &tickFrame{c: c, s: s.clone(), derive: derive}
+	f.sites = slots(f.s, c)
 	for i := int64(0); i < n && f.s.Resolution == ""; i++ {
 		f.t = f.s.Tick + 1
 		f = pipeline.Run(tickSystems, f)
