@@ -237,36 +237,64 @@ export class Connection {
     const gen = ++this.generation;
     this.lastSeq = 0;
     this.bearer = "";
+    // An HTTP connection may still hold our session (a reload): take its
+    // latest view, not the refusals it kept from before, and go on from
+    // there.
+    if (this.token) {
+      let held = null;
+      try {
+        held = await this.request("view?after=0", { method: "GET" });
+      } catch {
+        held = null;
+      }
+      if (gen !== this.generation) return;
+      if (held?.res.ok && held.body) {
+        this.bearer = held.body.session || this.token;
+        const views = (held.body.frames || []).filter((f) => ["lobby", "game", "spectator"].includes(frameKind(f.frame)));
+        this.lastSeq = held.body.seq || 0;
+        this.open = true;
+        this.status("open");
+        if (views.length) this.deliver(views[views.length - 1].frame);
+        this.post({ type: "request_catalog" });
+        this.poll(gen);
+        return;
+      }
+    }
+    let reply;
     try {
       // With a token the server opens a connection and says hello with it
       // before the command; the answer is the reclaimed seat, or
       // unknown_session and a fresh one.
-      const { res, body } = await this.request("command", { method: "POST", body: JSON.stringify({ type: "request_catalog" }) });
-      if (gen !== this.generation) return;
-      if (!res.ok && !body) throw new Error(`HTTP ${res.status}`);
-      this.open = true;
-      this.status("open");
-      this.take(body);
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      reply = await this.request("command", { method: "POST", body: JSON.stringify({ type: "request_catalog" }) });
     } catch {
-      if (gen !== this.generation) return;
+      reply = null;
+    }
+    if (gen !== this.generation) return;
+    if (!reply?.res.ok || !reply.body?.session) {
+      if (reply?.body) this.take(reply.body); // the refusal says why (a full server)
       this.scheduleReconnect();
       return;
     }
+    this.open = true;
+    this.status("open");
+    this.take(reply.body);
     this.poll(gen);
   }
 
   async post(cmd) {
     const gen = this.generation;
+    let reply = null;
     try {
-      const { res, body } = await this.request("command", { method: "POST", body: JSON.stringify(cmd) });
-      if (gen !== this.generation) return;
-      this.take(body);
-      if (!res.ok && res.status >= 500 && !body) throw new Error(`HTTP ${res.status}`);
+      reply = await this.request("command", { method: "POST", body: JSON.stringify(cmd) });
     } catch {
-      if (gen !== this.generation) return;
-      this.onFrame({ lobby_error: { code: "not_sent", reason: "The command could not reach the room server; try again." } }, "lobby_error");
+      reply = null;
     }
+    if (gen !== this.generation) return;
+    if (!reply?.body) {
+      this.onFrame({ lobby_error: { code: "not_sent", reason: "The command could not reach the room server; try again." } }, "lobby_error");
+      return;
+    }
+    this.take(reply.body);
   }
 
   async poll(gen) {
@@ -274,25 +302,28 @@ export class Connection {
     while (gen === this.generation && !this.stopped) {
       const abort = new AbortController();
       this.pollAbort = abort;
+      let reply = null;
       try {
-        const { res, body } = await this.request(`view?after=${this.lastSeq}&wait=${POLL_WAIT}`, { method: "GET", signal: abort.signal });
-        if (gen !== this.generation) return;
-        if (res.status === 404 || res.status === 401) {
-          // Our HTTP connection idled out: say hello again with the token.
-          this.connectHTTP();
-          return;
-        }
-        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        reply = await this.request(`view?after=${this.lastSeq}&wait=${POLL_WAIT}`, { method: "GET", signal: abort.signal });
+      } catch {
+        reply = null;
+      }
+      if (gen !== this.generation) return;
+      if (reply && (reply.res.status === 404 || reply.res.status === 401)) {
+        // Our HTTP connection idled out: say hello again with the token.
+        this.connectHTTP();
+        return;
+      }
+      if (reply?.res.ok) {
         if (!this.open) { this.open = true; this.status("open"); }
         failures = 0;
-        this.take(body);
-      } catch {
-        if (gen !== this.generation) return;
-        this.open = false;
-        const wait = backoff(failures++);
-        this.status("waiting", { retryIn: wait });
-        await new Promise((r) => { this.timer = setTimeout(r, wait); });
+        this.take(reply.body);
+        continue;
       }
+      this.open = false;
+      const wait = backoff(failures++);
+      this.status("waiting", { retryIn: wait });
+      await new Promise((r) => { this.timer = setTimeout(r, wait); });
     }
   }
 }

@@ -71,7 +71,7 @@ export function createTable(root, ui) {
       h("h1", { text: title }),
       h("p", { class: "facts" },
         spectator() ? h("span", { class: "badge", text: "Watching" }) : null,
-        v.game === "cheat" && v.play ? ` Play ${v.play} · ${v.phase === "challenge" ? "claimed" : "claiming"} ${rankWord(v.rank)}` : "",
+        v.game === "cheat" && v.play && !v.result ? ` Play ${v.play} · ${v.phase === "challenge" ? "claimed" : "claiming"} ${rankWord(v.rank)}` : "",
         ` · room `, h("code", { text: v.room_id || "" })));
   }
 
