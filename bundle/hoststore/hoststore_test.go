@@ -1,0 +1,218 @@
+package hoststore_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/storyloom/storyloom/bundle/hosting"
+	"github.com/storyloom/storyloom/bundle/hoststore"
+	"github.com/storyloom/storyloom/engine/rooms"
+)
+
+// TestCommit checks the optimistic-concurrency contract: a write names
+// the version it read, and any mismatch fails the whole Commit.
+func TestCommit(t *testing.T) {
+	ctx := context.Background()
+	st, err := hoststore.Open(filepath.Join(t.TempDir(), "sub", "host.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	steps := []struct {
+		name   string
+		writes []hosting.Write
+		err    error
+	}{
+		{name: "create", writes: []hosting.Write{{Key: "a", Data: []byte("1")}, {Key: "b", Data: []byte("x")}}},
+		{name: "create again conflicts", writes: []hosting.Write{{Key: "a", Data: []byte("2")}}, err: hosting.ErrConflict},
+		{name: "update at the read version", writes: []hosting.Write{{Key: "a", Data: []byte("2"), Version: 1}}},
+		{name: "stale update conflicts and writes nothing", writes: []hosting.Write{{Key: "b", Data: []byte("y"), Version: 1}, {Key: "a", Data: []byte("3"), Version: 1}}, err: hosting.ErrConflict},
+		{name: "delete at the read version", writes: []hosting.Write{{Key: "b", Version: 1}}},
+	}
+	for _, s := range steps {
+		if err := st.Commit(ctx, s.writes); !errors.Is(err, s.err) {
+			t.Fatalf("%s: %v, want %v", s.name, err, s.err)
+		}
+	}
+	a, _ := st.Load(ctx, "a")
+	b, _ := st.Load(ctx, "b")
+	if string(a.Data) != "2" || a.Version != 2 || b.Version != 0 || b.Data != nil {
+		t.Fatalf("a = %q v%d, b = %q v%d", a.Data, a.Version, b.Data, b.Version)
+	}
+	recs, _ := st.List(ctx, "")
+	if len(recs) != 1 {
+		t.Fatalf("%d records", len(recs))
+	}
+}
+
+// TestRestartFromFile plays rooms and Freeport against a SQLite file,
+// closes everything, opens the file in a new host, and continues: the
+// reclaimed seat is in the same game, the Freeport state and a retried
+// Command's bytes are unchanged.
+func TestRestartFromFile(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "host.db")
+	now := int64(1_780_000_000_000)
+	clock := func() int64 { return now }
+	game := filepath.Join("..", "..", "static", "freeport", "freeport.json")
+	open := func() (*hoststore.Host, *httptest.Server) {
+		h, err := hoststore.OpenHost(ctx, hoststore.HostConfig{Path: path, FreeportGame: game, Clock: clock})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mux := http.NewServeMux()
+		for p, hd := range h.Handlers() {
+			mux.Handle(p, hd)
+		}
+		return h, httptest.NewServer(mux)
+	}
+	host, srv := open()
+	url := func(s *httptest.Server) string { return "ws" + strings.TrimPrefix(s.URL, "http") + "/rooms/ws" }
+
+	// A room: two humans and an AI, a few moves.
+	a, b := dialBench(t, url(srv)), dialBench(t, url(srv))
+	for _, c := range []*benchClient{a, b} {
+		c.waitFor(t, func(v benchView, _ int64) bool { return v.Session != "" })
+	}
+	a.send(t, rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 3, GameSetup: "cheat"}})
+	var id string
+	a.waitFor(t, func(v benchView, _ int64) bool {
+		if v.Room != nil {
+			id = v.Room.RoomID
+		}
+		return v.Room != nil
+	})
+	b.send(t, rooms.JoinRoom{RoomID: id})
+	b.waitFor(t, func(v benchView, _ int64) bool { return v.Room != nil })
+	a.send(t, rooms.AddAI{Seat: 2, Kind: "fox"})
+	for _, c := range []*benchClient{a, b} {
+		now += 100
+		c.send(t, rooms.Ready{Ready: true})
+	}
+	for _, c := range []*benchClient{a, b} {
+		c.waitFor(t, func(v benchView, _ int64) bool { return v.You != "" && v.Session == "" })
+	}
+	r := &benchRoom{}
+	for i := 0; i < 4; i++ {
+		now += 200
+		playTwo(t, r, a, b)
+	}
+	snap, err := host.Rooms.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var state struct {
+		Rooms map[string]struct {
+			Match struct {
+				NextLog int64 `json:"next_log"`
+			} `json:"match"`
+		} `json:"rooms"`
+	}
+	if err := json.Unmarshal(snap, &state); err != nil {
+		t.Fatal(err)
+	}
+	seqBefore := state.Rooms[id].Match.NextLog
+	for _, c := range []*benchClient{a, b} {
+		c.waitFor(t, func(_ benchView, s int64) bool { return s >= seqBefore })
+	}
+
+	// Freeport: enrol and pay.
+	tok := postFP(t, srv, "", "token", "")
+	tok = tok[strings.Index(tok, `"token":"`)+9 : strings.LastIndex(tok, `"`)]
+	postFP(t, srv, tok, "", `{"protocolVersion":2,"action":"enroll","commandId":"e"}`)
+	tok2 := postFP(t, srv, "", "token", "")
+	tok2 = tok2[strings.Index(tok2, `"token":"`)+9 : strings.LastIndex(tok2, `"`)]
+	enr := postFP(t, srv, tok2, "", `{"protocolVersion":2,"action":"enroll","commandId":"e"}`)
+	pid := enr[strings.Index(enr, `"playerId":"`)+12:]
+	pid = pid[:strings.Index(pid, `"`)]
+	pay := fmt.Sprintf(`{"protocolVersion":2,"action":"transfer","commandId":"p","toPlayerId":%q,"assetId":"credits","quantity":9}`, pid)
+	first := postFP(t, srv, tok, "", pay)
+	inv := postFP(t, srv, tok2, "", `{"protocolVersion":2,"action":"readInventory"}`)
+
+	// Kill: sockets cut, host closed; then a new host on the same file.
+	srv.CloseClientConnections()
+	srv.Close()
+	if err := host.Close(); err != nil {
+		t.Fatal(err)
+	}
+	host, srv = open()
+	defer srv.Close()
+	defer host.Close()
+
+	a2, b2 := dialBench(t, url(srv)), dialBench(t, url(srv))
+	for i, c := range []*benchClient{a2, b2} {
+		c.waitFor(t, func(v benchView, _ int64) bool { return v.Session != "" })
+		c.send(t, rooms.Hello{Token: []*benchClient{a, b}[i].tok})
+		c.waitFor(t, func(v benchView, _ int64) bool { return v.You != "" && v.Session == "" })
+	}
+	if _, seq, _ := a2.latest(); seq != seqBefore {
+		t.Fatalf("the game is at log sequence %d after the restart, %d before: %s", seq, seqBefore, a2.view)
+	}
+	now += 200
+	playTwo(t, r, a2, b2)
+	if _, seq, _ := a2.latest(); seq <= seqBefore {
+		t.Fatal("the game did not go on after the restart")
+	}
+	if got := postFP(t, srv, tok, "", pay); got != first {
+		t.Fatalf("a retry after the restart answered\n%s\nnot\n%s", got, first)
+	}
+	if got := postFP(t, srv, tok2, "", `{"protocolVersion":2,"action":"readInventory"}`); got != inv {
+		t.Fatalf("inventory after the restart\n%s\nnot\n%s", got, inv)
+	}
+}
+
+// playTwo makes one move for whichever of a and b has a decision.
+func playTwo(t *testing.T, r *benchRoom, a, b *benchClient) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, c := range []*benchClient{a, b} {
+			v, seq, _ := c.latest()
+			if v.Result != nil {
+				return
+			}
+			if len(v.ValidActions) == 0 {
+				continue
+			}
+			act := v.ValidActions[len(v.ValidActions)-1]
+			cmd := rooms.ChooseAction{ActionID: act.ID, Token: act.Token}
+			for _, p := range act.Prompts {
+				cmd.Targets = append(cmd.Targets, rooms.TargetChoice{Slot: p.Slot, Chosen: p.Candidates[:1]})
+			}
+			c.send(t, cmd)
+			c.waitFor(t, func(_ benchView, s int64) bool { return s > seq })
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	t.Fatal("nobody had a decision")
+}
+
+// postFP posts to the Freeport instance "freeport": path "token" asks for
+// a token, "" sends body with bearer tok.
+func postFP(t *testing.T, srv *httptest.Server, tok, path, body string) string {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/freeport/freeport/"+path, strings.NewReader(body))
+	if tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode >= 300 {
+		t.Fatalf("%s: %d %s", path, resp.StatusCode, b)
+	}
+	return string(b)
+}
