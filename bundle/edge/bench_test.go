@@ -1,0 +1,193 @@
+package edge
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/storyloom/storyloom/bundle/hosting"
+	"github.com/storyloom/storyloom/bundle/hoststore"
+	"github.com/storyloom/storyloom/engine/freeport"
+	"github.com/storyloom/storyloom/engine/rooms"
+	"github.com/storyloom/storyloom/engine/rooms/cheat"
+)
+
+// benchClients is how many clients send commands at once in the
+// concurrent runs (the others have one).
+const benchClients = 8
+
+// nativeHost serves the same handlers natively, as bundle serve does
+// (bundle/hosting on the SQLite store of bundle/hoststore, on 127.0.0.1),
+// with the per-connection rate limits lifted so that they do not cut the
+// measurement short.
+func nativeHost(b *testing.B) string {
+	b.Helper()
+	st, err := hoststore.Open(filepath.Join(b.TempDir(), "host.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	reg, err := rooms.NewRegistry(cheat.Game{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	clock := func() int64 { return time.Now().UnixMilli() }
+	ctx := context.Background()
+	rs, err := hosting.NewRooms(ctx, hosting.RoomsConfig{Store: st, Registry: reg, Clock: clock,
+		Limits: rooms.Limits{CommandsPerSecond: 1 << 30}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(repoRoot, "static", "freeport", "freeport.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := freeport.ParseGame(raw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fp, err := hosting.NewFreeport(ctx, hosting.FreeportConfig{Store: st, Clock: clock,
+		Games: map[string]*freeport.Game{g.ID(): g}, CommandsPerSecond: 1 << 30})
+	if err != nil {
+		b.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/rooms/", rs.Handler())
+	mux.Handle("/freeport/", fp.Handler())
+	srv := httptest.NewServer(mux)
+	b.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// BenchmarkCommand measures one committed command over HTTP against the
+// worker under wrangler dev and against the native host, in the same run:
+// a room set_name (a lobby commit) and a Freeport setTradingName (a logged
+// request), from one client and from benchClients clients at once. It reports the median and
+// p99 latency and the commands per second. Run it with a fixed count, for
+// example -bench Command -benchtime 200x.
+func BenchmarkCommand(b *testing.B) {
+	for _, host := range []string{"native", "worker"} {
+		for _, op := range []string{"rooms", "freeport"} {
+			for _, clients := range []int{1, benchClients} {
+				b.Run(fmt.Sprintf("%s/%s/clients=%d", host, op, clients), func(b *testing.B) {
+					var base string
+					if host == "worker" {
+						base = worker(b).base
+					} else {
+						base = nativeHost(b)
+					}
+					send := setup(b, base, op)
+					lat := make([]time.Duration, b.N)
+					var next sync.Mutex
+					i := 0
+					retried := retries.Load()
+					b.ResetTimer()
+					start := time.Now()
+					var wg sync.WaitGroup
+					for c := range clients {
+						wg.Add(1)
+						go func(c int) {
+							defer wg.Done()
+							for {
+								next.Lock()
+								n := i
+								i++
+								next.Unlock()
+								if n >= b.N {
+									return
+								}
+								t0 := time.Now()
+								if err := send(c, n); err != nil {
+									b.Error(err)
+									return
+								}
+								lat[n] = time.Since(t0)
+							}
+						}(c)
+					}
+					wg.Wait()
+					elapsed := time.Since(start)
+					b.StopTimer()
+					slices.Sort(lat)
+					b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+					b.ReportMetric(float64(lat[(len(lat)*99)/100].Microseconds())/1000, "p99-ms")
+					b.ReportMetric(float64(b.N)/elapsed.Seconds(), "cmds/s")
+					b.ReportMetric(float64(retries.Load()-retried), "retried-503s")
+				})
+			}
+		}
+	}
+}
+
+// setup opens benchClients clients of op at base and returns the command
+// each sends.
+func setup(b *testing.B, base, op string) func(client, n int) error {
+	b.Helper()
+	switch op {
+	case "rooms":
+		toks := make([]string, benchClients)
+		for c := range toks {
+			p := dial(b, base, fmt.Sprintf("bench%d", c))
+			p.wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+			p.close()
+			toks[c] = p.token.Load().(string)
+		}
+		return func(c, n int) error {
+			frame := fmt.Sprintf(`{"type":"set_name","name":"Bench %d"}`, n%2)
+			status, body, err := sendRetrying(base+"/rooms/command", toks[c], []byte(frame))
+			if err == nil && status != http.StatusOK {
+				err = fmt.Errorf("set_name: %d %.200s", status, body)
+			}
+			return err
+		}
+	default:
+		m := market{t: b, base: base}
+		toks := make([]string, benchClients)
+		for c := range toks {
+			toks[c] = m.token()
+			m.must(toks[c], `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
+		}
+		return func(c, n int) error {
+			name := `"Bench Trader"`
+			if n%2 == 1 {
+				name = "null"
+			}
+			body := fmt.Sprintf(`{"protocolVersion":2,"action":"setTradingName","commandId":"b%d","tradingName":%s}`, n, name)
+			status, resp, err := sendRetrying(base+"/freeport/"+fpGame+"/", toks[c], []byte(body))
+			if err == nil && (status != http.StatusOK || codeOf(resp) != "") {
+				err = fmt.Errorf("setTradingName: %d %.200s", status, resp)
+			}
+			return err
+		}
+	}
+}
+
+// retries counts the 503 answers the benchmark sent again: a commit that
+// lost the optimistic-concurrency race too often, or (under wrangler dev)
+// a worker restarted mid-request.
+var retries atomic.Int64
+
+// sendRetrying posts body, sending it again (the same command, so
+// idempotent) after a 503, at most four times.
+func sendRetrying(url, bearer string, body []byte) (int, []byte, error) {
+	var status int
+	var resp []byte
+	var err error
+	for range 5 {
+		status, resp, err = do(http.MethodPost, url, bearer, body)
+		if err != nil || status != http.StatusServiceUnavailable {
+			break
+		}
+		retries.Add(1)
+		time.Sleep(50 * time.Millisecond)
+	}
+	return status, resp, err
+}
