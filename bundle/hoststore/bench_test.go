@@ -34,7 +34,8 @@ type benchClient struct {
 	conn *websocket.Conn
 	mu   sync.Mutex
 	view []byte
-	seq  int64 // last log sequence of the latest game view
+	v    benchView // view, decoded once on arrival
+	seq  int64     // last log sequence of the latest game view
 	at   time.Time
 	tok  string
 	wake chan struct{}
@@ -72,7 +73,7 @@ func dialBench(tb testing.TB, url string) *benchClient {
 				bc.mu.Unlock()
 				continue
 			}
-			bc.view, bc.at = b, time.Now()
+			bc.view, bc.v, bc.at = b, v, time.Now()
 			if bc.tok == "" && v.Session != "" {
 				bc.tok = v.Session
 			}
@@ -101,9 +102,7 @@ func (c *benchClient) send(tb testing.TB, cmd rooms.Command) {
 func (c *benchClient) latest() (benchView, int64, time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var v benchView
-	_ = json.Unmarshal(c.view, &v)
-	return v, c.seq, c.at
+	return c.v, c.seq, c.at
 }
 
 // waitFor waits until ok accepts the latest view.
