@@ -332,15 +332,23 @@ func (e *Engine) projectionContext(s *GameState, r resolved) *ProjectionContext 
 	}
 }
 
-// Scene renders the state's current scene (§6), its view copied across the
-// boundary (§9.1).
-func (e *Engine) Scene(s *GameState) (Scene, error) {
+// Scene renders the state's current scene (§6) with the player's view,
+// copied across the boundary (§9.1).
+func (e *Engine) Scene(s *GameState) (Scene, error) { return e.SceneFor(s, AudiencePlayer) }
+
+// SceneFor renders the current scene with the view projected for audience:
+// a session created for the ai audience gets the ai projection in every
+// scene it is handed, not only from View.
+func (e *Engine) SceneFor(s *GameState, audience Audience) (Scene, error) {
+	if !audience.Valid() {
+		return Scene{}, Errorf(ReasonInvalidState, "audience", "unknown audience %q", audience)
+	}
 	r, verr := e.resolve(s)
 	if verr != nil {
 		return Scene{}, *verr
 	}
 	ctx := e.projectionContext(s, r)
-	view, err := e.project(s, r, AudiencePlayer, ctx)
+	view, err := e.project(s, r, audience, ctx)
 	if err != nil {
 		return Scene{}, err
 	}

@@ -202,6 +202,22 @@ func TestViewIsACopy(t *testing.T) {
 	}
 }
 
+func TestSceneForProjectsTheAudience(t *testing.T) {
+	e := newEngine(t)
+	s := create(t, e, "s")
+	ai, err := e.SceneFor(s, core.AudienceAI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	player, _ := e.Scene(s)
+	if string(ai.View.KindView) != `{"achieved":false,"count":0,"done":false,"goal":10}` || strings.Contains(string(player.View.KindView), "goal") {
+		t.Fatalf("ai view %s, player view %s", ai.View.KindView, player.View.KindView)
+	}
+	if _, err := e.SceneFor(s, "god"); err == nil {
+		t.Fatal("unknown audience accepted")
+	}
+}
+
 func TestResponseAliases(t *testing.T) {
 	e := newEngine(t, func(h *core.Host) { h.AliasAllEngineKeys = true })
 	scene, err := e.Scene(create(t, e, "s"))

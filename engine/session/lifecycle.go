@@ -104,7 +104,7 @@ func (s *Store) BranchSession(ctx context.Context, sessionID string, atActionCou
 	if err != nil {
 		return SessionHandle{}, err
 	}
-	sc, err := s.scene(op, nc.state)
+	sc, err := s.scene(op, nc.state, nc.rec.Audience)
 	if err != nil {
 		return SessionHandle{}, err
 	}

@@ -53,7 +53,7 @@ func (s *Store) GetScene(ctx context.Context, sessionID string) (core.Scene, err
 	if err != nil {
 		return core.Scene{}, err
 	}
-	sc, err := s.scene(op, c.state)
+	sc, err := s.scene(op, c.state, c.rec.Audience)
 	if err != nil {
 		return core.Scene{}, err
 	}
@@ -123,7 +123,7 @@ func (s *Store) CreateSession(ctx context.Context, cfg CreateSessionConfig) (Ses
 	if err != nil {
 		return SessionHandle{}, err
 	}
-	sc, err := s.scene(op, c.state)
+	sc, err := s.scene(op, c.state, c.rec.Audience)
 	if err != nil {
 		return SessionHandle{}, err
 	}
@@ -154,7 +154,7 @@ func (s *Store) ResumeSession(ctx context.Context, sessionID string) (core.Scene
 			}
 		}
 	}
-	sc, serr := s.scene(op, c.state)
+	sc, serr := s.scene(op, c.state, c.rec.Audience)
 	if serr != nil {
 		return core.Scene{}, serr
 	}
@@ -175,7 +175,7 @@ func (s *Store) PreviewAction(ctx context.Context, sessionID, actionID string, p
 	res := s.quiet.PreviewAction(c.state, actionID, params)
 	out := s.actionResult(res, nil)
 	if res.OK {
-		sc, serr := s.scene(op, res.Value)
+		sc, serr := s.scene(op, res.Value, c.rec.Audience)
 		if serr != nil {
 			return ActionResult{}, serr
 		}
@@ -219,7 +219,7 @@ func (s *Store) SubmitAction(ctx context.Context, sessionID, actionID string, pa
 		warnings = s.foldProfile(ctx, rec.ProfileID, c.state, acted, res.Changes)
 	}
 	out := s.actionResult(res, warnings)
-	sc, serr := s.scene(op, st)
+	sc, serr := s.scene(op, st, rec.Audience)
 	if serr != nil {
 		return ActionResult{}, serr
 	}
@@ -355,7 +355,7 @@ func (s *Store) LoadGame(ctx context.Context, saveID string) (SessionHandle, err
 	if err != nil {
 		return SessionHandle{}, err
 	}
-	sc, err := s.scene(op, c.state)
+	sc, err := s.scene(op, c.state, c.rec.Audience)
 	if err != nil {
 		return SessionHandle{}, err
 	}

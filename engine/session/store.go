@@ -271,9 +271,12 @@ func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *co
 	return c, nil
 }
 
-// scene renders st's scene, aliased for a response.
-func (s *Store) scene(op string, st *core.GameState) (core.Scene, *Error) {
-	sc, err := s.engine.Scene(st)
+// scene renders st's scene for the session's audience.
+func (s *Store) scene(op string, st *core.GameState, audience core.Audience) (core.Scene, *Error) {
+	if audience == "" {
+		audience = core.AudiencePlayer
+	}
+	sc, err := s.engine.SceneFor(st, audience)
 	if err != nil {
 		return core.Scene{}, asError(op, err)
 	}

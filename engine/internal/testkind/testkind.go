@@ -193,9 +193,16 @@ func (Kind) Advance(state any, actionID string, params core.Params, ctx *core.Co
 	return core.AdvanceResult{State: &next, Status: core.StatusActive, Changes: changes}
 }
 
-// Project implements core.Kind: the player sees the count; the state itself
-// is returned, so the engine's copy boundary is what protects it.
+// Project implements core.Kind: the player sees the state itself, so the
+// engine's copy boundary is what protects it; the ai audience also sees the
+// goal, so tests can tell the two projections apart.
 func (Kind) Project(state any, audience core.Audience, ctx *core.ProjectionContext) any {
+	if audience == core.AudienceAI {
+		return struct {
+			*State
+			Goal int `json:"goal"`
+		}{state.(*State), ctx.Campaign.Content.(*Content).Goal}
+	}
 	return state
 }
 
