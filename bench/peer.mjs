@@ -3,21 +3,29 @@
 // In ONE Node process it plays the same generated story (bundle/peer) on
 // inkjs (compiled with inkjs's bundled compiler, played on its runtime) and
 // on the Storyloom WASM module (wasm/play, the browser bridge, with memory
-// storage), with the same choice policy: a seeded PRNG picking uniformly
-// among the choices available now. It reports choices per second, state
-// save and restore time after 10,000 choices, the saved state's size, and
-// the gzip size of each runtime, as ratios Storyloom / inkjs, written as a
-// {"title", "markdown", "figures"} JSON file for `bundle benchreport`.
+// storage), with the same choice policy: a seeded PRNG (mulberry32)
+// picking uniformly among the choices available now. It reports choices
+// per second, state save and restore time after 10,000 choices, the saved
+// state's size, and the gzip size of each runtime, as ratios Storyloom /
+// inkjs, written as a {"title", "markdown", "figures"} JSON file for
+// `bundle benchreport`.
 //
 // Usage:
 //   node bench/peer.mjs --dir bench/out/peer --wasm bench/out/peer/play.wasm \
 //     --wasm-exec "$(go env GOROOT)/lib/wasm/wasm_exec.js" \
-//     --out bench/out/peer.json [--choices 10000] [--runs 3]
+//     --out bench/out/peer.json [--choices 1000] [--runs 3] [--save-at 10000]
 //
-// Each side first plays a short warm-up game (so both JITs are warm), then
-// `runs` timed games of `choices` choices from a fresh start; the figure is
-// the median game. Save and restore are timed `saves` times on the state
-// after the last timed game, median again.
+// Choices per second: each side plays a warm-up game (so both JITs are
+// warm), then `runs` timed games of `choices` choices from a fresh start;
+// the figure is the median game. Save and restore after `save-at` choices:
+// inkjs plays that many choices (timed too); the Storyloom game of that
+// many choices is imported from save-<save-at>.json, which `go run
+// ./bundle/peer gen -save-choices` made by playing the same campaign with
+// the same policy and seed on the same engine natively, because the
+// bridge's cost per choice grows with the game's history (every choice
+// autosaves the whole log) and playing 10,000 choices through it takes
+// minutes. Then each side's save and restore are timed `saves` times,
+// median again, and Storyloom plays 100 more choices from there.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -30,7 +38,7 @@ import { TextEncoder, TextDecoder } from "node:util";
 const require = createRequire(import.meta.url);
 
 function flags(argv) {
-  const out = { dir: "bench/out/peer", wasm: "", "wasm-exec": "", out: "bench/out/peer.json", choices: "10000", runs: "3", saves: "7", warmup: "1000", seed: "7" };
+  const out = { dir: "bench/out/peer", wasm: "", "wasm-exec": "", out: "bench/out/peer.json", choices: "1000", runs: "3", saves: "7", warmup: "300", seed: "7", "save-at": "10000" };
   for (let i = 0; i < argv.length; i += 2) {
     const k = argv[i].replace(/^--?/, "");
     if (!(k in out)) throw new Error(`peer.mjs: unknown flag ${argv[i]}`);
@@ -39,7 +47,7 @@ function flags(argv) {
   return out;
 }
 const opt = flags(process.argv.slice(2));
-const CHOICES = Number(opt.choices), RUNS = Number(opt.runs), SAVES = Number(opt.saves), WARMUP = Number(opt.warmup), SEED = Number(opt.seed);
+const CHOICES = Number(opt.choices), RUNS = Number(opt.runs), SAVES = Number(opt.saves), WARMUP = Number(opt.warmup), SEED = Number(opt.seed), SAVE_AT = Number(opt["save-at"]);
 
 // mulberry32: the shared choice policy's PRNG.
 function prng(seed) {
@@ -155,11 +163,25 @@ for (let r = 0; r < RUNS; r++) {
   slRuns.push(performance.now() - t);
 }
 
-// Save and restore the state after the last timed game.
+// Save and restore after SAVE_AT choices: ink plays them; the Storyloom
+// game is imported from the natively played save (see the header).
+inkStory = newInk(SEED);
+let t = performance.now();
+inkPlay(inkStory, SAVE_AT, prng(SEED));
+const inkLongMs = performance.now() - t;
+
+const saveDoc = readFileSync(path.join(opt.dir, `save-${SAVE_AT}.json`), "utf8");
+t = performance.now();
+const importedLong = must("importSave", await sl.importSave(JSON.stringify({ data: saveDoc })));
+const long = must("loadGame", await sl.loadGame(JSON.stringify({ saveId: importedLong.saveId })));
+const slImportLongMs = performance.now() - t;
+if (long.actionCount !== SAVE_AT) throw new Error(`storyloom: the imported game has ${long.actionCount} actions, not ${SAVE_AT}`);
+slSession = long;
+
 const inkSave = [], inkLoad = [], slSave = [], slLoad = [], slExport = [], slImport = [];
 let inkState = "", slDoc = "";
 for (let i = 0; i < SAVES; i++) {
-  let t = performance.now();
+  t = performance.now();
   inkState = inkStory.state.ToJson();
   inkSave.push(performance.now() - t);
   const other = newInk(SEED);
@@ -186,6 +208,11 @@ for (let i = 0; i < SAVES; i++) {
   slImport.push(performance.now() - t);
 }
 
+// 100 more choices on the long game: what a choice costs at that history.
+t = performance.now();
+await slPlay(slSession, 100, prng(SEED + 100));
+const slLongChoiceMs = (performance.now() - t) / 100;
+
 // ---- sizes ------------------------------------------------------------
 
 const inkDist = require.resolve("inkjs").replace(/ink-full\.js$|ink\.js$/, "ink.js");
@@ -193,15 +220,17 @@ const inkRuntimeBytes = readFileSync(inkDist);
 const wasmExecBytes = readFileSync(wasmExec);
 
 const f = {
-  choices: CHOICES, runs: RUNS, saves: SAVES, nodes: (campaignText.match(/"type": "(choice|random|ending)"/g) || []).length,
+  choices: CHOICES, runs: RUNS, saves: SAVES, saveAt: SAVE_AT, nodes: (campaignText.match(/"type": "(choice|random|ending)"/g) || []).length,
   ink: {
     msPerGame: median(inkRuns), choicesPerSecond: CHOICES / (median(inkRuns) / 1000),
     saveMs: median(inkSave), restoreMs: median(inkLoad), stateBytes: inkState.length,
+    longGameMs: inkLongMs, longChoicesPerSecond: SAVE_AT / (inkLongMs / 1000),
     runtimeGzipBytes: gz(inkRuntimeBytes), runtimeRawBytes: inkRuntimeBytes.length, runtimeFile: path.relative(process.cwd(), inkDist),
     storyGzipBytes: gz(Buffer.from(inkJSON)), storyRawBytes: Buffer.byteLength(inkJSON),
   },
   storyloom: {
-    choices: CHOICES, msPerGame: median(slRuns), choicesPerSecond: CHOICES / (median(slRuns) / 1000),
+    choices: SAVE_AT, gameChoices: CHOICES, msPerGame: median(slRuns), choicesPerSecond: CHOICES / (median(slRuns) / 1000),
+    importLongMs: slImportLongMs, longChoiceMs: slLongChoiceMs, longChoicesPerSecond: 1000 / slLongChoiceMs,
     saveMs: median(slSave), restoreMs: median(slLoad), exportMs: median(slExport), importMs: median(slImport), stateBytes: slDoc.length,
     runtimeGzipBytes: gz(wasmBytes) + gz(wasmExecBytes), runtimeRawBytes: wasmBytes.length + wasmExecBytes.length,
     moduleGzipBytes: gz(wasmBytes), wasmExecGzipBytes: gz(wasmExecBytes),
@@ -209,27 +238,28 @@ const f = {
   },
 };
 
-const ratio = (a, b) => (a / b).toFixed(2) + "×";
+const ratio = (a, b) => (a / b >= 0.1 ? (a / b).toFixed(2) : (a / b).toPrecision(2)) + "×";
 const ms = (x) => (x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toFixed(3)) + " ms";
 const kb = (x) => (x / 1024).toFixed(1) + " KiB";
 const num = (x) => Math.round(x).toLocaleString("en-GB");
 const verdict = (ok) => (ok ? "met" : "**not met**");
 const s = f.storyloom, k = f.ink;
-const md = `The same generated story (${f.nodes} nodes: choices conditioned on variables and visit counts, weighted random nodes, ints and flags changed on entry and by choices), written by \`go run ./bundle/peer gen\` as a Storyloom campaign and as ink, played in one Node ${process.version} process by \`bench/peer.mjs\`: ink compiled with inkjs ${JSON.parse(readFileSync(path.join(path.dirname(path.dirname(inkDist)), "package.json"), "utf8")).version}'s bundled compiler and played on its runtime; the campaign on the Storyloom WASM module (\`wasm/play\`, the browser bridge with memory storage: every choice goes through a Promise of JSON and the session store's autosave, as in the page). Policy: a seeded PRNG (mulberry32) picks uniformly among the choices available now. Each figure is the median of ${RUNS} games of ${num(CHOICES)} choices from a fresh start (after a ${num(WARMUP)}-choice warm-up) or of ${SAVES} save/restores of the state after ${num(CHOICES)} choices. The two runtimes draw random transitions from their own generators, so the paths differ; the graph and the policy are the same.
+const inkVersion = JSON.parse(readFileSync(path.join(path.dirname(path.dirname(inkDist)), "package.json"), "utf8")).version;
+const md = `The same generated story (${f.nodes} nodes: choices conditioned on variables and visit counts, weighted random nodes, ints and flags changed on entry and by choices), written by \`go run ./bundle/peer gen\` as a Storyloom campaign and as ink, played in one Node ${process.version} process by \`bench/peer.mjs\`: ink compiled with inkjs ${inkVersion}'s bundled compiler and played on its runtime; the campaign on the Storyloom WASM module (\`wasm/play\`, the browser bridge with memory storage: every choice goes through a Promise of JSON and the session store's autosave, as in the page). Policy: a seeded PRNG (mulberry32) picks uniformly among the choices available now. Choices per second: median of ${RUNS} games of ${num(CHOICES)} choices from a fresh start, after a ${num(WARMUP)}-choice warm-up. Save and restore: median of ${SAVES}, on a game of ${num(SAVE_AT)} choices — inkjs played them; Storyloom's was imported from a save of the same campaign played with the same policy and seed by the same engine natively (\`go run ./bundle/peer gen -save-choices\`), because ${num(SAVE_AT)} choices through the bridge take minutes: its cost per choice grows with the history (see the last row). The two runtimes draw random transitions from their own generators, so their paths differ; the graph and the policy are the same.
 
 | figure | Storyloom (WASM) | inkjs | Storyloom / inkjs | target | verdict |
 |---|---:|---:|---:|---|---|
-| choices per second | ${num(s.choicesPerSecond)} | ${num(k.choicesPerSecond)} | ${ratio(s.choicesPerSecond, k.choicesPerSecond)} | more than inkjs (> 1×) | ${verdict(s.choicesPerSecond > k.choicesPerSecond)} |
-| ${num(CHOICES)} choices | ${ms(s.msPerGame)} | ${ms(k.msPerGame)} | ${ratio(s.msPerGame, k.msPerGame)} | | |
-| save after ${num(CHOICES)} choices (saveGame / state.ToJson) | ${ms(s.saveMs)} | ${ms(k.saveMs)} | ${ratio(s.saveMs, k.saveMs)} | at least as fast (≤ 1×) | ${verdict(s.saveMs <= k.saveMs)} |
+| choices per second, games of ${num(CHOICES)} | ${num(s.choicesPerSecond)} | ${num(k.choicesPerSecond)} | ${ratio(s.choicesPerSecond, k.choicesPerSecond)} | more than inkjs (> 1×) | ${verdict(s.choicesPerSecond > k.choicesPerSecond)} |
+| save after ${num(SAVE_AT)} choices (saveGame / state.ToJson) | ${ms(s.saveMs)} | ${ms(k.saveMs)} | ${ratio(s.saveMs, k.saveMs)} | at least as fast (≤ 1×) | ${verdict(s.saveMs <= k.saveMs)} |
 | restore to a playable scene (loadGame / state.LoadJson) | ${ms(s.restoreMs)} | ${ms(k.restoreMs)} | ${ratio(s.restoreMs, k.restoreMs)} | at least as fast (≤ 1×) | ${verdict(s.restoreMs <= k.restoreMs)} |
 | export to a file / import and load (exportSave, importSave + loadGame) | ${ms(s.exportMs)} / ${ms(s.importMs)} | – | | | |
-| saved state, raw | ${kb(s.stateBytes)} | ${kb(k.stateBytes)} | ${ratio(s.stateBytes, k.stateBytes)} | | |
+| saved state after ${num(SAVE_AT)} choices, raw | ${kb(s.stateBytes)} | ${kb(k.stateBytes)} | ${ratio(s.stateBytes, k.stateBytes)} | | |
 | runtime, gzip -9 | ${kb(s.runtimeGzipBytes)} (module ${kb(s.moduleGzipBytes)} + wasm_exec.js ${kb(s.wasmExecGzipBytes)}) | ${kb(k.runtimeGzipBytes)} (${k.runtimeFile}) | ${ratio(s.runtimeGzipBytes, k.runtimeGzipBytes)} | reported; whole first load under 1.5 MB (browser section) | |
 | runtime, raw | ${kb(s.runtimeRawBytes)} | ${kb(k.runtimeRawBytes)} | ${ratio(s.runtimeRawBytes, k.runtimeRawBytes)} | | |
 | the story itself, gzip -9 (campaign.json / compiled ink JSON) | ${kb(s.storyGzipBytes)} | ${kb(k.storyGzipBytes)} | ${ratio(s.storyGzipBytes, k.storyGzipBytes)} | | |
+| choices per second at a history of ${num(SAVE_AT)} (Storyloom: 100 choices after the import; inkjs: its whole ${num(SAVE_AT)}-choice game) | ${num(s.longChoicesPerSecond)} | ${num(k.longChoicesPerSecond)} | ${ratio(s.longChoicesPerSecond, k.longChoicesPerSecond)} | | |
 
-Storyloom's saved state is its action log (seed plus every choice, so a save replays exactly and survives a content update); ink's is a snapshot of variables, visit counts and call stack, so its size does not grow with the number of choices.`;
+Storyloom's saved state is its action log (seed plus every choice, so a save replays exactly and survives a content update), so it grows with the game and a restore replays it; ink's is a snapshot of variables, visit counts and call stack. Each Storyloom choice also autosaves the session (the whole log) to the record store, which is why its cost per choice grows with the history.`;
 
 writeFileSync(opt.out, JSON.stringify({ title: "Peer comparison: story play, Storyloom WASM against inkjs", markdown: md, figures: f }, null, 2) + "\n");
 console.log(md);

@@ -9,7 +9,8 @@
 # as docs/performance.md explains.
 #
 # Knobs (environment): BENCH_COUNT (3), BENCH_TIME (300ms), WASM_COUNT (3),
-# WASM_TIME (300ms), PEER_RUNS (3), PEER_CHOICES (10000), BROWSER_COUNT (5).
+# WASM_TIME (300ms), PEER_RUNS (3), PEER_CHOICES (1000: choices per timed
+# game), PEER_SAVE_AT (10000: choices before save/restore), BROWSER_COUNT (5).
 set -uo pipefail
 
 cd "$(dirname "$0")/.."
@@ -20,7 +21,8 @@ BENCHTIME=${BENCH_TIME:-300ms}
 WASM_COUNT=${WASM_COUNT:-3}
 WASM_TIME=${WASM_TIME:-300ms}
 PEER_RUNS=${PEER_RUNS:-3}
-PEER_CHOICES=${PEER_CHOICES:-10000}
+PEER_CHOICES=${PEER_CHOICES:-1000}
+PEER_SAVE_AT=${PEER_SAVE_AT:-10000}
 BROWSER_COUNT=${BROWSER_COUNT:-5}
 OUT=bench/out
 BENCHSTAT='golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da'
@@ -64,10 +66,10 @@ step wasm "$OUT/wasm.txt" \
 	"GOOS=js GOARCH=wasm $GO test -exec='$WASMEXEC' -run '^\$' -bench . -benchmem -count $WASM_COUNT -benchtime $WASM_TIME -skip 'AtGraphSize|AtHistory/actions=10000' ./engine/..."
 
 # 3. Peer comparison: the same story on inkjs and on the Storyloom module.
-step peer-gen "$OUT/peer-gen.txt" "$GO run ./bundle/peer gen -dir $OUT/peer -nodes 300 -seed 1"
+step peer-gen "$OUT/peer-gen.txt" "$GO run ./bundle/peer gen -dir $OUT/peer -nodes 300 -seed 1 -save-choices $PEER_SAVE_AT -save-seed 7"
 step peer-wasm "$OUT/peer-wasm.txt" "GOOS=js GOARCH=wasm $GO build -trimpath -ldflags='-s -w' -o $OUT/peer/play.wasm ./wasm/play"
 step peer "$OUT/peer.txt" \
-	"node bench/peer.mjs --dir $OUT/peer --wasm $OUT/peer/play.wasm --wasm-exec '$WASMEXECJS' --out $OUT/peer.json --choices $PEER_CHOICES --runs $PEER_RUNS"
+	"node bench/peer.mjs --dir $OUT/peer --wasm $OUT/peer/play.wasm --wasm-exec '$WASMEXECJS' --out $OUT/peer.json --choices $PEER_CHOICES --runs $PEER_RUNS --save-at $PEER_SAVE_AT --seed 7"
 
 # 4. Browser figures: first playable scene and click latency, and the
 #    harness's cold load, each run on a fresh profile.

@@ -8,7 +8,7 @@
 //
 // Usage:
 //
-//	go run ./bundle/peer gen -dir bench/out/peer [-nodes 300] [-seed 1]
+//	go run ./bundle/peer gen -dir bench/out/peer [-nodes 300] [-seed 1] [-save-choices 10000 -save-seed 7]
 //	go run ./bundle/peer browser -in bench/out/browser.txt -out bench/out/browser.json
 //	go run ./bundle/peer targets -native bench/out/native.txt -wasm bench/out/wasm.txt -out bench/out/targets.json
 //

@@ -39,6 +39,8 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	dir := fl.String("dir", "bench/out/peer", "output directory")
 	nodes := fl.Int("nodes", 300, "number of nodes")
 	seed := fl.Uint64("seed", 1, "generator seed")
+	saveChoices := fl.Int("save-choices", 0, "also write save-N.json: the campaign after N choices, played natively with bench/peer.mjs's policy (0: none)")
+	saveSeed := fl.Uint("save-seed", 7, "bench/peer.mjs's -seed, for save-N.json")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -48,12 +50,24 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	files := map[string][]byte{"campaign.json": s.Campaign(campaignID), "story.ink": []byte(s.Ink())}
+	if *saveChoices > 0 {
+		doc, err := playedSave(files["campaign.json"], *saveChoices, uint32(*saveSeed))
+		if err != nil {
+			fmt.Fprintln(stderr, "peer:", err)
+			return 1
+		}
+		files[fmt.Sprintf("save-%d.json", *saveChoices)] = doc
+	}
 	for name, b := range files {
 		if err := os.WriteFile(filepath.Join(*dir, name), b, 0o644); err != nil {
 			fmt.Fprintln(stderr, "peer:", err)
 			return 1
 		}
 	}
-	fmt.Fprintf(stdout, "peer: wrote a %d-node story as %s/campaign.json and %s/story.ink\n", len(s.Nodes), *dir, *dir)
+	fmt.Fprintf(stdout, "peer: wrote a %d-node story into %s:", len(s.Nodes), *dir)
+	for name := range files {
+		fmt.Fprintf(stdout, " %s", name)
+	}
+	fmt.Fprintln(stdout)
 	return 0
 }

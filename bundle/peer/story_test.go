@@ -58,3 +58,25 @@ func TestGenerateIsDeterministic(t *testing.T) {
 		t.Error("two generations from one seed differ")
 	}
 }
+
+// TestMulberry32MatchesTheScript: the Go port draws what bench/peer.mjs's
+// prng(7) draws.
+func TestMulberry32MatchesTheScript(t *testing.T) {
+	m := mulberry32(7)
+	for i, want := range []float64{0.011704753153026104, 0.06195825757458806, 0.97690763277933, 0.6990287057124078} {
+		if got := m.next(); got != want {
+			t.Errorf("draw %d = %v, want %v", i, got, want)
+		}
+	}
+}
+
+// TestPlayedSave: a played game exports a save of that many choices.
+func TestPlayedSave(t *testing.T) {
+	doc, err := playedSave(Generate(300, 1).Campaign(campaignID), 50, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), `"actionLog"`) {
+		t.Fatalf("no action log in %.300s", doc)
+	}
+}
