@@ -18,12 +18,6 @@ import (
 	"github.com/storyloom/storyloom/bundle/site"
 )
 
-// serveMounts are the handlers served beside the site: the room server and
-// the Freeport trading endpoint add theirs here, for example
-//
-//	site.Mount{Pattern: "/rooms/", Handler: rooms.Handler(store)},
-var serveMounts = func() []site.Mount { return nil }
-
 // runServe is `bundle serve`: it serves dist/ on 127.0.0.1:8080.
 func runServe(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -52,7 +46,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer host.Close()
-	mounts := serveMounts()
+	var mounts []site.Mount
 	for pattern, h := range host.Handlers() {
 		mounts = append(mounts, site.Mount{Pattern: pattern, Handler: h})
 	}

@@ -102,15 +102,19 @@ func OpenHost(ctx context.Context, cfg HostConfig) (*Host, error) {
 }
 
 // Handlers returns the host's handlers by http.ServeMux pattern: the
-// WebSocket at /rooms/ws, the rooms HTTP API under /rooms/, and the
-// Freeport endpoint under /freeport/.
+// WebSocket at GET /rooms/ws, the rooms HTTP API at POST /rooms/command and
+// GET /rooms/view, and the Freeport endpoint for POSTs under /freeport/.
+// The patterns name their methods so that the pages under /rooms/ and
+// /freeport/ are still served by the site.
 func (h *Host) Handlers() map[string]http.Handler {
+	api := h.Rooms.Handler()
 	m := map[string]http.Handler{
-		"/rooms/ws": h.Rooms.WebSocketHandler(hosting.WSOptions{}),
-		"/rooms/":   h.Rooms.Handler(),
+		"GET /rooms/ws":       h.Rooms.WebSocketHandler(hosting.WSOptions{}),
+		"POST /rooms/command": api,
+		"GET /rooms/view":     api,
 	}
 	if h.Freeport != nil {
-		m["/freeport/"] = h.Freeport.Handler()
+		m["POST /freeport/"] = h.Freeport.Handler()
 	}
 	return m
 }
