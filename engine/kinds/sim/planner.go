@@ -184,3 +184,54 @@ func unlockers(c *Content) []string {
 	}
 	return out
 }
+
+// unlockChains lists, for each gated activity (one with a requires) in
+// declaration order, the best raiser of every stat its requires reads, then
+// the activity itself: the order a player who aims for the gated work
+// takes things in. The best raiser gains the most of the stat per hour
+// among ungated activities that do not lose money, or among all ungated
+// ones when none of those raises it.
+func unlockChains(c *Content) []string {
+	var out []string
+	seen := map[string]bool{}
+	take := func(id string) {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	for _, g := range c.Activities {
+		if g.Requires == nil {
+			continue
+		}
+		g.Requires.Fields(func(name string, _ bool) {
+			if len(name) <= 5 || name[:5] != "stat." {
+				return
+			}
+			if id := bestRaiser(c, name[5:]); id != "" {
+				take(id)
+			}
+		})
+		take(g.ID)
+	}
+	return out
+}
+
+// bestRaiser returns the ungated activity that raises stat the most per
+// hour, preferring those that do not lose money; "" when none raises it.
+func bestRaiser(c *Content, stat string) string {
+	best, bestPaid := "", false
+	var bestScore int64
+	for _, a := range c.Activities {
+		gain := a.Effects[stat]
+		if a.Requires != nil || gain <= 0 {
+			continue
+		}
+		score := gain * 1000 / max(1, a.Hours)
+		paid := a.Effects["money"]-a.Cost >= 0
+		if best == "" || paid && !bestPaid || paid == bestPaid && score > bestScore {
+			best, bestPaid, bestScore = a.ID, paid, score
+		}
+	}
+	return best
+}

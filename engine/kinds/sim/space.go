@@ -18,13 +18,14 @@ var _ validate.Explorable = Kind{}
 var spaceSeeds = []string{"tier3-a", "tier3-b"}
 
 // StateSpace implements validate.Explorable. A move is a whole week: one of
-// a small set of candidate plans (an empty plan; the careful planner's plan
-// keeping protected stats above 30, and above 60; one of every offerable
-// activity in turn until nothing fits), then end_week, whose random
-// outcomes are sampled under a few fixed seeds. States are keyed coarsely
-// (week, goals, chains, flags, net worth in 200-unit steps, stats in steps
-// of 20), so the search is an abstraction: its findings are leads for an
-// author, not proofs.
+// a small set of candidate plans (the careful planner's plan aiming for the
+// gated work first, as a player who reads the requirements does; an empty
+// plan; the careful planner's plan keeping protected stats above 30, and
+// above 60; one of every offerable activity in turn until nothing fits),
+// then end_week, whose random outcomes are sampled under a few fixed
+// seeds. States are keyed coarsely (week, goals, chains, flags, net worth
+// in 500-unit steps, stats in steps of 25), so the search is an
+// abstraction: its findings are leads for an author, not proofs.
 func (Kind) StateSpace(c *core.Campaign) validate.Space {
 	return space{c: contentOf(c)}
 }
@@ -39,9 +40,9 @@ func (sp space) Start() []validate.State {
 func (sp space) Key(st validate.State) string {
 	s := st.(*State)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d|%s|%d", s.Week, s.Resolution, floorDiv(s.Money+s.Invested, 20000))
+	fmt.Fprintf(&b, "%d|%s|%d", s.Week, s.Resolution, floorDiv(s.Money+s.Invested, 50000))
 	for _, id := range slices.Sorted(maps.Keys(s.Stats)) {
-		fmt.Fprintf(&b, "|%s=%d", id, floorDiv(s.Stats[id], 20))
+		fmt.Fprintf(&b, "|%s=%d", id, floorDiv(s.Stats[id], 25))
 	}
 	for _, id := range slices.Sorted(maps.Keys(s.Goals)) {
 		fmt.Fprintf(&b, "|g:%s=%s", id, s.Goals[id])
@@ -61,26 +62,25 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
-// candidates returns the labelled candidate plans of a week.
-func (sp space) candidates(s *State) []struct {
+// candidate is a labelled plan for a week.
+type candidate struct {
 	label string
 	plan  []PlanItem
-} {
+}
+
+// candidates returns the candidate plans of a week: the careful planner
+// aiming for the gated work first (unlockChains), an empty plan, the
+// careful planner keeping protected stats above 30 and above 60, and one
+// of every offerable activity in turn until nothing fits.
+func (sp space) candidates(s *State) []candidate {
 	c := sp.c
-	out := []struct {
-		label string
-		plan  []PlanItem
-	}{{"rest", nil}}
-	for _, margin := range []int64{30, 60} {
-		out = append(out, struct {
-			label string
-			plan  []PlanItem
-		}{fmt.Sprintf("careful (stats kept above %d)", margin), carefulPlan(s, c, margin, nil)})
+	out := []candidate{
+		{"careful, unlocking the gated work first", carefulPlan(s, c, 30, unlockChains(c))},
+		{"rest", nil},
 	}
-	out = append(out, struct {
-		label string
-		plan  []PlanItem
-	}{"ambitious", carefulPlan(s, c, 30, append(unlockers(c), goalRaisers(c)...))})
+	for _, margin := range []int64{30, 60} {
+		out = append(out, candidate{fmt.Sprintf("careful (stats kept above %d)", margin), carefulPlan(s, c, margin, nil)})
+	}
 	work := s.clone()
 	work.Plan = nil
 	for progress := true; progress; {
@@ -99,10 +99,7 @@ func (sp space) candidates(s *State) []struct {
 		}
 	}
 	if len(work.Plan) > 1 {
-		out = append(out, struct {
-			label string
-			plan  []PlanItem
-		}{"a bit of everything", work.Plan})
+		out = append(out, candidate{"a bit of everything", work.Plan})
 	}
 	return out
 }
@@ -181,28 +178,4 @@ func (sp space) Terminals() map[string]string {
 		ResolutionFailed:           "endings.failed",
 		ResolutionWeekLimitReached: "endings.week_limit_reached",
 	}
-}
-
-// goalRaisers lists the activities that raise a stat a reach goal reads.
-func goalRaisers(c *Content) []string {
-	wanted := map[string]bool{}
-	for _, g := range c.Goals {
-		if g.Type == GoalReach {
-			g.Condition.Fields(func(name string, _ bool) {
-				if len(name) > 5 && name[:5] == "stat." {
-					wanted[name[5:]] = true
-				}
-			})
-		}
-	}
-	var out []string
-	for _, a := range c.Activities {
-		for stat := range wanted {
-			if a.Effects[stat] > 0 {
-				out = append(out, a.ID)
-				break
-			}
-		}
-	}
-	return out
 }
