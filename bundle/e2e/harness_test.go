@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,6 +40,14 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
+	// The browser tests mostly wait on Chromium, so run more of them at
+	// once than there are cores, unless -test.parallel says otherwise.
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", "4")
+	}
 	root, err := browsertest.ModuleRoot()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

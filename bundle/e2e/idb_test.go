@@ -37,6 +37,7 @@ console.log = (...a) => { window.testOut.push(a.join(" ")); log(...a); };
 </script>`
 
 func TestIndexedDBConformance(t *testing.T) {
+	t.Parallel()
 	need(t)
 	dir := t.TempDir()
 	cmd := exec.Command("go", "test", "-c", "-o", filepath.Join(dir, "idb.test.wasm"), "./wasm/play/idb")

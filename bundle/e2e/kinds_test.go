@@ -7,6 +7,7 @@ import (
 )
 
 func TestSimulationPlaysWeeksToAResolution(t *testing.T) {
+	t.Parallel()
 	p := open(t)
 	p.visit("")
 	p.screen("library")
@@ -61,6 +62,7 @@ func TestSimulationPlaysWeeksToAResolution(t *testing.T) {
 }
 
 func TestWorldBuildAndAdvanceTime(t *testing.T) {
+	t.Parallel()
 	p := open(t)
 	p.visit("")
 	p.screen("library")

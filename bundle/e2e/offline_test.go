@@ -15,6 +15,7 @@ func (p *page) offline() {
 }
 
 func TestOfflineAfterTheFirstVisit(t *testing.T) {
+	t.Parallel()
 	// With the network gone, the browser's own update check of sw.js fails;
 	// Chromium reports that on the console, and it is expected.
 	p := open(t, "sw.js", "ERR_INTERNET_DISCONNECTED", "ERR_CONNECTION_REFUSED")
@@ -43,6 +44,7 @@ func TestOfflineAfterTheFirstVisit(t *testing.T) {
 }
 
 func TestOfflineFilePlaysAndSaves(t *testing.T) {
+	t.Parallel()
 	need(t)
 	p := openFile(t, suite.offline)
 	p.visit("")
@@ -75,6 +77,7 @@ func TestOfflineFilePlaysAndSaves(t *testing.T) {
 }
 
 func TestBridgeRecoversFromAPanic(t *testing.T) {
+	t.Parallel()
 	p := open(t, "storyloom.debugPanic: internal error")
 	p.visit("")
 	p.screen("library")

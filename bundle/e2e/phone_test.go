@@ -12,6 +12,7 @@ import (
 // header, Enter takes one, focus lands on the new scene's text, and the
 // live region announces it.
 func TestPhoneSizedKeyboardOnly(t *testing.T) {
+	t.Parallel()
 	p := open(t)
 	p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
 	p.visit("#/new/gannet-rock")
@@ -51,6 +52,7 @@ func TestPhoneSizedKeyboardOnly(t *testing.T) {
 // remembered across a reload, and passes axe-core's contrast checks on the
 // library and a scene.
 func TestDarkTheme(t *testing.T) {
+	t.Parallel()
 	p := open(t)
 	p.visit("")
 	p.screen("library")

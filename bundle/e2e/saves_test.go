@@ -46,6 +46,7 @@ func (p *page) dialogButton(sel string) {
 }
 
 func TestReloadResumesTheAutosave(t *testing.T) {
+	t.Parallel()
 	p := open(t)
 	startStory(t, p, "gannet-rock")
 	for i := 0; i < 3; i++ {
@@ -73,6 +74,7 @@ func TestReloadResumesTheAutosave(t *testing.T) {
 }
 
 func TestSaveSlotLoadAndDelete(t *testing.T) {
+	t.Parallel()
 	p := open(t)
 	startStory(t, p, "gannet-rock")
 	firstChoice(t, p)
@@ -120,6 +122,7 @@ func TestSaveSlotLoadAndDelete(t *testing.T) {
 }
 
 func TestBranchFromAnEarlierAction(t *testing.T) {
+	t.Parallel()
 	p := open(t)
 	startStory(t, p, "gannet-rock")
 	var scenes []string
@@ -172,6 +175,7 @@ func waitFile(t *testing.T, dir string) string {
 }
 
 func TestExportImportAndATamperedFile(t *testing.T) {
+	t.Parallel()
 	p := open(t)
 	dir := t.TempDir()
 	p.downloadsTo(dir)
@@ -223,6 +227,7 @@ func TestExportImportAndATamperedFile(t *testing.T) {
 }
 
 func TestLanguageSwitchMidGame(t *testing.T) {
+	t.Parallel()
 	p := open(t)
 	startStory(t, p, "gannet-rock")
 	firstChoice(t, p)
@@ -252,6 +257,7 @@ func TestLanguageSwitchMidGame(t *testing.T) {
 }
 
 func TestLockedChoiceShowsItsReason(t *testing.T) {
+	t.Parallel()
 	p := open(t)
 	startStory(t, p, "the-marrow-affair")
 	for i := 0; i < 60; i++ {

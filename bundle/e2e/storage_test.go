@@ -16,6 +16,7 @@ import (
 // the page says so plainly and offers a save file, the game goes on in
 // memory, and the file it offers holds the game.
 func TestStorageFailureIsToldAndPlayGoesOn(t *testing.T) {
+	t.Parallel()
 	p := open(t, "storyloom: storage:")
 	dir := t.TempDir()
 	p.downloadsTo(dir)

@@ -44,6 +44,7 @@ func playStory(t *testing.T, p *page, shotLocked string) (moves int, lockedReaso
 }
 
 func TestStoryPlaysToAnEndingByClickAndKeyboard(t *testing.T) {
+	t.Parallel()
 	p := open(t)
 	p.visit("")
 	p.screen("library")
