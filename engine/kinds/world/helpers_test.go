@@ -48,36 +48,16 @@ type action struct {
 	params core.Params
 }
 
-// careful builds the best ride it can afford with a reserve left, keeps
-// one mechanic once there are rides to break and an entertainer once
-// guests come, and advances a day at a time.
+// careful is the careful player (carefulDecisions): it builds the best
+// ride it can afford with a reserve left, keeps one mechanic once there
+// are rides to break and an entertainer once guests come, and advances a
+// day at a time.
 func careful(s *State, c *Content) ([]action, int64) {
 	var out []action
-	const reserve = 150000
-	money := s.Money
-	if len(s.Sites) >= 2 && s.Staff["mechanic"] == 0 {
-		out = append(out, action{ActionHire, core.Params{"staff": "mechanic"}})
+	for _, d := range carefulDecisions(s, c) {
+		out = append(out, action{d.verb, d.params})
 	}
-	if len(s.Sites) >= 3 && s.Staff["entertainer"] == 0 {
-		out = append(out, action{ActionHire, core.Params{"staff": "entertainer"}})
-	}
-	for _, n := range c.Nodes {
-		if _, taken := s.Sites[n.ID]; !n.Buildable || taken {
-			continue
-		}
-		best := -1
-		for i, b := range c.Buildings {
-			if b.Cost+reserve <= money && (best < 0 || b.Appeal > c.Buildings[best].Appeal) {
-				best = i
-			}
-		}
-		if best < 0 {
-			break
-		}
-		money -= c.Buildings[best].Cost
-		out = append(out, action{ActionBuild, core.Params{"building": c.Buildings[best].ID, "node": n.ID}})
-	}
-	return out, 24
+	return out, carefulTicks
 }
 
 // reckless builds the most expensive rides at steep prices, never hires

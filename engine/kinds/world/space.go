@@ -13,17 +13,22 @@ import (
 
 var _ validate.Explorable = Kind{}
 
-// spaceTicks is how far one tier 3 move advances the world.
-const spaceTicks = 72
+// spaceTicks is how far one tier 3 move advances the world, and
+// carefulTicks how often the careful candidate decides within it.
+const (
+	spaceTicks   = 72
+	carefulTicks = 24
+)
 
-// StateSpace implements validate.Explorable. A move is a decision followed
-// by advancing spaceTicks ticks under a fixed seed: wait; build the most
-// appealing affordable building on the first free site; build the
-// cheapest; build the most appealing affordable building on every free
-// site, keeping a reserve; hire one of a kind of staff not hired yet. States are keyed by
-// tick, what stands where, staff and objectives (money, guests and rating
-// are left out), so the search is an abstraction whose findings are leads,
-// not proofs.
+// StateSpace implements validate.Explorable. A move is a stretch of
+// spaceTicks ticks under a fixed seed: played by the careful player
+// (carefulDecisions every carefulTicks), or after one decision — wait;
+// build the most appealing affordable building on the first free site;
+// build the cheapest; build the most appealing affordable building on
+// every free site, keeping a reserve. States are keyed by tick, how many of
+// each building stand, staff and objectives (where they stand, money,
+// guests and rating are left out), so the search is an abstraction whose
+// findings are leads, not proofs.
 func (Kind) StateSpace(c *core.Campaign) validate.Space {
 	return space{c: contentOf(c)}
 }
@@ -40,9 +45,13 @@ func (sp space) Key(st validate.State) string {
 	s := st.(*State)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d|%s|%s", s.Tick, s.Resolution, s.FailureID)
-	for _, n := range sp.c.Nodes {
-		if site, ok := s.Sites[n.ID]; ok {
-			fmt.Fprintf(&b, "|%s=%s", n.ID, site.Building)
+	built := map[string]int{}
+	for _, site := range s.Sites {
+		built[site.Building]++
+	}
+	for _, bd := range sp.c.Buildings {
+		if n := built[bd.ID]; n > 0 {
+			fmt.Fprintf(&b, "|%s×%d", bd.ID, n)
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(s.Staff)) {
@@ -63,7 +72,10 @@ func (sp space) Moves(st validate.State) []validate.Move {
 		f := advanceTicks(next, sp.c, spaceTicks, sp.derive)
 		return validate.Move{Label: fmt.Sprintf("hour %d: %s", s.Tick, label), Outcomes: []validate.State{f.s}}
 	}
-	moves := []validate.Move{then("wait", s)}
+	moves := []validate.Move{
+		{Label: fmt.Sprintf("hour %d: play carefully", s.Tick), Outcomes: []validate.State{sp.carefully(s)}},
+		then("wait", s),
+	}
 	free := ""
 	for _, n := range sp.c.Nodes {
 		if _, taken := s.Sites[n.ID]; n.Buildable && !taken {
@@ -97,13 +109,6 @@ func (sp space) Moves(st validate.State) []validate.Move {
 	}
 	if fill := sp.fill(s); fill != nil {
 		moves = append(moves, then("build the best it can afford everywhere, keeping a reserve", fill))
-	}
-	for _, st := range sp.c.Staff {
-		if s.Staff[st.ID] == 0 {
-			next := s.clone()
-			next.Staff[st.ID] = 1
-			moves = append(moves, then("hire "+st.ID, next))
-		}
 	}
 	return moves
 }
@@ -179,4 +184,74 @@ func (sp space) Terminals() map[string]string {
 		ResolutionObjectivesMet: "endings.objectives_met",
 		ResolutionFailed:        "endings.failed",
 	}
+}
+
+// A decision is one verb and its params, as a policy would submit them.
+type decision struct {
+	verb   string
+	params core.Params
+}
+
+// carefulDecisions are the decisions of a careful player before the next
+// stretch of time: hire one of each repairing staff once two sites stand
+// and one of each cheering staff once three do, then build, on every free
+// site in node order, the most appealing building it can afford while
+// keeping an eighth of the starting money in reserve. It is a tier 3
+// candidate and the scripted careful player of the tests.
+func carefulDecisions(s *State, c *Content) []decision {
+	var out []decision
+	for _, st := range c.Staff {
+		if s.Staff[st.ID] == 0 && (st.Repairs > 0 && len(s.Sites) >= 2 || st.Cheer > 0 && len(s.Sites) >= 3) {
+			out = append(out, decision{ActionHire, core.Params{"staff": st.ID}})
+		}
+	}
+	reserve := c.StartingMoney / 8
+	money := s.Money
+	for _, n := range c.Nodes {
+		if _, taken := s.Sites[n.ID]; !n.Buildable || taken {
+			continue
+		}
+		best := -1
+		for i, b := range c.Buildings {
+			if b.Cost+reserve <= money && (best < 0 || b.Appeal > c.Buildings[best].Appeal) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		money -= c.Buildings[best].Cost
+		out = append(out, decision{ActionBuild, core.Params{"building": c.Buildings[best].ID, "node": n.ID}})
+	}
+	return out
+}
+
+// carefully plays the careful player for spaceTicks ticks, deciding every
+// carefulTicks.
+func (sp space) carefully(s *State) *State {
+	for t := int64(0); t < spaceTicks && s.Resolution == ""; t += carefulTicks {
+		for _, d := range carefulDecisions(s, sp.c) {
+			s = d.apply(s, sp.c)
+		}
+		s = advanceTicks(s, sp.c, carefulTicks, sp.derive).s
+	}
+	return s
+}
+
+// apply takes decision d in s through its verb; a refused one changes
+// nothing.
+func (d decision) apply(s *State, c *Content) *State {
+	var res core.AdvanceResult
+	switch d.verb {
+	case ActionBuild:
+		res = build(s, c, d.params)
+	case ActionHire, ActionFire:
+		res = staffing(s, c, d.verb, d.params)
+	default:
+		return s
+	}
+	if res.Error != nil {
+		return s
+	}
+	return res.State.(*State)
 }
