@@ -11,7 +11,8 @@
 # with GOOS=js GOARCH=wasm. wrangler.toml (repository root) runs this build
 # itself before `wrangler dev` and `wrangler deploy`.
 #
-# dev listens on WORKER_IP:WORKER_PORT (127.0.0.1:8787) and keeps the local
+# WORKER_OUT overrides the build's output directory (wrangler.toml expects
+# dist/worker). dev listens on WORKER_IP:WORKER_PORT (127.0.0.1:8787) and keeps the local
 # D1 database in WORKER_PERSIST (.wrangler/state); extra arguments go to
 # `wrangler dev`.
 set -euo pipefail
@@ -19,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 GO=${GO:-go}
-out=dist/worker
+out=${WORKER_OUT:-dist/worker}
 game_src=static/freeport/freeport.json
 game_go=wasm/worker/freeport_game.go
 

@@ -3,10 +3,12 @@ package edge
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -19,13 +21,20 @@ const (
 	paidLimit = 10 << 20
 )
 
-// TestWorkerSize measures the bundle wrangler uploads (the WASM module and
-// the syumai/workers shim in dist/worker, built by wrangler dev's build
-// command) compressed with gzip, and holds it to the Paid plan's limit;
-// whether it also fits the Free plan is logged.
+// TestWorkerSize builds the bundle wrangler uploads (the WASM module and
+// the syumai/workers shim, by scripts/worker.sh build into a temporary
+// directory), measures it compressed with gzip, and holds it to the Paid
+// plan's limit; whether it also fits the Free plan is logged.
 func TestWorkerSize(t *testing.T) {
-	worker(t) // builds dist/worker
-	dir := filepath.Join(repoRoot, "dist", "worker")
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), startLimit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "scripts/worker.sh", "build")
+	cmd.Dir = repoRoot
+	cmd.Env = append(os.Environ(), "WORKER_OUT="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("scripts/worker.sh build: %v\n%s", err, out)
+	}
 	var raw, gz int
 	for _, name := range []string{"app.wasm", "worker.mjs", "runtime.mjs", "wasm_exec.js"} {
 		b, err := os.ReadFile(filepath.Join(dir, name))
