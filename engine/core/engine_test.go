@@ -261,6 +261,10 @@ func TestDeserializeRefusesBadInput(t *testing.T) {
 		{"epoch in v1", edit(`{"actionId":"inc","seq":0}`, `{"from":"1.0.0","seq":0,"system":"content","to":"1.0.0"}`), core.ReasonInvalidState},
 		{"v2 without epoch", edit(`"formatVersion":1`, `"formatVersion":2`), core.ReasonInvalidState},
 		{"unknown system", edit(`{"actionId":"inc","seq":0}`, `{"from":"a","seq":0,"system":"time","to":"b"}`), core.ReasonMalformedInput},
+		{"repeated field", edit(`"seed":"s",`, `"seed":"s","seed":"t",`), core.ReasonMalformedInput},
+		{"repeated entry field", edit(`{"actionId":"inc","seq":0}`, `{"actionId":"inc","seq":0,"seq":0}`), core.ReasonMalformedInput},
+		{"trailing data", good + " {}", core.ReasonMalformedInput},
+		{"bad number", edit(`"formatVersion":1`, `"formatVersion":01`), core.ReasonMalformedInput},
 		{"bad params", edit(`{"actionId":"inc","seq":0}`, `{"actionId":"inc","params":{"a":{"b":1}},"seq":0}`), core.ReasonMalformedInput},
 	}
 	for _, tt := range tests {

@@ -5,17 +5,71 @@ import (
 	"sort"
 )
 
-// envelopeJSON is the wire form Deserialize reads: every field required.
+// envelopeJSON is the envelope as read: every field required.
 type envelopeJSON struct {
-	FormatVersion   *int            `json:"formatVersion"`
-	GameID          *string         `json:"gameId"`
-	KindID          *string         `json:"kindId"`
-	CampaignID      *string         `json:"campaignId"`
-	CampaignVersion *string         `json:"campaignVersion"`
-	Seed            *string         `json:"seed"`
-	Status          *Status         `json:"status"`
-	KindState       json.RawMessage `json:"kindState"`
-	ActionLog       *Log            `json:"actionLog"`
+	FormatVersion   *int
+	GameID          *string
+	KindID          *string
+	CampaignID      *string
+	CampaignVersion *string
+	Seed            *string
+	Status          *Status
+	KindState       json.RawMessage
+	ActionLog       *Log
+}
+
+// readEnvelope reads the envelope's fields, the kind state as raw bytes and
+// the log decoded, refusing unknown and repeated fields.
+func readEnvelope(data []byte) (envelopeJSON, error) {
+	var env envelopeJSON
+	r := &reader{b: data}
+	text := func(dst **string) error {
+		if r.literal("null") {
+			return nil
+		}
+		s, err := r.str()
+		*dst = &s
+		return err
+	}
+	err := r.object(func(key string) error {
+		switch key {
+		case "formatVersion":
+			n, err := r.integer()
+			env.FormatVersion = &n
+			return err
+		case "gameId":
+			return text(&env.GameID)
+		case "kindId":
+			return text(&env.KindID)
+		case "campaignId":
+			return text(&env.CampaignID)
+		case "campaignVersion":
+			return text(&env.CampaignVersion)
+		case "seed":
+			return text(&env.Seed)
+		case "status":
+			var s *string
+			err := text(&s)
+			if s != nil {
+				st := Status(*s)
+				env.Status = &st
+			}
+			return err
+		case "kindState":
+			raw, err := r.skip(0)
+			env.KindState = raw
+			return err
+		case "actionLog":
+			l, err := r.log()
+			env.ActionLog = &l
+			return err
+		}
+		return r.errorf("unknown field %q", key)
+	})
+	if err == nil {
+		err = r.end()
+	}
+	return env, err
 }
 
 // Deserialize reads a serialized state and resolves it against this engine,
@@ -57,8 +111,8 @@ func (e *Engine) parseEnvelope(data []byte) (parsedEnvelope, *ValidationError) {
 	if len(data) > MaxStateBytes {
 		return fail(Errorf(ReasonInputTooLarge, "", "state is %d bytes; the limit is %d", len(data), MaxStateBytes))
 	}
-	var env envelopeJSON
-	if err := DecodeStrict(data, &env); err != nil {
+	env, err := readEnvelope(data)
+	if err != nil {
 		return fail(Errorf(ReasonMalformedInput, "", "not a game state: %v", err))
 	}
 	switch {

@@ -285,51 +285,46 @@ func appendParams(b []byte, p Params) []byte {
 	return append(b, '}')
 }
 
-// entryJSON is the wire form of any log entry; which fields are present
-// says which kind of entry it is.
-// An empty string reads as absent: no entry may carry one.
+// entryJSON is a log entry as read; which fields are present says which
+// kind of entry it is. An empty string reads as absent: no entry may carry
+// one.
 type entryJSON struct {
-	Seq      *int   `json:"seq"`
-	ActionID string `json:"actionId"`
-	Params   Params `json:"params"`
-	System   string `json:"system"`
-	From     string `json:"from"`
-	To       string `json:"to"`
+	Seq      int // -1 when absent
+	ActionID string
+	Params   Params
+	System   string
+	From     string
+	To       string
 }
 
 // UnmarshalJSON reads a JSON array of entries, refusing unknown fields, an
 // unknown system, mixed entry shapes, and an entry whose seq is not its
 // position.
 func (l *Log) UnmarshalJSON(data []byte) error {
-	var raw []entryJSON
-	if err := DecodeStrict(data, &raw); err != nil {
+	r := &reader{b: data}
+	out, err := r.log()
+	if err == nil {
+		err = r.end()
+	}
+	if err != nil {
 		return err
-	}
-	out := Log{}
-	if len(raw) > 0 {
-		out.b = &logBacking{items: make([]LoggedEntry, len(raw), len(raw)+8)}
-	}
-	for i, r := range raw {
-		e, err := r.entry()
-		if err != nil {
-			return fmt.Errorf("actionLog[%d]: %w", i, err)
-		}
-		if e.Sequence() != i {
-			return fmt.Errorf("actionLog[%d]: seq %d is not its position", i, e.Sequence())
-		}
-		out.b.items[i] = e
-	}
-	if out.b != nil {
-		out.n = len(raw)
-		out.b.items = out.b.items[:cap(out.b.items)]
-		out.b.claimed.Store(int64(out.n))
 	}
 	*l = out
 	return nil
 }
 
+// logOf returns the log holding entries, sharing their slice.
+func logOf(entries []LoggedEntry) Log {
+	if len(entries) == 0 {
+		return Log{}
+	}
+	b := &logBacking{items: entries[:cap(entries)]}
+	b.claimed.Store(int64(len(entries)))
+	return Log{b: b, n: len(entries)}
+}
+
 func (r entryJSON) entry() (LoggedEntry, error) {
-	if r.Seq == nil {
+	if r.Seq < 0 {
 		return nil, fmt.Errorf("missing seq")
 	}
 	if r.System == "" {
@@ -339,16 +334,16 @@ func (r entryJSON) entry() (LoggedEntry, error) {
 		if err := r.Params.Validate(); err != nil {
 			return nil, err
 		}
-		return LoggedAction{Seq: *r.Seq, ActionID: r.ActionID, Params: r.Params}, nil
+		return LoggedAction{Seq: r.Seq, ActionID: r.ActionID, Params: r.Params}, nil
 	}
 	if r.ActionID != "" || r.Params != nil || r.From == "" || r.To == "" {
 		return nil, fmt.Errorf("an epoch entry has exactly seq, system, from and to")
 	}
 	switch r.System {
 	case "content":
-		return LoggedContent{Seq: *r.Seq, From: r.From, To: r.To}, nil
+		return LoggedContent{Seq: r.Seq, From: r.From, To: r.To}, nil
 	case "migration":
-		return LoggedMigration{Seq: *r.Seq, From: r.From, To: r.To}, nil
+		return LoggedMigration{Seq: r.Seq, From: r.From, To: r.To}, nil
 	}
 	return nil, fmt.Errorf("unknown system %q", r.System)
 }
