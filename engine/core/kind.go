@@ -139,6 +139,15 @@ type Context struct {
 // Derive returns a handle on any other stream of this game's seed (§3.1).
 func (c *Context) Derive(id rng.StreamID) *rng.Handle { return rng.For(c.seed, id) }
 
+// Strings returns the registry's string table in the default locale, or
+// nil when the context has no registry.
+func (c *Context) Strings() map[LocKey]string {
+	if c.Registry == nil {
+		return nil
+	}
+	return c.Registry.Strings
+}
+
 // ProjectionContext is the wider context of the three projecting members
 // (§3.1): it adds EngineRef.
 type ProjectionContext struct {

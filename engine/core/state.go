@@ -348,6 +348,22 @@ func (r entryJSON) entry() (LoggedEntry, error) {
 	return nil, fmt.Errorf("unknown system %q", r.System)
 }
 
+// DecodeChecked decodes the JSON document data strictly (DecodeStrict)
+// into a new T and runs check on it, which may also finish it (compile an
+// index, fill defaults). It returns the *T, or nil and the error as
+// "<prefix>: <error>": the shape of a kind's DecodeContent and DecodeState,
+// as in DecodeChecked(raw, "sim: state", content.checkState).
+func DecodeChecked[T any](data []byte, prefix string, check func(*T) error) (any, error) {
+	v := new(T)
+	if err := DecodeStrict(data, v); err != nil {
+		return nil, fmt.Errorf("%s: %w", prefix, err)
+	}
+	if err := check(v); err != nil {
+		return nil, fmt.Errorf("%s: %w", prefix, err)
+	}
+	return v, nil
+}
+
 // DecodeStrict decodes the JSON document data into v, refusing unknown
 // fields and anything after the one value ("trailing data after JSON
 // value"). Kinds use it for their content, sources and states, so that a

@@ -8,3 +8,13 @@ func TestKindReasonMessages(t *testing.T) {
 		t.Fatalf("KindReasonMessages = %v", m)
 	}
 }
+
+func TestContextStrings(t *testing.T) {
+	if (&Context{}).Strings() != nil {
+		t.Fatal("strings without a registry")
+	}
+	reg := &Registry{Strings: map[LocKey]string{"a.b": "x"}}
+	if got := (&Context{Registry: reg}).Strings(); got["a.b"] != "x" {
+		t.Fatalf("Strings() = %v", got)
+	}
+}
