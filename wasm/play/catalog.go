@@ -16,7 +16,7 @@ type achievementInfo struct {
 	ID             string      `json:"id"`
 	TitleKey       core.LocKey `json:"titleKey"`
 	DescriptionKey core.LocKey `json:"descriptionKey,omitempty"`
-	Title          string      `json:"title"`
+	Title          string      `json:"title,omitempty"`
 	Description    string      `json:"description,omitempty"`
 	Unlocked       bool        `json:"unlocked"`
 }
@@ -25,7 +25,7 @@ type achievementInfo struct {
 type endingInfo struct {
 	ID       string      `json:"id"`
 	TitleKey core.LocKey `json:"titleKey"`
-	Title    string      `json:"title"`
+	Title    string      `json:"title,omitempty"`
 	// Outcome is "win", "lose" or "neutral".
 	Outcome string `json:"outcome"`
 	Found   bool   `json:"found"`
@@ -86,12 +86,12 @@ func terminalOf(kindView json.RawMessage) string {
 
 // text renders key for campaignID in locale: the campaign's translation,
 // else its default text, else the engine's own string.
-func (h *host) text(campaignID, locale string, key core.LocKey) string {
+func (ch *campaignHost) text(locale string, key core.LocKey) string {
 	if key == "" {
 		return ""
 	}
-	reg := h.engine.Registry()
-	if p := reg.Provenance[campaignID]; p != nil {
+	reg := ch.engine.Registry()
+	if p := reg.Provenance[ch.id]; p != nil {
 		if t, ok := p.Catalogs[locale][key]; ok && t != "" {
 			return t
 		}
@@ -99,7 +99,7 @@ func (h *host) text(campaignID, locale string, key core.LocKey) string {
 			return t
 		}
 	}
-	if t, ok := h.engine.EngineStrings()[key]; ok {
+	if t, ok := ch.engine.EngineStrings()[key]; ok {
 		return t
 	}
 	return reg.Strings[key]

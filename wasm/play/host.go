@@ -3,11 +3,13 @@
 package main
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"sync"
 	"time"
 
+	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/kinds/sim"
 	"github.com/storyloom/storyloom/engine/kinds/story"
@@ -24,18 +26,91 @@ func kinds() []core.Kind {
 	return []core.Kind{story.Kind{}, sim.Kind{}, world.Kind{}}
 }
 
-// host is what init builds: the engine over the page's campaigns, the
-// session store, and where records live.
+// host is what init sets up: the campaigns as the page handed them, where
+// records live, and, built on first use, one engine and session store per
+// campaign. Building a campaign (parsing and validating it) is the most
+// expensive thing the module does, so a cold start to a game builds only
+// that game's campaign; the library builds the rest. Every store shares
+// the one keeper, so a session, a save or the profile is the same record
+// whichever store reads it.
 type host struct {
-	engine *core.Engine
-	store  *session.Store
-	keep   *keeper
-	// locales are the locales each campaign can be shown in.
-	locales map[string][]string
+	keep *keeper
+	// order is the campaigns' ids in the page's order.
+	order []string
+	// sources are the campaigns' files, by id.
+	sources map[string]content.Source
+
+	buildMu sync.Mutex
+	built   map[string]*campaignHost
 
 	mu sync.Mutex
 	// campaigns remembers which campaign each session plays.
 	campaigns map[string]string
+}
+
+// campaignHost is one campaign's engine and session store.
+type campaignHost struct {
+	id      string
+	engine  *core.Engine
+	store   *session.Store
+	locales []string
+	err     error
+}
+
+// forCampaign returns the campaign's engine and store, building them the
+// first time.
+func (h *host) forCampaign(id string) (*campaignHost, error) {
+	h.buildMu.Lock()
+	defer h.buildMu.Unlock()
+	if ch, ok := h.built[id]; ok {
+		return ch, ch.err
+	}
+	src, ok := h.sources[id]
+	if !ok {
+		return nil, failf(core.ReasonUnknownCampaign, "unknown campaign %q", id)
+	}
+	ch := &campaignHost{id: id}
+	h.built[id] = ch
+	reg, res := content.Build(kinds(), src)
+	if reg == nil {
+		e := firstError(res)
+		ch.err = failf(e.Code, "campaign %q does not build: %s", id, e.Message)
+		return ch, ch.err
+	}
+	ids := randomIDs{}
+	engine, err := core.New(core.Host{Kinds: kinds(), Registry: reg, IDs: ids})
+	if err != nil {
+		ch.err = failf(core.ReasonInvalidState, "%v", err)
+		return ch, ch.err
+	}
+	store, err := session.New(session.Config{Engine: engine, Records: h.keep.Records(), Profiles: h.keep.Profiles(), Clock: stamps, IDs: ids})
+	if err != nil {
+		ch.err = failf(core.ReasonInvalidState, "%v", err)
+		return ch, ch.err
+	}
+	ch.engine, ch.store, ch.locales = engine, store, reg.Locales(id)
+	return ch, nil
+}
+
+// forSession returns the store of the campaign a session plays.
+func (h *host) forSession(ctx context.Context, sessionID string) (*campaignHost, error) {
+	id := h.campaignOf(ctx, sessionID)
+	if id == "" {
+		return nil, failf(core.ReasonUnknownSession, "unknown session %q", sessionID)
+	}
+	return h.forCampaign(id)
+}
+
+// forSave returns the store of the campaign a save plays.
+func (h *host) forSave(ctx context.Context, saveID string) (*campaignHost, error) {
+	rec, ok, err := h.keep.Records().GetSave(ctx, saveID)
+	if err != nil {
+		return nil, failf(core.ReasonStorageFailure, "storage failed: %v", err)
+	}
+	if !ok || rec.ProfileID != profileID {
+		return nil, failf(core.ReasonUnknownSave, "unknown save %q", saveID)
+	}
+	return h.forCampaign(rec.CampaignID)
 }
 
 // state holds the host once init has run.

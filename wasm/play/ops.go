@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/storyloom/storyloom/engine/content"
@@ -79,7 +80,8 @@ func opInit(ctx context.Context, arg json.RawMessage) (any, error) {
 	if len(a.Campaigns) == 0 {
 		return nil, failf(core.ReasonMalformedInput, "init needs at least one campaign")
 	}
-	srcs := make([]content.Source, 0, len(a.Campaigns))
+	h := &host{sources: map[string]content.Source{}, built: map[string]*campaignHost{}, campaigns: map[string]string{}}
+	var skips []skipped
 	for _, c := range a.Campaigns {
 		src := content.Source{Path: c.Path, Campaign: []byte(c.Campaign)}
 		if src.Path == "" {
@@ -91,76 +93,63 @@ func opInit(ctx context.Context, arg json.RawMessage) (any, error) {
 			}
 			src.Translations[loc] = []byte(t)
 		}
-		srcs = append(srcs, src)
-	}
-	var skips []skipped
-	reg, res := content.Build(kinds(), srcs...)
-	if reg == nil {
-		// Keep the campaigns that build on their own; report the rest.
-		var good []content.Source
-		for i, src := range srcs {
-			if r, one := content.Build(kinds(), src); r != nil {
-				good = append(good, src)
-			} else {
-				e := firstError(one)
-				skips = append(skips, skipped{ID: a.Campaigns[i].ID, Code: e.Code, Reason: e.Message})
-			}
+		// Only the envelope is read now; the campaign is built when first
+		// used, and a campaign that does not build is reported then.
+		var head struct {
+			ID string `json:"id"`
 		}
-		if len(good) == 0 {
-			e := firstError(res)
-			return nil, failf(e.Code, "no campaign could be built: %s", e.Message)
+		if err := json.Unmarshal(src.Campaign, &head); err != nil || head.ID == "" {
+			skips = append(skips, skipped{ID: c.ID, Code: core.ReasonMalformedInput, Reason: "not a campaign file"})
+			continue
 		}
-		if reg, res = content.Build(kinds(), good...); reg == nil {
-			e := firstError(res)
-			return nil, failf(e.Code, "the campaigns do not build together: %s", e.Message)
+		if _, dup := h.sources[head.ID]; dup {
+			skips = append(skips, skipped{ID: c.ID, Code: core.ReasonDuplicateCampaignID, Reason: fmt.Sprintf("campaign id %q is used twice", head.ID)})
+			continue
 		}
+		h.sources[head.ID] = src
+		h.order = append(h.order, head.ID)
 	}
-	ids := randomIDs{}
-	engine, err := core.New(core.Host{Kinds: kinds(), Registry: reg, IDs: ids})
-	if err != nil {
-		return nil, failf(core.ReasonInvalidState, "%v", err)
+	if len(h.order) == 0 {
+		return nil, failf(core.ReasonMalformedInput, "no campaign could be read")
 	}
-	var keep *keeper
 	switch a.Storage {
 	case "", "indexeddb":
 		name := a.Database
 		if name == "" {
 			name = "storyloom"
 		}
-		db, derr := idb.Open(name)
-		if derr != nil {
-			keep = newKeeper(nil, derr.Error())
+		if old, err := current(); err == nil && old.keep.db != nil && old.keep.db.Name() == name {
+			h.keep = newKeeper(old.keep.db, "")
+		} else if db, derr := idb.Open(name); derr != nil {
+			h.keep = newKeeper(nil, derr.Error())
 		} else {
-			keep = newKeeper(db, "")
+			h.keep = newKeeper(db, "")
 		}
 	case "memory":
-		keep = newKeeper(nil, "the page chose memory storage")
+		h.keep = newKeeper(nil, "the page chose memory storage")
 	default:
 		return nil, failf(core.ReasonMalformedInput, "storage %q is not indexeddb or memory", a.Storage)
-	}
-	store, err := session.New(session.Config{Engine: engine, Records: keep.Records(), Profiles: keep.Profiles(), Clock: &clock{}, IDs: ids})
-	if err != nil {
-		return nil, failf(core.ReasonInvalidState, "%v", err)
-	}
-	h := &host{engine: engine, store: store, keep: keep, locales: map[string][]string{}, campaigns: map[string]string{}}
-	for _, id := range reg.Order {
-		h.locales[id] = reg.Locales(id)
 	}
 	state.mu.Lock()
 	old := state.h
 	state.h = h
 	state.mu.Unlock()
-	if old != nil && old.keep.db != nil && (keep.db == nil || old.keep.db.Name() != keep.db.Name()) {
+	if old != nil && old.keep.db != nil && (h.keep.db == nil || old.keep.db != h.keep.db) {
 		old.keep.db.Close()
-	}
-	warnings := res.Warnings
-	if warnings == nil {
-		warnings = []core.ValidationError{}
 	}
 	if skips == nil {
 		skips = []skipped{}
 	}
-	return map[string]any{"campaigns": reg.Order, "kinds": engine.KindIDs(), "storage": keep.Status(), "skipped": skips, "warnings": len(warnings)}, nil
+	return map[string]any{"campaigns": h.order, "kinds": kindIDs(), "storage": h.keep.Status(), "skipped": skips}, nil
+}
+
+// kindIDs lists the registered kinds' ids.
+func kindIDs() []string {
+	var out []string
+	for _, k := range kinds() {
+		out = append(out, k.ID())
+	}
+	return out
 }
 
 func firstError(r core.ValidationResult) core.ValidationError {
@@ -259,26 +248,34 @@ func opListCampaigns(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
-	cat, err := h.store.ListCampaigns(ctx, profileID, a.Locale)
-	if err != nil {
-		return nil, err
-	}
 	prof, _ := h.keep.Profiles().Load(ctx, profileID)
-	out := make([]librarySummary, 0, len(cat.Campaigns))
-	reg := h.engine.Registry()
-	for _, c := range cat.Campaigns {
-		s := librarySummary{CampaignID: c.CampaignID, KindID: c.KindID, TitleKey: c.TitleKey, Title: cat.Strings[c.TitleKey],
-			Locales: h.locales[c.CampaignID], Progress: c.Progress, Last: h.last(c.CampaignID)}
-		achievements, _ := campaignExtras(reg.Campaign(c.CampaignID))
-		s.Achievements.Total = len(achievements)
-		for _, r := range prof.Profile.Achievements {
-			if r.CampaignID == c.CampaignID {
-				s.Achievements.Unlocked++
-			}
+	out := make([]librarySummary, 0, len(h.order))
+	skips := []skipped{}
+	for _, id := range h.order {
+		ch, err := h.forCampaign(id)
+		if err != nil {
+			e := errorBody(err)
+			skips = append(skips, skipped{ID: id, Code: e.Code, Reason: e.Message})
+			continue
 		}
-		out = append(out, s)
+		cat, err := ch.store.ListCampaigns(ctx, profileID, a.Locale)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cat.Campaigns {
+			s := librarySummary{CampaignID: c.CampaignID, KindID: c.KindID, TitleKey: c.TitleKey, Title: cat.Strings[c.TitleKey],
+				Locales: ch.locales, Progress: c.Progress, Last: h.last(c.CampaignID)}
+			achievements, _ := campaignExtras(ch.engine.Registry().Campaign(c.CampaignID))
+			s.Achievements.Total = len(achievements)
+			for _, r := range prof.Profile.Achievements {
+				if r.CampaignID == c.CampaignID {
+					s.Achievements.Unlocked++
+				}
+			}
+			out = append(out, s)
+		}
 	}
-	return map[string]any{"campaigns": out}, nil
+	return map[string]any{"campaigns": out, "skipped": skips}, nil
 }
 
 type campaignArgs struct {
@@ -295,31 +292,32 @@ func opGetCampaign(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
-	c := h.engine.Registry().Campaign(a.CampaignID)
-	if c == nil {
-		return nil, failf(core.ReasonUnknownCampaign, "unknown campaign %q", a.CampaignID)
+	ch, err := h.forCampaign(a.CampaignID)
+	if err != nil {
+		return nil, err
 	}
+	c := ch.engine.Registry().Campaign(a.CampaignID)
 	prof, _ := h.keep.Profiles().Load(ctx, profileID)
 	achievements, endings := campaignExtras(c)
 	for i := range achievements {
 		ach := &achievements[i]
-		ach.Title = h.text(c.ID, a.Locale, ach.TitleKey)
-		ach.Description = h.text(c.ID, a.Locale, ach.DescriptionKey)
+		ach.Title = ch.text(a.Locale, ach.TitleKey)
+		ach.Description = ch.text(a.Locale, ach.DescriptionKey)
 		for _, r := range prof.Profile.Achievements {
 			ach.Unlocked = ach.Unlocked || (r.CampaignID == c.ID && r.AchievementID == ach.ID)
 		}
 	}
 	for i := range endings {
 		e := &endings[i]
-		e.Title = h.text(c.ID, a.Locale, e.TitleKey)
+		e.Title = ch.text(a.Locale, e.TitleKey)
 		for _, r := range prof.Profile.Terminals {
 			e.Found = e.Found || (r.CampaignID == c.ID && r.TerminalID == e.ID)
 		}
 	}
 	return map[string]any{
 		"campaignId": c.ID, "kindId": c.KindID, "version": c.Version,
-		"titleKey": c.TitleKey, "title": h.text(c.ID, a.Locale, c.TitleKey),
-		"locales": h.locales[c.ID], "achievements": achievements, "endings": endings,
+		"titleKey": c.TitleKey, "title": ch.text(a.Locale, c.TitleKey),
+		"locales": ch.locales, "achievements": achievements, "endings": endings,
 		"last": h.last(c.ID),
 	}, nil
 }
@@ -350,7 +348,11 @@ func opCreateSession(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
-	sh, err := h.store.CreateSession(ctx, session.CreateSessionConfig{CampaignID: a.CampaignID, Seed: a.Seed, ProfileID: profileID})
+	ch, err := h.forCampaign(a.CampaignID)
+	if err != nil {
+		return nil, err
+	}
+	sh, err := ch.store.CreateSession(ctx, session.CreateSessionConfig{CampaignID: a.CampaignID, Seed: a.Seed, ProfileID: profileID})
 	if err != nil {
 		return nil, err
 	}
@@ -403,7 +405,11 @@ func opResumeSession(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
-	sc, err := h.store.ResumeSession(ctx, a.SessionID)
+	ch, err := h.forSession(ctx, a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := ch.store.ResumeSession(ctx, a.SessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -438,7 +444,11 @@ func opGetScene(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
-	sc, err := h.store.GetScene(ctx, a.SessionID)
+	ch, err := h.forSession(ctx, a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := ch.store.GetScene(ctx, a.SessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -454,7 +464,11 @@ func opGetView(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
-	v, err := h.store.GetView(ctx, a.SessionID)
+	ch, err := h.forSession(ctx, a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	v, err := ch.store.GetView(ctx, a.SessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -475,7 +489,11 @@ func opGetStrings(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
-	table, err := h.store.GetStrings(ctx, a.SessionID, a.Locale)
+	ch, err := h.forSession(ctx, a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	table, err := ch.store.GetStrings(ctx, a.SessionID, a.Locale)
 	if err != nil {
 		return nil, err
 	}
@@ -531,15 +549,19 @@ func act(ctx context.Context, arg json.RawMessage, preview bool) (any, error) {
 	if a.Params == nil {
 		a.Params = core.Params{}
 	}
+	ch, err := h.forSession(ctx, a.SessionID)
+	if err != nil {
+		return nil, err
+	}
 	var res session.ActionResult
 	var before session.Profile
 	if preview {
-		res, err = h.store.PreviewAction(ctx, a.SessionID, a.ActionID, a.Params)
+		res, err = ch.store.PreviewAction(ctx, a.SessionID, a.ActionID, a.Params)
 	} else {
 		if p, perr := h.keep.Profiles().Load(ctx, profileID); perr == nil {
 			before = p.Profile
 		}
-		res, err = h.store.SubmitAction(ctx, a.SessionID, a.ActionID, a.Params)
+		res, err = ch.store.SubmitAction(ctx, a.SessionID, a.ActionID, a.Params)
 	}
 	if err != nil {
 		return nil, err
@@ -556,15 +578,15 @@ func act(ctx context.Context, arg json.RawMessage, preview bool) (any, error) {
 	if preview || res.Scene == nil {
 		return out, nil
 	}
-	campaignID := h.campaignOf(ctx, a.SessionID)
-	h.touch(campaignID, a.SessionID, res.Scene.Status, nowStamp())
-	out.News = h.news(campaignID, before, res)
+	h.touch(ch.id, a.SessionID, res.Scene.Status, nowStamp())
+	out.News = ch.news(before, res)
 	return out, nil
 }
 
 // news works out what an accepted action unlocked.
-func (h *host) news(campaignID string, before session.Profile, res session.ActionResult) *news {
-	c := h.engine.Registry().Campaign(campaignID)
+func (ch *campaignHost) news(before session.Profile, res session.ActionResult) *news {
+	campaignID := ch.id
+	c := ch.engine.Registry().Campaign(campaignID)
 	if c == nil {
 		return nil
 	}
@@ -630,7 +652,11 @@ func opSaveGame(ctx context.Context, arg json.RawMessage) (any, error) {
 	if len([]rune(name)) > 80 {
 		name = string([]rune(name)[:80])
 	}
-	sh, err := h.store.SaveGame(ctx, a.SessionID)
+	ch, err := h.forSession(ctx, a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	sh, err := ch.store.SaveGame(ctx, a.SessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -654,7 +680,11 @@ func opLoadGame(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
-	sh, err := h.store.LoadGame(ctx, a.SaveID)
+	ch, err := h.forSave(ctx, a.SaveID)
+	if err != nil {
+		return nil, err
+	}
+	sh, err := ch.store.LoadGame(ctx, a.SaveID)
 	if err != nil {
 		return nil, err
 	}
@@ -682,10 +712,23 @@ func opListSaves(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
-	list, err := h.store.ListSaves(ctx, profileID)
+	// Saves are records, the same whichever campaign's store reads them:
+	// listing them builds no campaign.
+	recs, err := h.keep.Records().ListSaves(ctx, profileID)
 	if err != nil {
-		return nil, err
+		return nil, failf(core.ReasonStorageFailure, "storage failed: %v", err)
 	}
+	list := make([]session.SaveSummary, 0, len(recs))
+	for _, r := range recs {
+		list = append(list, session.SaveSummary{SaveID: r.SaveID, CampaignID: r.CampaignID, SavedAt: r.SavedAt, SavedAtSeq: r.SavedAtSeq})
+	}
+	// Newest first, ties by save id, as the session store lists them.
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].SavedAt != list[j].SavedAt {
+			return list[i].SavedAt > list[j].SavedAt
+		}
+		return list[i].SaveID < list[j].SaveID
+	})
 	names := h.keep.listMeta("slot:")
 	out := []saveOut{}
 	for _, s := range list {
@@ -716,7 +759,11 @@ func opDeleteSave(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
-	if err := h.store.DeleteSave(ctx, profileID, a.SaveID, a.SavedAt); err != nil {
+	ch, err := h.forSave(ctx, a.SaveID)
+	if err != nil {
+		return nil, err
+	}
+	if err := ch.store.DeleteSave(ctx, profileID, a.SaveID, a.SavedAt); err != nil {
 		return nil, err
 	}
 	h.keep.deleteMeta(slotKey(a.SaveID))
@@ -737,7 +784,11 @@ func opBranchSession(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
-	sh, err := h.store.BranchSession(ctx, a.SessionID, a.AtActionCount)
+	ch, err := h.forSession(ctx, a.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	sh, err := ch.store.BranchSession(ctx, a.SessionID, a.AtActionCount)
 	if err != nil {
 		return nil, err
 	}
@@ -769,11 +820,15 @@ func opGetHistory(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
-	fx, err := h.store.CaptureSession(ctx, a.SessionID, "")
+	ch, err := h.forSession(ctx, a.SessionID)
 	if err != nil {
 		return nil, err
 	}
-	eng := h.engine.WithEmitter(nil)
+	fx, err := ch.store.CaptureSession(ctx, a.SessionID, "")
+	if err != nil {
+		return nil, err
+	}
+	eng := ch.engine.WithEmitter(nil)
 	created := eng.CreateGame(fx.Config, fx.CampaignVersion)
 	if !created.OK {
 		return nil, failf(core.ReasonInvalidState, "the session does not replay")
@@ -854,7 +909,11 @@ func opExportSave(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
-	doc, err := h.store.ExportSave(ctx, profileID, a.SaveID)
+	ch, err := h.forSave(ctx, a.SaveID)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := ch.store.ExportSave(ctx, profileID, a.SaveID)
 	if err != nil {
 		return nil, err
 	}
@@ -877,7 +936,17 @@ func opImportSave(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
-	sh, err := h.store.ImportSave(ctx, profileID, []byte(a.Data))
+	// The file names its campaign; that campaign's store checks the rest
+	// (checksum, versions, the state itself) before anything is written.
+	campaignID := importedCampaign([]byte(a.Data))
+	if campaignID == "" {
+		return nil, failf(core.ReasonMalformedInput, "this is not a Storyloom save file")
+	}
+	ch, err := h.forCampaign(campaignID)
+	if err != nil {
+		return nil, err
+	}
+	sh, err := ch.store.ImportSave(ctx, profileID, []byte(a.Data))
 	if err != nil {
 		return nil, err
 	}
@@ -887,6 +956,24 @@ func opImportSave(ctx context.Context, arg json.RawMessage) (any, error) {
 	}
 	rec, _, _ := h.keep.Records().GetSave(ctx, sh.SaveID)
 	return map[string]any{"saveId": sh.SaveID, "savedAt": sh.SavedAt, "savedAtSeq": sh.SavedAtSeq, "campaignId": rec.CampaignID}, nil
+}
+
+// importedCampaign reads the campaign id a save file (or a bare envelope)
+// names, or "" when it names none.
+func importedCampaign(data []byte) string {
+	var doc struct {
+		Envelope *struct {
+			CampaignID string `json:"campaignId"`
+		} `json:"envelope"`
+		CampaignID string `json:"campaignId"`
+	}
+	if json.Unmarshal(data, &doc) != nil {
+		return ""
+	}
+	if doc.Envelope != nil {
+		return doc.Envelope.CampaignID
+	}
+	return doc.CampaignID
 }
 
 // opDebugPanic panics on purpose, so that a test can check the boundary

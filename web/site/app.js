@@ -83,7 +83,11 @@ async function route() {
     switch (parts[0]) {
       case "new": {
         const res = await call("createSession", { campaignId: parts[1] });
-        location.replace(`#/play/${encodeURIComponent(res.sessionId)}`);
+        // Become #/play/<sessionId> without a second hashchange, so that
+        // Back leaves the game rather than starting another.
+        history.replaceState(null, "", `#/play/${encodeURIComponent(res.sessionId)}`);
+        app.sessionId = res.sessionId;
+        await renderPlay(main, res.sessionId, res);
         return;
       }
       case "play":
@@ -160,9 +164,13 @@ async function boot() {
   setupTheme();
   onStorage(showStorage);
   document.getElementById("storage-download").addEventListener("click", rescueDownload);
-  const [backend] = await Promise.all([storageBackend(), loadBridge()]);
-  const campaigns = await fetchCampaigns();
+  const [backend, , campaigns] = await Promise.all([
+    storageBackend(),
+    loadBridge().then(() => performance.mark("storyloom-module")),
+    fetchCampaigns(),
+  ]);
   const res = await call("init", { campaigns, storage: backend });
+  performance.mark("storyloom-init");
   showStorage(res.storage);
   for (const s of res.skipped) console.warn(`storyloom: campaign ${s.id} was left out: ${s.message}`);
   await setupStorage(res.storage);

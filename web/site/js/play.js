@@ -20,12 +20,16 @@ function localeKey(campaignId) {
 }
 
 /** Draws the game of sessionId into main. */
-export async function renderPlay(main, sessionId) {
-  const handle = await call("resumeSession", { sessionId });
-  const info = await call("getCampaign", { campaignId: handle.campaignId, locale: app.locale });
+export async function renderPlay(main, sessionId, created) {
+  // A game just created needs no resume: its handle is the same.
+  const handle = created || (await call("resumeSession", { sessionId }));
   const screen = screens[handle.kindId];
   if (!screen) throw new Error(`this page has no screen for ${handle.kindId} campaigns yet`);
   let locale = localStorage.getItem(localeKey(handle.campaignId)) || "";
+  const [info, first] = await Promise.all([
+    call("getCampaign", { campaignId: handle.campaignId, locale: locale || app.locale }),
+    loadStrings(sessionId, locale),
+  ]);
   if (!info.locales.includes(locale)) locale = "";
   const g = {
     sessionId,
@@ -34,12 +38,11 @@ export async function renderPlay(main, sessionId) {
     info,
     scene: handle.scene,
     actionCount: handle.actionCount,
-    strings: new Strings({}, locale || "en"),
+    strings: first,
     result: null,
     busy: false,
     seq: 0,
   };
-  g.strings = await loadStrings(sessionId, locale);
 
   const titleEl = h("h1", { id: "game-title" }, info.title);
   const tools = h("div.tools", null);
