@@ -79,11 +79,7 @@ func (k Kind) Advance(state any, actionID string, params core.Params, ctx *core.
 	case ActionPlanClear:
 		return planClear(s)
 	}
-	var strings map[core.LocKey]string
-	if ctx.Registry != nil {
-		strings = ctx.Registry.Strings
-	}
-	return endWeek(s, c, strings, ctx.Emit, ctx.Derive)
+	return endWeek(s, c, ctx.Strings(), ctx.Emit, ctx.Derive)
 }
 
 // planTotals returns the hours and money the plan commits.

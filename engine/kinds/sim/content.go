@@ -226,15 +226,13 @@ func contentOf(c *core.Campaign) *Content {
 // DecodeContent implements core.Kind: it reads runtime content as it
 // encodes to JSON, refusing unknown fields and content that fails tier 1.
 func (Kind) DecodeContent(raw json.RawMessage) (any, error) {
-	var c Content
-	if err := core.DecodeStrict(raw, &c); err != nil {
-		return nil, fmt.Errorf("sim: content: %w", err)
-	}
-	if errs := c.check(); len(errs) > 0 {
-		return nil, fmt.Errorf("sim: content: %v", errs[0])
-	}
-	c.compile()
-	return &c, nil
+	return core.DecodeChecked(raw, "sim: content", func(c *Content) error {
+		if errs := c.check(); len(errs) > 0 {
+			return errs[0]
+		}
+		c.compile()
+		return nil
+	})
 }
 
 // ValidateCampaign implements core.Kind: tier 1 (numbers, references,

@@ -19,20 +19,13 @@ func (c *Content) endingKey(resolution string) core.LocKey {
 	return c.Endings.WeekLimitReached
 }
 
-func stringsOf(ctx *core.ProjectionContext) map[core.LocKey]string {
-	if ctx.Registry == nil {
-		return nil
-	}
-	return ctx.Registry.Strings
-}
-
 // Scene implements core.Kind. While the game runs the text is the
 // engine-owned simulation.scene.week with the week, cash and free hours as
 // params; once it has ended it is the campaign's authored ending text.
 func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
 	s := stateOf(state)
 	c := contentOf(ctx.Campaign)
-	table := stringsOf(ctx)
+	table := ctx.Strings()
 	if s.Resolution != "" {
 		key := c.endingKey(s.Resolution)
 		return core.SceneBody{TextKey: key, Text: table[key]}

@@ -107,15 +107,7 @@ func stateOf(v any) *State {
 // engine and refuses one this campaign cannot run (unknown stats, chains,
 // goals or activities, values out of range, a plan over budget).
 func (Kind) DecodeState(raw json.RawMessage, c *core.Campaign) (any, error) {
-	var s State
-	if err := core.DecodeStrict(raw, &s); err != nil {
-		return nil, fmt.Errorf("sim: state: %w", err)
-	}
-	content := contentOf(c)
-	if err := content.checkState(&s); err != nil {
-		return nil, fmt.Errorf("sim: state: %w", err)
-	}
-	return &s, nil
+	return core.DecodeChecked(raw, "sim: state", func(s *State) error { return contentOf(c).checkState(s) })
 }
 
 func (c *Content) checkState(s *State) error {

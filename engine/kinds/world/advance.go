@@ -282,10 +282,7 @@ func advance(s *State, c *Content, p core.Params, ctx *core.Context) core.Advanc
 			changes = append(changes, core.StateChange{Path: num.path, Op: op, Value: num.next, Previous: num.prev, Reason: ReasonTicksAdvanced, Visible: true})
 		}
 	}
-	var strings map[core.LocKey]string
-	if ctx.Registry != nil {
-		strings = ctx.Registry.Strings
-	}
+	strings := ctx.Strings()
 	messages := []core.OutcomeMessage{}
 	for _, st := range f.settled {
 		reason, key, tone := ReasonObjectiveMet, KeyObjectiveMet, core.TonePositive

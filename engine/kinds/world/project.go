@@ -21,10 +21,7 @@ func (c *Content) endingKey(resolution string) core.LocKey {
 func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
 	s := stateOf(state)
 	c := contentOf(ctx.Campaign)
-	var table map[core.LocKey]string
-	if ctx.Registry != nil {
-		table = ctx.Registry.Strings
-	}
+	table := ctx.Strings()
 	if s.Resolution != "" {
 		key := c.endingKey(s.Resolution)
 		return core.SceneBody{TextKey: key, Text: table[key]}

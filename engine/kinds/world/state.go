@@ -117,17 +117,15 @@ func stateOf(v any) *State {
 // DecodeState implements core.Kind: it reads a kind state from outside the
 // engine and refuses one this campaign cannot run.
 func (Kind) DecodeState(raw json.RawMessage, c *core.Campaign) (any, error) {
-	var s State
-	if err := core.DecodeStrict(raw, &s); err != nil {
-		return nil, fmt.Errorf("world: state: %w", err)
-	}
-	if err := contentOf(c).checkState(&s); err != nil {
-		return nil, fmt.Errorf("world: state: %w", err)
-	}
-	if s.Guests == nil {
-		s.Guests = []Guest{}
-	}
-	return &s, nil
+	return core.DecodeChecked(raw, "world: state", func(s *State) error {
+		if err := contentOf(c).checkState(s); err != nil {
+			return err
+		}
+		if s.Guests == nil {
+			s.Guests = []Guest{}
+		}
+		return nil
+	})
 }
 
 func (c *Content) checkState(s *State) error {
