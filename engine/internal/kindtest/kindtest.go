@@ -15,6 +15,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/validate"
 )
 
 // Registry builds a registry of sources for kind k, failing t on any tier
@@ -212,4 +213,25 @@ func Concurrently(t *testing.T, n int, play func(i int) []byte) {
 			t.Fatalf("game %d played concurrently differs from the same game played alone", i)
 		}
 	}
+}
+
+// Reaches explores campaign id of reg with kind k within b (tier 3) and
+// requires every terminal of want to be reached and no dead end or
+// unwinnable state; it logs the other findings, which are leads.
+func Reaches(t *testing.T, k core.Kind, reg *core.Registry, id string, b validate.Budget, want ...string) ([]core.ValidationWarning, validate.Exploration) {
+	t.Helper()
+	warnings, ex := validate.Tier3(k, reg.Campaign(id), b)
+	for _, r := range want {
+		if _, ok := ex.Terminals[r]; !ok {
+			t.Errorf("tier 3 never reaches %s", r)
+		}
+	}
+	if len(ex.DeadEnds) > 0 || len(ex.Unwinnable) > 0 {
+		t.Errorf("dead ends %v, unwinnable %v", ex.DeadEnds, ex.Unwinnable)
+	}
+	t.Logf("%d states, bounded %v, %d warnings", ex.States, ex.Bounded, len(warnings))
+	for _, w := range warnings {
+		t.Logf("  %v", w)
+	}
+	return warnings, ex
 }

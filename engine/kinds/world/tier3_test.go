@@ -3,6 +3,7 @@ package world
 import (
 	"testing"
 
+	"github.com/storyloom/storyloom/engine/internal/kindtest"
 	"github.com/storyloom/storyloom/engine/validate"
 )
 
@@ -13,19 +14,7 @@ func TestTier3(t *testing.T) {
 	reg := shippedRegistry(t)
 	for _, id := range shipped {
 		t.Run(id, func(t *testing.T) {
-			warnings, ex := validate.Tier3(Kind{}, reg.Campaign(id), validate.Budget{MaxStates: 2000, MaxDepth: 20})
-			for _, r := range []string{ResolutionObjectivesMet, ResolutionFailed} {
-				if _, ok := ex.Terminals[r]; !ok {
-					t.Errorf("tier 3 never reaches %s", r)
-				}
-			}
-			if len(ex.DeadEnds) > 0 || len(ex.Unwinnable) > 0 {
-				t.Errorf("dead ends %v, unwinnable %v", ex.DeadEnds, ex.Unwinnable)
-			}
-			t.Logf("%d states, bounded %v, %d warnings", ex.States, ex.Bounded, len(warnings))
-			for _, w := range warnings {
-				t.Logf("  %v", w)
-			}
+			kindtest.Reaches(t, Kind{}, reg, id, validate.Budget{MaxStates: 2000, MaxDepth: 20}, ResolutionObjectivesMet, ResolutionFailed)
 		})
 	}
 }
