@@ -138,18 +138,47 @@ function changes(v, g, t, cur, statLabel) {
   if (msgs.length) {
     box.append(h("ul.messages", null, msgs.map((m) => h("li", { class: `tone-${m.tone || "neutral"}` }, t(m.key, m.params)))));
   }
+  const changed = (g.result?.changes || []).filter((c) => c.visible !== false && c.path !== "week");
+  if (changed.length) {
+    box.append(h("table.changes-table", null,
+      h("caption.sr-only", null, "What the week changed, step by step"),
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, "What"), h("th", { scope: "col" }, "From"), h("th", { scope: "col" }, "To"), h("th", { scope: "col" }, "Why"))),
+      h("tbody", null, changed.map((c) => h("tr", null,
+        h("th", { scope: "row" }, changeLabel(c.path, t, statLabel)),
+        h("td", null, changeValue(c.path, c.previous, cur)),
+        h("td", null, changeValue(c.path, c.value, cur)),
+        h("td.muted", null, t(`simulation.reason.${c.reason}`, null, c.reason)))))));
+  }
   if (lw) {
     const deltas = [h("li", null, `Cash ${lw.moneyDelta >= 0 ? "+" : "−"}${money(Math.abs(lw.moneyDelta), cur)}`)];
     if (lw.investedDelta) deltas.push(h("li", null, `Invested ${lw.investedDelta >= 0 ? "+" : "−"}${money(Math.abs(lw.investedDelta), cur)}`));
     for (const [id, d] of Object.entries(lw.statDeltas || {})) {
       if (d) deltas.push(h("li", null, `${statLabel[id] || id} ${signed(d)}`));
     }
-    box.append(h("h3", null, `Week ${lw.week}`), h("ul.deltas", null, deltas));
+    box.append(h("h3", null, `Week ${lw.week} in all`), h("ul.deltas", null, deltas));
     if (lw.incidentTitleKey) {
       box.append(h("div.incident", null, h("strong", null, t(lw.incidentTitleKey)), h("p", null, t(lw.incidentTextKey))));
     }
   }
   return box;
+}
+
+// changeLabel names a StateChange's path for the player.
+function changeLabel(path, t, statLabel) {
+  if (path === "money") return "Cash";
+  if (path === "invested") return "Invested";
+  if (path.startsWith("stat.")) return statLabel[path.slice(5)] || path.slice(5);
+  if (path.startsWith("goal.") || path.startsWith("goals.")) return "Goal";
+  if (path.startsWith("chain.")) return "Story so far";
+  return path;
+}
+
+// changeValue renders a StateChange's value (money in cents as money).
+function changeValue(path, v, cur) {
+  if (v === undefined || v === null) return "—";
+  if ((path === "money" || path === "invested") && typeof v === "number") return money(v, cur);
+  if (typeof v === "object") return JSON.stringify(v);
+  return String(v);
 }
 
 /** What the live region says after an action. */
