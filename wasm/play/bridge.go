@@ -26,6 +26,7 @@ type bridgeError struct {
 	Message string
 }
 
+// Error returns the message.
 func (e *bridgeError) Error() string { return e.Message }
 
 func failf(code, format string, args ...any) error {

@@ -106,8 +106,10 @@ func (k *keeper) Records() session.RecordStore { return keeperRecords{k} }
 // Profiles returns the keeper as a session.ProfileStore.
 func (k *keeper) Profiles() session.ProfileStore { return keeperProfiles{k} }
 
+// keeperRecords is the keeper as a session.RecordStore.
 type keeperRecords struct{ k *keeper }
 
+// GetSession implements session.RecordStore: memory first, then IndexedDB.
 func (r keeperRecords) GetSession(ctx context.Context, id string) (session.SessionRecord, bool, error) {
 	k := r.k
 	k.mu.Lock()
@@ -133,6 +135,8 @@ func (r keeperRecords) GetSession(ctx context.Context, id string) (session.Sessi
 	return cloneSession(rec), true, nil
 }
 
+// PutSession implements session.RecordStore: compare-and-set in memory,
+// then the write to IndexedDB, whose failure is reported, not returned.
 func (r keeperRecords) PutSession(ctx context.Context, rec session.SessionRecord) error {
 	k := r.k
 	k.mu.Lock()
@@ -149,6 +153,7 @@ func (r keeperRecords) PutSession(ctx context.Context, rec session.SessionRecord
 	return nil
 }
 
+// GetSave implements session.RecordStore.
 func (r keeperRecords) GetSave(ctx context.Context, id string) (session.SaveRecord, bool, error) {
 	k := r.k
 	k.mu.Lock()
@@ -164,6 +169,7 @@ func (r keeperRecords) GetSave(ctx context.Context, id string) (session.SaveReco
 	return k.db.Records().GetSave(ctx, id)
 }
 
+// PutSave implements session.RecordStore.
 func (r keeperRecords) PutSave(ctx context.Context, rec session.SaveRecord) error {
 	k := r.k
 	k.mu.Lock()
@@ -176,6 +182,8 @@ func (r keeperRecords) PutSave(ctx context.Context, rec session.SaveRecord) erro
 	return nil
 }
 
+// ListSaves implements session.RecordStore: IndexedDB's saves with this
+// tab's own writes and deletes laid over them.
 func (r keeperRecords) ListSaves(ctx context.Context, profileID string) ([]session.SaveRecord, error) {
 	k := r.k
 	byID := map[string]session.SaveRecord{}
@@ -206,6 +214,7 @@ func (r keeperRecords) ListSaves(ctx context.Context, profileID string) ([]sessi
 	return out, nil
 }
 
+// DeleteSave implements session.RecordStore.
 func (r keeperRecords) DeleteSave(ctx context.Context, id, expectedSavedAt string) error {
 	k := r.k
 	rec, ok, err := r.GetSave(ctx, id)
@@ -232,8 +241,10 @@ func (r keeperRecords) DeleteSave(ctx context.Context, id, expectedSavedAt strin
 	return nil
 }
 
+// keeperProfiles is the keeper as a session.ProfileStore.
 type keeperProfiles struct{ k *keeper }
 
+// Load implements session.ProfileStore.
 func (p keeperProfiles) Load(ctx context.Context, profileID string) (session.ProfileLoadResult, error) {
 	k := p.k
 	k.mu.Lock()
@@ -262,6 +273,7 @@ func (p keeperProfiles) Load(ctx context.Context, profileID string) (session.Pro
 	return res, err
 }
 
+// Save implements session.ProfileStore.
 func (p keeperProfiles) Save(ctx context.Context, prof session.Profile) error {
 	k := p.k
 	doc, err := session.EncodeProfile(prof)
