@@ -2,7 +2,7 @@
 // and importing a save file.
 import { call, attempt } from "./bridge.js";
 import { h, replace, nextId } from "./dom.js";
-import { announce, toast } from "./ui.js";
+import { announce, guard, toast } from "./ui.js";
 import { when } from "./i18n.js";
 import { app } from "../app.js";
 
@@ -17,7 +17,7 @@ export async function renderLibrary(main) {
   const fileId = nextId("import");
   const importMsg = h("p.note", { role: "status" });
   const input = h("input.visually-hidden-file", { id: fileId, type: "file", accept: ".json,application/json" });
-  input.addEventListener("change", () => importFile(input, importMsg));
+  input.addEventListener("change", guard(() => importFile(input, importMsg)));
   replace(main,
     h("div.page-head", null,
       h("h1", null, "Library"),

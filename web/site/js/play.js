@@ -4,7 +4,7 @@
 // player picked; this module sends it to the engine.
 import { call, attempt } from "./bridge.js";
 import { h, replace, nextId } from "./dom.js";
-import { announce, toast } from "./ui.js";
+import { announce, guard, toast } from "./ui.js";
 import { Strings, localeName } from "./i18n.js";
 import { openSaves, quickSave } from "./saves.js";
 import { app } from "../app.js";
@@ -50,7 +50,7 @@ export async function renderPlay(main, sessionId, created) {
     const selId = nextId("lang");
     const select = h("select", { id: selId, dataset: { role: "locale" } },
       info.locales.map((l) => h("option", { value: l, selected: (locale || "en") === l }, localeName(l))));
-    select.addEventListener("change", async () => {
+    select.addEventListener("change", guard(async () => {
       const next = select.value;
       try { localStorage.setItem(localeKey(g.campaignId), next); } catch { /* this tab only */ }
       app.locale = next;
@@ -61,12 +61,12 @@ export async function renderPlay(main, sessionId, created) {
       document.documentElement.lang = next;
       draw({ announceScene: false });
       announce(localeName(next));
-    });
+    }));
     tools.append(h("div.lang", null, h("label", { for: selId }, "Language"), select));
   }
   tools.append(
-    h("button", { type: "button", dataset: { role: "quick-save" }, onclick: () => quickSave(g) }, "Save"),
-    h("button", { type: "button", dataset: { role: "open-saves" }, onclick: () => openSaves(g) }, "Saves & rewind"));
+    h("button", { type: "button", dataset: { role: "quick-save" }, onclick: guard(() => quickSave(g)) }, "Save"),
+    h("button", { type: "button", dataset: { role: "open-saves" }, onclick: guard(() => openSaves(g)) }, "Saves & rewind"));
 
   const errors = h("div.feedback", { "aria-live": "assertive" });
   const body = h("div.kind-screen", { dataset: { kind: g.kindId } });
@@ -76,7 +76,7 @@ export async function renderPlay(main, sessionId, created) {
   main.dataset.screen = "play";
   document.documentElement.lang = locale || "en";
 
-  async function submit(actionId, params) {
+  const submit = guard(async (actionId, params) => {
     if (g.busy) return;
     g.busy = true;
     errors.replaceChildren();
@@ -95,7 +95,7 @@ export async function renderPlay(main, sessionId, created) {
     } finally {
       g.busy = false;
     }
-  }
+  });
 
   function tell(news) {
     const parts = [];
@@ -159,7 +159,7 @@ function kindLabel(kindId) {
 function endingPanel(g) {
   return h("section.ending-actions", { "aria-label": "What next" },
     h("a.button.primary", { href: `#/new/${encodeURIComponent(g.campaignId)}`, dataset: { role: "play-again" } }, "Play again"),
-    h("button", { type: "button", onclick: () => openSaves(g, { tab: "rewind" }) }, "Rewind to an earlier choice"),
+    h("button", { type: "button", onclick: guard(() => openSaves(g, { tab: "rewind" })) }, "Rewind to an earlier choice"),
     h("a.button", { href: `#/gallery/${encodeURIComponent(g.campaignId)}` }, "Achievements & endings"),
     h("a.button", { href: "#/" }, "Library"));
 }

@@ -4,7 +4,7 @@
 // action (the autosave): reloading the page resumes it where it was.
 import { call, attempt } from "./bridge.js";
 import { h, nextId } from "./dom.js";
-import { announce, ask, confirm, dialog, download, toast } from "./ui.js";
+import { announce, ask, confirm, dialog, download, guard, toast } from "./ui.js";
 import { when } from "./i18n.js";
 import { app } from "../app.js";
 
@@ -31,7 +31,7 @@ export async function openSaves(g, { tab = "saves" } = {}) {
     const body = h("div.saves", null);
     body.append(h("p.note", null, "Your game is saved automatically after every move: reload or come back later and it continues here."));
     body.append(h("div.actions", null,
-      h("button.primary", { type: "button", dataset: { role: "save-now" }, onclick: async () => { close(null); await quickSave(g); } }, "Save now…"),
+      h("button.primary", { type: "button", dataset: { role: "save-now" }, onclick: guard(async () => { close(null); await quickSave(g); }) }, "Save now…"),
       importControl(close)));
     body.append(h("h3", { id: "slots-h" }, "Saved games"));
     if (saves.length === 0) {
@@ -85,15 +85,15 @@ function slot(s, close) {
       h("button.small.primary", { type: "button", dataset: { role: "load" }, "aria-label": `Load ${name}`, onclick: () => close({ load: s.saveId, name }) }, "Load"),
       h("button.small", {
         type: "button", dataset: { role: "export" }, "aria-label": `Download ${name} as a file`,
-        onclick: async () => {
+        onclick: guard(async () => {
           const file = await call("exportSave", { saveId: s.saveId });
           download(file.fileName, file.data);
           announce("Save file downloaded.");
-        },
+        }),
       }, "Download"),
       h("button.small.danger", {
         type: "button", dataset: { role: "delete" }, "aria-label": `Delete ${name}`,
-        onclick: async () => {
+        onclick: guard(async () => {
           if (!(await confirm("Delete this save?", `“${name}” will be gone for good.`, "Delete"))) return;
           const res = await attempt("deleteSave", { saveId: s.saveId, savedAt: s.savedAt });
           if (res.ok) {
@@ -102,7 +102,7 @@ function slot(s, close) {
           } else {
             announce(`Could not delete: ${res.error.message}`);
           }
-        },
+        }),
       }, "Delete")));
 }
 
@@ -110,7 +110,7 @@ function importControl(close) {
   const id = nextId("imp");
   const msg = h("span.note", { role: "status" });
   const input = h("input.visually-hidden-file", { id, type: "file", accept: ".json,application/json", dataset: { role: "import" } });
-  input.addEventListener("change", async () => {
+  input.addEventListener("change", guard(async () => {
     const file = input.files?.[0];
     input.value = "";
     if (!file) return;
@@ -123,6 +123,6 @@ function importControl(close) {
     }
     toast("Save imported", file.name, "positive");
     close({ imported: res.saveId });
-  });
+  }));
   return h("span", null, h("label.button", { for: id }, "Import a save file…"), input, msg);
 }

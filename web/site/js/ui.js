@@ -82,3 +82,21 @@ export function download(fileName, text, type = "application/json") {
 export function errorBox(message) {
   return h("p.error", { role: "alert" }, message);
 }
+
+/**
+ * guard wraps an event handler that calls the bridge: a failure is shown
+ * to the player (an alert and the live region), never left as an
+ * unhandled rejection.
+ */
+export function guard(fn) {
+  return async (...args) => {
+    try {
+      await fn(...args);
+    } catch (err) {
+      const msg = err?.message || String(err);
+      toast("That did not work", msg, "negative");
+      announce(`That did not work: ${msg}`);
+      console.warn("storyloom:", err);
+    }
+  };
+}

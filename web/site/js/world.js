@@ -3,7 +3,7 @@
 // says is affordable), staff, objectives, and letting time pass.
 import { h, svg, replace, nextId } from "./dom.js";
 import { money } from "./i18n.js";
-import { confirm } from "./ui.js";
+import { confirm, guard } from "./ui.js";
 
 export const numbered = false;
 
@@ -102,9 +102,9 @@ function place(n, v, g, t, cur, action, act, label) {
           h("button.small", { type: "button", disabled: !setPrice?.available, onclick: () => act("set_price", { node: n.id, band: sel.value }) }, t(setPrice?.labelKey, null, "Set price"))),
         h("button.small.danger", {
           type: "button", disabled: !demolish?.available,
-          onclick: async () => {
+          onclick: guard(async () => {
             if (await confirm("Demolish?", `Pull down the ${t(n.site.labelKey)} at ${label[n.id]}? This cannot be undone.`, "Demolish")) act("demolish", { node: n.id });
-          },
+          }),
         }, t(demolish?.labelKey, null, "Demolish"))));
     }
   } else if (n.buildable) {
