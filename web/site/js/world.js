@@ -30,10 +30,10 @@ export function render(root, g, act) {
   } else {
     parts.push(timePanel(action("advance_ticks"), v, t, act));
   }
+  parts.push(messages(g, t, v, label));
   parts.push(map(v, label));
   parts.push(h("section.panel", { "aria-labelledby": "places-h" }, h("h2", { id: "places-h" }, "Places"),
     h("ul.places", null, v.nodes.map((n) => place(n, v, g, t, cur, action, act, label)))));
-  parts.push(messages(g, t));
 
   const side = h("div.sim-side", null,
     h("section.panel.goals", { "aria-labelledby": "obj-h" }, h("h2", { id: "obj-h" }, "Objectives"),
@@ -158,9 +158,27 @@ function alerts(v, t, label) {
     })));
 }
 
-function messages(g, t) {
+function messages(g, t, v, label) {
   const msgs = (g.result?.messages || []).filter((m) => m.visible !== false);
-  if (!msgs.length) return null;
+  const changes = (g.result?.changes || []).filter((c) => c.visible !== false);
+  if (!msgs.length && !changes.length) return null;
+  const cur = v.currency || "";
+  const name = (path) => {
+    const [head, rest] = [path.split(".")[0], path.split(".").slice(1).join(".")];
+    if (head === "money") return "Cash";
+    if (head === "site") return `Site: ${label[rest] || rest}`;
+    if (head === "staff") return `Staff: ${rest}`;
+    if (head === "tick") return "Hour";
+    const named = { served: "Rides given", rating: "Rating", guests: "Guests", arrived: "Arrivals", revenue: "Takings" };
+    if (named[head]) return named[head];
+    return path;
+  };
+  const val = (path, x) => (x === undefined || x === null ? "—" : path === "money" && typeof x === "number" ? money(x, cur) : typeof x === "object" ? JSON.stringify(x) : String(x));
   return h("section.panel.changes", { "aria-labelledby": "wchg-h" }, h("h2", { id: "wchg-h" }, "What changed"),
-    h("ul.messages", null, msgs.map((m) => h("li", { class: `tone-${m.tone || "neutral"}` }, t(m.key, m.params)))));
+    msgs.length ? h("ul.messages", null, msgs.map((m) => h("li", { class: `tone-${m.tone || "neutral"}` }, t(m.key, m.params)))) : null,
+    changes.length ? h("table.changes-table", null,
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, "What"), h("th", { scope: "col" }, "From"), h("th", { scope: "col" }, "To"), h("th", { scope: "col" }, "Why"))),
+      h("tbody", null, changes.slice(0, 12).map((c) => h("tr", null,
+        h("th", { scope: "row" }, name(c.path)), h("td", null, val(c.path, c.previous)), h("td", null, val(c.path, c.value)),
+        h("td.muted", null, t(`world-graph.reason.${c.reason}`, null, c.reason)))))) : null);
 }
