@@ -86,7 +86,7 @@ func median(vs []float64) float64 {
 
 // series is a family of sub-benchmarks keyed by one numeric parameter, e.g.
 // core.SubmitActionAtHistory/actions=10, =1000, =10000: one series for
-// ns/op and one for each custom metric the family reports (such as
+// ns/op and one for each custom size metric the family reports (such as
 // save-bytes).
 type series struct {
 	Family string    `json:"family"`
@@ -138,8 +138,9 @@ func findSeries(results []benchResult) []series {
 }
 
 // seriesUnits returns the metrics of a result that make growth series:
-// ns/op first, then the custom metrics in name order (the standard B/op,
-// allocs/op and MB/s are left out).
+// ns/op first, then the custom size metrics (units ending in "bytes", such
+// as save-bytes) in name order. Other custom metrics — rates, latencies,
+// counts — stay in results.json: a log-log slope does not judge them.
 func seriesUnits(metrics map[string]float64) []string {
 	var units []string
 	if _, ok := metrics["ns/op"]; ok {
@@ -147,9 +148,7 @@ func seriesUnits(metrics map[string]float64) []string {
 	}
 	var custom []string
 	for u := range metrics {
-		switch u {
-		case "ns/op", "B/op", "allocs/op", "MB/s":
-		default:
+		if strings.HasSuffix(u, "bytes") {
 			custom = append(custom, u)
 		}
 	}

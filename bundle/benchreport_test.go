@@ -80,10 +80,12 @@ func TestBenchReportWritesDocChartsAndJSON(t *testing.T) {
 	}
 }
 
+// TestCustomMetricMakesItsOwnSeries: a size metric gets a series and a
+// chart of its own; other custom metrics (states) do not.
 func TestCustomMetricMakesItsOwnSeries(t *testing.T) {
 	const in = `pkg: github.com/storyloom/storyloom/engine/session
-BenchmarkSaveGameAtHistory/actions=10-2   	 100	 4000 ns/op	 792.0 save-bytes	 2672 B/op	 15 allocs/op
-BenchmarkSaveGameAtHistory/actions=10000-2	 100	 4000000 ns/op	 792000 save-bytes	 909841 B/op	 15 allocs/op
+BenchmarkSaveGameAtHistory/actions=10-2   	 100	 4000 ns/op	 792.0 save-bytes	 3 states	 2672 B/op	 15 allocs/op
+BenchmarkSaveGameAtHistory/actions=10000-2	 100	 4000000 ns/op	 792000 save-bytes	 9 states	 909841 B/op	 15 allocs/op
 `
 	res, err := parseBench(strings.NewReader(in))
 	if err != nil {
