@@ -431,15 +431,11 @@ func stamp(seat int, acts []Action) []Action {
 		return nil
 	}
 	out := make([]Action, len(acts))
+	var buf []byte
 	for i, a := range acts {
 		a.Token = ""
-		b, err := canon.Marshal(struct {
-			Seat   int    `json:"seat"`
-			Action Action `json:"action"`
-		}{seat, a})
-		if err != nil {
-			b = []byte(a.ID)
-		}
+		buf = appendTokenInput(buf[:0], seat, a)
+		b := buf
 		sum := sha256.Sum256(b)
 		a.Token = "t" + hex.EncodeToString(sum[:8])
 		out[i] = a
@@ -586,37 +582,21 @@ func (s *Server) gameView(r *Room, seat int, ob *outbox, now int64, rejected boo
 	}
 	ms = append(ms, common...)
 	m := r.Match
-	add := func(key string, v any) error {
-		b, err := canon.Marshal(v)
-		if err != nil {
-			return fmt.Errorf("rooms: view %s: %w", key, err)
-		}
-		ms = append(ms, member{key, b})
-		return nil
-	}
-	if err := add("you", PlayerID(seat)); err != nil {
-		return nil, err
-	}
+	ms = append(ms, member{"you", appendStr(nil, PlayerID(seat))})
 	if m.Result == nil {
 		if acts := t.actions(seat); len(acts) > 0 {
-			if err := add("valid_actions", acts); err != nil {
-				return nil, err
-			}
+			ms = append(ms, member{"valid_actions", appendActions(make([]byte, 0, 512), acts)})
 			if seat < len(m.Clock) && m.Clock[seat].At > 0 {
 				left := max((m.Clock[seat].At-now+999)/1000, 0)
-				ms = append(ms, member{"action_deadline", strconv.AppendInt(nil, left, 10)})
+				ms = append(ms, member{"action_deadline", appendInt(nil, left)})
 			}
 		}
 	}
 	if len(m.Stops[seat]) > 0 {
-		if err := add("stops", m.Stops[seat]); err != nil {
-			return nil, err
-		}
+		ms = append(ms, member{"stops", appendStrs(nil, m.Stops[seat])})
 	}
 	if len(m.OwnStops[seat]) > 0 {
-		if err := add("own_turn_stops", m.OwnStops[seat]); err != nil {
-			return nil, err
-		}
+		ms = append(ms, member{"own_turn_stops", appendStrs(nil, m.OwnStops[seat])})
 	}
 	if ob.autoPassed[r.ID][seat] {
 		ms = append(ms, member{"auto_passed", []byte("true")})
@@ -625,14 +605,10 @@ func (s *Server) gameView(r *Room, seat int, ob *outbox, now int64, rejected boo
 		ms = append(ms, member{"action_rejected", []byte("true")})
 	}
 	if a := m.Acks[seat]; a != nil {
-		if err := add("action_ack", a); err != nil {
-			return nil, err
-		}
+		ms = append(ms, member{"action_ack", appendAck(nil, a)})
 	}
 	if r.Config.UndoEnabled {
-		if err := add("undo", UndoView{Available: len(m.Checkpoints), Limit: s.Limits.UndoDepth}); err != nil {
-			return nil, err
-		}
+		ms = append(ms, member{"undo", appendUndo(nil, UndoView{Available: len(m.Checkpoints), Limit: s.Limits.UndoDepth})})
 	}
 	return object(ms)
 }

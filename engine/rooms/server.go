@@ -629,7 +629,7 @@ func (s *Server) flush(ob *outbox, now int64) []Outbound {
 			}
 		}
 	}
-	var dir []RoomSummary
+	var dir []byte // the encoded directory, once per call
 	dirDone := false
 	for _, id := range sortedKeys(owed) {
 		c := s.Conns[id]
@@ -643,9 +643,12 @@ func (s *Server) flush(ob *outbox, now int64) []Outbound {
 		switch ph {
 		case phaseLobby:
 			if !dirDone {
-				dir, dirDone = s.directory(), true
+				if d := s.directory(); len(d) > 0 {
+					dir = appendDirectory(nil, d)
+				}
+				dirDone = true
 			}
-			frame, err = canon.Marshal(s.lobbyView(id, c, dir))
+			frame = appendLobbyView(make([]byte, 0, len(dir)+256), s.lobbyView(id, c, nil), dir)
 		case phaseGame:
 			kind = KindGame
 			frame, err = s.gameView(r, seat, ob, now, ob.rejected[id])

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strconv"
 
 	"github.com/storyloom/storyloom/engine/canon"
 )
@@ -28,36 +27,23 @@ func (s *Server) shared(r *Room, t *table) ([]member, error) {
 	}
 	m := r.Match
 	order, seats, names := s.seatsOf(r)
-	var ms []member
-	add := func(key string, v any) error {
-		b, err := canon.Marshal(v)
-		if err != nil {
-			return fmt.Errorf("rooms: view %s: %w", key, err)
-		}
-		ms = append(ms, member{key, b})
-		return nil
-	}
-	if err := add("room_id", r.ID); err != nil {
-		return nil, err
-	}
-	if err := add("seat_order", order); err != nil {
-		return nil, err
-	}
-	if err := add("seats", seats); err != nil {
-		return nil, err
-	}
+	ms := make([]member, 0, 7)
+	ms = append(ms, member{"room_id", appendStr(nil, r.ID)})
+	ms = append(ms, member{"seat_order", appendStrs(nil, order)})
+	ms = append(ms, member{"seats", appendTableSeats(nil, seats)})
 	if len(names) > 0 {
-		if err := add("player_names", names); err != nil {
-			return nil, err
-		}
+		ms = append(ms, member{"player_names", appendStringMap(nil, names)})
 	}
 	if m.Result != nil {
-		if err := add("result", m.Result); err != nil {
-			return nil, err
-		}
+		ms = append(ms, member{"result", appendResult(nil, m.Result)})
 	}
 	if len(m.Log) > 0 {
-		b := []byte{'['}
+		n := 2
+		for _, e := range m.Log {
+			n += len(e.Event) + 32
+		}
+		b := make([]byte, 0, n)
+		b = append(b, '[')
 		for i, e := range m.Log {
 			if i > 0 {
 				b = append(b, ',')
@@ -65,24 +51,37 @@ func (s *Server) shared(r *Room, t *table) ([]member, error) {
 			b = append(b, `{"event":`...)
 			b = append(b, e.Event...)
 			b = append(b, `,"sequence":`...)
-			b = strconv.AppendInt(b, e.Sequence, 10)
+			b = appendInt(b, e.Sequence)
 			b = append(b, '}')
 		}
 		ms = append(ms, member{"log", append(b, ']')})
 	}
-	if err := add("format", MatchFormat{ID: r.Config.GameSetup}); err != nil {
-		return nil, err
-	}
+	ms = append(ms, member{"format", appendMatchFormat(nil, MatchFormat{ID: r.Config.GameSetup})})
 	t.shared = ms
 	return ms, nil
 }
 
 // projectionMembers encodes a Position.View as canonical members, dropping
-// any key the machine owns.
+// any key the machine owns. A CanonicalView encodes itself; anything else
+// goes through canon.Marshal.
 func projectionMembers(v any) ([]member, error) {
-	b, err := canon.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("rooms: projection: %w", err)
+	var b []byte
+	if cv, ok := v.(CanonicalView); ok {
+		b = cv.AppendCanonical(make([]byte, 0, 1024))
+	} else {
+		var err error
+		if b, err = canon.Marshal(v); err != nil {
+			return nil, fmt.Errorf("rooms: projection: %w", err)
+		}
+	}
+	if ms, ok := splitMembers(b); ok {
+		out := ms[:0]
+		for _, m := range ms {
+			if !reserved(m.key) {
+				out = append(out, m)
+			}
+		}
+		return out, nil
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
