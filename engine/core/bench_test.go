@@ -56,3 +56,30 @@ func BenchmarkDeserialize1000(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAutosaveAtHistory measures what a session store does per action:
+// resolve it and serialize the whole game. Only the newly logged entry is
+// encoded; the rest of the log is copied.
+func BenchmarkAutosaveAtHistory(b *testing.B) {
+	for _, n := range []int{10, 1000, 10000} {
+		b.Run(fmt.Sprintf("actions=%d", n), func(b *testing.B) {
+			e := newEngine(b)
+			var s *core.GameState
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if i%100 == 0 { // keep the history near n however large b.N is
+					b.StopTimer()
+					s = history(b, e, n)
+					if _, err := e.Serialize(s); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+				}
+				s = e.SubmitAction(s, "inc", nil).Value
+				if _, err := e.Serialize(s); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -471,9 +471,11 @@ func (e *Engine) Serialize(s *GameState) ([]byte, error) {
 	if err != nil {
 		return nil, Errorf(ReasonInvalidState, "kindState", "state does not serialize: %v", err)
 	}
-	b := make([]byte, 0, 48*s.ActionLog.Len()+len(ks)+256)
-	b = append(b, `{"actionLog":`...)
-	b = appendLog(b, s.ActionLog)
+	log := s.ActionLog.encoded()
+	b := make([]byte, 0, len(log)+len(ks)+256)
+	b = append(b, `{"actionLog":[`...)
+	b = append(b, log...)
+	b = append(b, ']')
 	for _, f := range [...]struct{ key, val string }{
 		{`,"campaignId":`, s.CampaignID}, {`,"campaignVersion":`, s.CampaignVersion},
 	} {

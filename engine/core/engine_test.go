@@ -528,6 +528,33 @@ func FuzzSubmitAction(f *testing.F) {
 	})
 }
 
+func TestSerializeBranchesConcurrently(t *testing.T) {
+	e := newEngine(t)
+	base := play(t, e, "branches", 9)
+	want := make([]string, 4)
+	states := make([]*core.GameState, 4)
+	for i := range states {
+		states[i] = submit(t, e, base, "inc", core.Params{"by": float64(i + 1)})
+		want[i] = serialize(t, newEngine(t), states[i])
+	}
+	done := make(chan string, 4*50)
+	for i := range states {
+		go func() {
+			for j := 0; j < 50; j++ {
+				b, _ := e.Serialize(states[i])
+				done <- fmt.Sprintf("%d|%s", i, b)
+			}
+		}()
+	}
+	for k := 0; k < 4*50; k++ {
+		i, got, _ := strings.Cut(<-done, "|")
+		n := int(i[0] - '0')
+		if got != want[n] {
+			t.Fatalf("branch %d serialized as %s, want %s", n, got, want[n])
+		}
+	}
+}
+
 func TestSerializeIsCanonical(t *testing.T) {
 	e := newEngine(t)
 	s := submit(t, e, play(t, e, "canon", 8), "inc", core.Params{"by": float64(2)})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 	"sync/atomic"
 
 	"github.com/storyloom/storyloom/engine/canon"
@@ -98,12 +99,12 @@ func (LoggedMigration) loggedEntry() {}
 
 // MarshalJSON writes the entry with its "system" discriminator.
 func (c LoggedContent) MarshalJSON() ([]byte, error) {
-	return append(appendEpoch(nil, c.Seq, "content", c.From, c.To), '}'), nil
+	return appendEntry(nil, c), nil
 }
 
 // MarshalJSON writes the entry with its "system" discriminator.
 func (m LoggedMigration) MarshalJSON() ([]byte, error) {
-	return append(appendEpoch(nil, m.Seq, "migration", m.From, m.To), '}'), nil
+	return appendEntry(nil, m), nil
 }
 
 // Log is the action log: an immutable, append-only sequence of entries.
@@ -119,6 +120,13 @@ type Log struct {
 type logBacking struct {
 	claimed atomic.Int64 // entries written to items; only ever grows
 	items   []LoggedEntry
+
+	// The canonical encoding of the first len(ends) entries, comma
+	// separated, kept so that serializing a log re-encodes only what was
+	// appended since the last time: entries never change once written.
+	mu   sync.Mutex
+	enc  []byte
+	ends []int // ends[k] is len(enc) just after entry k
 }
 
 // NewLog returns a log holding entries, in order.
@@ -217,35 +225,57 @@ func (l Log) HasMigration() bool {
 
 // MarshalJSON writes the log as a canonical JSON array.
 func (l Log) MarshalJSON() ([]byte, error) {
-	return appendLog(make([]byte, 0, 48*l.n+2), l), nil
+	return appendLog(nil, l), nil
 }
 
 // appendLog appends the canonical form of l: every entry's keys in sorted
 // order, params sorted by key.
 func appendLog(b []byte, l Log) []byte {
 	b = append(b, '[')
-	for i := 0; i < l.n; i++ {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		switch e := l.b.items[i].(type) {
-		case LoggedAction:
-			b = append(b, `{"actionId":`...)
-			b = canon.AppendString(b, e.ActionID)
-			if len(e.Params) > 0 {
-				b = append(b, `,"params":`...)
-				b = appendParams(b, e.Params)
-			}
-			b = append(b, `,"seq":`...)
-			b = strconv.AppendInt(b, int64(e.Seq), 10)
-		case LoggedContent:
-			b = appendEpoch(b, e.Seq, "content", e.From, e.To)
-		case LoggedMigration:
-			b = appendEpoch(b, e.Seq, "migration", e.From, e.To)
-		}
-		b = append(b, '}')
-	}
+	b = append(b, l.encoded()...)
 	return append(b, ']')
+}
+
+// encoded returns the canonical encoding of l's entries, comma separated.
+// Entries encoded for an earlier serialization of a log sharing l's
+// storage are reused, so a game's n-th save encodes one entry, not n. The
+// result must not be modified; later appends to the cache write only past
+// its end.
+func (l Log) encoded() []byte {
+	if l.n == 0 {
+		return nil
+	}
+	lb := l.b
+	lb.mu.Lock()
+	defer lb.mu.Unlock()
+	for k := len(lb.ends); k < l.n; k++ {
+		if k > 0 {
+			lb.enc = append(lb.enc, ',')
+		}
+		lb.enc = appendEntry(lb.enc, lb.items[k])
+		lb.ends = append(lb.ends, len(lb.enc))
+	}
+	return lb.enc[:lb.ends[l.n-1]:lb.ends[l.n-1]]
+}
+
+// appendEntry appends one entry's canonical form.
+func appendEntry(b []byte, entry LoggedEntry) []byte {
+	switch e := entry.(type) {
+	case LoggedAction:
+		b = append(b, `{"actionId":`...)
+		b = canon.AppendString(b, e.ActionID)
+		if len(e.Params) > 0 {
+			b = append(b, `,"params":`...)
+			b = appendParams(b, e.Params)
+		}
+		b = append(b, `,"seq":`...)
+		b = strconv.AppendInt(b, int64(e.Seq), 10)
+	case LoggedContent:
+		b = appendEpoch(b, e.Seq, "content", e.From, e.To)
+	case LoggedMigration:
+		b = appendEpoch(b, e.Seq, "migration", e.From, e.To)
+	}
+	return append(b, '}')
 }
 
 func appendEpoch(b []byte, seq int, system, from, to string) []byte {
