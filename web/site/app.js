@@ -112,6 +112,13 @@ async function route() {
   }
 }
 
+// The multiplayer and Freeport pages need the host's server: the offline
+// file and a page opened from disk have none, so they do not offer them.
+function hideOnlineLinks() {
+  if (!storyloomAssets.offline && location.protocol !== "file:") return;
+  for (const a of document.querySelectorAll("[data-online]")) a.hidden = true;
+}
+
 // "Reload to update": a new service worker waits until the player asks.
 async function watchUpdates() {
   if (!("serviceWorker" in navigator) || storyloomAssets.offline || location.protocol === "file:") return;
@@ -178,6 +185,7 @@ async function boot() {
   await route();
   document.documentElement.dataset.storyloom = "ready";
   performance.mark("storyloom-ready");
+  hideOnlineLinks();
   watchUpdates().catch((err) => console.warn("storyloom: service worker:", err));
 }
 
