@@ -252,15 +252,16 @@ func (b *builder) goEnv(ctx context.Context, name string) (string, error) {
 }
 
 // wasmBuildFlags compile the module for size. -s -w drop the symbol table
-// and DWARF. Inlining is off in every package but the runtime: on js/wasm an
-// inlined call copies the callee's code and adds position and inlining
-// tables for it, and turning it off takes the module from 1.61 to 1.49 MB
-// gzip (6.06 to 5.96 MB raw). It costs time only in Go code, which the page
-// spends little in (building the five shipped campaigns is about 22 ms
-// inlined and 28 ms not, in Node); the runtime (allocation, maps' fast
-// paths, the collector) keeps its inlining. docs/site-build.md has the
-// measurements.
-var wasmBuildFlags = []string{"-trimpath", "-ldflags=-s -w", "-gcflags=all=-l", "-gcflags=runtime="}
+// and DWARF. -l turns inlining off in every package, the runtime included:
+// on js/wasm an inlined call copies the callee's code and adds position and
+// inlining tables for it, and without inlining the module goes from 1.63 to
+// 1.48 MB gzip (6.06 to 6.10 MB raw: the code is no smaller, but its tables
+// are, and it compresses better). Go code runs slower (building the five
+// shipped campaigns takes about 1.7 times as long in Node, some 15 ms more),
+// which the page does not see: the Go work per choice is well under a
+// millisecond, and a cold load to the first scene took a median 792 ms
+// inlined and 643 ms not (docs/site-build.md, "What the module is made of").
+var wasmBuildFlags = []string{"-trimpath", "-ldflags=-s -w", "-gcflags=all=-l"}
 
 // wasm compiles the module and copies wasm_exec.js from the Go installation.
 func (b *builder) wasm(ctx context.Context) error {
