@@ -136,6 +136,13 @@ func (Kind) BuildContent(source json.RawMessage, campaignID string) (any, []core
 	}
 	c := &Content{Start: src.Start}
 	for _, v := range src.Variables {
+		if v.Initial.Type == "" {
+			// Found by FuzzBuildContent: a declaration with no initial
+			// value cannot be played or stored.
+			l.errs = append(l.errs, kindErr(ReasonInvalidVariable, "content.variables."+v.ID+".initial",
+				"story: variable %q needs an initial value", v.ID))
+			continue
+		}
 		c.Variables = append(c.Variables, Variable{ID: v.ID, Type: v.Type, Initial: v.Initial, Min: v.Min, Max: v.Max, Visible: v.Visible,
 			LabelKey: l.liftOpt(v.Label, varLabelKey(campaignID, v.ID), "content.variables."+v.ID+".label")})
 	}
