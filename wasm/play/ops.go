@@ -396,16 +396,10 @@ type sessionArgs struct {
 	SessionID string `json:"sessionId"`
 }
 
+func (a sessionArgs) session() string { return a.SessionID }
+
 func opResumeSession(ctx context.Context, arg json.RawMessage) (any, error) {
-	h, err := current()
-	if err != nil {
-		return nil, err
-	}
-	var a sessionArgs
-	if err := decode(arg, &a); err != nil {
-		return nil, err
-	}
-	ch, err := h.forSession(ctx, a.SessionID)
+	h, ch, a, err := onSession[sessionArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -435,16 +429,26 @@ func opSessionSummary(ctx context.Context, arg json.RawMessage) (any, error) {
 	return map[string]any{"sessionId": out.SessionID, "campaignId": out.CampaignID, "kindId": out.KindID, "actionCount": out.ActionLen}, nil
 }
 
-func opGetScene(ctx context.Context, arg json.RawMessage) (any, error) {
+// sessionNamer is implemented by every argument type that names a session.
+type sessionNamer interface{ session() string }
+
+// onSession is the first half of every operation on one session: it decodes
+// the arguments and finds the campaign host that serves the session.
+func onSession[A sessionNamer](ctx context.Context, arg json.RawMessage) (*host, *campaignHost, A, error) {
+	var a A
 	h, err := current()
 	if err != nil {
-		return nil, err
+		return nil, nil, a, err
 	}
-	var a sessionArgs
 	if err := decode(arg, &a); err != nil {
-		return nil, err
+		return nil, nil, a, err
 	}
-	ch, err := h.forSession(ctx, a.SessionID)
+	ch, err := h.forSession(ctx, a.session())
+	return h, ch, a, err
+}
+
+func opGetScene(ctx context.Context, arg json.RawMessage) (any, error) {
+	_, ch, a, err := onSession[sessionArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -456,15 +460,7 @@ func opGetScene(ctx context.Context, arg json.RawMessage) (any, error) {
 }
 
 func opGetView(ctx context.Context, arg json.RawMessage) (any, error) {
-	h, err := current()
-	if err != nil {
-		return nil, err
-	}
-	var a sessionArgs
-	if err := decode(arg, &a); err != nil {
-		return nil, err
-	}
-	ch, err := h.forSession(ctx, a.SessionID)
+	_, ch, a, err := onSession[sessionArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -480,16 +476,10 @@ type stringsArgs struct {
 	Locale    string `json:"locale,omitempty"`
 }
 
+func (a stringsArgs) session() string { return a.SessionID }
+
 func opGetStrings(ctx context.Context, arg json.RawMessage) (any, error) {
-	h, err := current()
-	if err != nil {
-		return nil, err
-	}
-	var a stringsArgs
-	if err := decode(arg, &a); err != nil {
-		return nil, err
-	}
-	ch, err := h.forSession(ctx, a.SessionID)
+	_, ch, a, err := onSession[stringsArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -775,16 +765,10 @@ type branchArgs struct {
 	AtActionCount int    `json:"atActionCount"`
 }
 
+func (a branchArgs) session() string { return a.SessionID }
+
 func opBranchSession(ctx context.Context, arg json.RawMessage) (any, error) {
-	h, err := current()
-	if err != nil {
-		return nil, err
-	}
-	var a branchArgs
-	if err := decode(arg, &a); err != nil {
-		return nil, err
-	}
-	ch, err := h.forSession(ctx, a.SessionID)
+	h, ch, a, err := onSession[branchArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -812,15 +796,7 @@ type historyEntry struct {
 }
 
 func opGetHistory(ctx context.Context, arg json.RawMessage) (any, error) {
-	h, err := current()
-	if err != nil {
-		return nil, err
-	}
-	var a sessionArgs
-	if err := decode(arg, &a); err != nil {
-		return nil, err
-	}
-	ch, err := h.forSession(ctx, a.SessionID)
+	_, ch, a, err := onSession[sessionArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
