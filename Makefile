@@ -8,7 +8,7 @@ GOBIN       := $(shell $(GO) env GOPATH)/bin
 STATICCHECK := $(GOBIN)/staticcheck
 WASMEXEC    := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 ADDR        ?= 127.0.0.1:8080
-FUZZTIME    ?= 4s
+FUZZTIME    ?= 10000x
 
 .PHONY: all play build bundle test lint tools deps test-native test-race test-wasm fuzz bench worker worker-dev
 
