@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/rng"
@@ -13,6 +14,9 @@ import (
 // EngineVersion is this engine build's version, recorded in saves and
 // captured fixtures for provenance; it never gates a load by itself.
 const EngineVersion = "0.1.0"
+
+// MaxActionIDBytes bounds an action id; no kind issues a longer one.
+const MaxActionIDBytes = 256
 
 // MaxStateBytes is the largest serialized state Deserialize accepts.
 const MaxStateBytes = 16 << 20
@@ -417,6 +421,9 @@ func (e *Engine) advance(s *GameState, actionID string, params Params, em Emitte
 	}
 	if s.Status != StatusActive {
 		return rejected(Errorf(ReasonSessionEnded, "", "the game has %s", s.Status))
+	}
+	if !utf8.ValidString(actionID) || len(actionID) > MaxActionIDBytes {
+		return rejected(Errorf(ReasonUnknownAction, "actionId", "an action id is valid UTF-8 of at most %d bytes", MaxActionIDBytes))
 	}
 	if err := params.Validate(); err != nil {
 		return rejected(Errorf(ReasonInvalidParams, "params", "%v", err))

@@ -112,6 +112,8 @@ func TestRejectedActionIsNotLogged(t *testing.T) {
 		{"param out of range", "inc", core.Params{"by": float64(9)}, "unexpected_params"},
 		{"param not a number", "inc", core.Params{"by": "two"}, "unexpected_params"},
 		{"nested param", "inc", core.Params{"by": []any{1}}, core.ReasonInvalidParams},
+		{"param not UTF-8", "inc", core.Params{"by": "\xd0"}, core.ReasonInvalidParams},
+		{"action id not UTF-8", "\xd0", nil, core.ReasonUnknownAction},
 		{"kind requirement", "finish", nil, "goal_not_reached"},
 	}
 	for _, tt := range tests {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"unicode/utf8"
 )
 
 // Params are an action's parameters: a flat record whose values are strings,
@@ -15,14 +16,22 @@ type Params map[string]any
 const MaxParams = 16
 
 // Validate reports whether every value is a string, a bool or a finite
-// float64 and the record is within MaxParams.
+// float64, names and strings are valid UTF-8 (a log must always encode and
+// load back), and the record is within MaxParams.
 func (p Params) Validate() error {
 	if len(p) > MaxParams {
 		return fmt.Errorf("at most %d params, got %d", MaxParams, len(p))
 	}
 	for k, v := range p {
+		if !utf8.ValidString(k) {
+			return fmt.Errorf("a param name is not valid UTF-8")
+		}
 		switch x := v.(type) {
-		case string, bool:
+		case string:
+			if !utf8.ValidString(x) {
+				return fmt.Errorf("param %q is not valid UTF-8", k)
+			}
+		case bool:
 		case float64:
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				return fmt.Errorf("param %q is not a finite number", k)
