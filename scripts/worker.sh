@@ -2,7 +2,7 @@
 # worker.sh builds and runs Storyloom's edge worker (wasm/worker, on
 # github.com/syumai/workers; docs/edge-worker.md).
 #
-#   bash scripts/worker.sh build   # dist/worker/: app.wasm, worker.mjs, runtime.mjs, wasm_exec.js
+#   bash scripts/worker.sh build   # build/worker/: app.wasm, worker.mjs, runtime.mjs, wasm_exec.js
 #   bash scripts/worker.sh dev     # migrations applied to a local D1, then `wrangler dev`
 #
 # build regenerates wasm/worker/freeport_game.go from
@@ -12,7 +12,7 @@
 # itself before `wrangler dev` and `wrangler deploy`.
 #
 # WORKER_OUT overrides the build's output directory (wrangler.toml expects
-# dist/worker). dev listens on WORKER_IP:WORKER_PORT (127.0.0.1:8787) and keeps the local
+# build/worker). dev listens on WORKER_IP:WORKER_PORT (127.0.0.1:8787) and keeps the local
 # D1 database in WORKER_PERSIST (.wrangler/state); extra arguments go to
 # `wrangler dev`.
 set -euo pipefail
@@ -20,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 GO=${GO:-go}
-out=${WORKER_OUT:-dist/worker}
+out=${WORKER_OUT:-build/worker}
 game_src=static/freeport/freeport.json
 game_go=wasm/worker/freeport_game.go
 
