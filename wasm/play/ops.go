@@ -500,6 +500,8 @@ type actionArgs struct {
 	Params    core.Params `json:"params,omitempty"`
 }
 
+func (a actionArgs) session() string { return a.SessionID }
+
 // actionOut is an action's result as the page sees it: the session store's
 // result, an error when the engine refused it, and the news worth
 // announcing.
@@ -528,20 +530,12 @@ func opPreviewAction(ctx context.Context, arg json.RawMessage) (any, error) {
 }
 
 func act(ctx context.Context, arg json.RawMessage, preview bool) (any, error) {
-	h, err := current()
+	h, ch, a, err := onSession[actionArgs](ctx, arg)
 	if err != nil {
-		return nil, err
-	}
-	var a actionArgs
-	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
 	if a.Params == nil {
 		a.Params = core.Params{}
-	}
-	ch, err := h.forSession(ctx, a.SessionID)
-	if err != nil {
-		return nil, err
 	}
 	var res session.ActionResult
 	var before session.Profile
@@ -622,6 +616,8 @@ type saveArgs struct {
 	Name      string `json:"name,omitempty"`
 }
 
+func (a saveArgs) session() string { return a.SessionID }
+
 // slot is the meta document kept per save: its name.
 type slot struct {
 	Name string `json:"name"`
@@ -630,21 +626,13 @@ type slot struct {
 func slotKey(saveID string) string { return "slot:" + saveID }
 
 func opSaveGame(ctx context.Context, arg json.RawMessage) (any, error) {
-	h, err := current()
+	h, ch, a, err := onSession[saveArgs](ctx, arg)
 	if err != nil {
-		return nil, err
-	}
-	var a saveArgs
-	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
 	name := strings.TrimSpace(a.Name)
 	if len([]rune(name)) > 80 {
 		name = string([]rune(name)[:80])
-	}
-	ch, err := h.forSession(ctx, a.SessionID)
-	if err != nil {
-		return nil, err
 	}
 	sh, err := ch.store.SaveGame(ctx, a.SessionID)
 	if err != nil {
