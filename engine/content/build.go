@@ -1,7 +1,6 @@
 package content
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -138,14 +137,8 @@ func (b *builder) campaign(src Source) (built, bool) {
 		return built{}, false
 	}
 	var f campaignFile
-	dec := json.NewDecoder(bytes.NewReader(src.Campaign))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
+	if err := core.DecodeStrict(src.Campaign, &f); err != nil {
 		b.fail(src, "", core.Errorf(core.ReasonMalformedInput, "", "not a campaign file: %v", err))
-		return built{}, false
-	}
-	if dec.More() {
-		b.fail(src, "", core.Errorf(core.ReasonMalformedInput, "", "trailing data after the campaign"))
 		return built{}, false
 	}
 	switch {
@@ -249,9 +242,7 @@ func (b *builder) translations(src Source, id string, strs map[core.LocKey]strin
 			continue
 		}
 		var cat map[string]string
-		dec := json.NewDecoder(bytes.NewReader(src.Translations[locale]))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&cat); err != nil {
+		if err := core.DecodeStrict(src.Translations[locale], &cat); err != nil {
 			b.fail(src, id, core.Errorf(core.ReasonMalformedInput, path, "not a catalog of string keys to texts: %v", err))
 			continue
 		}

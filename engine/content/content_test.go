@@ -60,6 +60,8 @@ func TestBuildRefuses(t *testing.T) {
 	}{
 		{"not json", []content.Source{src("x.json", "{")}, core.ReasonMalformedInput, ""},
 		{"unknown field", []content.Source{src("x.json", strings.Replace(good, `"format":1`, `"format":1,"colour":"red"`, 1))}, core.ReasonMalformedInput, ""},
+		{"key in another case", []content.Source{src("x.json", strings.Replace(good, `"format":1`, `"Format":1`, 1))}, core.ReasonMalformedInput, ""},
+		{"content key in another case", []content.Source{src("x.json", strings.Replace(good, `"goal":`, `"Goal":`, 1))}, core.ReasonMalformedInput, "content"},
 		{"no format", []content.Source{src("x.json", strings.Replace(good, `"format":1,`, ``, 1))}, core.ReasonMalformedInput, "format"},
 		{"future format", []content.Source{src("x.json", strings.Replace(good, `"format":1`, `"format":2`, 1))}, core.ReasonUnsupportedVersion, "format"},
 		{"bad id", []content.Source{src("x.json", strings.Replace(good, `"id":"alpha"`, `"id":"Alpha_1"`, 1))}, core.ReasonInvalidIdentifier, "id"},

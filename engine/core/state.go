@@ -1,8 +1,6 @@
 package core
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -394,18 +392,3 @@ func DecodeChecked[T any](data []byte, prefix string, check func(*T) error) (any
 	return v, nil
 }
 
-// DecodeStrict decodes the JSON document data into v, refusing unknown
-// fields and anything after the one value ("trailing data after JSON
-// value"). Kinds use it for their content, sources and states, so that a
-// document either decodes whole or is refused.
-func DecodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return fmt.Errorf("trailing data after JSON value")
-	}
-	return nil
-}

@@ -7,7 +7,6 @@
 package testkind
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -74,9 +73,7 @@ func (Kind) EventNames() []string { return []string{"kind.counter.rolled"} }
 // BuildContent implements core.Kind.
 func (Kind) BuildContent(src json.RawMessage, campaignID string) (any, []core.AuthoredText, []core.ValidationError) {
 	var s source
-	dec := json.NewDecoder(bytes.NewReader(src))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	if err := core.DecodeStrict(src, &s); err != nil {
 		return nil, nil, []core.ValidationError{core.Errorf(core.ReasonMalformedInput, "content", "%v", err)}
 	}
 	step := s.Step.Lift(campaignID + ".action.inc")
@@ -86,9 +83,7 @@ func (Kind) BuildContent(src json.RawMessage, campaignID string) (any, []core.Au
 // DecodeContent implements core.Kind.
 func (Kind) DecodeContent(raw json.RawMessage) (any, error) {
 	var c Content
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
+	if err := core.DecodeStrict(raw, &c); err != nil {
 		return nil, fmt.Errorf("counter: %w", err)
 	}
 	return &c, nil
@@ -209,9 +204,7 @@ func (Kind) Project(state any, audience core.Audience, ctx *core.ProjectionConte
 // DecodeState implements core.Kind.
 func (Kind) DecodeState(raw json.RawMessage, c *core.Campaign) (any, error) {
 	var s State
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	if err := core.DecodeStrict(raw, &s); err != nil {
 		return nil, fmt.Errorf("counter: %w", err)
 	}
 	if s.Count < 0 {
