@@ -64,8 +64,14 @@ type SaveRecord struct {
 }
 
 // RecordStore reads and writes the records beneath the session store (§7.2's
-// SessionPersistence). Implementations must be safe for concurrent use and
-// must return records that share no memory with what they keep. Any error
+// SessionPersistence). Implementations must be safe for concurrent use.
+//
+// A record's Blob is immutable: once handed to PutSession or PutSave, or
+// returned by GetSession, GetSave or ListSaves, no one writes to its bytes
+// again, so a store may keep the Blob it was given and return those same
+// bytes, and a save or a load never copies a game's whole serialization to
+// hand it over. Everything else a store returns (the Initialization's
+// bytes) shares no memory with what it keeps. Any error
 // other than a conflict (IsConflict) or, from DeleteSave, ErrNotFound is
 // reported to clients as storage_failure. package conformance holds the
 // suite an implementation passes.
@@ -156,7 +162,8 @@ func (m *MemoryRecords) GetSession(_ context.Context, id string) (SessionRecord,
 	return r.clone(), ok, nil
 }
 
-// PutSession implements RecordStore.
+// PutSession implements RecordStore. The record's Blob is kept, not
+// copied (blobs are immutable).
 func (m *MemoryRecords) PutSession(_ context.Context, rec SessionRecord) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -176,7 +183,7 @@ func (m *MemoryRecords) GetSave(_ context.Context, id string) (SaveRecord, bool,
 	return r.clone(), ok, nil
 }
 
-// PutSave implements RecordStore.
+// PutSave implements RecordStore. The record's Blob is kept, not copied.
 func (m *MemoryRecords) PutSave(_ context.Context, rec SaveRecord) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -212,14 +219,16 @@ func (m *MemoryRecords) DeleteSave(_ context.Context, id, expectedSavedAt string
 	return nil
 }
 
+// clone returns r sharing no memory with it but its Blob, which is
+// immutable (RecordStore).
 func (r SessionRecord) clone() SessionRecord {
-	r.Blob = cloneBytes(r.Blob)
 	r.Initialization = r.Initialization.clone()
 	return r
 }
 
+// clone returns r sharing no memory with it but its Blob, which is
+// immutable (RecordStore).
 func (r SaveRecord) clone() SaveRecord {
-	r.Blob = cloneBytes(r.Blob)
 	r.Initialization = r.Initialization.clone()
 	return r
 }

@@ -372,22 +372,25 @@ func (k *keeper) listMeta(prefix string) map[string]string {
 	return out
 }
 
+// cloneSession returns r sharing no memory with it but its Blob, which is
+// immutable (session.RecordStore): a choice never copies the game's whole
+// serialization into the keeper.
 func cloneSession(r session.SessionRecord) session.SessionRecord {
-	r.Blob = append([]byte(nil), r.Blob...)
-	if r.Initialization != nil {
-		i := *r.Initialization
-		i.KindProfileData = append([]byte(nil), i.KindProfileData...)
-		r.Initialization = &i
-	}
+	r.Initialization = cloneInit(r.Initialization)
 	return r
 }
 
+// cloneSave is cloneSession for a save.
 func cloneSave(r session.SaveRecord) session.SaveRecord {
-	r.Blob = append([]byte(nil), r.Blob...)
-	if r.Initialization != nil {
-		i := *r.Initialization
-		i.KindProfileData = append([]byte(nil), i.KindProfileData...)
-		r.Initialization = &i
-	}
+	r.Initialization = cloneInit(r.Initialization)
 	return r
+}
+
+func cloneInit(i *session.Initialization) *session.Initialization {
+	if i == nil {
+		return nil
+	}
+	c := *i
+	c.KindProfileData = append([]byte(nil), i.KindProfileData...)
+	return &c
 }

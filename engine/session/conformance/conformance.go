@@ -162,20 +162,34 @@ func RunRecordStore(t *testing.T, newStore func(t *testing.T) session.RecordStor
 			t.Fatalf("won %d conflicts %d other %d", won, conflicts, other)
 		}
 	})
-	t.Run("records share no memory with the store", func(t *testing.T) {
+	// Blobs are immutable and may be shared (session.RecordStore); every
+	// other byte a store returns is its own.
+	t.Run("initializations share no memory with the store", func(t *testing.T) {
 		s := newStore(t)
 		r := sess("s1", 0)
 		_ = s.PutSession(ctx, r)
-		r.Blob[0] = 'X'
 		r.Initialization.KindProfileData[0] = 'X'
 		got, _, _ := s.GetSession(ctx, "s1")
-		if got.Blob[0] != '{' || got.Initialization.KindProfileData[0] != '{' {
-			t.Fatal("mutating a put record changed the store")
+		if got.Initialization.KindProfileData[0] != '{' {
+			t.Fatal("mutating a put record's initialization changed the store")
 		}
-		got.Blob[0] = 'Y'
+		got.Initialization.KindProfileData[0] = 'Y'
 		again, _, _ := s.GetSession(ctx, "s1")
-		if again.Blob[0] != '{' {
-			t.Fatal("mutating a returned record changed the store")
+		if again.Initialization.KindProfileData[0] != '{' {
+			t.Fatal("mutating a returned record's initialization changed the store")
+		}
+		sv := save("v1", "p", "2026-01-01T00:00:00Z")
+		sv.Initialization = &session.Initialization{KindProfileData: json.RawMessage(`{"best":2}`)}
+		_ = s.PutSave(ctx, sv)
+		sv.Initialization.KindProfileData[0] = 'X'
+		gotSave, _, _ := s.GetSave(ctx, "v1")
+		if gotSave.Initialization.KindProfileData[0] != '{' {
+			t.Fatal("mutating a put save's initialization changed the store")
+		}
+		gotSave.Initialization.KindProfileData[0] = 'Y'
+		list, _ := s.ListSaves(ctx, "p")
+		if len(list) != 1 || list[0].Initialization.KindProfileData[0] != '{' {
+			t.Fatal("mutating a returned save's initialization changed the store")
 		}
 	})
 	t.Run("missing save", func(t *testing.T) {
