@@ -101,11 +101,35 @@ type envelopeJSON struct {
 	State                json.RawMessage `json:"state"`
 }
 
-// stateHeader is the part of a serialized state the envelope cross-checks.
-type stateHeader struct {
+// StateHeader is what a serialized state says it is: its kind, campaign
+// and epoch. A save envelope cross-checks it; a host reads it to route a
+// stored session to its campaign without decoding the state.
+type StateHeader struct {
 	KindID          string `json:"kindId"`
 	CampaignID      string `json:"campaignId"`
 	CampaignVersion string `json:"campaignVersion"`
+}
+
+// ReadStateHeader reads the header of a serialized state without decoding
+// the rest of it (the log and the kind state are only stepped over). It
+// checks the object's structure, not the state's validity.
+func ReadStateHeader(state []byte) (StateHeader, error) {
+	var h StateHeader
+	err := members(state, func(key, value []byte) {
+		var dst *string
+		switch string(key) {
+		case "kindId":
+			dst = &h.KindID
+		case "campaignId":
+			dst = &h.CampaignID
+		case "campaignVersion":
+			dst = &h.CampaignVersion
+		default:
+			return
+		}
+		_ = json.Unmarshal(value, dst)
+	})
+	return h, err
 }
 
 // OpenEnvelope reads a save document and checks everything that needs no
@@ -168,21 +192,8 @@ func OpenEnvelope(data []byte) (SaveEnvelope, *Error) {
 		}
 		state = c
 	}
-	var h stateHeader
-	if err := members(state, func(key, value []byte) {
-		var dst *string
-		switch string(key) {
-		case "kindId":
-			dst = &h.KindID
-		case "campaignId":
-			dst = &h.CampaignID
-		case "campaignVersion":
-			dst = &h.CampaignVersion
-		default:
-			return
-		}
-		_ = json.Unmarshal(value, dst)
-	}); err != nil {
+	h, err := ReadStateHeader(state)
+	if err != nil {
 		return SaveEnvelope{}, errorf(op, core.ReasonInvalidState, "the saved state is not a game state")
 	}
 	if h.KindID != *raw.KindID || h.CampaignID != *raw.CampaignID || h.CampaignVersion != *raw.CampaignVersion {

@@ -60,6 +60,26 @@ func (s *Store) GetScene(ctx context.Context, sessionID string) (core.Scene, err
 	return sc, nil
 }
 
+// SessionSummary is what a host needs to route and label a session
+// without rendering it: the campaign and kind it plays and its log's
+// length.
+type SessionSummary struct {
+	SessionID   string `json:"sessionId"`
+	CampaignID  string `json:"campaignId"`
+	KindID      string `json:"kindId"`
+	ActionCount int    `json:"actionCount"`
+}
+
+// Summary returns the session's summary, from its last committed state.
+// It never adopts content.
+func (s *Store) Summary(ctx context.Context, sessionID string) (SessionSummary, error) {
+	c, err := s.readSession(ctx, "Summary", sessionID)
+	if err != nil {
+		return SessionSummary{}, err
+	}
+	return SessionSummary{SessionID: sessionID, CampaignID: c.state.CampaignID, KindID: c.state.KindID, ActionCount: c.state.ActionLog.Len()}, nil
+}
+
 // GetView returns the session's projection for its audience (§9).
 func (s *Store) GetView(ctx context.Context, sessionID string) (core.PlayerView, error) {
 	const op = "GetView"

@@ -194,9 +194,10 @@ func (h *host) last(campaignID string) *lastPlayed {
 	return &l
 }
 
-// campaignOf returns the campaign a session plays, by its current scene's
-// game. The session store keeps no index of it, so the bridge asks the
-// record of the session itself.
+// campaignOf returns the campaign a session plays. Every session this tab
+// created, loaded or branched is remembered; for another (one resumed
+// from IndexedDB) the bridge reads the header of its stored state, which
+// steps over the log without decoding it.
 func (h *host) campaignOf(ctx context.Context, sessionID string) string {
 	h.mu.Lock()
 	id, ok := h.campaigns[sessionID]
@@ -208,16 +209,19 @@ func (h *host) campaignOf(ctx context.Context, sessionID string) string {
 	if err != nil || !ok {
 		return ""
 	}
-	var head struct {
-		CampaignID string `json:"campaignId"`
-	}
-	_ = json.Unmarshal(rec.Blob, &head)
-	if head.CampaignID != "" {
-		h.mu.Lock()
-		h.campaigns[sessionID] = head.CampaignID
-		h.mu.Unlock()
-	}
+	head, _ := session.ReadStateHeader(rec.Blob)
+	h.remember(sessionID, head.CampaignID)
 	return head.CampaignID
+}
+
+// remember notes the campaign a session plays.
+func (h *host) remember(sessionID, campaignID string) {
+	if campaignID == "" {
+		return
+	}
+	h.mu.Lock()
+	h.campaigns[sessionID] = campaignID
+	h.mu.Unlock()
 }
 
 type localeArgs struct {
@@ -357,7 +361,7 @@ func opCreateSession(ctx context.Context, arg json.RawMessage) (any, error) {
 		return nil, err
 	}
 	h.touch(a.CampaignID, sh.SessionID, sh.Scene.Status, nowStamp())
-	return h.handle(sh), nil
+	return h.handle(ctx, ch, sh), nil
 }
 
 // handleOut is a session and its scene, with the campaign it plays.
@@ -370,26 +374,21 @@ type handleOut struct {
 	Warnings   []core.ValidationWarning `json:"warnings,omitempty"`
 }
 
-func (h *host) handle(sh session.SessionHandle) handleOut {
+func (h *host) handle(ctx context.Context, ch *campaignHost, sh session.SessionHandle) handleOut {
 	out := handleOut{SessionID: sh.SessionID, Scene: sh.Scene, Warnings: sh.Warnings}
-	h.describe(&out)
+	h.describe(ctx, ch, &out)
 	return out
 }
 
-// describe fills in the campaign, kind and log length of a session.
-func (h *host) describe(out *handleOut) {
-	rec, ok, err := h.keep.Records().GetSession(context.Background(), out.SessionID)
-	if err != nil || !ok {
+// describe fills in the campaign, kind and log length of a session, from
+// the session store's decoded state, and remembers its campaign.
+func (h *host) describe(ctx context.Context, ch *campaignHost, out *handleOut) {
+	sum, err := ch.store.Summary(ctx, out.SessionID)
+	if err != nil {
 		return
 	}
-	var head struct {
-		CampaignID string            `json:"campaignId"`
-		KindID     string            `json:"kindId"`
-		ActionLog  []json.RawMessage `json:"actionLog"`
-	}
-	if json.Unmarshal(rec.Blob, &head) == nil {
-		out.CampaignID, out.KindID, out.ActionLen = head.CampaignID, head.KindID, len(head.ActionLog)
-	}
+	out.CampaignID, out.KindID, out.ActionLen = sum.CampaignID, sum.KindID, sum.ActionCount
+	h.remember(out.SessionID, sum.CampaignID)
 }
 
 type sessionArgs struct {
@@ -408,25 +407,20 @@ func opResumeSession(ctx context.Context, arg json.RawMessage) (any, error) {
 		return nil, err
 	}
 	out := handleOut{SessionID: a.SessionID, Scene: sc}
-	h.describe(&out)
+	h.describe(ctx, ch, &out)
 	return out, nil
 }
 
 func opSessionSummary(ctx context.Context, arg json.RawMessage) (any, error) {
-	h, err := current()
+	_, ch, a, err := onSession[sessionArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
-	var a sessionArgs
-	if err := decode(arg, &a); err != nil {
-		return nil, err
-	}
-	out := handleOut{SessionID: a.SessionID}
-	h.describe(&out)
-	if out.CampaignID == "" {
+	sum, err := ch.store.Summary(ctx, a.SessionID)
+	if err != nil {
 		return nil, failf(core.ReasonUnknownSession, "unknown session %q", a.SessionID)
 	}
-	return map[string]any{"sessionId": out.SessionID, "campaignId": out.CampaignID, "kindId": out.KindID, "actionCount": out.ActionLen}, nil
+	return sum, nil
 }
 
 // sessionNamer is implemented by every argument type that names a session.
@@ -666,7 +660,7 @@ func opLoadGame(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := h.handle(sh)
+	out := h.handle(ctx, ch, sh)
 	h.touch(out.CampaignID, sh.SessionID, sh.Scene.Status, nowStamp())
 	return out, nil
 }
@@ -764,7 +758,7 @@ func opBranchSession(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := h.handle(sh)
+	out := h.handle(ctx, ch, sh)
 	h.touch(out.CampaignID, sh.SessionID, sh.Scene.Status, nowStamp())
 	return out, nil
 }
