@@ -1,21 +1,26 @@
 package hoststore_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -29,16 +34,19 @@ import (
 )
 
 // benchClient is one seat's WebSocket: it keeps its latest view and when
-// it arrived.
+// it arrived. A game view's log sequence is read off its bytes on arrival;
+// the whole view is decoded only when the benchmark looks at it, so the
+// clients, which share the machine's cores with the server, spend little.
 type benchClient struct {
-	conn *websocket.Conn
-	mu   sync.Mutex
-	view []byte
-	v    benchView // view, decoded once on arrival
-	seq  int64     // last log sequence of the latest game view
-	at   time.Time
-	tok  string
-	wake chan struct{}
+	conn    *websocket.Conn
+	mu      sync.Mutex
+	view    []byte
+	v       benchView // view, decoded on demand
+	decoded bool
+	seq     int64 // last log sequence of the latest game view
+	at      time.Time
+	tok     string
+	wake    chan struct{}
 }
 
 type benchView struct {
@@ -47,9 +55,24 @@ type benchView struct {
 	You          string          `json:"you"`
 	ValidActions []rooms.Action  `json:"valid_actions"`
 	Result       *rooms.Result   `json:"result"`
-	Log          []struct {
-		Sequence int64 `json:"sequence"`
-	} `json:"log"`
+}
+
+// lastSequence returns the sequence of the last log entry of a canonical
+// game view (0 when it has none). Keys are sorted and strings escaped, so
+// the last `"sequence":` key is the last log entry's.
+func lastSequence(view []byte) int64 {
+	i := bytes.LastIndex(view, []byte(`"sequence":`))
+	if i < 0 {
+		return 0
+	}
+	var n int64
+	for _, c := range view[i+len(`"sequence":`):] {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n
 }
 
 func dialBench(tb testing.TB, url string) *benchClient {
@@ -66,19 +89,18 @@ func dialBench(tb testing.TB, url string) *benchClient {
 			if err != nil {
 				return
 			}
-			var v benchView
-			_ = json.Unmarshal(b, &v)
-			bc.mu.Lock()
-			if bytes.Contains(b, []byte(`"lobby_error"`)) {
-				bc.mu.Unlock()
+			if bytes.HasPrefix(b, []byte(`{"lobby_error"`)) {
 				continue
 			}
-			bc.view, bc.v, bc.at = b, v, time.Now()
-			if bc.tok == "" && v.Session != "" {
-				bc.tok = v.Session
+			at := time.Now()
+			bc.mu.Lock()
+			bc.view, bc.decoded, bc.at = b, false, at
+			if bc.tok == "" {
+				bc.decode()
+				bc.tok = bc.v.Session
 			}
-			if n := len(v.Log); n > 0 {
-				bc.seq = v.Log[n-1].Sequence
+			if s := lastSequence(b); s > 0 {
+				bc.seq = s
 			}
 			bc.mu.Unlock()
 			select {
@@ -88,6 +110,15 @@ func dialBench(tb testing.TB, url string) *benchClient {
 		}
 	}()
 	return bc
+}
+
+// decode decodes the latest view once; c.mu is held.
+func (c *benchClient) decode() {
+	if !c.decoded {
+		c.v = benchView{}
+		_ = json.Unmarshal(c.view, &c.v)
+		c.decoded = true
+	}
 }
 
 func (c *benchClient) send(tb testing.TB, cmd rooms.Command) {
@@ -102,7 +133,15 @@ func (c *benchClient) send(tb testing.TB, cmd rooms.Command) {
 func (c *benchClient) latest() (benchView, int64, time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.decode()
 	return c.v, c.seq, c.at
+}
+
+// arrived returns the log sequence of the latest view and when it came.
+func (c *benchClient) arrived() (int64, time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.seq, c.at
 }
 
 // waitFor waits until ok accepts the latest view.
@@ -118,6 +157,23 @@ func (c *benchClient) waitFor(tb testing.TB, ok func(v benchView, seq int64) boo
 		case <-time.After(5 * time.Millisecond):
 		case <-deadline:
 			tb.Fatalf("bench client: timed out; latest %.300s", c.view)
+		}
+	}
+}
+
+// waitSeq waits until the latest view's log goes past seq, without
+// decoding it.
+func (c *benchClient) waitSeq(tb testing.TB, seq int64) {
+	deadline := time.After(60 * time.Second)
+	for {
+		if s, _ := c.arrived(); s > seq {
+			return
+		}
+		select {
+		case <-c.wake:
+		case <-time.After(5 * time.Millisecond):
+		case <-deadline:
+			tb.Fatalf("bench client: timed out waiting for log entry %d", seq+1)
 		}
 	}
 }
@@ -162,9 +218,11 @@ func (r *benchRoom) step(tb testing.TB) time.Duration {
 			v, s, _ := c.latest()
 			if v.Result != nil {
 				over = true
+				break
 			}
-			if len(v.ValidActions) > 0 && actor == nil {
+			if len(v.ValidActions) > 0 {
 				actor, act, seq = c, v.ValidActions[len(v.ValidActions)-1], s
+				break
 			}
 		}
 		if over {
@@ -187,8 +245,8 @@ func (r *benchRoom) step(tb testing.TB) time.Duration {
 		actor.send(tb, cmd)
 		var last time.Time
 		for _, c := range r.seats {
-			c.waitFor(tb, func(_ benchView, s int64) bool { return s > seq })
-			if _, _, at := c.latest(); at.After(last) {
+			c.waitSeq(tb, seq)
+			if _, at := c.arrived(); at.After(last) {
 				last = at
 			}
 		}
@@ -196,38 +254,173 @@ func (r *benchRoom) step(tb testing.TB) time.Duration {
 	}
 }
 
+// benchServerEnv turns the test binary into the benchmark's room server:
+// its value is the SQLite file. benchProfileEnv, when set, has that
+// server write its CPU profile there, from the end of the set-up to the
+// end of the last mode, since the benchmark's own -cpuprofile sees only
+// the clients.
+const (
+	benchServerEnv  = "HOSTSTORE_BENCH_SERVER"
+	benchProfileEnv = "HOSTSTORE_BENCH_SERVER_PROFILE"
+)
+
+func TestMain(m *testing.M) {
+	if path := os.Getenv(benchServerEnv); path != "" {
+		if err := serveBench(path); err != nil {
+			fmt.Fprintln(os.Stderr, "bench server:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// benchStats is what the benchmark's server reports about itself.
+type benchStats struct {
+	CPUNanos   int64  `json:"cpu_ns"`      // user+system CPU time of the process so far
+	HeapInuse  uint64 `json:"heap_inuse"`  // Go heap in use, after a GC (gc=1 only)
+	Conns      int64  `json:"conns"`       // WebSockets being served
+	StateBytes int    `json:"state_bytes"` // the machine's canonical encoding (gc=1 only)
+}
+
+// serveBench is the benchmark's room server, in its own process: the
+// native host (hoststore.OpenHost, with its ticker) on the SQLite file at
+// path, plus GET /bench/stats. It prints its address and serves until its
+// standard input closes.
+func serveBench(path string) error {
+	h, err := hoststore.OpenHost(context.Background(), hoststore.HostConfig{Path: path})
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	var held atomic.Int64
+	mux := http.NewServeMux()
+	for p, hd := range h.Handlers() {
+		if p == "GET /rooms/ws" {
+			ws := hd
+			hd = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				held.Add(1)
+				defer held.Add(-1)
+				ws.ServeHTTP(w, r)
+			})
+		}
+		mux.Handle(p, hd)
+	}
+	profile := os.Getenv(benchProfileEnv)
+	var profiling bool
+	var pmu sync.Mutex
+	mux.HandleFunc("GET /bench/stats", func(w http.ResponseWriter, r *http.Request) {
+		st := benchStats{CPUNanos: processCPU().Nanoseconds(), Conns: held.Load()}
+		q := r.URL.Query()
+		if q.Get("gc") != "" {
+			runtime.GC()
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			st.HeapInuse = m.HeapInuse
+			snap, _ := h.Rooms.Snapshot()
+			st.StateBytes = len(snap)
+		}
+		pmu.Lock()
+		switch {
+		case q.Get("profile") == "start" && profile != "" && !profiling:
+			if f, err := os.Create(profile); err == nil && pprof.StartCPUProfile(f) == nil {
+				profiling = true
+			}
+		case q.Get("profile") == "stop" && profiling:
+			pprof.StopCPUProfile()
+			profiling = false
+		}
+		pmu.Unlock()
+		_ = json.NewEncoder(w).Encode(st)
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: mux}
+	go func() { _ = srv.Serve(ln) }()
+	fmt.Println(ln.Addr())
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	pmu.Lock()
+	if profiling {
+		pprof.StopCPUProfile()
+	}
+	pmu.Unlock()
+	_ = srv.Close()
+	return nil
+}
+
+// benchServer is a running serveBench child.
+type benchServer struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	base  string // http://host:port
+}
+
+func startBenchServer(tb testing.TB, path string) *benchServer {
+	cmd := exec.Command(os.Args[0], "-test.run", "^$")
+	cmd.Env = append(os.Environ(), benchServerEnv+"="+path)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	addr, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		_ = cmd.Process.Kill()
+		tb.Fatalf("bench server: %v", err)
+	}
+	return &benchServer{cmd: cmd, stdin: stdin, base: "http://" + strings.TrimSpace(addr)}
+}
+
+// stats asks the server for its figures; query may ask for a GC first
+// (gc=1) and start or stop its CPU profile (profile=start, profile=stop).
+func (s *benchServer) stats(tb testing.TB, query string) benchStats {
+	resp, err := http.Get(s.base + "/bench/stats?" + query)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var st benchStats
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		tb.Fatal(err)
+	}
+	return st
+}
+
+// stop closes the server's standard input and waits for it to exit.
+func (s *benchServer) stop() {
+	_ = s.stdin.Close()
+	_ = s.cmd.Wait()
+}
+
 // BenchmarkRooms200x4WebSocket: 200 rooms of four human seats, 800
-// WebSockets on loopback, the room server on SQLite in WAL mode. Each
-// iteration every room makes one move at once (a burst of 200 commands)
-// in "burst", or after a random think time of up to 400 ms in "paced";
-// the latency is from a command's send to every seat of its room having
-// received the view of it. Reported: p50 and p99 in ms, connections held,
-// committed state bytes per room, and Go heap per room (server and
-// clients together, both in this process).
+// WebSockets on loopback, against the native host (hoststore.OpenHost:
+// SQLite in WAL mode, the deadline ticker) running in a child process, so
+// that its CPU and memory are its own. Each iteration every room makes one
+// move at once (a burst of 200 commands) in "burst", or after a random
+// think time of up to 400 ms in "paced"; the latency is from a command's
+// send to every seat of its room having received the view of it. The
+// clients run in this process, on the same cores. Reported: p50 and p99
+// in ms, connections the server holds, the server's CPU time (user+system)
+// per command in µs and the clients' likewise, the server's Go heap in
+// use per room after set-up, and committed state bytes per room.
 func BenchmarkRooms200x4WebSocket(b *testing.B) {
 	nRooms := 200
 	if n, err := strconv.Atoi(os.Getenv("HOSTING_BENCH_ROOMS")); err == nil && n > 0 {
 		nRooms = n // a smaller run, for a quick look
 	}
-	st, err := hoststore.Open(filepath.Join(b.TempDir(), "host.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	reg, _ := rooms.NewRegistry(cheat.Game{})
-	var m0, m1 runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&m0)
-	h, err := hosting.NewRooms(context.Background(), hosting.RoomsConfig{Store: st, Registry: reg,
-		Clock: func() int64 { return time.Now().UnixMilli() }})
-	if err != nil {
-		b.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/rooms/ws", h.WebSocketHandler(hosting.WSOptions{}))
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
-	url := "ws" + strings.TrimPrefix(srv.URL, "http") + "/rooms/ws"
+	srv := startBenchServer(b, filepath.Join(b.TempDir(), "host.db"))
+	defer srv.stop()
+	before := srv.stats(b, "gc=1")
+	url := "ws" + strings.TrimPrefix(srv.base, "http") + "/rooms/ws"
 	// Rooms are set up a few at a time: every lobby connection is sent a
 	// view on every directory change, so 800 clients in the lobby at once
 	// would make the set-up quadratic.
@@ -250,13 +443,13 @@ func BenchmarkRooms200x4WebSocket(b *testing.B) {
 		}(i)
 	}
 	wg.Wait()
-	runtime.GC()
-	runtime.ReadMemStats(&m1)
-	snap, _ := h.Snapshot()
+	after := srv.stats(b, "gc=1&profile=start")
+	heap := float64(after.HeapInuse) - float64(before.HeapInuse)
 	for _, mode := range []string{"burst", "paced"} {
 		b.Run(mode, func(b *testing.B) {
 			var mu sync.Mutex
 			var lat []time.Duration
+			s0, c0 := srv.stats(b, ""), processCPU()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				for k, r := range rs {
@@ -275,15 +468,20 @@ func BenchmarkRooms200x4WebSocket(b *testing.B) {
 				wg.Wait()
 			}
 			b.StopTimer()
+			s1, c1 := srv.stats(b, ""), processCPU()
+			n := float64(len(lat))
 			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
-			b.ReportMetric(float64(nRooms*4), "conns")
-			b.ReportMetric(float64(len(snap))/float64(nRooms), "state-B/room")
-			b.ReportMetric(float64(m1.HeapInuse-m0.HeapInuse)/float64(nRooms), "heap-B/room")
-			b.ReportMetric(float64(len(lat))/b.Elapsed().Seconds(), "cmds/s")
+			b.ReportMetric(float64(s1.Conns), "conns")
+			b.ReportMetric(float64(s1.CPUNanos-s0.CPUNanos)/1000/n, "server-cpu-us/cmd")
+			b.ReportMetric(float64((c1-c0).Nanoseconds())/1000/n, "client-cpu-us/cmd")
+			b.ReportMetric(float64(after.StateBytes)/float64(nRooms), "state-B/room")
+			b.ReportMetric(heap/float64(nRooms), "heap-B/room")
+			b.ReportMetric(n/b.Elapsed().Seconds(), "cmds/s")
 		})
 	}
+	srv.stats(b, "profile=stop")
 	for _, r := range rs {
 		for _, c := range r.seats {
 			_ = c.conn.CloseNow()
