@@ -87,6 +87,8 @@ type Rooms struct {
 	vers  map[string]int64  // key (without prefix) → committed version
 	boxes map[string]*mailbox
 	seen  map[string]int64 // HTTP connection → last request
+	lobby lobbyContent     // what the committed lobby record holds
+	next  *lobbyContent    // the lobby the batch being committed writes
 
 	smu   sync.Mutex
 	sinks map[string]Sink
@@ -125,6 +127,20 @@ type roomRecord struct {
 
 type headRecord struct {
 	Seq int64 `json:"seq"`
+}
+
+// lobbyContent is what the lobby record holds, as values, so that a batch
+// finds out whether the lobby changed by comparing them rather than by
+// encoding the record (which holds every connection) each time. It also
+// counts the rooms, so that a batch looks for created and deleted rooms
+// only when there are some.
+type lobbyContent struct {
+	known    bool // false after a load: encode and compare the bytes
+	limits   rooms.Limits
+	roomSeq  int64
+	rooms    int
+	sessions map[string]rooms.Session // sessions not seated in a room
+	conns    map[string]rooms.Conn    // every connection, rate counters cleared
 }
 
 // NewRooms loads (or creates) the server cfg.Name from cfg.Store. Unless
@@ -428,29 +444,53 @@ func (h *Rooms) writes(touched map[string]bool, outs [][]rooms.Outbound) ([]Writ
 		}
 		ws = append(ws, Write{Key: h.prefix + key, Data: data, Version: h.vers[key]})
 	}
-	// Sessions by room.
+	lob := &h.lobby
+	if !lob.known || s.RoomSeq != lob.roomSeq || len(s.Rooms) != lob.rooms {
+		// Rooms were created or deleted.
+		for id := range s.Rooms {
+			if _, ok := h.saved[keyRoom+id]; !ok {
+				touched[id] = true
+			}
+		}
+		for key := range h.saved {
+			if id, ok := strings.CutPrefix(key, keyRoom); ok && s.Rooms[id] == nil {
+				put(key, nil)
+			}
+		}
+	}
+	// One pass over the sessions: those seated in a touched room, and
+	// whether the lobby's differ from the committed ones.
 	seated := map[string]map[string]*rooms.Session{}
-	lobbySessions := map[string]*rooms.Session{}
+	changed := !lob.known || s.RoomSeq != lob.roomSeq || s.Limits != lob.limits || len(s.Conns) != len(lob.conns)
+	inLobby := 0
 	for tok, se := range s.Sessions {
 		if se.Room != "" && s.Rooms[se.Room] != nil {
-			m := seated[se.Room]
-			if m == nil {
-				m = map[string]*rooms.Session{}
-				seated[se.Room] = m
+			if touched[se.Room] {
+				m := seated[se.Room]
+				if m == nil {
+					m = map[string]*rooms.Session{}
+					seated[se.Room] = m
+				}
+				m[tok] = se
 			}
-			m[tok] = se
-		} else {
-			lobbySessions[tok] = se
+			continue
+		}
+		inLobby++
+		if !changed {
+			if old, ok := lob.sessions[tok]; !ok || old != *se {
+				changed = true
+			}
 		}
 	}
-	for id := range s.Rooms {
-		if _, ok := h.saved[keyRoom+id]; !ok {
-			touched[id] = true
-		}
+	if inLobby != len(lob.sessions) {
+		changed = true
 	}
-	for key := range h.saved {
-		if id, ok := strings.CutPrefix(key, keyRoom); ok && s.Rooms[id] == nil {
-			put(key, nil)
+	for id, c := range s.Conns {
+		if changed {
+			break
+		}
+		if old, ok := lob.conns[id]; !ok || old.Session != c.Session || old.Spectating != c.Spectating {
+			changed = true
 		}
 	}
 	for _, id := range sortedKeys(touched) {
@@ -464,11 +504,16 @@ func (h *Rooms) writes(touched map[string]bool, outs [][]rooms.Outbound) ([]Writ
 		}
 		put(keyRoom+id, b)
 	}
-	lobby, err := h.lobbyBytes(lobbySessions)
-	if err != nil {
-		return nil, nil, err
+	h.next = nil
+	if changed {
+		next := h.lobbyNow()
+		lobby, err := h.lobbyBytes(next)
+		if err != nil {
+			return nil, nil, err
+		}
+		put(keyLobby, lobby)
+		h.next = next
 	}
-	put(keyLobby, lobby)
 
 	// Mailboxes.
 	boxes := map[string]*mailbox{}
@@ -512,22 +557,40 @@ func (h *Rooms) writes(touched map[string]bool, outs [][]rooms.Outbound) ([]Writ
 	return ws, boxes, nil
 }
 
-// lobbyBytes encodes the machine's state without rooms and seated
-// sessions, with the clock and the rate-limit counters left out (neither
-// matters after a restart).
-func (h *Rooms) lobbyBytes(sessions map[string]*rooms.Session) ([]byte, error) {
+// lobbyNow returns the lobby's content in the machine now.
+func (h *Rooms) lobbyNow() *lobbyContent {
 	s := h.srv
-	lob := *s
-	lob.Now = 0
-	lob.Rooms = map[string]*rooms.Room{}
-	lob.Sessions = sessions
-	lob.Conns = make(map[string]*rooms.Conn, len(s.Conns))
+	lob := &lobbyContent{known: true, limits: s.Limits, roomSeq: s.RoomSeq, rooms: len(s.Rooms),
+		sessions: map[string]rooms.Session{}, conns: make(map[string]rooms.Conn, len(s.Conns))}
+	for tok, se := range s.Sessions {
+		if se.Room == "" || s.Rooms[se.Room] == nil {
+			lob.sessions[tok] = *se
+		}
+	}
 	for id, c := range s.Conns {
 		cc := *c
 		cc.Window, cc.Count = 0, 0
-		lob.Conns[id] = &cc
+		lob.conns[id] = cc
 	}
-	return json.Marshal(&lob)
+	return lob
+}
+
+// lobbyBytes encodes the machine's state without rooms and seated
+// sessions, with the clock and the rate-limit counters left out (neither
+// matters after a restart).
+func (h *Rooms) lobbyBytes(lob *lobbyContent) ([]byte, error) {
+	out := *h.srv
+	out.Now = 0
+	out.Rooms = map[string]*rooms.Room{}
+	out.Sessions = make(map[string]*rooms.Session, len(lob.sessions))
+	for tok, se := range lob.sessions {
+		out.Sessions[tok] = &se
+	}
+	out.Conns = make(map[string]*rooms.Conn, len(lob.conns))
+	for id, c := range lob.conns {
+		out.Conns[id] = &c
+	}
+	return json.Marshal(&out)
 }
 
 // committed records what a successful commit wrote.
@@ -542,6 +605,10 @@ func (h *Rooms) committed(writes []Write, boxes map[string]*mailbox) {
 		h.saved[key] = w.Data
 		h.vers[key] = w.Version + 1
 	}
+	if h.next != nil {
+		h.lobby, h.next = *h.next, nil
+	}
+	h.lobby.rooms = len(h.srv.Rooms)
 	for id, mb := range boxes {
 		if mb == nil {
 			delete(h.boxes, id)
@@ -641,6 +708,7 @@ func (h *Rooms) load(ctx context.Context) error {
 		srv.Limits = rooms.New(h.cfg.Registry, h.cfg.Limits).Limits
 	}
 	h.srv, h.saved, h.vers, h.boxes = srv, saved, vers, boxes
+	h.lobby, h.next = lobbyContent{}, nil
 	if h.seen == nil {
 		h.seen = map[string]int64{}
 	}

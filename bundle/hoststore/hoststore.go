@@ -17,6 +17,8 @@ import (
 // Store is a SQLite-backed hosting.Store. It is safe for concurrent use.
 type Store struct {
 	db *sql.DB
+	// Statements prepared once: the host runs them on every batch.
+	load, insert, update, remove *sql.Stmt
 }
 
 var _ hosting.Store = (*Store)(nil)
@@ -58,7 +60,22 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("hoststore: %s is not in WAL mode (%q, %v)", path, mode, err)
 	}
-	return &Store{db: db}, nil
+	s := &Store{db: db}
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{
+		{&s.load, `SELECT version, data FROM records WHERE key = ?`},
+		{&s.insert, `INSERT INTO records (key, version, data) VALUES (?, 1, ?) ON CONFLICT (key) DO NOTHING`},
+		{&s.update, `UPDATE records SET data = ?, version = version + 1 WHERE key = ? AND version = ?`},
+		{&s.remove, `DELETE FROM records WHERE key = ? AND version = ?`},
+	} {
+		if *p.stmt, err = db.Prepare(p.sql); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("hoststore: prepare: %w", err)
+		}
+	}
+	return s, nil
 }
 
 // Close closes the database.
@@ -67,7 +84,7 @@ func (s *Store) Close() error { return s.db.Close() }
 // Load implements hosting.Store.
 func (s *Store) Load(ctx context.Context, key string) (hosting.Record, error) {
 	r := hosting.Record{Key: key}
-	err := s.db.QueryRowContext(ctx, `SELECT version, data FROM records WHERE key = ?`, key).Scan(&r.Version, &r.Data)
+	err := s.load.QueryRowContext(ctx, key).Scan(&r.Version, &r.Data)
 	if errors.Is(err, sql.ErrNoRows) {
 		return hosting.Record{Key: key}, nil
 	}
@@ -116,11 +133,11 @@ func (s *Store) Commit(ctx context.Context, writes []hosting.Write) (err error) 
 		var res sql.Result
 		switch {
 		case w.Data == nil:
-			res, err = tx.ExecContext(ctx, `DELETE FROM records WHERE key = ? AND version = ?`, w.Key, w.Version)
+			res, err = tx.StmtContext(ctx, s.remove).ExecContext(ctx, w.Key, w.Version)
 		case w.Version == 0:
-			res, err = tx.ExecContext(ctx, `INSERT INTO records (key, version, data) VALUES (?, 1, ?) ON CONFLICT (key) DO NOTHING`, w.Key, w.Data)
+			res, err = tx.StmtContext(ctx, s.insert).ExecContext(ctx, w.Key, w.Data)
 		default:
-			res, err = tx.ExecContext(ctx, `UPDATE records SET data = ?, version = version + 1 WHERE key = ? AND version = ?`, w.Data, w.Key, w.Version)
+			res, err = tx.StmtContext(ctx, s.update).ExecContext(ctx, w.Data, w.Key, w.Version)
 		}
 		if err != nil {
 			return fmt.Errorf("hoststore: write %s: %w", w.Key, err)
