@@ -17,109 +17,171 @@ type Exploration struct {
 	Bounded bool
 	// Reached is every element path some explored state covers.
 	Reached map[string]bool
-	// Terminals is every terminal id reached, with the moves of a shortest
-	// path to it.
-	Terminals map[string][]string
+	// Terminals is every terminal id reached, with the number (in
+	// breadth-first order, from 0) of the first explored state resting on
+	// it; PathTo gives the moves of a shortest path there.
+	Terminals map[string]int
 	// DeadEnds are paths to non-terminal states with no moves.
 	DeadEnds [][]string
 	// Unwinnable are paths to states (with moves) from which no explored
 	// path reaches a terminal.
 	Unwinnable [][]string
+
+	tree tree
+}
+
+// PathTo returns the moves of a shortest path from the start to terminal
+// id, and whether the search reached it.
+func (ex Exploration) PathTo(id string) ([]string, bool) {
+	i, ok := ex.Terminals[id]
+	if !ok {
+		return nil, false
+	}
+	return ex.tree.path(int32(i)), true
 }
 
 // maxExamples bounds how many dead ends and unwinnable states are reported.
 const maxExamples = 5
 
-type node struct {
-	state  State
-	parent int
-	move   string
-	depth  int
-	succ   []int
-	open   bool // not expanded: a cap stopped the search here
+// tree is the breadth-first search tree, one entry per explored state:
+// the state it was first reached from (-1 for a start), the move's label
+// and the number of moves from the start. It is all an Exploration keeps of
+// the search, so a path is built only when asked for: materializing a path
+// to every terminal would cost the sum of their depths, which grows as the
+// square of a long graph's size.
+type tree struct {
+	parent []int32
+	move   []string
+	depth  []int32
+}
+
+func (t *tree) add(parent int32, move string, depth int32) {
+	t.parent = append(t.parent, parent)
+	t.move = append(t.move, move)
+	t.depth = append(t.depth, depth)
+}
+
+// path returns the moves from the start to state i.
+func (t *tree) path(i int32) []string {
+	moves := make([]string, t.depth[i])
+	for ; i >= 0 && t.parent[i] >= 0; i = t.parent[i] {
+		moves[t.depth[i]-1] = t.move[i]
+	}
+	return moves
 }
 
 // Explore runs a breadth-first search of s within b. Random outcomes are
 // all explored, so "reachable" means reachable under some draw.
+//
+// Its cost is linear in the states explored: each state is keyed and
+// expanded once, the edges are kept in flat arrays (the successors of
+// state i are succ[first[i]:first[i+1]], in expansion order), and a
+// state's value is dropped once it is expanded, so only the frontier is
+// held.
 func Explore(s Space, b Budget) Exploration {
-	ex := Exploration{Reached: map[string]bool{}, Terminals: map[string][]string{}}
-	index := map[string]int{}
-	var nodes []node
-	add := func(st State, parent int, move string, depth int) int {
+	ex := Exploration{Reached: map[string]bool{}, Terminals: map[string]int{}}
+	t := &ex.tree
+	index := map[string]int32{}
+	var states []State // states[i] until state i is expanded
+	var goal []bool    // terminal, or not expanded because a cap stopped the search there
+	add := func(st State, parent int32, move string, depth int32) int32 {
 		k := s.Key(st)
 		if i, ok := index[k]; ok {
 			return i
 		}
-		if len(nodes) >= b.MaxStates {
+		if len(states) >= b.MaxStates {
 			ex.Bounded = true
 			return -1
 		}
-		index[k] = len(nodes)
-		nodes = append(nodes, node{state: st, parent: parent, move: move, depth: depth})
-		return len(nodes) - 1
+		i := int32(len(states))
+		index[k] = i
+		states = append(states, st)
+		goal = append(goal, false)
+		t.add(parent, move, depth)
+		return i
 	}
 	for _, st := range s.Start() {
 		add(st, -1, "", 0)
 	}
-	for i := 0; i < len(nodes); i++ {
-		n := &nodes[i]
-		for _, el := range s.Covers(n.state) {
+	first := make([]int32, 0, len(states)+1)
+	var succ []int32
+	for i := int32(0); int(i) < len(states); i++ {
+		first = append(first, int32(len(succ)))
+		st := states[i]
+		states[i] = nil
+		for _, el := range s.Covers(st) {
 			ex.Reached[el] = true
 		}
-		if t := s.Terminal(n.state); t != "" {
-			if _, seen := ex.Terminals[t]; !seen {
-				ex.Terminals[t] = pathTo(nodes, i)
+		if id := s.Terminal(st); id != "" {
+			goal[i] = true
+			if _, seen := ex.Terminals[id]; !seen {
+				ex.Terminals[id] = int(i)
 			}
 			continue
 		}
-		moves := s.Moves(n.state)
+		moves := s.Moves(st)
 		if len(moves) == 0 {
 			if len(ex.DeadEnds) < maxExamples {
-				ex.DeadEnds = append(ex.DeadEnds, pathTo(nodes, i))
+				ex.DeadEnds = append(ex.DeadEnds, t.path(i))
 			}
 			continue
 		}
-		if n.depth >= b.MaxDepth {
-			nodes[i].open = true
+		depth := t.depth[i]
+		if int(depth) >= b.MaxDepth {
+			goal[i] = true
 			ex.Bounded = true
 			continue
 		}
-		depth := n.depth
 		for _, m := range moves {
 			for _, out := range m.Outcomes {
 				j := add(out, i, m.Label, depth+1)
 				if j < 0 {
-					nodes[i].open = true
+					goal[i] = true
 					continue
 				}
-				nodes[i].succ = append(nodes[i].succ, j)
+				succ = append(succ, j)
 			}
 		}
 	}
-	ex.States = len(nodes)
-	ex.Unwinnable = unwinnable(s, nodes)
+	first = append(first, int32(len(succ)))
+	ex.States = len(states)
+	ex.Unwinnable = unwinnable(t, first, succ, goal)
 	return ex
 }
 
-// unwinnable finds states with moves from which no terminal (and no
-// unexplored frontier, which might lead to one) is reachable.
-func unwinnable(s Space, nodes []node) [][]string {
-	pred := make([][]int, len(nodes))
-	win := make([]bool, len(nodes))
-	var queue []int
-	for i, n := range nodes {
-		for _, j := range n.succ {
-			pred[j] = append(pred[j], i)
+// unwinnable finds states with moves from which no goal (a terminal, or
+// an unexplored frontier, which might lead to one) is reachable. The edges
+// are first[i]..first[i+1] of succ, as Explore keeps them.
+func unwinnable(t *tree, first, succ []int32, goal []bool) [][]string {
+	n := len(goal)
+	// The predecessors, flat in the same way: those of j are
+	// pred[pfirst[j]:pfirst[j+1]].
+	pfirst := make([]int32, n+1)
+	for _, j := range succ {
+		pfirst[j+1]++
+	}
+	for j := 0; j < n; j++ {
+		pfirst[j+1] += pfirst[j]
+	}
+	pred := make([]int32, len(succ))
+	fill := append([]int32(nil), pfirst[:n]...)
+	for i := 0; i < n; i++ {
+		for _, j := range succ[first[i]:first[i+1]] {
+			pred[fill[j]] = int32(i)
+			fill[j]++
 		}
-		if n.open || s.Terminal(n.state) != "" {
-			win[i] = true
-			queue = append(queue, i)
+	}
+	win := append([]bool(nil), goal...)
+	var queue []int32
+	for i, g := range goal {
+		if g {
+			queue = append(queue, int32(i))
 		}
 	}
 	for len(queue) > 0 {
-		j := queue[0]
-		queue = queue[1:]
-		for _, i := range pred[j] {
+		j := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, i := range pred[pfirst[j]:pfirst[j+1]] {
 			if !win[i] {
 				win[i] = true
 				queue = append(queue, i)
@@ -127,29 +189,19 @@ func unwinnable(s Space, nodes []node) [][]string {
 		}
 	}
 	var out [][]string
-	for i, n := range nodes {
+	for i := 0; i < n; i++ {
 		// Report the first state of each losing region: a losing state
 		// whose parent could still win.
-		if win[i] || len(n.succ) == 0 || (n.parent >= 0 && !win[n.parent]) {
+		p := t.parent[i]
+		if win[i] || first[i] == first[i+1] || (p >= 0 && !win[p]) {
 			continue
 		}
-		out = append(out, pathTo(nodes, i))
+		out = append(out, t.path(int32(i)))
 		if len(out) == maxExamples {
 			break
 		}
 	}
 	return out
-}
-
-func pathTo(nodes []node, i int) []string {
-	var moves []string
-	for ; i >= 0 && nodes[i].parent >= 0; i = nodes[i].parent {
-		moves = append(moves, nodes[i].move)
-	}
-	for l, r := 0, len(moves)-1; l < r; l, r = l+1, r-1 {
-		moves[l], moves[r] = moves[r], moves[l]
-	}
-	return moves
 }
 
 // Tier3 explores campaign c of kind k within b and turns what it found into

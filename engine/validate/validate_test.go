@@ -73,10 +73,10 @@ func TestExploreFindsEveryProblem(t *testing.T) {
 	if ex.Reached["nodes.loop"] || !ex.Reached["nodes.pit"] {
 		t.Fatalf("reached = %v", ex.Reached)
 	}
-	if p := ex.Terminals["good_end"]; strings.Join(p, ",") != "a.0,b.0" {
+	if p, ok := ex.PathTo("good_end"); !ok || strings.Join(p, ",") != "a.0,b.0" {
 		t.Fatalf("path to good_end = %v", p)
 	}
-	if _, ok := ex.Terminals["bad_end"]; ok {
+	if _, ok := ex.PathTo("bad_end"); ok {
 		t.Fatal("bad_end is unreachable")
 	}
 	if len(ex.DeadEnds) != 1 || strings.Join(ex.DeadEnds[0], ",") != "a.1,coin.0" {
@@ -134,11 +134,52 @@ func TestCampaignsRunsAllTiers(t *testing.T) {
 	if strings.Join(tiers, " ") != "2:unreachable_content 3:unreachable_content" {
 		t.Fatalf("findings = %v", tiers)
 	}
-	if rep.Explorations["short"].Terminals["done"] == nil {
+	if _, ok := rep.Explorations["short"].Terminals["done"]; !ok {
 		t.Fatal("the ending was not reached")
 	}
 	bad := validate.Campaigns(kinds, validate.DefaultBudget(), content.Source{Path: "bad.json", Campaign: []byte("{")})
 	if bad.Registry != nil || bad.Errors() != 1 || bad.Findings[0].Tier != 1 {
 		t.Fatalf("bad = %+v", bad.Findings)
+	}
+}
+
+// exits is a corridor of n rooms where every 7th room has a door to an
+// ending of its own: many endings, each deep in the graph.
+type exits struct{ n int }
+
+func (exits) Start() []validate.State     { return []validate.State{0} }
+func (exits) Key(s validate.State) string { return strconv.Itoa(s.(int)) }
+func (exits) Terminal(s validate.State) string {
+	if r := s.(int); r < 0 {
+		return "exit" + strconv.Itoa(-r)
+	}
+	return ""
+}
+func (g exits) Moves(s validate.State) []validate.Move {
+	r := s.(int)
+	var out []validate.Move
+	if r+1 < g.n {
+		out = append(out, validate.Move{Label: "on", Outcomes: []validate.State{r + 1}})
+	}
+	if r > 0 && r%7 == 0 {
+		out = append(out, validate.Move{Label: "out" + strconv.Itoa(r), Outcomes: []validate.State{-r}})
+	}
+	return out
+}
+func (exits) Covers(validate.State) []string { return nil }
+func (exits) Elements() []string             { return nil }
+func (exits) Terminals() map[string]string   { return nil }
+
+func TestPathToEveryTerminal(t *testing.T) {
+	ex := validate.Explore(exits{n: 51}, validate.Budget{MaxStates: 1000, MaxDepth: 1000})
+	if len(ex.Terminals) != 7 || len(ex.DeadEnds) != 1 || len(ex.DeadEnds[0]) != 50 {
+		t.Fatalf("terminals %v, dead ends %v", ex.Terminals, ex.DeadEnds)
+	}
+	for r := 7; r < 50; r += 7 {
+		p, ok := ex.PathTo("exit" + strconv.Itoa(r))
+		want := strings.Repeat("on,", r) + "out" + strconv.Itoa(r)
+		if !ok || strings.Join(p, ",") != want {
+			t.Errorf("path to exit%d = %v", r, p)
+		}
 	}
 }

@@ -120,7 +120,7 @@ func TestPlayEveryEnding(t *testing.T) {
 		sort.Strings(endings)
 		for _, ending := range endings {
 			t.Run(id+"/"+ending, func(t *testing.T) {
-				path, ok := ex.Terminals[ending]
+				path, ok := ex.PathTo(ending)
 				if !ok {
 					t.Fatalf("tier 3 found no path to %q", ending)
 				}
