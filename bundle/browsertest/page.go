@@ -36,10 +36,36 @@ type Page struct {
 // ends.
 func (b *Browser) NewPage(t testing.TB) *Page {
 	t.Helper()
+	return b.newPage(t, false)
+}
+
+// NewIsolatedPage opens a tab in a browser context of its own: its own
+// cookies, storage and caches, as another person's browser would have. It
+// also reports the browser's own error log entries (a refused WebSocket
+// handshake, a failed fetch). It closes, and its errors are checked, when
+// the test ends.
+func (b *Browser) NewIsolatedPage(t testing.TB) *Page {
+	t.Helper()
+	return b.newPage(t, true)
+}
+
+func (b *Browser) newPage(t testing.TB, isolated bool) *Page {
+	t.Helper()
 	p := &Page{t: t}
-	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithListener(p.listen))
+	opts := []chromedp.ContextOption{chromedp.WithListener(p.listen)}
+	if isolated {
+		opts = append(opts, chromedp.WithNewBrowserContext())
+	}
+	ctx, cancel := chromedp.NewContext(b.ctx, opts...)
 	p.Ctx, p.cancel = ctx, cancel
-	if err := chromedp.Do(ctx); err != nil {
+	var actions []chromedp.Action[chromedp.Void]
+	if isolated {
+		actions = append(actions, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, log.Enable, cdp.Empty{})
+			return err
+		}))
+	}
+	if err := chromedp.Do(ctx, actions...); err != nil {
 		cancel()
 		t.Fatalf("browsertest: opening a tab: %v", err)
 	}

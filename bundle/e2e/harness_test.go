@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,15 +21,11 @@ import (
 // suite is what TestMain prepares once for the package: the built site
 // and one browser (bundle/browsertest's harness).
 var suite struct {
-	res     *site.Result
-	dist    string // the built site
-	offline string // storyloom-offline.html
-	root    string // the module root
-	b       *browsertest.Browser
-	// browser is the browser's context, for tabs opened with chromedp
-	// directly (rooms_test.go opens its tabs in browser contexts of their
-	// own).
-	browser  context.Context
+	res      *site.Result
+	dist     string // the built site
+	offline  string // storyloom-offline.html
+	root     string // the module root
+	b        *browsertest.Browser
 	skip     string // why the browser tests skip, when they do
 	buildErr error
 }
@@ -80,7 +75,7 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer b.Close()
-	suite.b, suite.browser = b, b.Context()
+	suite.b = b
 	return m.Run()
 }
 
@@ -106,10 +101,6 @@ type page struct {
 	base string
 	bp   *browsertest.Page
 	site *browsertest.Site
-	// mu guards errs, the console errors of a tab opened without
-	// browsertest (rooms_test.go's roomTab checks its own).
-	mu   sync.Mutex
-	errs []string
 }
 
 // open serves the built site on a new port and opens a tab on it; allow

@@ -1,0 +1,167 @@
+package multiplayer
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/storyloom/storyloom/bundle/browsertest"
+)
+
+// Bounds of one step. They only bound a wait; a passing run never waits
+// them out.
+const (
+	// stepLimit bounds one chromedp action or evaluation.
+	stepLimit = 60 * time.Second
+	// settleLimit bounds a wait for the page to show the outcome of one
+	// command (a round trip to the host and a redraw).
+	settleLimit = 60 * time.Second
+)
+
+// Tab is one person's tab, in a browser context of its own (its own
+// storage, so its own room session or trader), on a page of the site.
+type Tab struct {
+	// Label names the tab in failures and screenshots.
+	Label string
+	// P is the browsertest page; its errors fail the test.
+	P *browsertest.Page
+
+	t    testing.TB
+	base string
+}
+
+// NewTab opens a tab for the site at base (its root URL, ending in a
+// slash) in a browser context of its own. allow lists console errors the
+// test provokes on purpose.
+func NewTab(t testing.TB, b *browsertest.Browser, label, base string, allow ...string) *Tab {
+	t.Helper()
+	p := b.NewIsolatedPage(t)
+	for _, a := range allow {
+		p.Allow(a)
+	}
+	return &Tab{Label: label, P: p, t: t, base: base}
+}
+
+// Do runs chromedp actions on the tab, failing the test on error.
+func (tb *Tab) Do(actions ...chromedp.Action[chromedp.Void]) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.P.Ctx, stepLimit)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		tb.t.Fatalf("%s: %v (console: %q)", tb.Label, err, tb.P.Errors())
+	}
+}
+
+// Eval evaluates a JavaScript expression in the tab (awaiting a promise)
+// into a T, failing the test on error.
+func Eval[T any](tb *Tab, js string) T {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.P.Ctx, stepLimit)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		tb.t.Fatalf("%s: evaluating %.100q: %v (console: %q)", tb.Label, js, err, tb.P.Errors())
+	}
+	return v
+}
+
+// Visit navigates to path, relative to the site's root.
+func (tb *Tab) Visit(path string) {
+	tb.t.Helper()
+	tb.Do(chromedp.Navigate(tb.base + path))
+}
+
+// WaitFor waits until the expression is truthy, failing after d. It asks
+// the page again and again rather than polling inside it, so it also works
+// while the page's own timers are throttled (a background tab).
+func (tb *Tab) WaitFor(js string, d time.Duration) {
+	tb.t.Helper()
+	tb.waitFor(js, d, "")
+}
+
+// waitFor is WaitFor that, when nudge is set, evaluates it between two
+// looks (to wake a page that polls slowly).
+func (tb *Tab) waitFor(js string, d time.Duration, nudge string) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.P.Ctx, d)
+	defer cancel()
+	var err error
+	for {
+		var ok bool
+		ok, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`Boolean(`+js+`)`))
+		if err == nil && ok {
+			return
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		if nudge != "" {
+			_, _ = chromedp.Run(ctx, chromedp.Evaluate[bool](nudge))
+			time.Sleep(250 * time.Millisecond)
+		} else {
+			time.Sleep(25 * time.Millisecond)
+		}
+	}
+	shot := tb.Shot("stuck")
+	tb.t.Fatalf("%s: waiting for %s: %v\n(the page shows: %.600s)\n(screenshot %s; console: %q)", tb.Label, js, err,
+		Eval[string](tb, `document.querySelector("main")?.innerText ?? ""`), shot, tb.P.Errors())
+}
+
+// Click clicks the first visible element sel matches.
+func (tb *Tab) Click(sel string) {
+	tb.t.Helper()
+	tb.Do(chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+}
+
+// TryClick clicks the element sel names when it turns up visible and
+// enabled within a short wait, and says why not otherwise.
+func (tb *Tab) TryClick(sel string) error {
+	ctx, cancel := context.WithTimeout(tb.P.Ctx, 4*time.Second)
+	defer cancel()
+	return chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel+":not(:disabled)"), chromedp.NodeVisible))
+}
+
+// KeyPress focuses sel and presses key on it, as a keyboard player would
+// after tabbing to it.
+func (tb *Tab) KeyPress(sel, key string) error {
+	ctx, cancel := context.WithTimeout(tb.P.Ctx, 4*time.Second)
+	defer cancel()
+	return chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(sel+":not(:disabled)"), chromedp.NodeVisible), chromedp.KeyEvent(key))
+}
+
+// Type clears an input and types text into it, as a player would.
+func (tb *Tab) Type(sel, text string) {
+	tb.t.Helper()
+	Eval[bool](tb, fmt.Sprintf(`(document.querySelector(%q).value = "", true)`, sel))
+	tb.Do(chromedp.SendKeys(chromedp.CSS(sel), text))
+}
+
+// Text returns the text of the first element sel matches ("" if none).
+func (tb *Tab) Text(sel string) string {
+	tb.t.Helper()
+	return Eval[string](tb, fmt.Sprintf(`document.querySelector(%q)?.textContent ?? ""`, sel))
+}
+
+// Count returns how many elements sel matches.
+func (tb *Tab) Count(sel string) int {
+	tb.t.Helper()
+	return Eval[int](tb, fmt.Sprintf(`document.querySelectorAll(%q).length`, sel))
+}
+
+// Shot writes a screenshot of the tab to testout/<test name>/<label>-<name>.png
+// and returns its path.
+func (tb *Tab) Shot(name string) string {
+	tb.t.Helper()
+	return browsertest.Screenshot(tb.t, tb.P.Ctx, tb.Label+"-"+name)
+}
+
+// Axe runs axe-core on the tab and fails on any serious or critical
+// violation; what names the screen in the log.
+func (tb *Tab) Axe(what string) {
+	tb.t.Helper()
+	tb.t.Logf("axe-core on the %s", what)
+	browsertest.Axe(tb.t, tb.P.Ctx)
+}
