@@ -21,7 +21,7 @@ const EXPIRY_CHOICES = [
 
 const params = new URLSearchParams(location.search);
 const game = params.get("game") || document.querySelector('meta[name="freeport-game"]')?.content || "freeport";
-const market = new Market(game, `/freeport/${encodeURIComponent(game)}/`);
+const market = new Market(game, `${encodeURIComponent(game)}/`);
 
 const state = {
   standing: null, // readStanding result

@@ -3,6 +3,12 @@
 // the GET /rooms/view long-poll). Either way the page sees the same frames
 // (docs/rooms-ui.md).
 //
+// A host without the WebSocket (the edge worker, docs/edge-worker.md)
+// refuses the handshake at once, and the page carries on over HTTP within
+// the same moment. Once the HTTP API has answered where the WebSocket never
+// opened, the tab remembers it (sessionStorage), so a reload goes straight
+// to HTTP instead of trying the WebSocket again.
+//
 // The session token is kept per tab in sessionStorage, so a reload (or a
 // dropped connection) says hello with it and gets its seat back. The
 // server gives every fresh connection a fresh session before it reads the
@@ -10,6 +16,7 @@
 // that owns the seat), only the answer to the hello is.
 
 const TOKEN_KEY = "storyloom-rooms-session";
+const HTTP_ONLY_KEY = "storyloom-rooms-http-only";
 const MAX_BACKOFF = 30000;
 const POLL_WAIT = 20000;
 
@@ -19,6 +26,14 @@ function storage() {
 
 export function storedToken() {
   try { return storage()?.getItem(TOKEN_KEY) || ""; } catch { return ""; }
+}
+
+function httpOnlyHere() {
+  try { return storage()?.getItem(HTTP_ONLY_KEY) === "1"; } catch { return false; }
+}
+
+function rememberHTTPOnly() {
+  try { storage()?.setItem(HTTP_ONLY_KEY, "1"); } catch { /* private mode: this page only */ }
 }
 
 function storeToken(tok) {
@@ -51,13 +66,14 @@ export class Connection {
   constructor({ onFrame, onStatus, transport = "auto" }) {
     this.onFrame = onFrame;
     this.onStatus = onStatus;
-    this.mode = transport === "http" ? "http" : "ws";
+    this.mode = transport === "http" || (transport === "auto" && httpOnlyHere()) ? "http" : "ws";
     this.forced = transport === "http" || transport === "ws";
     this.token = storedToken();
     this.helloPending = false;
     this.attempt = 0;
     this.wsEverOpened = false;
     this.wsFailures = 0;
+    this.fellBack = false; // on HTTP because the WebSocket never opened here
     this.ws = null;
     this.timer = 0;
     this.stopped = false;
@@ -204,6 +220,7 @@ export class Connection {
     // after having worked: use the HTTP API instead.
     if (!this.forced && (!this.wsEverOpened || this.wsFailures >= 3)) {
       this.mode = "http";
+      this.fellBack = !this.wsEverOpened;
       this.status("connecting");
       this.connectHTTP();
       return;
@@ -233,6 +250,13 @@ export class Connection {
     }
   }
 
+  /** The HTTP API answered: a host whose WebSocket never opened has none. */
+  opened() {
+    this.open = true;
+    if (this.fellBack) rememberHTTPOnly();
+    this.status("open");
+  }
+
   async connectHTTP() {
     const gen = ++this.generation;
     this.lastSeq = 0;
@@ -252,8 +276,7 @@ export class Connection {
         this.bearer = held.body.session || this.token;
         const views = (held.body.frames || []).filter((f) => ["lobby", "game", "spectator"].includes(frameKind(f.frame)));
         this.lastSeq = held.body.seq || 0;
-        this.open = true;
-        this.status("open");
+        this.opened();
         if (views.length) this.deliver(views[views.length - 1].frame);
         this.post({ type: "request_catalog" });
         this.poll(gen);
@@ -275,8 +298,7 @@ export class Connection {
       this.scheduleReconnect();
       return;
     }
-    this.open = true;
-    this.status("open");
+    this.opened();
     this.take(reply.body);
     this.poll(gen);
   }
