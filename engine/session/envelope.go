@@ -2,6 +2,8 @@ package session
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"strconv"
 
@@ -42,24 +44,21 @@ type SaveEnvelope struct {
 }
 
 // saveChecksum hashes the canonical {replayCompatible, state}; state is
-// already canonical. The two keys are written in canonical order.
+// already canonical. The two keys are written in canonical order, and the
+// state is hashed where it lies, never copied.
 func saveChecksum(replayCompatible bool, state []byte) string {
-	var b bytes.Buffer
-	b.Grow(len(state) + 40)
-	if replayCompatible {
-		b.WriteString(`{"replayCompatible":true,"state":`)
-	} else {
-		b.WriteString(`{"replayCompatible":false,"state":`)
-	}
-	b.Write(state)
-	b.WriteByte('}')
-	return canon.DigestBytes(b.Bytes())
+	h := sha256.New()
+	h.Write([]byte(checksumHead(replayCompatible)))
+	h.Write(state)
+	h.Write([]byte{'}'})
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // sealEnvelope builds the canonical save document of a canonical serialized
-// state. The members are written in canonical (sorted) order by hand, so
-// the state, already canonical, is never encoded twice.
-func sealEnvelope(state []byte, s *core.GameState, kindVersion string, replayCompatible bool) ([]byte, error) {
+// state whose checksum is known. The members are written in canonical
+// (sorted) order by hand, so the state, already canonical, is never
+// encoded twice.
+func sealEnvelope(state []byte, s *core.GameState, kindVersion string, replayCompatible bool, checksum string) []byte {
 	b := make([]byte, 0, len(state)+512)
 	str := func(key, v string) {
 		b = append(b, '"')
@@ -71,7 +70,7 @@ func sealEnvelope(state []byte, s *core.GameState, kindVersion string, replayCom
 	b = append(b, '{')
 	str("campaignId", s.CampaignID)
 	str("campaignVersion", s.CampaignVersion)
-	str("checksum", saveChecksum(replayCompatible, state))
+	str("checksum", checksum)
 	str("engineVersion", EngineVersion)
 	str("kindId", s.KindID)
 	str("kindVersion", kindVersion)
@@ -83,8 +82,7 @@ func sealEnvelope(state []byte, s *core.GameState, kindVersion string, replayCom
 	b = strconv.AppendInt(b, SerializationVersion, 10)
 	b = append(b, `,"state":`...)
 	b = append(b, state...)
-	b = append(b, '}')
-	return b, nil
+	return append(b, '}')
 }
 
 // envelopeJSON is the strict wire form: every field required.
@@ -139,9 +137,18 @@ func ReadStateHeader(state []byte) (StateHeader, error) {
 // malformed_input; an unknown version save_requires_migration; a checksum
 // or cross-check failure (a corrupted or tampered save) invalid_state.
 func OpenEnvelope(data []byte) (SaveEnvelope, *Error) {
+	env, _, err := openEnvelope(data)
+	return env, err
+}
+
+// openEnvelope is OpenEnvelope, also returning the running checksum of the
+// state's log that verifying the checksum computed on the way (nil when
+// the state is not laid out as a canonical state is), so that a session
+// loaded from the save never hashes its log again.
+func openEnvelope(data []byte) (SaveEnvelope, *runningChecksum, *Error) {
 	const op = "OpenEnvelope"
 	if len(data) > MaxSaveBytes {
-		return SaveEnvelope{}, errorf(op, core.ReasonInputTooLarge, "the save is %d bytes; the limit is %d", len(data), MaxSaveBytes)
+		return SaveEnvelope{}, nil, errorf(op, core.ReasonInputTooLarge, "the save is %d bytes; the limit is %d", len(data), MaxSaveBytes)
 	}
 	// The state is most of the document: find it without decoding it, and
 	// decode the rest strictly.
@@ -168,36 +175,42 @@ func OpenEnvelope(data []byte) (SaveEnvelope, *Error) {
 	dec := json.NewDecoder(bytes.NewReader(rest))
 	dec.DisallowUnknownFields()
 	if err != nil || states > 1 || dec.Decode(&raw) != nil {
-		return SaveEnvelope{}, errorf(op, core.ReasonMalformedInput, "not a save envelope")
+		return SaveEnvelope{}, nil, errorf(op, core.ReasonMalformedInput, "not a save envelope")
 	}
 	raw.State = stateRaw
 	if raw.SaveFormatVersion == nil || raw.SerializationVersion == nil || raw.EngineVersion == nil ||
 		raw.KindID == nil || raw.KindVersion == nil || raw.CampaignID == nil || raw.CampaignVersion == nil ||
 		raw.ReplayCompatible == nil || raw.Checksum == nil || len(raw.State) == 0 {
-		return SaveEnvelope{}, errorf(op, core.ReasonMalformedInput, "the save envelope lacks a field")
+		return SaveEnvelope{}, nil, errorf(op, core.ReasonMalformedInput, "the save envelope lacks a field")
 	}
 	if *raw.SaveFormatVersion != SaveFormatVersion {
-		return SaveEnvelope{}, errorf(op, core.ReasonSaveRequiresMigration, "save format version %d is not supported", *raw.SaveFormatVersion)
+		return SaveEnvelope{}, nil, errorf(op, core.ReasonSaveRequiresMigration, "save format version %d is not supported", *raw.SaveFormatVersion)
 	}
 	if *raw.SerializationVersion != SerializationVersion {
-		return SaveEnvelope{}, errorf(op, core.ReasonSaveRequiresMigration, "serialization version %d is not supported", *raw.SerializationVersion)
+		return SaveEnvelope{}, nil, errorf(op, core.ReasonSaveRequiresMigration, "serialization version %d is not supported", *raw.SerializationVersion)
 	}
 	// A state whose own bytes hash to the checksum is the canonical form
 	// the checksum was taken over; anything else is canonicalized first.
 	state := raw.State
-	if saveChecksum(*raw.ReplayCompatible, state) != *raw.Checksum {
+	sum := startChecksum(*raw.ReplayCompatible, state, -1)
+	got, ok := sum.finish(*raw.ReplayCompatible, state, sum.count())
+	if !ok {
+		got = saveChecksum(*raw.ReplayCompatible, state)
+	}
+	if got != *raw.Checksum {
+		sum = nil
 		c, err := canon.Canonicalize(raw.State)
 		if err != nil || saveChecksum(*raw.ReplayCompatible, c) != *raw.Checksum {
-			return SaveEnvelope{}, errorf(op, core.ReasonInvalidState, "the save's checksum does not match: it is corrupted or was altered")
+			return SaveEnvelope{}, nil, errorf(op, core.ReasonInvalidState, "the save's checksum does not match: it is corrupted or was altered")
 		}
 		state = c
 	}
 	h, err := ReadStateHeader(state)
 	if err != nil {
-		return SaveEnvelope{}, errorf(op, core.ReasonInvalidState, "the saved state is not a game state")
+		return SaveEnvelope{}, nil, errorf(op, core.ReasonInvalidState, "the saved state is not a game state")
 	}
 	if h.KindID != *raw.KindID || h.CampaignID != *raw.CampaignID || h.CampaignVersion != *raw.CampaignVersion {
-		return SaveEnvelope{}, errorf(op, core.ReasonInvalidState, "the save's envelope does not describe its state")
+		return SaveEnvelope{}, nil, errorf(op, core.ReasonInvalidState, "the save's envelope does not describe its state")
 	}
 	return SaveEnvelope{
 		SaveFormatVersion:    *raw.SaveFormatVersion,
@@ -210,21 +223,16 @@ func OpenEnvelope(data []byte) (SaveEnvelope, *Error) {
 		ReplayCompatible:     *raw.ReplayCompatible,
 		Checksum:             *raw.Checksum,
 		State:                state,
-	}, nil
+	}, sum, nil
 }
 
-// resolveEnvelope opens a save document and resolves its state against e
-// (§10.2): kind migration, then campaign migration when the save's epoch is
-// no longer held, then the kind judges the result. replayCompatible comes
-// back false once anything migrated, and stays false once it was.
-// serialized is the state's canonical serialization when nothing migrated,
-// and nil otherwise.
-func resolveEnvelope(op string, e *core.Engine, data []byte) (s *core.GameState, replayCompatible bool, serialized []byte, err *Error) {
-	env, oerr := OpenEnvelope(data)
-	if oerr != nil {
-		oerr.Op = op
-		return nil, false, nil, oerr
-	}
+// resolveEnvelope resolves an opened save's state against e (§10.2): kind
+// migration, then campaign migration when the save's epoch is no longer
+// held, then the kind judges the result. replayCompatible comes back false
+// once anything migrated, and stays false once it was. serialized is the
+// state's canonical serialization when nothing migrated, and nil
+// otherwise.
+func resolveEnvelope(op string, e *core.Engine, env SaveEnvelope) (s *core.GameState, replayCompatible bool, serialized []byte, err *Error) {
 	k := e.Kind(env.KindID)
 	if k == nil {
 		return nil, false, nil, errorf(op, core.ReasonUnknownKind, "kind %q is not registered", env.KindID)

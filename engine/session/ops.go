@@ -139,7 +139,7 @@ func (s *Store) CreateSession(ctx context.Context, cfg CreateSessionConfig) (Ses
 		SessionID: id, Audience: audience, ReplayCompatible: true,
 		CreatedAt: now, UpdatedAt: now, ProfileID: cfg.ProfileID, Initialization: init,
 	}
-	c, err := s.write(ctx, op, rec, res.Value, nil)
+	c, err := s.write(ctx, op, rec, res.Value, nil, nil)
 	if err != nil {
 		return SessionHandle{}, err
 	}
@@ -165,7 +165,7 @@ func (s *Store) ResumeSession(ctx context.Context, sessionID string) (core.Scene
 		next := c.rec
 		next.Revision++
 		next.UpdatedAt = s.clock.Now()
-		if nc, werr := s.write(ctx, op, next, st, nil); werr == nil {
+		if nc, werr := s.write(ctx, op, next, st, nil, c.sum); werr == nil {
 			c = nc
 		} else if werr.Code == core.ReasonConcurrentModification {
 			// Another writer committed: serve what it wrote.
@@ -231,7 +231,7 @@ func (s *Store) SubmitAction(ctx context.Context, sessionID, actionID string, pa
 	rec := next.rec
 	rec.Revision++
 	rec.UpdatedAt = s.clock.Now()
-	if _, werr := s.write(ctx, op, rec, st, nil); werr != nil {
+	if _, werr := s.write(ctx, op, rec, st, nil, next.sum); werr != nil {
 		return ActionResult{}, werr
 	}
 	var warnings []core.ValidationWarning
@@ -317,10 +317,7 @@ func (s *Store) SaveGame(ctx context.Context, sessionID string) (SaveHandle, err
 	if kind == nil {
 		return SaveHandle{}, errorf(op, core.ReasonUnknownKind, "kind %q is not registered", c.state.KindID)
 	}
-	blob, serr := sealEnvelope(c.rec.Blob, c.state, kind.Version(), c.rec.ReplayCompatible)
-	if serr != nil {
-		return SaveHandle{}, errorf(op, core.ReasonInvalidState, "%v", serr)
-	}
+	blob := sealEnvelope(c.rec.Blob, c.state, kind.Version(), c.rec.ReplayCompatible, s.checksum(c))
 	id := s.ids.NewSaveID()
 	unlockSave := s.saveLocks.lock(id)
 	defer unlockSave()
@@ -351,7 +348,12 @@ func (s *Store) LoadGame(ctx context.Context, saveID string) (SessionHandle, err
 	if !ok {
 		return SessionHandle{}, errorf(op, core.ReasonUnknownSave, "unknown save %q", saveID)
 	}
-	st, compatible, serialized, err := resolveEnvelope(op, s.engine, rec.Blob)
+	env, sum, oerr := openEnvelope(rec.Blob)
+	if oerr != nil {
+		oerr.Op = op
+		return SessionHandle{}, oerr
+	}
+	st, compatible, serialized, err := resolveEnvelope(op, s.engine, env)
 	if err != nil {
 		return SessionHandle{}, err
 	}
@@ -371,7 +373,7 @@ func (s *Store) LoadGame(ctx context.Context, saveID string) (SessionHandle, err
 		SessionID: id, Audience: audience, ReplayCompatible: compatible,
 		CreatedAt: now, UpdatedAt: now, ProfileID: rec.ProfileID, Initialization: rec.Initialization.clone(),
 	}
-	c, err := s.write(ctx, op, next, st, serialized)
+	c, err := s.write(ctx, op, next, st, serialized, sum)
 	if err != nil {
 		return SessionHandle{}, err
 	}
@@ -424,15 +426,13 @@ func (s *Store) ImportSave(ctx context.Context, profileID string, data []byte) (
 		oerr.Op = op
 		return SaveHandle{}, oerr
 	}
-	st, _, _, rerr := resolveEnvelope(op, s.engine, envelope)
+	st, _, _, rerr := resolveEnvelope(op, s.engine, env)
 	if rerr != nil {
 		return SaveHandle{}, rerr
 	}
-	kind := s.engine.Kind(env.KindID)
-	blob, serr := sealEnvelope(env.State, &core.GameState{KindID: env.KindID, CampaignID: env.CampaignID, CampaignVersion: env.CampaignVersion}, env.KindVersion, env.ReplayCompatible)
-	if serr != nil || kind == nil {
-		return SaveHandle{}, errorf(op, core.ReasonInvalidState, "the save does not re-serialize")
-	}
+	// The stored save is the envelope in canonical form around the state
+	// OpenEnvelope verified against its checksum.
+	blob := sealEnvelope(env.State, &core.GameState{KindID: env.KindID, CampaignID: env.CampaignID, CampaignVersion: env.CampaignVersion}, env.KindVersion, env.ReplayCompatible, env.Checksum)
 	id := s.ids.NewSaveID()
 	unlock := s.saveLocks.lock(id)
 	defer unlock()

@@ -66,11 +66,13 @@ type Store struct {
 	cache map[string]*cached
 }
 
-// cached is a session's last committed record and its decoded state. Both
-// are replaced, never changed, once published.
+// cached is a session's last committed record, its decoded state and the
+// running checksum of its blob's log (nil until a write or a save computes
+// it). All are replaced, never changed, once published.
 type cached struct {
 	rec   SessionRecord
 	state *core.GameState
+	sum   *runningChecksum
 }
 
 // New returns a Store over cfg, or an error naming the missing piece.
@@ -250,7 +252,10 @@ func (s *Store) adopt(st *core.GameState, sessionID, profileID string) (*core.Ga
 // write puts next with st's serialization (serialized, when the caller
 // already holds it, or else computed here), publishing it to the cache
 // only once the write committed. A conflict evicts the cached session.
-func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *core.GameState, serialized []byte) (*cached, *Error) {
+// sum is the running checksum of a blob whose log st's extends (the state
+// st was made from by appending entries, or the very same blob), or nil:
+// the new blob's is then computed when a save needs it.
+func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *core.GameState, serialized []byte, sum *runningChecksum) (*cached, *Error) {
 	next.Blob = serialized
 	if next.Blob == nil {
 		blob, err := s.engine.Serialize(st)
@@ -266,7 +271,10 @@ func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *co
 		}
 		return nil, serr
 	}
-	c := &cached{rec: next, state: st}
+	if sum == nil && st.ActionLog.Len() == 0 {
+		sum = startChecksum(next.ReplayCompatible, next.Blob, 0) // a new game: nothing to hash yet
+	}
+	c := &cached{rec: next, state: st, sum: sum.extend(next.Blob, st.ActionLog.Len())}
 	s.publish(c)
 	return c, nil
 }
