@@ -73,7 +73,8 @@ fuzz:
 bench:
 	bash scripts/bench.sh
 
-## worker: build the edge worker; worker-dev: run it under `wrangler dev`.
+## worker: build the edge worker; worker-dev: build the site into dist/ and run
+## both under `wrangler dev` (the site as static assets).
 worker:
 	bash scripts/worker.sh build
 

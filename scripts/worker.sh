@@ -3,7 +3,15 @@
 # github.com/syumai/workers; docs/edge-worker.md).
 #
 #   bash scripts/worker.sh build   # build/worker/: app.wasm, worker.mjs, runtime.mjs, wasm_exec.js
-#   bash scripts/worker.sh dev     # migrations applied to a local D1, then `wrangler dev`
+#   bash scripts/worker.sh site    # the site into dist/ (go run ./bundle build), served as static assets
+#   bash scripts/worker.sh dev     # site, migrations applied to a local D1, then `wrangler dev`
+#   bash scripts/worker.sh deploy  # site, then `wrangler deploy` (worker, assets, cron)
+#
+# The worker serves the site from dist/ as Workers static assets
+# (wrangler.toml [assets]): files are answered without starting the Go
+# worker, and the API paths reach it. site writes dist/.assetsignore so the
+# build's precompressed .br and .gz copies are not uploaded (Cloudflare
+# compresses on its own).
 #
 # build regenerates wasm/worker/freeport_game.go from
 # static/freeport/freeport.json, writes the shim syumai/workers requires
@@ -12,9 +20,9 @@
 # itself before `wrangler dev` and `wrangler deploy`.
 #
 # WORKER_OUT overrides the build's output directory (wrangler.toml expects
-# build/worker). dev listens on WORKER_IP:WORKER_PORT (127.0.0.1:8787) and keeps the local
-# D1 database in WORKER_PERSIST (.wrangler/state); extra arguments go to
-# `wrangler dev`.
+# build/worker). dev and deploy pass extra arguments to wrangler. dev
+# listens on WORKER_IP:WORKER_PORT (127.0.0.1:8787) and keeps the local D1
+# database in WORKER_PERSIST (.wrangler/state).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -67,6 +75,11 @@ build() {
 	echo "worker.sh: $out/app.wasm $raw bytes; bundle gzip -9 $gz bytes" >&2
 }
 
+site() {
+	"$GO" run ./bundle build
+	printf '%s\n' '# Precompressed copies for `bundle serve`; Cloudflare compresses on its own.' '*.br' '*.gz' >dist/.assetsignore
+}
+
 need_wrangler() {
 	if [ ! -x node_modules/.bin/wrangler ]; then
 		sh scripts/setup-node.sh
@@ -83,19 +96,31 @@ dev() {
 		exit 2
 		;;
 	esac
+	site
 	CI=1 npx --no-install wrangler d1 migrations apply DB --local --persist-to "$persist"
 	exec npx --no-install wrangler dev --ip "$ip" --port "$port" --local --persist-to "$persist" \
 		--show-interactive-dev-session=false "$@"
 }
 
+deploy() {
+	need_wrangler
+	site
+	exec npx --no-install wrangler deploy "$@"
+}
+
 case "${1:-}" in
 build) build ;;
+site) site ;;
 dev)
 	shift
 	dev "$@"
 	;;
+deploy)
+	shift
+	deploy "$@"
+	;;
 *)
-	echo "usage: bash scripts/worker.sh build|dev [wrangler dev arguments]" >&2
+	echo "usage: bash scripts/worker.sh build|site|dev|deploy [wrangler arguments]" >&2
 	exit 2
 	;;
 esac

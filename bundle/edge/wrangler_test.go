@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
 	"os"
@@ -17,6 +18,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/storyloom/storyloom/bundle/browsertest"
+	"github.com/storyloom/storyloom/bundle/site"
 )
 
 // Bounds of the harness.
@@ -48,6 +52,7 @@ func TestMain(m *testing.M) {
 	if running.w != nil {
 		running.w.stop()
 	}
+	closeBrowser()
 	os.Exit(code)
 }
 
@@ -55,9 +60,12 @@ func TestMain(m *testing.M) {
 type wrangler struct {
 	base    string // http://127.0.0.1:port
 	persist string
-	cmd     *exec.Cmd
-	done    chan struct{}
-	log     lockedBuffer
+	// site is the site wrangler serves as static assets, built from the
+	// working tree into a temporary directory (never dist/).
+	site *site.Result
+	cmd  *exec.Cmd
+	done chan struct{}
+	log  lockedBuffer
 }
 
 // lockedBuffer collects a process's output.
@@ -122,6 +130,15 @@ func startWrangler() (*wrangler, error) {
 	if err != nil {
 		return nil, err
 	}
+	w := &wrangler{persist: persist, done: make(chan struct{})}
+	// The site, as the worker serves it from wrangler.toml's [assets];
+	// --assets points wrangler at this build instead of dist/.
+	siteCtx, cancelSite := context.WithTimeout(context.Background(), startLimit)
+	defer cancelSite()
+	if w.site, err = browsertest.Build(siteCtx, filepath.Join(persist, "site"), false); err != nil {
+		os.RemoveAll(persist)
+		return nil, fmt.Errorf("building the site: %w", err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), migrateLimit)
 	defer cancel()
 	if out, err := npx(ctx, "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist).CombinedOutput(); err != nil {
@@ -130,13 +147,14 @@ func startWrangler() (*wrangler, error) {
 	}
 	port, err := freePort()
 	if err != nil {
+		os.RemoveAll(persist)
 		return nil, err
 	}
-	w := &wrangler{base: fmt.Sprintf("http://127.0.0.1:%d", port), persist: persist, done: make(chan struct{})}
+	w.base = fmt.Sprintf("http://127.0.0.1:%d", port)
 	// wrangler dev runs the build command of wrangler.toml
 	// (scripts/worker.sh build) before it serves.
 	w.cmd = npx(context.Background(), "dev", "--ip", "127.0.0.1", "--port", fmt.Sprint(port), "--local",
-		"--persist-to", persist, "--show-interactive-dev-session=false", "--inspector-port", "0")
+		"--persist-to", persist, "--assets", w.site.Out, "--show-interactive-dev-session=false", "--inspector-port", "0")
 	w.cmd.Stdout, w.cmd.Stderr = &w.log, &w.log
 	w.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := w.cmd.Start(); err != nil {
@@ -172,7 +190,7 @@ func startWrangler() (*wrangler, error) {
 }
 
 // stop ends wrangler's whole process group (npx, node, workerd) and removes
-// the local D1 database.
+// the local D1 database and the site.
 func (w *wrangler) stop() {
 	if w.cmd.Process != nil {
 		pgid := w.cmd.Process.Pid
@@ -221,25 +239,53 @@ func do(method, url, bearer string, body []byte) (int, []byte, error) {
 }
 
 // TestWorkerServes checks the worker answers its health check, refuses an
-// unknown path, and answers a CORS preflight.
+// unknown path and a WebSocket, answers a CORS preflight, and serves the
+// site as static assets with the types a browser needs, while the API
+// paths beside the pages still reach the Go worker.
 func TestWorkerServes(t *testing.T) {
 	w := worker(t)
 	for _, tc := range []struct {
 		name, method, path string
 		status             int
+		// contentType is the wanted Content-Type's media type, when set.
+		contentType string
 	}{
-		{name: "health", method: http.MethodGet, path: "/healthz", status: http.StatusOK},
-		{name: "unknown path", method: http.MethodGet, path: "/nowhere", status: http.StatusNotFound},
+		{name: "health", method: http.MethodGet, path: "/healthz", status: http.StatusOK, contentType: "application/json"},
+		{name: "unknown path", method: http.MethodGet, path: "/nowhere", status: http.StatusNotFound, contentType: "application/json"},
 		{name: "preflight", method: http.MethodOptions, path: "/rooms/command", status: http.StatusNoContent},
 		{name: "unknown game", method: http.MethodPost, path: "/freeport/nogame/token", status: http.StatusNotFound},
+		{name: "no WebSocket", method: http.MethodGet, path: "/rooms/ws", status: http.StatusNotFound, contentType: "application/json"},
+		{name: "view needs a session", method: http.MethodGet, path: "/rooms/view", status: http.StatusUnauthorized, contentType: "application/json"},
+		{name: "library page", method: http.MethodGet, path: "/", status: http.StatusOK, contentType: "text/html"},
+		{name: "rooms page", method: http.MethodGet, path: "/rooms/", status: http.StatusOK, contentType: "text/html"},
+		{name: "freeport page", method: http.MethodGet, path: "/freeport/", status: http.StatusOK, contentType: "text/html"},
+		{name: "service worker", method: http.MethodGet, path: "/" + site.SWName, status: http.StatusOK, contentType: "text/javascript"},
+		{name: "web manifest", method: http.MethodGet, path: "/" + site.WebManifest, status: http.StatusOK, contentType: "application/manifest+json"},
+		{name: "campaign index", method: http.MethodGet, path: "/" + site.CampaignsIdx, status: http.StatusOK, contentType: "application/json"},
+		{name: "module", method: http.MethodGet, path: "/" + w.site.Assets[site.WasmSource], status: http.StatusOK, contentType: "application/wasm"},
+		{name: "page script", method: http.MethodGet, path: "/" + w.site.Assets["app.js"], status: http.StatusOK, contentType: "text/javascript"},
+		{name: "rooms script", method: http.MethodGet, path: "/" + w.site.Assets["rooms/app.js"], status: http.StatusOK, contentType: "text/javascript"},
+		{name: "freeport style", method: http.MethodGet, path: "/" + w.site.Assets["freeport/freeport.css"], status: http.StatusOK, contentType: "text/css"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			status, body, err := do(tc.method, w.base+tc.path, "", nil)
+			req, err := http.NewRequest(tc.method, w.base+tc.path, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if status != tc.status {
-				t.Fatalf("%s %s: %d %s, want %d", tc.method, tc.path, status, body, tc.status)
+			resp, err := httpClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.status {
+				t.Fatalf("%s %s: %d %.200s, want %d", tc.method, tc.path, resp.StatusCode, body, tc.status)
+			}
+			if tc.contentType == "" {
+				return
+			}
+			if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != tc.contentType {
+				t.Errorf("%s %s: Content-Type %q, want %s", tc.method, tc.path, resp.Header.Get("Content-Type"), tc.contentType)
 			}
 		})
 	}

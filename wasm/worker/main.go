@@ -126,7 +126,9 @@ func (wk *worker) freeportEndpoint(ctx context.Context) (*hosting.Freeport, erro
 }
 
 // ServeHTTP routes a request: /rooms/… to the room server, /freeport/…
-// to the Freeport endpoint, /healthz to a D1 round trip. Every response
+// to the Freeport endpoint, /healthz to a D1 round trip. The site's files
+// never reach it: Workers static assets (wrangler.toml [assets]) answer
+// them first. Every response
 // allows any origin: requests authenticate with bearer tokens, never
 // cookies, so a page served elsewhere (make play, Pages) may call it.
 func (wk *worker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -150,6 +152,11 @@ func (wk *worker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "now": dateNow()})
+	case p == "/rooms/ws":
+		// No WebSocket at the edge: refuse the handshake at once, before
+		// loading anything, so the rooms page falls back to the HTTP API
+		// without delay (web/site/rooms/connection.js).
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no WebSocket on the edge worker: use POST /rooms/command and GET /rooms/view"})
 	case strings.HasPrefix(p, "/rooms/"):
 		rs, err := wk.roomServer(ctx)
 		if err != nil {
@@ -165,7 +172,7 @@ func (wk *worker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		fp.Handler().ServeHTTP(w, r)
 	default:
-		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not found: the worker serves /rooms/ and /freeport/"})
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not found: no such file of the site, and the worker serves /rooms/ and /freeport/"})
 	}
 }
 

@@ -64,6 +64,14 @@ self.addEventListener("fetch", (event) => {
     caches
       .open(CACHE)
       .then((cache) => cache.match(key))
-      .then((hit) => hit || fetch(req))
+      .then((hit) => (hit ? unredirected(hit) : fetch(req)))
   );
 });
+
+// Many hosts answer index.html with a redirect to "./" (Workers static
+// assets do), so the precached index may be a redirected response, which
+// a navigation must not be answered with: serve a plain copy of it.
+function unredirected(res) {
+  if (!res.redirected) return res;
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
