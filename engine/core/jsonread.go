@@ -14,6 +14,9 @@ import (
 type reader struct {
 	b []byte
 	i int
+	// names holds the action ids read so far: a log repeats a handful of
+	// them thousands of times, and each is allocated once.
+	names map[string]string
 }
 
 func (r *reader) errorf(format string, args ...any) error {
@@ -311,8 +314,60 @@ func (r *reader) params() (Params, error) {
 	return p, err
 }
 
+// name returns the action id raw, a valid string's bytes without escapes,
+// allocating it only the first time the log names it.
+func (r *reader) name(raw []byte) string {
+	if s, ok := r.names[string(raw)]; ok {
+		return s
+	}
+	if r.names == nil {
+		r.names = map[string]string{}
+	}
+	s := string(raw)
+	r.names[s] = s
+	return s
+}
+
+// canonicalAction reads the entry at the cursor when it is an action
+// entry exactly as the engine writes one without params,
+// {"actionId":"…","seq":N}, with no space, no escape and N without a
+// leading zero: nearly every entry of a log. Anything else leaves the
+// cursor where it was and returns ok false, for the general reader.
+func (r *reader) canonicalAction() (e entryJSON, ok bool) {
+	const head, mid = `{"actionId":"`, `","seq":`
+	b, i := r.b, r.i
+	if len(b)-i < len(head) || string(b[i:i+len(head)]) != head {
+		return e, false
+	}
+	start := i + len(head)
+	end := start
+	for end < len(b) && b[end] != '"' {
+		if c := b[end]; c == '\\' || c < 0x20 {
+			return e, false
+		}
+		end++
+	}
+	if len(b)-end < len(mid) || string(b[end:end+len(mid)]) != mid || !utf8.Valid(b[start:end]) {
+		return e, false
+	}
+	j := end + len(mid)
+	seq, digits := 0, 0
+	for ; j < len(b) && b[j] >= '0' && b[j] <= '9'; j++ {
+		seq = seq*10 + int(b[j]-'0')
+		digits++
+	}
+	if digits == 0 || digits > 9 || (digits > 1 && b[end+len(mid)] == '0') || j >= len(b) || b[j] != '}' {
+		return e, false
+	}
+	r.i = j + 1
+	return entryJSON{Seq: seq, ActionID: r.name(b[start:end])}, true
+}
+
 // entry reads one log entry.
 func (r *reader) entry() (LoggedEntry, error) {
+	if e, ok := r.canonicalAction(); ok {
+		return e.entry()
+	}
 	e := entryJSON{Seq: -1}
 	var seen uint8
 	for first := true; ; first = false {
