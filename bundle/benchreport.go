@@ -361,9 +361,9 @@ func renderReport(rep benchReport, charts, docDir string) string {
 		}
 		b.WriteString("```\n\n")
 	}
-	b.WriteString("### Benchmarks (median of every count)\n\n| benchmark | time/op | B/op | allocs/op |\n|---|---:|---:|---:|\n")
+	b.WriteString("### Benchmarks (median of every count)\n\nOther metrics are the ones a benchmark reports of its own (latency percentiles, rates, connections, sizes), each a median too.\n\n| benchmark | time/op | B/op | allocs/op | other metrics |\n|---|---:|---:|---:|---|\n")
 	for _, r := range rep.Native {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.Name, humanNs(r.Metrics["ns/op"]), num(r.Metrics, "B/op"), num(r.Metrics, "allocs/op"))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.Name, humanNs(r.Metrics["ns/op"]), num(r.Metrics, "B/op"), num(r.Metrics, "allocs/op"), otherMetrics(r.Metrics))
 	}
 	if len(rep.WASM) > 0 {
 		b.WriteString("\n### WASM under Node against native (same benchmark, same run)\n\n| benchmark | native | WASM | WASM / native |\n|---|---:|---:|---:|\n")
@@ -406,6 +406,26 @@ func renderReport(rep benchReport, charts, docDir string) string {
 		}
 	}
 	return b.String()
+}
+
+// otherMetrics lists a result's custom metrics — every unit but ns/op,
+// B/op and allocs/op — in name order, or "–" when it has none.
+func otherMetrics(m map[string]float64) string {
+	var units []string
+	for u := range m {
+		if u != "ns/op" && u != "B/op" && u != "allocs/op" {
+			units = append(units, u)
+		}
+	}
+	if len(units) == 0 {
+		return "–"
+	}
+	sort.Strings(units)
+	out := make([]string, len(units))
+	for i, u := range units {
+		out[i] = strconv.FormatFloat(m[u], 'g', 4, 64) + " " + u
+	}
+	return strings.Join(out, ", ")
 }
 
 func num(m map[string]float64, unit string) string {

@@ -71,7 +71,7 @@ func runTargets(args []string, stdout, stderr io.Writer) int {
 	b, _ := json.MarshalIndent(struct {
 		section
 		Targets []target `json:"targets"`
-	}{section{Title: "Targets (issues 3, 5, 6 and 10)", Markdown: md}, rows}, "", "  ")
+	}{section{Title: "Targets (issues 3, 5, 6, 7, 8 and 10)", Markdown: md}, rows}, "", "  ")
 	if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
 		fmt.Fprintln(stderr, "peer targets:", err)
 		return 1
@@ -128,10 +128,19 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play map[
 			missing("3", name+" under 1 ms", name)
 		}
 	}
-	if v, ok := ns("story.Tier3Generated10k"); ok {
-		add("3", "tier 3 of a generated 10,000-node story graph under 1 s", dur(v), yes(v < 1e9))
+	// The 10,000-node point of the graph-size series is the same search of
+	// the same generated graph as story.Tier3Generated10k, which `make
+	// bench` therefore skips.
+	tier3 := "story.Tier3AtGraphSize/nodes=10000"
+	v, ok := ns(tier3)
+	if !ok {
+		tier3 = "story.Tier3Generated10k"
+		v, ok = ns(tier3)
+	}
+	if ok {
+		add("3", "tier 3 of a generated 10,000-node story graph under 1 s", dur(v)+" ("+tier3+")", yes(v < 1e9))
 	} else {
-		missing("3", "tier 3 of 10,000 nodes under 1 s", "story.Tier3Generated10k")
+		missing("3", "tier 3 of 10,000 nodes under 1 s", "story.Tier3AtGraphSize/nodes=10000")
 	}
 
 	// Issue 5: simulation and world-graph kinds.
@@ -169,6 +178,45 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play map[
 		}
 	} else {
 		missing("6", "browser figures", "BenchmarkBrowserPlay")
+	}
+
+	// Issue 7: the native room server, and the edge worker beside it.
+	for _, mode := range []string{"burst", "paced"} {
+		name := "hoststore.Rooms200x4WebSocket/" + mode
+		tgt := "200 rooms of 4 seats over loopback WebSockets (" + mode + "): p99 from command to every seat's view under 25 ms; connections held and memory per room reported"
+		if m, ok := native[name]; ok && m["p99-ms"] > 0 {
+			add("7", tgt, fmt.Sprintf("p99 %.1f ms (p50 %.1f ms); %.0f connections; %s Go heap and %s state per room; %.0f commands/s",
+				m["p99-ms"], m["p50-ms"], m["conns"], kib(m["heap-B/room"]), kib(m["state-B/room"]), m["cmds/s"]), yes(m["p99-ms"] < 25))
+		} else {
+			missing("7", tgt, name)
+		}
+	}
+	for _, host := range []string{"native", "worker"} {
+		tgt := "one committed command over HTTP, " + host + " host (edge.Command): latency and throughput, reported beside each other"
+		var parts []string
+		for name, m := range native {
+			if rest, ok := strings.CutPrefix(name, "edge.Command/"+host+"/"); ok && m["p99-ms"] > 0 {
+				parts = append(parts, fmt.Sprintf("%s: p50 %.1f ms, p99 %.1f ms, %.0f commands/s", rest, m["p50-ms"], m["p99-ms"], m["cmds/s"]))
+			}
+		}
+		sort.Strings(parts)
+		if len(parts) > 0 {
+			add("7", tgt, strings.Join(parts, "; "), nil)
+		} else {
+			missing("7", tgt, "edge.Command/"+host)
+		}
+	}
+
+	// Issue 8: Freeport.
+	if v := native["freeport.ApplyCommands"]["commands/s"]; v > 0 {
+		add("8", "at least 20,000 commands per second through the reducer, native", fmt.Sprintf("%.0f commands/s", v), yes(v >= 20000))
+	} else {
+		missing("8", "at least 20,000 commands per second through the reducer", "freeport.ApplyCommands")
+	}
+	if m, ok := native["hoststore.FreeportHTTP"]; ok && m["req/s"] > 0 {
+		add("8", "the HTTP endpoint with 50 concurrent clients on loopback: throughput and p99, reported", fmt.Sprintf("%.0f requests/s, p99 %.1f ms (p50 %.1f ms)", m["req/s"], m["p99-ms"], m["p50-ms"]), nil)
+	} else {
+		missing("8", "the HTTP endpoint's throughput and p99 with 50 clients", "hoststore.FreeportHTTP")
 	}
 
 	// Issue 10: against inkjs, WASM against native, first load, growth.
@@ -265,6 +313,8 @@ func targetsMarkdown(rows []target) string {
 	for _, r := range rows {
 		v := "not measured"
 		switch {
+		case r.Met == nil && !strings.HasPrefix(r.Measured, "missing: "):
+			v = "reported (no target)"
 		case r.Met == nil:
 			missingN++
 		case *r.Met:
