@@ -158,6 +158,9 @@ func (wk *worker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// without delay (web/site/rooms/connection.js).
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no WebSocket on the edge worker: use POST /rooms/command and GET /rooms/view"})
 	case strings.HasPrefix(p, "/rooms/"):
+		if wk.rateLimited(w, r) {
+			return
+		}
 		rs, err := wk.roomServer(ctx)
 		if err != nil {
 			fail(w, "rooms", err)
@@ -224,14 +227,14 @@ func tickIfDue(ctx context.Context, rs *hosting.Rooms) {
 }
 
 // scheduled is the cron trigger (wrangler.toml [triggers]): it runs the
-// deadlines of rooms nobody is polling.
+// deadlines of rooms nobody is polling, and drops stale rate counters.
 func (wk *worker) scheduled(ctx context.Context) error {
 	rs, err := wk.roomServer(ctx)
 	if err != nil {
 		return err
 	}
 	tickIfDue(ctx, rs)
-	return nil
+	return wk.store.pruneRate(dateNow())
 }
 
 // recorder holds a response of the room server's handler so that an

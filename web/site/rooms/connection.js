@@ -244,6 +244,9 @@ export class Connection {
     if (body.session) this.bearer = body.session;
     const frames = (body.frames || []).slice().sort((a, b) => a.seq - b.seq);
     for (const f of frames) {
+      // A refusal by the host itself (a full server, the edge worker's
+      // rate limit) is in no mailbox, so it has no seq: show it as it is.
+      if (!f.seq) { this.deliver(f.frame); continue; }
       if (f.seq <= this.lastSeq) continue;
       this.lastSeq = f.seq;
       this.deliver(f.frame);
