@@ -6,9 +6,34 @@ import (
 )
 
 // Handle is one resolution's view of one stream. It is used and dropped:
-// nothing is written back anywhere when a resolution ends.
+// nothing is written back anywhere when a resolution ends. The stream's
+// generator is derived on the handle's first draw, not when the handle is
+// made: derivation is a pure function of (seed, stream id), so when it
+// happens changes no draw, and a resolution that draws nothing (most story
+// choices, every projection) never pays for the hash.
 type Handle struct {
-	gen PCG32
+	seed    string
+	id      StreamID
+	derived bool
+	gen     PCG32
+}
+
+// src returns the stream's generator, deriving it on first use.
+func (h *Handle) src() *PCG32 {
+	if !h.derived {
+		h.derive()
+	}
+	return &h.gen
+}
+
+// derive seeds the generator as DeriveStream(seed, id.String()) would,
+// without building the id's string.
+func (h *Handle) derive() {
+	var buf [128]byte
+	b := append(buf[:0], h.seed...)
+	b = append(b, 0)
+	h.gen.Seed(seedOf(h.id.appendTo(b)))
+	h.derived = true
 }
 
 // ErrEmpty is returned by Pick and WeightedPick for an empty list.
@@ -29,10 +54,11 @@ func (h *Handle) NextInt(min, max int64) (int64, error) {
 	}
 	span := uint64(max-min) + 1 // 0 means the full 64-bit range
 	if span != 0 && span <= math.MaxUint32 {
-		return min + int64(h.gen.Bounded(uint32(span))), nil
+		return min + int64(h.src().Bounded(uint32(span))), nil
 	}
 	for {
-		r := uint64(h.gen.Uint32())<<32 | uint64(h.gen.Uint32())
+		g := h.src()
+		r := uint64(g.Uint32())<<32 | uint64(g.Uint32())
 		if span == 0 {
 			return min + int64(r), nil
 		}
@@ -45,17 +71,17 @@ func (h *Handle) NextInt(min, max int64) (int64, error) {
 // Intn returns a uniformly distributed integer in [0, n) for 0 < n ≤ 2^32.
 // It is the hot-path form of NextInt for kinds that know their bound is valid.
 func (h *Handle) Intn(n int) int {
-	return int(h.gen.Bounded(uint32(n)))
+	return int(h.src().Bounded(uint32(n)))
 }
 
 // NextPercent returns an integer in [0, 100): a roll that succeeds against a
 // chance of p percent when it is below p.
 func (h *Handle) NextPercent() int {
-	return int(h.gen.Bounded(100))
+	return int(h.src().Bounded(100))
 }
 
 // Uint32 returns the stream's next raw output.
-func (h *Handle) Uint32() uint32 { return h.gen.Uint32() }
+func (h *Handle) Uint32() uint32 { return h.src().Uint32() }
 
 // Pick returns one element of items chosen uniformly.
 func Pick[T any](h *Handle, items []T) (T, error) {
@@ -66,7 +92,7 @@ func Pick[T any](h *Handle, items []T) (T, error) {
 	if len(items) > math.MaxUint32 {
 		return zero, ErrRange
 	}
-	return items[h.gen.Bounded(uint32(len(items)))], nil
+	return items[h.src().Bounded(uint32(len(items)))], nil
 }
 
 // Weighted pairs an item with its positive integer weight.
@@ -90,7 +116,7 @@ func WeightedPick[T any](h *Handle, items []Weighted[T]) (T, error) {
 		}
 		total += it.Weight
 	}
-	r := int64(h.gen.Bounded(uint32(total)))
+	r := int64(h.src().Bounded(uint32(total)))
 	for _, it := range items {
 		if r < it.Weight {
 			return it.Item, nil

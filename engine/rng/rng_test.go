@@ -2,6 +2,7 @@ package rng
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -102,6 +103,30 @@ func TestDeriveSeedKnownValue(t *testing.T) {
 	}
 	if st != 0xc89766d7813c2648 || sq != 0xe04e3a8a508a9973 {
 		t.Fatalf("DeriveSeed(storyloom, action:0) = %#x, %#x", st, sq)
+	}
+}
+
+// TestHandleMatchesDeriveStream: a handle, made by For or At, draws exactly
+// what the generator DeriveStream returns for the stream id's string, for
+// every kind of stream and for a seed too long for the derivation's stack
+// buffer.
+func TestHandleMatchesDeriveStream(t *testing.T) {
+	long := strings.Repeat("long-seed-", 20)
+	ids := []StreamID{Action(0), Action(12345), System("view", 3), Agent("guest_3", 12), Tick(1000, "spawn")}
+	for _, seed := range []string{"", "storyloom", long} {
+		for _, id := range ids {
+			want := DeriveStream(seed, id.String())
+			h, v := For(seed, id), At(seed, id)
+			for i := 0; i < 8; i++ {
+				w := want.Uint32()
+				if got := h.Uint32(); got != w {
+					t.Fatalf("For(%.12q, %s) draw %d = %#x, want %#x", seed, id, i, got, w)
+				}
+				if got := v.Uint32(); got != w {
+					t.Fatalf("At(%.12q, %s) draw %d = %#x, want %#x", seed, id, i, got, w)
+				}
+			}
+		}
 	}
 }
 

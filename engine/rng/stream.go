@@ -85,8 +85,13 @@ func DeriveSeed(seed, streamID string) (initState, initSeq uint64) {
 	var buf [128]byte
 	b := append(buf[:0], seed...)
 	b = append(b, 0)
-	b = append(b, streamID...)
-	h := sha256.Sum256(b)
+	return seedOf(append(b, streamID...))
+}
+
+// seedOf hashes a derivation input, seed ‖ 0x00 ‖ streamID, into the
+// pcg32_srandom_r arguments.
+func seedOf(input []byte) (initState, initSeq uint64) {
+	h := sha256.Sum256(input)
 	return binary.BigEndian.Uint64(h[0:8]), binary.BigEndian.Uint64(h[8:16])
 }
 
@@ -96,11 +101,14 @@ func DeriveStream(seed, streamID string) *PCG32 {
 	return NewPCG32(DeriveSeed(seed, streamID))
 }
 
-// For returns a fresh handle on stream id under seed.
+// For returns a fresh handle on stream id under seed. Its generator is
+// derived on its first draw.
 func For(seed string, id StreamID) *Handle {
-	var buf [64]byte
-	st, sq := DeriveSeed(seed, string(id.appendTo(buf[:0])))
-	h := &Handle{}
-	h.gen.Seed(st, sq)
-	return h
+	return &Handle{seed: seed, id: id}
+}
+
+// At is For by value, for a caller that keeps the handle inside a value of
+// its own (the engine's resolution context) instead of allocating it apart.
+func At(seed string, id StreamID) Handle {
+	return Handle{seed: seed, id: id}
 }
