@@ -303,8 +303,9 @@ func (e *Engine) CreateGame(config NewGameConfig, version string) ActionResult {
 	if seed == "" {
 		seed = e.ids.NewSeed()
 	}
-	emit := e.resolutionEmitter(e.emitter, gameID, 0)
-	ctx := &Context{Registry: reg, Campaign: c, RNG: rng.For(seed, rng.System("start", 0)), Seq: 0, Emit: emit, seed: seed}
+	ctx := &Context{}
+	ctx.init(reg, c, seed, rng.System("start", 0), gameID, 0, e.emitter)
+	emit := ctx.Emit
 	init := k.InitialState(c, ctx, config.KindProfileData)
 	status := init.Status
 	if status == "" {
@@ -326,14 +327,9 @@ func (e *Engine) CreateGame(config NewGameConfig, version string) ActionResult {
 
 func (e *Engine) projectionContext(s *GameState, r resolved) *ProjectionContext {
 	seq := s.ActionLog.Len()
-	return &ProjectionContext{
-		Context: Context{
-			Registry: r.registry, Campaign: r.campaign,
-			RNG: rng.For(s.Seed, rng.System("view", seq)), Seq: seq,
-			Emit: e.resolutionEmitter(NullEmitter{}, s.GameID, seq), seed: s.Seed,
-		},
-		engineRef: e.Alias,
-	}
+	ctx := &ProjectionContext{engineRef: e.Alias}
+	ctx.init(r.registry, r.campaign, s.Seed, rng.System("view", seq), s.GameID, seq, NullEmitter{})
+	return ctx
 }
 
 // Scene renders the state's current scene (§6) with the player's view,
@@ -430,8 +426,9 @@ func (e *Engine) advance(s *GameState, actionID string, params Params, em Emitte
 	}
 	p := params.Clone()
 	seq := s.ActionLog.Len()
-	emit := e.resolutionEmitter(em, s.GameID, seq)
-	ctx := &Context{Registry: r.registry, Campaign: r.campaign, RNG: rng.For(s.Seed, rng.Action(seq)), Seq: seq, Emit: emit, seed: s.Seed}
+	ctx := &Context{}
+	ctx.init(r.registry, r.campaign, s.Seed, rng.Action(seq), s.GameID, seq, em)
+	emit := ctx.Emit
 	res := r.kind.Advance(s.KindState, actionID, p, ctx)
 	if res.Error != nil {
 		if emit.Enabled() {

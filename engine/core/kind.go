@@ -134,6 +134,19 @@ type Context struct {
 	// Emit is this resolution's event handle; nothing about it reaches state.
 	Emit *ResolutionEmitter
 	seed string
+
+	// stream and emitter are what RNG and Emit point at when the engine
+	// made the context (init): one allocation per resolution, not three.
+	stream  rng.Handle
+	emitter ResolutionEmitter
+}
+
+// init makes c the context of one resolution of game gameID at seq,
+// drawing from stream id of seed and emitting to sink.
+func (c *Context) init(r *Registry, campaign *Campaign, seed string, id rng.StreamID, gameID string, seq int, sink Emitter) {
+	*c = Context{Registry: r, Campaign: campaign, Seq: seq, seed: seed,
+		stream: rng.At(seed, id), emitter: ResolutionEmitter{sink: sink, gameID: gameID, seq: seq}}
+	c.RNG, c.Emit = &c.stream, &c.emitter
 }
 
 // Derive returns a handle on any other stream of this game's seed (§3.1).

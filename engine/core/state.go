@@ -391,4 +391,3 @@ func DecodeChecked[T any](data []byte, prefix string, check func(*T) error) (any
 	}
 	return v, nil
 }
-
