@@ -18,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/internal/golden"
 	"github.com/storyloom/storyloom/engine/rng"
 	"github.com/storyloom/storyloom/engine/rooms"
@@ -638,6 +639,29 @@ func readCorpus(t *testing.T, path string) corpusFile {
 // (harness_test.go) already restore before every single input.
 const restoreStride = 5
 
+// marshalStride is how often the live replay checks that Marshal, which
+// encodes directly, gives exactly canon.Marshal's bytes.
+const marshalStride = 25
+
+func checkMarshal(t *testing.T, s *rooms.Server) {
+	t.Helper()
+	got, err := s.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := canon.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		k := 0
+		for k < len(got) && k < len(want) && got[k] == want[k] {
+			k++
+		}
+		t.Fatalf("Marshal differs from canon.Marshal at byte %d:\n got: %.300s\nwant: %.300s", k, got[k:], want[k:])
+	}
+}
+
 func replayCorpus(t *testing.T, f corpusFile, roundTrip bool) {
 	reg := corpusRegistry(t, f.Duel)
 	s := rooms.New(reg, f.Limits)
@@ -670,6 +694,9 @@ func replayCorpus(t *testing.T, f corpusFile, roundTrip bool) {
 				t.Fatalf("step %d frame %d to %s (%s) differs at byte %d:\n got: %s\nwant: %s",
 					i, j, w.Conn, w.Kind, k, o.Frame, w.Frame)
 			}
+		}
+		if !roundTrip && i%marshalStride == 0 {
+			checkMarshal(t, s)
 		}
 		if got := stateDigest(t, s); got != st.Digest {
 			t.Fatalf("step %d (%s %s %.80s): state digest %s, want %s", i, st.Kind, st.Conn, st.Frame, got, st.Digest)
@@ -707,5 +734,48 @@ func TestCorpus(t *testing.T) {
 				replayCorpus(t, f, true)
 			}
 		})
+	}
+}
+
+// TestRestoreCanonicalizes restores a state whose game states and log
+// events are valid but not canonical JSON (spaced, keys out of order,
+// escaped as encoding/json escapes HTML): Marshal gives the canonical
+// bytes again, as it would have before the state was written out.
+func TestRestoreCanonicalizes(t *testing.T) {
+	h := newHarness(t, rooms.Limits{})
+	for _, c := range []string{"a", "b"} {
+		h.connect(c)
+	}
+	h.must("a", rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 3, GameSetup: cheat.ID, UndoEnabled: true}})
+	h.must("b", rooms.JoinRoom{RoomID: h.lobby("a").Room.RoomID})
+	h.must("a", rooms.AddAI{Seat: 2, Kind: "fox"})
+	h.must("a", rooms.Ready{Ready: true})
+	h.must("b", rooms.Ready{Ready: true})
+	r := rng.For("garble", rng.System("moves", 0))
+	for range 6 { // a few moves, so there are log entries and checkpoints
+		for _, c := range []string{"a", "b"} {
+			if acts := h.game(c).ValidActions; len(acts) > 0 {
+				h.must(c, answer(acts, r, ""))
+				break
+			}
+		}
+	}
+	want, err := h.s.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(want, []byte(`"state":{"`)) || !bytes.Contains(want, []byte(`{"event":{"`)) {
+		t.Fatalf("no game state or log event to garble: %.300s", want)
+	}
+	garbled := bytes.ReplaceAll(want, []byte(`"state":{"`), []byte(`"state":{ "zz":null, "`))
+	garbled = bytes.ReplaceAll(garbled, []byte(`{"event":{"`), []byte(`{"event":{"\u003c":1,"`))
+	s, err := rooms.Restore(garbled, h.reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := s.Marshal()
+	canonical, _ := canon.Canonicalize(garbled)
+	if !bytes.Equal(got, canonical) {
+		t.Fatalf("restored state is not canonical:\n got: %.400s\nwant: %.400s", got, canonical)
 	}
 }

@@ -1,6 +1,7 @@
 package rooms
 
 import (
+	"encoding/json"
 	"sort"
 	"strconv"
 	"unicode/utf8"
@@ -586,4 +587,336 @@ func skipValue(data []byte, i, limit int) int {
 		return -1
 	}
 	return limit
+}
+
+// The machine's state, encoded directly: Marshal and the hosts' records
+// use these. Raw JSON members (game states, log events) are appended as
+// they are: the machine only holds canonical ones (Position.State is
+// canonical, events are encoded with canon, Restore canonicalizes what
+// it reads).
+
+// appendServer appends the whole state, as canon.Marshal encodes it.
+func appendServer(b []byte, s *Server) []byte {
+	o := openObj(b)
+	o.key("conns")
+	o.b = appendMap(o.b, s.Conns, func(b []byte, c *Conn) []byte { return c.AppendCanonical(b) })
+	o.key("limits")
+	o.b = appendLimits(o.b, s.Limits)
+	o.key("now")
+	o.b = appendInt(o.b, s.Now)
+	o.key("room_seq")
+	o.b = appendInt(o.b, s.RoomSeq)
+	o.key("rooms")
+	o.b = appendMap(o.b, s.Rooms, func(b []byte, r *Room) []byte { return r.AppendCanonical(b) })
+	o.key("schema")
+	o.b = appendInt(o.b, int64(s.Schema))
+	o.key("sessions")
+	o.b = appendMap(o.b, s.Sessions, func(b []byte, se *Session) []byte { return se.AppendCanonical(b) })
+	return o.close()
+}
+
+// appendMap appends a map in canonical key order; a nil map, or a nil
+// value, is null.
+func appendMap[V any](b []byte, m map[string]*V, enc func([]byte, *V) []byte) []byte {
+	if m == nil {
+		return append(b, "null"...)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return canon.CompareKeys(keys[i], keys[j]) < 0 })
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendStr(b, k)
+		b = append(b, ':')
+		if v := m[k]; v == nil {
+			b = append(b, "null"...)
+		} else {
+			b = enc(b, v)
+		}
+	}
+	return append(b, '}')
+}
+
+func appendLimits(b []byte, l Limits) []byte {
+	o := openObj(b)
+	for _, m := range []struct {
+		k string
+		v int64
+	}{
+		{"commands_per_second", int64(l.CommandsPerSecond)}, {"log_window", int64(l.LogWindow)},
+		{"max_connections", int64(l.MaxConnections)}, {"max_rooms", int64(l.MaxRooms)},
+		{"max_sessions", int64(l.MaxSessions)}, {"max_spectators", int64(l.MaxSpectators)},
+		{"session_idle_millis", l.SessionIdleMillis}, {"settle_steps", int64(l.SettleSteps)},
+		{"undo_depth", int64(l.UndoDepth)},
+	} {
+		o.key(m.k)
+		o.b = appendInt(o.b, m.v)
+	}
+	return o.close()
+}
+
+// AppendCanonical appends the connection's canonical JSON encoding.
+func (c *Conn) AppendCanonical(b []byte) []byte {
+	o := openObj(b)
+	if c.Count != 0 {
+		o.key("count")
+		o.b = appendInt(o.b, int64(c.Count))
+	}
+	o.key("session")
+	o.b = appendStr(o.b, c.Session)
+	if c.Spectating != "" {
+		o.key("spectating")
+		o.b = appendStr(o.b, c.Spectating)
+	}
+	if c.Window != 0 {
+		o.key("window")
+		o.b = appendInt(o.b, c.Window)
+	}
+	return o.close()
+}
+
+// AppendCanonical appends the session's canonical JSON encoding.
+func (se *Session) AppendCanonical(b []byte) []byte {
+	o := openObj(b)
+	if se.Conn != "" {
+		o.key("conn")
+		o.b = appendStr(o.b, se.Conn)
+	}
+	o.key("last_seen")
+	o.b = appendInt(o.b, se.LastSeen)
+	if se.Name != "" {
+		o.key("name")
+		o.b = appendStr(o.b, se.Name)
+	}
+	o.key("player_id")
+	o.b = appendStr(o.b, se.PlayerID)
+	if se.Room != "" {
+		o.key("room")
+		o.b = appendStr(o.b, se.Room)
+	}
+	return o.close()
+}
+
+// AppendCanonical appends the room's canonical JSON encoding, game and
+// checkpoints included: what a host persists of it.
+func (r *Room) AppendCanonical(b []byte) []byte {
+	o := openObj(b)
+	o.key("config")
+	o.b = appendConfig(o.b, r.Config)
+	o.key("id")
+	o.b = appendStr(o.b, r.ID)
+	if r.Match != nil {
+		o.key("match")
+		o.b = appendMatch(o.b, r.Match)
+	}
+	o.key("order")
+	o.b = appendInt(o.b, r.Order)
+	o.key("seats")
+	if r.Seats == nil {
+		o.b = append(o.b, "null"...)
+	} else {
+		o.b = append(o.b, '[')
+		for i, st := range r.Seats {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = appendSeat(o.b, st)
+		}
+		o.b = append(o.b, ']')
+	}
+	if len(r.Spectators) > 0 {
+		o.key("spectators")
+		o.b = appendStrs(o.b, r.Spectators)
+	}
+	return o.close()
+}
+
+func appendSeat(b []byte, st Seat) []byte {
+	o := openObj(b)
+	if st.AI != "" {
+		o.key("ai")
+		o.b = appendStr(o.b, st.AI)
+	}
+	if len(st.Colors) > 0 {
+		o.key("colors")
+		o.b = appendStrs(o.b, st.Colors)
+	}
+	if st.Commander != "" {
+		o.key("commander")
+		o.b = appendStr(o.b, st.Commander)
+	}
+	if len(st.Deck) > 0 {
+		o.key("deck")
+		o.b = appendStrs(o.b, st.Deck)
+	}
+	if st.Decked {
+		o.key("decked")
+		o.b = append(o.b, "true"...)
+	}
+	if st.Name != "" {
+		o.key("name")
+		o.b = appendStr(o.b, st.Name)
+	}
+	if st.PlayerID != "" {
+		o.key("player_id")
+		o.b = appendStr(o.b, st.PlayerID)
+	}
+	if st.Ready {
+		o.key("ready")
+		o.b = append(o.b, "true"...)
+	}
+	if st.Session != "" {
+		o.key("session")
+		o.b = appendStr(o.b, st.Session)
+	}
+	return o.close()
+}
+
+func appendMatch(b []byte, m *Match) []byte {
+	o := openObj(b)
+	o.key("acks")
+	if m.Acks == nil {
+		o.b = append(o.b, "null"...)
+	} else {
+		o.b = append(o.b, '[')
+		for i, a := range m.Acks {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			if a == nil {
+				o.b = append(o.b, "null"...)
+			} else {
+				o.b = appendAck(o.b, a)
+			}
+		}
+		o.b = append(o.b, ']')
+	}
+	o.key("ai_seq")
+	o.b = appendInts(o.b, m.AISeq)
+	if len(m.Checkpoints) > 0 {
+		o.key("checkpoints")
+		o.b = append(o.b, '[')
+		for i, c := range m.Checkpoints {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = appendCheckpoint(o.b, c)
+		}
+		o.b = append(o.b, ']')
+	}
+	if len(m.Clock) > 0 {
+		o.key("clock")
+		o.b = append(o.b, '[')
+		for i, d := range m.Clock {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			do := openObj(o.b)
+			if d.At != 0 {
+				do.key("at")
+				do.b = appendInt(do.b, d.At)
+			}
+			if d.Key != "" {
+				do.key("key")
+				do.b = appendStr(do.b, d.Key)
+			}
+			o.b = do.close()
+		}
+		o.b = append(o.b, ']')
+	}
+	if len(m.Log) > 0 {
+		o.key("log")
+		o.b = appendLog(o.b, m.Log)
+	}
+	o.key("next_log")
+	o.b = appendInt(o.b, m.NextLog)
+	o.key("own_stops")
+	o.b = appendStrLists(o.b, m.OwnStops)
+	if m.Result != nil {
+		o.key("result")
+		o.b = appendResult(o.b, m.Result)
+	}
+	o.key("seed")
+	o.b = appendStr(o.b, m.Seed)
+	o.key("state")
+	o.b = appendRaw(o.b, m.State)
+	o.key("step")
+	o.b = appendInt(o.b, m.Step)
+	o.key("stops")
+	o.b = appendStrLists(o.b, m.Stops)
+	return o.close()
+}
+
+func appendCheckpoint(b []byte, c Checkpoint) []byte {
+	o := openObj(b)
+	o.key("ai_seq")
+	o.b = appendInts(o.b, c.AISeq)
+	if len(c.Log) > 0 {
+		o.key("log")
+		o.b = appendLog(o.b, c.Log)
+	}
+	if c.Result != nil {
+		o.key("result")
+		o.b = appendResult(o.b, c.Result)
+	}
+	o.key("state")
+	o.b = appendRaw(o.b, c.State)
+	return o.close()
+}
+
+func appendLog(b []byte, log []LogEntry) []byte {
+	b = append(b, '[')
+	for i, e := range log {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"event":`...)
+		b = appendRaw(b, e.Event)
+		b = append(b, `,"sequence":`...)
+		b = appendInt(b, e.Sequence)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// appendRaw appends a raw JSON value; an empty one is null, as
+// encoding/json writes it.
+func appendRaw(b []byte, raw json.RawMessage) []byte {
+	if len(raw) == 0 {
+		return append(b, "null"...)
+	}
+	return append(b, raw...)
+}
+
+func appendInts(b []byte, list []int) []byte {
+	if list == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, n := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendInt(b, int64(n))
+	}
+	return append(b, ']')
+}
+
+func appendStrLists(b []byte, lists [][]string) []byte {
+	if lists == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, l := range lists {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendStrs(b, l)
+	}
+	return append(b, ']')
 }

@@ -223,13 +223,10 @@ func New(reg *Registry, lim Limits) *Server {
 	}
 }
 
-// Marshal returns the canonical encoding of the whole state.
+// Marshal returns the canonical encoding of the whole state (what
+// canon.Marshal gives for it, written directly).
 func (s *Server) Marshal() ([]byte, error) {
-	b, err := canon.Marshal(s)
-	if err != nil {
-		return nil, fmt.Errorf("rooms: %w", err)
-	}
-	return b, nil
+	return appendServer(make([]byte, 0, 4096), s), nil
 }
 
 // Restore decodes a state Marshal returned, hosting the games of reg. The
@@ -282,10 +279,41 @@ func Restore(data []byte, reg *Registry) (*Server, error) {
 				(m.Clock != nil && len(m.Clock) != n) {
 				return nil, fmt.Errorf("rooms: restore: room %q has a malformed match", id)
 			}
+			if err := canonicalizeMatch(m); err != nil {
+				return nil, fmt.Errorf("rooms: restore: room %q: %w", id, err)
+			}
 		}
 	}
 	s.reg = reg
 	return &s, nil
+}
+
+// canonicalizeMatch brings the raw JSON a match holds (game states, log
+// events) to canonical form, which Marshal and the views rely on: a
+// restored state may come from an encoder that escapes differently.
+func canonicalizeMatch(m *Match) error {
+	raws := []*json.RawMessage{&m.State}
+	for i := range m.Log {
+		raws = append(raws, &m.Log[i].Event)
+	}
+	for i := range m.Checkpoints {
+		c := &m.Checkpoints[i]
+		raws = append(raws, &c.State)
+		for j := range c.Log {
+			raws = append(raws, &c.Log[j].Event)
+		}
+	}
+	for _, r := range raws {
+		if len(*r) == 0 {
+			continue
+		}
+		b, err := canon.Canonicalize(*r)
+		if err != nil {
+			return err
+		}
+		*r = b
+	}
+	return nil
 }
 
 // Input kinds for Apply.
