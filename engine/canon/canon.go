@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"unicode/utf16"
@@ -16,8 +17,19 @@ import (
 // MaxDepth bounds the nesting of arrays and objects Canonicalize accepts.
 const MaxDepth = 256
 
-// Marshal encodes v with encoding/json and returns its canonical form.
+// Marshal encodes v with encoding/json and returns its canonical form. A
+// non-nil v that implements json.Marshaler itself (a kind state with a
+// direct encoder) is canonicalized straight from its MarshalJSON, with the
+// same result and the same error for a failing MarshalJSON, without
+// encoding/json's reflection and its extra validating pass over the bytes.
 func Marshal(v any) ([]byte, error) {
+	if m, ok := v.(json.Marshaler); ok && !isNilPointer(v) {
+		b, err := m.MarshalJSON()
+		if err != nil {
+			return nil, fmt.Errorf("canon: %w", &json.MarshalerError{Type: reflect.TypeOf(v), Err: err})
+		}
+		return Canonicalize(b)
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -25,6 +37,13 @@ func Marshal(v any) ([]byte, error) {
 		return nil, fmt.Errorf("canon: %w", err)
 	}
 	return Canonicalize(bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}))
+}
+
+// isNilPointer reports whether v is a nil pointer, which encoding/json
+// writes as null without calling its methods.
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
 // Digest returns the lower-case hex SHA-256 of v's canonical form.
@@ -62,6 +81,7 @@ type parser struct {
 	data []byte
 	pos  int
 	out  []byte
+	tmp  []byte // the members of the object being sorted (object)
 }
 
 func (p *parser) errorf(format string, args ...any) error {
@@ -109,24 +129,33 @@ func (p *parser) value(depth int) error {
 	}
 }
 
+// member is one member of an object being canonicalized: its decoded key,
+// and where its canonical form "key":value sits in the output.
 type member struct {
-	key string
-	val []byte
+	key        string
+	start, end int
 }
 
+// object writes an object's members to the output in the order they come,
+// each canonical; when their keys were not already in order, it re-emits
+// them sorted from a copy, so an object that arrives sorted (as a direct
+// encoder writes it) costs no copy and no sort.
 func (p *parser) object(depth int) error {
 	if depth > MaxDepth {
 		return p.errorf("nesting deeper than %d", MaxDepth)
 	}
 	p.pos++ // '{'
 	p.skipSpace()
-	var members []member
+	open := len(p.out)
+	p.out = append(p.out, '{')
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
-		p.out = append(p.out, "{}"...)
+		p.out = append(p.out, '}')
 		return nil
 	}
-	outer := p.out
+	var small [16]member
+	members := small[:0]
+	sorted := true
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
@@ -142,11 +171,17 @@ func (p *parser) object(depth int) error {
 		}
 		p.pos++
 		p.skipSpace()
-		p.out = nil
+		if len(members) > 0 {
+			p.out = append(p.out, ',')
+			sorted = sorted && CompareKeys(members[len(members)-1].key, key) < 0
+		}
+		start := len(p.out)
+		p.out = AppendString(p.out, key)
+		p.out = append(p.out, ':')
 		if err := p.value(depth); err != nil {
 			return err
 		}
-		members = append(members, member{key: key, val: p.out})
+		members = append(members, member{key: key, start: start, end: len(p.out)})
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return p.errorf("unterminated object")
@@ -161,18 +196,21 @@ func (p *parser) object(depth int) error {
 		p.pos++
 		break
 	}
-	slices.SortFunc(members, func(a, b member) int { return CompareKeys(a.key, b.key) })
-	p.out = append(outer, '{')
-	for i, m := range members {
-		if i > 0 {
-			if members[i-1].key == m.key {
-				return p.errorf("duplicate key %q", m.key)
+	if !sorted {
+		slices.SortFunc(members, func(a, b member) int { return CompareKeys(a.key, b.key) })
+		for i := 1; i < len(members); i++ {
+			if members[i-1].key == members[i].key {
+				return p.errorf("duplicate key %q", members[i].key)
 			}
-			p.out = append(p.out, ',')
 		}
-		p.out = AppendString(p.out, m.key)
-		p.out = append(p.out, ':')
-		p.out = append(p.out, m.val...)
+		p.tmp = append(p.tmp[:0], p.out[open:]...)
+		p.out = append(p.out[:open], '{')
+		for i, m := range members {
+			if i > 0 {
+				p.out = append(p.out, ',')
+			}
+			p.out = append(p.out, p.tmp[m.start-open:m.end-open]...)
+		}
 	}
 	p.out = append(p.out, '}')
 	return nil

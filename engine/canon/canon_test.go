@@ -2,6 +2,7 @@ package canon
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -20,6 +21,11 @@ func TestCanonicalize(t *testing.T) {
 		{"unicode raw", `"\u00e9\ud83d\ude00"`, `"é😀"`},
 		{"utf16 key order", `{"\uff61":1,"😀":2}`, `{"😀":2,"｡":1}`},
 		{"empty", `{"a":{},"b":[]}`, `{"a":{},"b":[]}`},
+		{"sorted stays", `{"a":1,"b":{"c":2,"d":[3]},"e":"f"}`, `{"a":1,"b":{"c":2,"d":[3]},"e":"f"}`},
+		{"unsorted inside sorted inside unsorted", `{"z":{"a":1,"b":{"y":1,"x":2}},"m":[{"q":1,"p":2}]}`, `{"m":[{"p":2,"q":1}],"z":{"a":1,"b":{"x":2,"y":1}}}`},
+		{"escaped keys sort decoded", `{"\u0062":1,"\"":2,"a\n":3}`, `{"\"":2,"a\n":3,"b":1}`},
+		{"many members", `{"r":1,"q":2,"p":3,"o":4,"n":5,"m":6,"l":7,"k":8,"j":9,"i":10,"h":11,"g":12,"f":13,"e":14,"d":15,"c":16,"b":17,"a":18}`,
+			`{"a":18,"b":17,"c":16,"d":15,"e":14,"f":13,"g":12,"h":11,"i":10,"j":9,"k":8,"l":7,"m":6,"n":5,"o":4,"p":3,"q":2,"r":1}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -40,7 +46,7 @@ func TestCanonicalize(t *testing.T) {
 
 func TestCanonicalizeRefuses(t *testing.T) {
 	for _, in := range []string{
-		``, `{`, `{"a":1,"a":2}`, `[1,]`, `01`, `1.`, `-`, `"\x"`, `"\ud800"`,
+		``, `{`, `{"a":1,"a":2}`, `{"b":1,"a":2,"b":3}`, `{"a":1,"b":{"c":1,"c":1}}`, `{"a":1,"b":2,"a":3}`, `[1,]`, `01`, `1.`, `-`, `"\x"`, `"\ud800"`,
 		`"a` + "\x01" + `"`, `1e400`, `tru`, `{"a" 1}`, `[1] 2`, "\"\xff\"",
 		strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1),
 	} {
@@ -111,4 +117,44 @@ func FuzzCanonicalize(f *testing.F) {
 			}
 		}
 	})
+}
+
+// direct is a value with its own MarshalJSON, which writes spaced JSON
+// with unsorted keys, or fails.
+type direct struct {
+	fail bool
+}
+
+func (d *direct) MarshalJSON() ([]byte, error) {
+	if d.fail {
+		return nil, errors.New("direct: cannot encode")
+	}
+	return []byte(` {"z": [1.0, "\u0041"], "a": {"y": true, "x": null}} `), nil
+}
+
+// TestMarshalDirectMatchesEncodingJSON: Marshal of a json.Marshaler, taken
+// straight from its MarshalJSON, gives what encoding/json followed by
+// Canonicalize gives: the same bytes, null for a nil pointer, and the same
+// error text when MarshalJSON fails.
+func TestMarshalDirectMatchesEncodingJSON(t *testing.T) {
+	viaJSON := func(v any) (string, error) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return "", err
+		}
+		c, err := Canonicalize(b)
+		return string(c), err
+	}
+	for _, v := range []any{&direct{}, (*direct)(nil), []any{&direct{}}} {
+		got, err := Marshal(v)
+		want, werr := viaJSON(v)
+		if err != nil || werr != nil || string(got) != want {
+			t.Errorf("Marshal(%#v) = %s, %v; encoding/json gives %s, %v", v, got, err, want, werr)
+		}
+	}
+	_, err := Marshal(&direct{fail: true})
+	_, werr := json.Marshal(&direct{fail: true})
+	if err == nil || werr == nil || err.Error() != "canon: "+werr.Error() {
+		t.Errorf("failing MarshalJSON: Marshal error %v, encoding/json error %v", err, werr)
+	}
 }
