@@ -34,6 +34,29 @@ func BenchmarkSubmitAction(b *testing.B) {
 	}
 }
 
+// BenchmarkTurn measures one choice as the page makes it on gannet-rock:
+// SubmitAction, Serialize of the new state (the session store's autosave)
+// and the Scene the page renders next.
+func BenchmarkTurn(b *testing.B) {
+	reg := shippedRegistry(b)
+	e := newEngine(b, reg, nil)
+	s := mustSubmit(b, e, mustCreate(b, e, "gannet-rock", "bench"), "go_in")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r := e.SubmitAction(s, "take_rope", nil)
+		if !r.OK {
+			b.Fatal(r.Errors)
+		}
+		if _, err := e.Serialize(r.Value); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := e.Scene(r.Value); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkAdvance measures the kind's own share: Kind.Advance alone.
 func BenchmarkAdvance(b *testing.B) {
 	reg := shippedRegistry(b)
