@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/rooms"
 )
 
@@ -117,12 +118,6 @@ type MailFrame struct {
 	Seq   int64           `json:"seq"`
 	Kind  string          `json:"kind"`
 	Frame json.RawMessage `json:"frame"`
-}
-
-// roomRecord is one room's record: the room and its seated sessions.
-type roomRecord struct {
-	Room     *rooms.Room               `json:"room"`
-	Sessions map[string]*rooms.Session `json:"sessions,omitempty"`
 }
 
 type headRecord struct {
@@ -498,11 +493,7 @@ func (h *Rooms) writes(touched map[string]bool, outs [][]rooms.Outbound) ([]Writ
 		if r == nil {
 			continue
 		}
-		b, err := json.Marshal(roomRecord{Room: r, Sessions: seated[id]})
-		if err != nil {
-			return nil, nil, err
-		}
-		put(keyRoom+id, b)
+		put(keyRoom+id, appendRoomRecord(make([]byte, 0, 2*len(h.saved[keyRoom+id])+256), r, seated[id]))
 	}
 	h.next = nil
 	if changed {
@@ -590,7 +581,27 @@ func (h *Rooms) lobbyBytes(lob *lobbyContent) ([]byte, error) {
 	for id, c := range lob.conns {
 		out.Conns[id] = &c
 	}
-	return json.Marshal(&out)
+	return out.Marshal()
+}
+
+// appendRoomRecord appends a room's record, {"room":…,"sessions":{…}}:
+// the room and the sessions seated in it, in canonical JSON.
+func appendRoomRecord(b []byte, r *rooms.Room, sessions map[string]*rooms.Session) []byte {
+	b = append(b, `{"room":`...)
+	b = r.AppendCanonical(b)
+	if len(sessions) > 0 {
+		b = append(b, `,"sessions":{`...)
+		for i, tok := range sortedKeys(sessions) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = canon.AppendString(b, tok)
+			b = append(b, ':')
+			b = sessions[tok].AppendCanonical(b)
+		}
+		b = append(b, '}')
+	}
+	return append(b, '}')
 }
 
 // committed records what a successful commit wrote.
