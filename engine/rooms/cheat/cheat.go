@@ -3,6 +3,7 @@ package cheat
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -128,21 +129,33 @@ func (Game) Load(data []byte) (rooms.Position, error) {
 		return nil, fmt.Errorf("cheat: %w", err)
 	}
 	n := len(st.Hands)
-	seen := map[string]bool{}
-	total := len(st.Pile)
-	for _, c := range st.Pile {
-		seen[c] = true
-	}
-	for _, hand := range st.Hands {
-		total += len(hand)
-		for _, c := range hand {
-			seen[c] = true
+	var seen [52]bool // by suit*13 + rank
+	var unknown []string
+	total, distinct := 0, 0
+	see := func(cards []string) {
+		total += len(cards)
+		for _, c := range cards {
+			r, su, ok := parse(c)
+			switch {
+			case !ok:
+				if !slices.Contains(unknown, c) {
+					unknown = append(unknown, c)
+					distinct++
+				}
+			case !seen[su*13+r]:
+				seen[su*13+r] = true
+				distinct++
+			}
 		}
+	}
+	see(st.Pile)
+	for _, hand := range st.Hands {
+		see(hand)
 	}
 	switch {
 	case n < 2 || n > 8:
 		return nil, fmt.Errorf("cheat: %d hands", n)
-	case total != 52 || len(seen) != 52:
+	case total != 52 || distinct != 52:
 		return nil, fmt.Errorf("cheat: %d cards, want 52 distinct", total)
 	case st.Turn < 0 || st.Turn >= n || st.Rank < 0 || st.Rank >= 13 || st.Winner < -1 || st.Winner >= n:
 		return nil, fmt.Errorf("cheat: turn, rank or winner out of range")
@@ -153,30 +166,45 @@ func (Game) Load(data []byte) (rooms.Position, error) {
 	case st.Phase == PhaseOver && st.Winner < 0:
 		return nil, fmt.Errorf("cheat: over without a winner")
 	}
-	for c := range seen {
-		if _, _, ok := parse(c); !ok {
-			return nil, fmt.Errorf("cheat: unknown card %q", c)
-		}
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("cheat: unknown card %q", unknown[0])
 	}
 	return &st, nil
 }
 
-// parse splits a card id into rank and suit indexes.
+// parse splits a card id into rank and suit indexes: a rank of
+// rankNames and a suit letter of suitList, -1 and false otherwise. It runs
+// for every card of every sort, load and view, so it switches on bytes
+// rather than comparing names.
 func parse(card string) (rank, suit int, ok bool) {
-	if len(card) < 2 {
-		return 0, 0, false
-	}
-	r, s := card[:len(card)-1], card[len(card)-1:]
 	rank, suit = -1, -1
-	for i, x := range rankNames() {
-		if x == r {
-			rank = i
-		}
+	if len(card) < 2 || len(card) > 3 {
+		return rank, suit, false
 	}
-	for i, x := range suitList() {
-		if x.letter == s {
-			suit = i
-		}
+	switch card[len(card)-1] {
+	case 'S':
+		suit = 0
+	case 'H':
+		suit = 1
+	case 'D':
+		suit = 2
+	case 'C':
+		suit = 3
+	}
+	switch r := card[:len(card)-1]; {
+	case r == "10":
+		rank = 9
+	case len(r) != 1:
+	case r[0] >= '2' && r[0] <= '9':
+		rank = int(r[0] - '1')
+	case r[0] == 'A':
+		rank = 0
+	case r[0] == 'J':
+		rank = 10
+	case r[0] == 'Q':
+		rank = 11
+	case r[0] == 'K':
+		rank = 12
 	}
 	return rank, suit, rank >= 0 && suit >= 0
 }

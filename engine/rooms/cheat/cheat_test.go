@@ -204,3 +204,20 @@ func TestLoadRefusesBrokenStates(t *testing.T) {
 		}
 	}
 }
+
+// TestParse checks the card parser against the rank and suit names, and
+// refuses near misses.
+func TestParse(t *testing.T) {
+	for si, s := range suitList() {
+		for ri, r := range rankNames() {
+			if gr, gs, ok := parse(r + s.letter); !ok || gr != ri || gs != si {
+				t.Errorf("parse(%q) = %d, %d, %v", r+s.letter, gr, gs, ok)
+			}
+		}
+	}
+	for _, bad := range []string{"", "A", "1S", "0H", "11D", "AX", "aS", "10", "100C", "KSS", "♠A"} {
+		if _, _, ok := parse(bad); ok {
+			t.Errorf("parse(%q) accepted", bad)
+		}
+	}
+}
