@@ -267,10 +267,11 @@ func (h *Rooms) runBatch(ctx context.Context, batch []*job[[]rooms.Input, []room
 		}
 		var outs [][]rooms.Outbound
 		var touched map[string]bool
-		outs, touched = h.applyBatch(batch)
+		var cand *lobbyCandidates
+		outs, touched, cand = h.applyBatch(batch)
 		var writes []Write
 		var boxes map[string]*mailbox
-		writes, boxes, err = h.writes(touched, outs)
+		writes, boxes, err = h.writes(touched, cand, outs)
 		if err == nil && len(writes) > 0 {
 			err = h.cfg.Store.Commit(ctx, writes)
 		}
@@ -295,16 +296,19 @@ func (h *Rooms) runBatch(ctx context.Context, batch []*job[[]rooms.Input, []room
 	}
 }
 
-// applyBatch applies every job's inputs and returns their frames and the
-// ids of the rooms they may have changed.
-func (h *Rooms) applyBatch(batch []*job[[]rooms.Input, []rooms.Outbound]) ([][]rooms.Outbound, map[string]bool) {
+// applyBatch applies every job's inputs and returns their frames, the
+// ids of the rooms they may have changed, and the connections and
+// sessions whose lobby entries they may have changed.
+func (h *Rooms) applyBatch(batch []*job[[]rooms.Input, []rooms.Outbound]) ([][]rooms.Outbound, map[string]bool, *lobbyCandidates) {
 	s := h.srv
 	touched := map[string]bool{}
+	cand := &lobbyCandidates{conns: map[string]bool{}, sessions: map[string]bool{}}
 	outs := make([][]rooms.Outbound, len(batch))
 	for i, j := range batch {
 		for _, in := range j.in {
 			in.Now = h.cfg.Clock()
 			if in.Kind == rooms.InputTick {
+				cand.all = true // expiries and idle disconnects reach anyone
 				outs[i] = append(outs[i], h.tick(in.Now, touched)...)
 				continue
 			}
@@ -312,15 +316,52 @@ func (h *Rooms) applyBatch(batch []*job[[]rooms.Input, []rooms.Outbound]) ([][]r
 				h.seen[in.Conn] = in.Now
 			}
 			related(s, in, touched)
+			cand.note(s, in)
 			out := s.Apply(in, h.cfg.IDs)
 			related(s, in, touched)
+			cand.note(s, in)
 			for _, o := range out {
 				relatedConn(s, o.Conn, touched)
+				cand.conn(s, o.Conn)
 			}
 			outs[i] = append(outs[i], out...)
 		}
 	}
-	return outs, touched
+	return outs, touched, cand
+}
+
+// lobbyCandidates are the connections and sessions whose entries in the
+// lobby record a batch may have changed: those of its inputs (before and
+// after), a session a hello names and that session's old connection, and
+// every receiver of a frame. all means any (a tick).
+type lobbyCandidates struct {
+	conns, sessions map[string]bool
+	all             bool
+}
+
+// note adds the candidates of input in, in the machine as it is now.
+func (lc *lobbyCandidates) note(s *rooms.Server, in rooms.Input) {
+	lc.conn(s, in.Conn)
+	// Every hello frame contains the word; decode only those.
+	if in.Kind != rooms.InputFrame || len(in.Frame) > rooms.MaxFrameBytes || !bytes.Contains(in.Frame, []byte("hello")) {
+		return
+	}
+	if cmd, err := rooms.DecodeCommand(in.Frame); err == nil {
+		if hello, ok := cmd.(rooms.Hello); ok && hello.Token != "" {
+			lc.sessions[hello.Token] = true
+			if se := s.Sessions[hello.Token]; se != nil && se.Conn != "" {
+				lc.conn(s, se.Conn)
+			}
+		}
+	}
+}
+
+// conn adds connection id and its session.
+func (lc *lobbyCandidates) conn(s *rooms.Server, id string) {
+	lc.conns[id] = true
+	if c := s.Conns[id]; c != nil {
+		lc.sessions[c.Session] = true
+	}
 }
 
 // tick runs the machine's Tick when it is due and disconnects idle HTTP
@@ -427,7 +468,7 @@ func relatedConn(s *rooms.Server, conn string, set map[string]bool) {
 // writes returns the record writes of the batch: the head, the lobby if it
 // changed, every touched, new or deleted room whose bytes changed, and the
 // mailboxes of HTTP connections that received frames.
-func (h *Rooms) writes(touched map[string]bool, outs [][]rooms.Outbound) ([]Write, map[string]*mailbox, error) {
+func (h *Rooms) writes(touched map[string]bool, cand *lobbyCandidates, outs [][]rooms.Outbound) ([]Write, map[string]*mailbox, error) {
 	s := h.srv
 	var ws []Write
 	put := func(key string, data []byte) {
@@ -440,8 +481,9 @@ func (h *Rooms) writes(touched map[string]bool, outs [][]rooms.Outbound) ([]Writ
 		ws = append(ws, Write{Key: h.prefix + key, Data: data, Version: h.vers[key]})
 	}
 	lob := &h.lobby
-	if !lob.known || s.RoomSeq != lob.roomSeq || len(s.Rooms) != lob.rooms {
-		// Rooms were created or deleted.
+	full := cand.all || !lob.known || s.RoomSeq != lob.roomSeq || len(s.Rooms) != lob.rooms
+	if full {
+		// Rooms were created or deleted (or anything may have moved).
 		for id := range s.Rooms {
 			if _, ok := h.saved[keyRoom+id]; !ok {
 				touched[id] = true
@@ -453,39 +495,26 @@ func (h *Rooms) writes(touched map[string]bool, outs [][]rooms.Outbound) ([]Writ
 			}
 		}
 	}
-	// One pass over the sessions: those seated in a touched room, and
-	// whether the lobby's differ from the committed ones.
-	seated := map[string]map[string]*rooms.Session{}
 	changed := !lob.known || s.RoomSeq != lob.roomSeq || s.Limits != lob.limits || len(s.Conns) != len(lob.conns)
-	inLobby := 0
-	for tok, se := range s.Sessions {
-		if se.Room != "" && s.Rooms[se.Room] != nil {
-			if touched[se.Room] {
-				m := seated[se.Room]
-				if m == nil {
-					m = map[string]*rooms.Session{}
-					seated[se.Room] = m
-				}
-				m[tok] = se
-			}
+	if !changed && full {
+		changed = h.lobbyDiffers(sortedKeys(s.Conns), sortedKeys(s.Sessions), true)
+	} else if !changed {
+		changed = h.lobbyDiffers(sortedKeys(cand.conns), sortedKeys(cand.sessions), false)
+	}
+	// The sessions seated in each touched room.
+	seated := map[string]map[string]*rooms.Session{}
+	for id := range touched {
+		r := s.Rooms[id]
+		if r == nil {
 			continue
 		}
-		inLobby++
-		if !changed {
-			if old, ok := lob.sessions[tok]; !ok || old != *se {
-				changed = true
+		for _, st := range r.Seats {
+			if se := s.Sessions[st.Session]; st.Session != "" && se != nil && se.Room == id {
+				if seated[id] == nil {
+					seated[id] = map[string]*rooms.Session{}
+				}
+				seated[id][st.Session] = se
 			}
-		}
-	}
-	if inLobby != len(lob.sessions) {
-		changed = true
-	}
-	for id, c := range s.Conns {
-		if changed {
-			break
-		}
-		if old, ok := lob.conns[id]; !ok || old.Session != c.Session || old.Spectating != c.Spectating {
-			changed = true
 		}
 	}
 	for _, id := range sortedKeys(touched) {
@@ -546,6 +575,37 @@ func (h *Rooms) writes(touched map[string]bool, outs [][]rooms.Outbound) ([]Writ
 	head, _ := json.Marshal(headRecord{Seq: h.vers[keyHead] + 1})
 	ws = append(ws, Write{Key: h.prefix + keyHead, Data: head, Version: h.vers[keyHead]})
 	return ws, boxes, nil
+}
+
+// lobbyDiffers reports whether the lobby entries of the given connections
+// and sessions differ from the committed ones; all says they are every
+// connection and session, so that committed entries no longer among them
+// count as changes too.
+func (h *Rooms) lobbyDiffers(conns, sessions []string, all bool) bool {
+	s, lob := h.srv, &h.lobby
+	inLobby := 0
+	for _, tok := range sessions {
+		se := s.Sessions[tok]
+		now := se != nil && (se.Room == "" || s.Rooms[se.Room] == nil)
+		old, was := lob.sessions[tok]
+		if now != was || now && old != *se {
+			return true
+		}
+		if now {
+			inLobby++
+		}
+	}
+	if all && inLobby != len(lob.sessions) {
+		return true
+	}
+	for _, id := range conns {
+		c := s.Conns[id]
+		old, was := lob.conns[id]
+		if (c != nil) != was || c != nil && (old.Session != c.Session || old.Spectating != c.Spectating) {
+			return true
+		}
+	}
+	return false
 }
 
 // lobbyNow returns the lobby's content in the machine now.
