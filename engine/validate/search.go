@@ -81,12 +81,12 @@ func (t *tree) path(i int32) []string {
 func Explore(s Space, b Budget) Exploration {
 	ex := Exploration{Reached: map[string]bool{}, Terminals: map[string]int{}}
 	t := &ex.tree
-	index := map[string]int32{}
+	index := newIndex()
 	var states []State // states[i] until state i is expanded
 	var goal []bool    // terminal, or not expanded because a cap stopped the search there
 	add := func(st State, parent int32, move string, depth int32) int32 {
 		k := s.Key(st)
-		if i, ok := index[k]; ok {
+		if i, ok := index.get(k); ok {
 			return i
 		}
 		if len(states) >= b.MaxStates {
@@ -94,7 +94,7 @@ func Explore(s Space, b Budget) Exploration {
 			return -1
 		}
 		i := int32(len(states))
-		index[k] = i
+		index.put(k, i)
 		states = append(states, st)
 		goal = append(goal, false)
 		t.add(parent, move, depth)
@@ -147,6 +147,49 @@ func Explore(s Space, b Budget) Exploration {
 	ex.States = len(states)
 	ex.Unwinnable = unwinnable(t, first, succ, goal)
 	return ex
+}
+
+// index numbers the explored states by key. A key of up to shortKey bytes,
+// the common case, is kept inline in a map whose entries hold no pointer:
+// no allocation per key, nothing for the garbage collector to scan, no
+// pointer to follow on a lookup, which keeps the cost per state flat as
+// the search grows. Longer keys go in a map of strings. A key's length
+// picks its map, so equal keys always meet in the same one.
+type index struct {
+	short map[[shortKey + 1]byte]int32
+	long  map[string]int32
+}
+
+const shortKey = 15
+
+func newIndex() index {
+	return index{short: map[[shortKey + 1]byte]int32{}, long: map[string]int32{}}
+}
+
+// inline returns k as a short map key: its length, then its bytes.
+func inline(k string) (a [shortKey + 1]byte) {
+	a[0] = byte(len(k))
+	copy(a[1:], k)
+	return a
+}
+
+func (x index) get(k string) (int32, bool) {
+	var i int32
+	var ok bool
+	if len(k) <= shortKey {
+		i, ok = x.short[inline(k)]
+	} else {
+		i, ok = x.long[k]
+	}
+	return i, ok
+}
+
+func (x index) put(k string, i int32) {
+	if len(k) <= shortKey {
+		x.short[inline(k)] = i
+	} else {
+		x.long[k] = i
+	}
 }
 
 // unwinnable finds states with moves from which no goal (a terminal, or

@@ -144,11 +144,15 @@ func TestCampaignsRunsAllTiers(t *testing.T) {
 }
 
 // exits is a corridor of n rooms where every 7th room has a door to an
-// ending of its own: many endings, each deep in the graph.
-type exits struct{ n int }
+// ending of its own: many endings, each deep in the graph. With pad, its
+// keys are longer than the search keeps inline.
+type exits struct {
+	n   int
+	pad string
+}
 
-func (exits) Start() []validate.State     { return []validate.State{0} }
-func (exits) Key(s validate.State) string { return strconv.Itoa(s.(int)) }
+func (exits) Start() []validate.State       { return []validate.State{0} }
+func (g exits) Key(s validate.State) string { return g.pad + strconv.Itoa(s.(int)) }
 func (exits) Terminal(s validate.State) string {
 	if r := s.(int); r < 0 {
 		return "exit" + strconv.Itoa(-r)
@@ -171,15 +175,19 @@ func (exits) Elements() []string             { return nil }
 func (exits) Terminals() map[string]string   { return nil }
 
 func TestPathToEveryTerminal(t *testing.T) {
-	ex := validate.Explore(exits{n: 51}, validate.Budget{MaxStates: 1000, MaxDepth: 1000})
-	if len(ex.Terminals) != 7 || len(ex.DeadEnds) != 1 || len(ex.DeadEnds[0]) != 50 {
-		t.Fatalf("terminals %v, dead ends %v", ex.Terminals, ex.DeadEnds)
-	}
-	for r := 7; r < 50; r += 7 {
-		p, ok := ex.PathTo("exit" + strconv.Itoa(r))
-		want := strings.Repeat("on,", r) + "out" + strconv.Itoa(r)
-		if !ok || strings.Join(p, ",") != want {
-			t.Errorf("path to exit%d = %v", r, p)
-		}
+	for _, tc := range []struct{ name, pad string }{{"short keys", ""}, {"long keys", strings.Repeat("room ", 4)}} {
+		t.Run(tc.name, func(t *testing.T) {
+			ex := validate.Explore(exits{n: 51, pad: tc.pad}, validate.Budget{MaxStates: 1000, MaxDepth: 1000})
+			if ex.States != 51+7 || len(ex.Terminals) != 7 || len(ex.DeadEnds) != 1 || len(ex.DeadEnds[0]) != 50 {
+				t.Fatalf("states %d, terminals %v, dead ends %v", ex.States, ex.Terminals, ex.DeadEnds)
+			}
+			for r := 7; r < 50; r += 7 {
+				p, ok := ex.PathTo("exit" + strconv.Itoa(r))
+				want := strings.Repeat("on,", r) + "out" + strconv.Itoa(r)
+				if !ok || strings.Join(p, ",") != want {
+					t.Errorf("path to exit%d = %v", r, p)
+				}
+			}
+		})
 	}
 }
