@@ -170,6 +170,10 @@ type index struct {
 	// varPath and achPath are the audit paths "var.<id>" and
 	// "achieved.<id>", built once so a resolution does not concatenate.
 	varPath, achPath []string
+	// varType is each variable's declared type (vtInt, vtBool, vtString);
+	// hasStrings says whether any is a string.
+	varType    []uint8
+	hasStrings bool
 }
 
 type cnode struct {
@@ -200,6 +204,11 @@ type ceffect struct {
 	v   int32
 	op  uint8
 	val Value
+	// fits says whether the effect applies to its variable's type (set: the
+	// value has that type; increment, decrement: both are ints); num is the
+	// value as a State stores an int or a bool.
+	fits bool
+	num  int64
 }
 
 const (
@@ -207,6 +216,25 @@ const (
 	typRandom
 	typEnding
 )
+
+// Variable types as the index and a State hold them.
+const (
+	vtInt uint8 = iota
+	vtBool
+	vtString
+)
+
+// typeOf maps a variable type name to its vt constant; content with any
+// other name fails tier 1 and is never played.
+func typeOf(name string) uint8 {
+	switch name {
+	case TypeBool:
+		return vtBool
+	case TypeString:
+		return vtString
+	}
+	return vtInt
+}
 
 const (
 	opSet uint8 = iota + 1
@@ -238,6 +266,8 @@ func (c *Content) compile() {
 	}
 	for _, v := range c.Variables {
 		ix.varPath = append(ix.varPath, "var."+v.ID)
+		ix.varType = append(ix.varType, typeOf(v.Type))
+		ix.hasStrings = ix.hasStrings || v.Type == TypeString
 	}
 	for _, a := range c.Achievements {
 		ix.achPath = append(ix.achPath, "achieved."+a.ID)
@@ -361,7 +391,10 @@ func compileEffects(ix *index, effs []Effect) []ceffect {
 	}
 	out := make([]ceffect, 0, len(effs))
 	for _, e := range effs {
-		ce := ceffect{v: lookup(ix.varByID, e.Var), val: e.Value}
+		ce := ceffect{v: lookup(ix.varByID, e.Var), val: e.Value, num: e.Value.Int}
+		if e.Value.Bool {
+			ce.num = 1
+		}
 		switch e.Op {
 		case OpSet:
 			ce.op = opSet
@@ -369,6 +402,14 @@ func compileEffects(ix *index, effs []Effect) []ceffect {
 			ce.op = opInc
 		case OpDecrement:
 			ce.op = opDec
+		}
+		if ce.v >= 0 {
+			decl := ix.varType[ce.v]
+			if ce.op == opSet {
+				ce.fits = e.Value.Type != "" && typeOf(e.Value.Type) == decl
+			} else {
+				ce.fits = e.Value.Type == TypeInt && decl == vtInt
+			}
 		}
 		out = append(out, ce)
 	}

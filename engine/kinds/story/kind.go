@@ -78,10 +78,10 @@ func (Kind) InitialState(c *core.Campaign, ctx *core.Context, _ json.RawMessage)
 		return core.InitialResult{Status: core.StatusActive}
 	}
 	ix := sc.ix
-	base := &State{c: sc, node: ix.start, vars: make([]Value, len(sc.Variables)),
-		visits: make([]int64, len(sc.Nodes)), achieved: make([]bool, len(sc.Achievements))}
+	base := &State{c: sc, node: ix.start, visits: make([]int64, len(sc.Nodes)), achieved: make([]bool, len(sc.Achievements))}
+	base.vars, base.strs = newVars(sc)
 	for i, v := range sc.Variables {
-		base.vars[i] = v.Initial
+		base.setValue(i, v.Initial)
 	}
 	b := newBatch(base)
 	b.enter(ix.start)

@@ -27,7 +27,7 @@ func (s *State) Field(path string) (any, bool) {
 	switch {
 	case strings.HasPrefix(path, "var."):
 		if i, ok := ix.varByID[path[4:]]; ok {
-			return s.vars[i].Any(), true
+			return s.value(int(i)).Any(), true
 		}
 	case strings.HasPrefix(path, "visits."):
 		if i, ok := ix.nodeByID[path[7:]]; ok {
@@ -49,8 +49,8 @@ func (s *State) Field(path string) (any, bool) {
 		return s.c.Nodes[s.node].ID, true
 	case path == "flags":
 		var on []string
-		for i, v := range s.vars {
-			if v.Type == TypeBool && v.Bool {
+		for i, n := range s.vars {
+			if ix.varType[i] == vtBool && n != 0 {
 				on = append(on, s.c.Variables[i].ID)
 			}
 		}
@@ -139,46 +139,59 @@ func choiceGate(s *State, ch *Choice) gate {
 // the parent's slices the first time it writes to it, and tracks what the
 // audit records need.
 type batch struct {
-	s                  *State
-	pre                []Value // the parent's variables: the pre-batch values
-	ownVars, ownVisits bool
-	ownAch             bool
-	unlocked           []int32 // achievements unlocked in this batch, in order
-	steps              int     // random draws taken in this settle
-	capped             bool
+	s                           *State
+	pre                         []int64  // the parent's variables: the pre-batch values
+	preStrs                     []string // and its string variables'
+	ownVars, ownStrs, ownVisits bool
+	ownAch                      bool
+	unlocked                    []int32 // achievements unlocked in this batch, in order
+	steps                       int     // random draws taken in this settle
+	capped                      bool
 }
 
 func newBatch(parent *State) batch {
-	s := &State{c: parent.c, node: parent.node, turn: parent.turn, vars: parent.vars,
+	s := &State{c: parent.c, node: parent.node, turn: parent.turn, vars: parent.vars, strs: parent.strs,
 		visits: parent.visits, achieved: parent.achieved, space: parent.space}
-	return batch{s: s, pre: parent.vars}
+	return batch{s: s, pre: parent.vars, preStrs: parent.strs}
 }
 
+// apply applies effects that fit their variable's type (ceffect.fits);
+// the others change nothing.
 func (b *batch) apply(effs []ceffect) {
 	for _, e := range effs {
-		if e.v < 0 {
+		if e.v < 0 || !e.fits {
+			continue
+		}
+		if b.s.c.ix.varType[e.v] == vtString {
+			if !b.ownStrs {
+				b.s.strs = append([]string(nil), b.s.strs...)
+				b.ownStrs = true
+			}
+			b.s.strs[e.v] = e.val.Str // only a set fits a string
 			continue
 		}
 		if !b.ownVars {
-			b.s.vars = append([]Value(nil), b.s.vars...)
+			b.s.vars = append([]int64(nil), b.s.vars...)
 			b.ownVars = true
 		}
-		v := &b.s.vars[e.v]
+		n := &b.s.vars[e.v]
 		switch e.op {
 		case opSet:
-			if e.val.Type == v.Type {
-				*v = e.val
-			}
+			*n = e.num
 		case opInc:
-			if v.Type == TypeInt && e.val.Type == TypeInt {
-				v.Int = satAdd(v.Int, e.val.Int)
-			}
+			*n = satAdd(*n, e.num)
 		case opDec:
-			if v.Type == TypeInt && e.val.Type == TypeInt {
-				v.Int = satAdd(v.Int, -e.val.Int)
-			}
+			*n = satAdd(*n, -e.num)
 		}
 	}
+}
+
+// changed reports whether variable i differs from its pre-batch value.
+func (b *batch) changed(i int) bool {
+	if b.s.c.ix.varType[i] == vtString {
+		return b.ownStrs && b.s.strs[i] != b.preStrs[i]
+	}
+	return b.ownVars && b.s.vars[i] != b.pre[i]
 }
 
 // satAdd adds within ±maxSafeInt, so intermediate values never overflow.
@@ -276,14 +289,14 @@ func (b *batch) finish() {
 		for i := range b.s.vars {
 			decl := &c.Variables[i]
 			v := &b.s.vars[i]
-			if v.Type != TypeInt {
+			if c.ix.varType[i] != vtInt {
 				continue
 			}
-			if decl.Min != nil && v.Int < *decl.Min {
-				v.Int = *decl.Min
+			if decl.Min != nil && *v < *decl.Min {
+				*v = *decl.Min
 			}
-			if decl.Max != nil && v.Int > *decl.Max {
-				v.Int = *decl.Max
+			if decl.Max != nil && *v > *decl.Max {
+				*v = *decl.Max
 			}
 		}
 	}
@@ -306,9 +319,9 @@ func (b *batch) record() ([]core.StateChange, []core.OutcomeMessage) {
 	var changes []core.StateChange
 	var msgs []core.OutcomeMessage
 	n := len(b.unlocked)
-	if b.ownVars {
-		for i, v := range b.s.vars {
-			if v != b.pre[i] {
+	if b.ownVars || b.ownStrs {
+		for i := range b.s.vars {
+			if b.changed(i) {
 				n++
 			}
 		}
@@ -320,14 +333,14 @@ func (b *batch) record() ([]core.StateChange, []core.OutcomeMessage) {
 	if len(b.unlocked) > 0 || ended {
 		msgs = make([]core.OutcomeMessage, 0, len(b.unlocked)+1)
 	}
-	if b.ownVars {
-		for i, v := range b.s.vars {
-			if v == b.pre[i] {
+	if b.ownVars || b.ownStrs {
+		for i := range b.s.vars {
+			if !b.changed(i) {
 				continue
 			}
 			decl := &c.Variables[i]
-			changes = append(changes, core.StateChange{Path: c.ix.varPath[i], Op: OpSet, Value: v.Any(),
-				Previous: b.pre[i].Any(), Reason: ReasonConsequenceApplied, Visible: decl.Visible})
+			changes = append(changes, core.StateChange{Path: c.ix.varPath[i], Op: OpSet, Value: b.s.value(i).Any(),
+				Previous: varValue(c.ix, i, b.pre, b.preStrs).Any(), Reason: ReasonConsequenceApplied, Visible: decl.Visible})
 		}
 	}
 	for _, a := range b.unlocked {

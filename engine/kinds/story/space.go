@@ -50,10 +50,10 @@ func (sp *space) Start() []validate.State {
 		return nil
 	}
 	c, ix := sp.c, sp.c.ix
-	base := &State{c: c, node: ix.start, vars: make([]Value, len(c.Variables)),
-		visits: make([]int64, len(ix.visitRead)), achieved: make([]bool, len(c.Achievements)), space: true}
+	base := &State{c: c, node: ix.start, visits: make([]int64, len(ix.visitRead)), achieved: make([]bool, len(c.Achievements)), space: true}
+	base.vars, base.strs = newVars(c)
 	for i, v := range c.Variables {
-		base.vars[i] = v.Initial
+		base.setValue(i, v.Initial)
 	}
 	b := newBatch(base)
 	b.enter(ix.start)
@@ -80,19 +80,15 @@ func (sp *space) Key(st validate.State) string {
 		buf = append(buf, 0)
 	}
 	buf = binary.AppendVarint(buf, s.turn)
-	for _, v := range s.vars {
-		switch v.Type {
-		case TypeInt:
-			buf = binary.AppendVarint(buf, v.Int)
-		case TypeBool:
-			if v.Bool {
-				buf = append(buf, 1)
-			} else {
-				buf = append(buf, 0)
-			}
+	for i, n := range s.vars {
+		switch sp.c.ix.varType[i] {
+		case vtInt:
+			buf = binary.AppendVarint(buf, n)
+		case vtBool:
+			buf = append(buf, byte(n))
 		default:
-			buf = binary.AppendUvarint(buf, uint64(len(v.Str)))
-			buf = append(buf, v.Str...)
+			buf = binary.AppendUvarint(buf, uint64(len(s.strs[i])))
+			buf = append(buf, s.strs[i]...)
 		}
 	}
 	var acc byte

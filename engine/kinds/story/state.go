@@ -20,10 +20,15 @@ import (
 //
 // with endingId present exactly when the game has ended.
 type State struct {
-	c        *Content
-	node     int32
-	turn     int64
-	vars     []Value
+	c    *Content
+	node int32
+	turn int64
+	// vars holds each variable's value by its declared type: an int's
+	// value, 1 or 0 for a bool; strs holds the string variables' values
+	// (other slots unused) and is nil when the campaign declares none. The
+	// split keeps the slice a resolution copies free of pointers.
+	vars     []int64
+	strs     []string
 	visits   []int64 // per node; in a tier 3 state, per read node (space)
 	achieved []bool
 	space    bool
@@ -41,7 +46,45 @@ func (s *State) Var(id string) (Value, bool) {
 	if !ok {
 		return Value{}, false
 	}
-	return s.vars[i], true
+	return s.value(int(i)), true
+}
+
+// value returns variable i.
+func (s *State) value(i int) Value { return varValue(s.c.ix, i, s.vars, s.strs) }
+
+// varValue returns variable i of the values vars and strs hold.
+func varValue(ix *index, i int, vars []int64, strs []string) Value {
+	switch ix.varType[i] {
+	case vtBool:
+		return BoolValue(vars[i] != 0)
+	case vtString:
+		return StringValue(strs[i])
+	}
+	return IntValue(vars[i])
+}
+
+// newVars returns zeroed variable slices for content c.
+func newVars(c *Content) ([]int64, []string) {
+	var strs []string
+	if c.index().hasStrings {
+		strs = make([]string, len(c.Variables))
+	}
+	return make([]int64, len(c.Variables)), strs
+}
+
+// setValue stores v, which has the variable's declared type, as variable i.
+func (s *State) setValue(i int, v Value) {
+	switch s.c.ix.varType[i] {
+	case vtBool:
+		s.vars[i] = 0
+		if v.Bool {
+			s.vars[i] = 1
+		}
+	case vtString:
+		s.strs[i] = v.Str
+	default:
+		s.vars[i] = v.Int
+	}
 }
 
 // Visits returns how many times node id has been entered.
@@ -112,13 +155,13 @@ func (s *State) MarshalJSON() ([]byte, error) {
 		}
 	}
 	b = append(b, `],"variables":{`...)
-	for i, v := range s.vars {
+	for i := range s.vars {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = canon.AppendString(b, s.c.Variables[i].ID)
 		b = append(b, ':')
-		vb, err := v.MarshalJSON()
+		vb, err := s.value(i).MarshalJSON()
 		if err != nil {
 			return nil, err
 		}
@@ -174,8 +217,8 @@ func decodeState(raw []byte, c *Content) (*State, error) {
 	if !ok {
 		return nil, fmt.Errorf("story: unknown node %q", *w.CurrentNodeID)
 	}
-	s := &State{c: c, node: node, turn: *w.Turn,
-		vars: make([]Value, len(c.Variables)), visits: make([]int64, len(c.Nodes)), achieved: make([]bool, len(c.Achievements))}
+	s := &State{c: c, node: node, turn: *w.Turn, visits: make([]int64, len(c.Nodes)), achieved: make([]bool, len(c.Achievements))}
+	s.vars, s.strs = newVars(c)
 	for id := range w.Variables {
 		if _, ok := ix.varByID[id]; !ok {
 			return nil, fmt.Errorf("story: unknown variable %q", id)
@@ -193,7 +236,7 @@ func decodeState(raw []byte, c *Content) (*State, error) {
 		if err := checkValue(decl, v); err != nil {
 			return nil, err
 		}
-		s.vars[i] = v
+		s.setValue(i, v)
 	}
 	for id, n := range w.VisitedCounts {
 		i, ok := ix.nodeByID[id]

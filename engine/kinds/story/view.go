@@ -58,7 +58,7 @@ func project(st *State) View {
 	v := View{Turn: st.turn, Variables: []ViewVariable{}, Achievements: []ViewAchievement{}}
 	for i, decl := range c.Variables {
 		if decl.Visible {
-			v.Variables = append(v.Variables, ViewVariable{ID: decl.ID, LabelKey: decl.LabelKey, Value: st.vars[i].Any(), Min: decl.Min, Max: decl.Max})
+			v.Variables = append(v.Variables, ViewVariable{ID: decl.ID, LabelKey: decl.LabelKey, Value: st.value(i).Any(), Min: decl.Min, Max: decl.Max})
 		}
 	}
 	for i, on := range st.achieved {
@@ -123,8 +123,9 @@ func interpolate(text string, st *State) (string, map[string]any) {
 			if j > i+1 && j < len(text) && text[j] == '}' {
 				name := text[i+1 : j]
 				if vi, ok := st.c.ix.varByID[name]; ok && st.c.Variables[vi].Visible {
-					b.WriteString(st.vars[vi].String())
-					params[name] = st.vars[vi].Any()
+					v := st.value(int(vi))
+					b.WriteString(v.String())
+					params[name] = v.Any()
 					i = j
 					continue
 				}
