@@ -113,6 +113,13 @@ type jsBridge struct {
 	json    safejs.Value
 	console safejs.Value
 	status  func() *storageStatus
+
+	// executor is the one Promise executor every call passes to new
+	// Promise: the constructor calls it at once, on the JavaScript thread
+	// that is running the call, and it leaves the resolve function in
+	// resolving for the call to take. No call makes a function of its own.
+	executor  safejs.Func
+	resolving safejs.Value
 }
 
 func newJSBridge() (*jsBridge, error) {
@@ -128,7 +135,26 @@ func newJSBridge() (*jsBridge, error) {
 	if b.console, err = g.Get("console"); err != nil {
 		return nil, err
 	}
+	// The executor lives as long as the page: it is never released.
+	b.executor, err = safejs.FuncOf(func(_ safejs.Value, pargs []safejs.Value) any {
+		if len(pargs) > 0 {
+			b.resolving = pargs[0]
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
 	return b, nil
+}
+
+// newPromise returns a new Promise and its resolve function. It runs on
+// the JavaScript thread, inside a call from the page, as the executor does.
+func (b *jsBridge) newPromise() (p, resolve safejs.Value, err error) {
+	b.resolving = safejs.Undefined()
+	p, err = b.promise.New(b.executor)
+	resolve, b.resolving = b.resolving, safejs.Undefined()
+	return p, resolve, err
 }
 
 // register installs obj[name] as a function returning a Promise of the
@@ -137,18 +163,7 @@ func newJSBridge() (*jsBridge, error) {
 func (b *jsBridge) register(obj safejs.Value, name string, m method) error {
 	fn, err := safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
 		arg, aerr := b.argument(args)
-		var resolve safejs.Value
-		exec, err := safejs.FuncOf(func(_ safejs.Value, pargs []safejs.Value) any {
-			if len(pargs) > 0 {
-				resolve = pargs[0]
-			}
-			return nil
-		})
-		if err != nil {
-			return nil
-		}
-		p, err := b.promise.New(exec)
-		exec.Release()
+		p, resolve, err := b.newPromise()
 		if err != nil {
 			return nil
 		}
