@@ -717,18 +717,7 @@ func (r *Room) AppendCanonical(b []byte) []byte {
 	o.key("order")
 	o.b = appendInt(o.b, r.Order)
 	o.key("seats")
-	if r.Seats == nil {
-		o.b = append(o.b, "null"...)
-	} else {
-		o.b = append(o.b, '[')
-		for i, st := range r.Seats {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.b = appendSeat(o.b, st)
-		}
-		o.b = append(o.b, ']')
-	}
+	o.b = appendList(o.b, r.Seats, appendSeat)
 	if len(r.Spectators) > 0 {
 		o.key("spectators")
 		o.b = appendStrs(o.b, r.Spectators)
@@ -780,43 +769,22 @@ func appendSeat(b []byte, st Seat) []byte {
 func appendMatch(b []byte, m *Match) []byte {
 	o := openObj(b)
 	o.key("acks")
-	if m.Acks == nil {
-		o.b = append(o.b, "null"...)
-	} else {
-		o.b = append(o.b, '[')
-		for i, a := range m.Acks {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			if a == nil {
-				o.b = append(o.b, "null"...)
-			} else {
-				o.b = appendAck(o.b, a)
-			}
+	o.b = appendList(o.b, m.Acks, func(b []byte, a *ActionAck) []byte {
+		if a == nil {
+			return append(b, "null"...)
 		}
-		o.b = append(o.b, ']')
-	}
+		return appendAck(b, a)
+	})
 	o.key("ai_seq")
-	o.b = appendInts(o.b, m.AISeq)
+	o.b = appendList(o.b, m.AISeq, func(b []byte, n int) []byte { return appendInt(b, int64(n)) })
 	if len(m.Checkpoints) > 0 {
 		o.key("checkpoints")
-		o.b = append(o.b, '[')
-		for i, c := range m.Checkpoints {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.b = appendCheckpoint(o.b, c)
-		}
-		o.b = append(o.b, ']')
+		o.b = appendList(o.b, m.Checkpoints, appendCheckpoint)
 	}
 	if len(m.Clock) > 0 {
 		o.key("clock")
-		o.b = append(o.b, '[')
-		for i, d := range m.Clock {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			do := openObj(o.b)
+		o.b = appendList(o.b, m.Clock, func(b []byte, d Deadline) []byte {
+			do := openObj(b)
 			if d.At != 0 {
 				do.key("at")
 				do.b = appendInt(do.b, d.At)
@@ -825,18 +793,17 @@ func appendMatch(b []byte, m *Match) []byte {
 				do.key("key")
 				do.b = appendStr(do.b, d.Key)
 			}
-			o.b = do.close()
-		}
-		o.b = append(o.b, ']')
+			return do.close()
+		})
 	}
 	if len(m.Log) > 0 {
 		o.key("log")
-		o.b = appendLog(o.b, m.Log)
+		o.b = appendList(o.b, m.Log, appendLogEntry)
 	}
 	o.key("next_log")
 	o.b = appendInt(o.b, m.NextLog)
 	o.key("own_stops")
-	o.b = appendStrLists(o.b, m.OwnStops)
+	o.b = appendList(o.b, m.OwnStops, appendStrs)
 	if m.Result != nil {
 		o.key("result")
 		o.b = appendResult(o.b, m.Result)
@@ -848,17 +815,17 @@ func appendMatch(b []byte, m *Match) []byte {
 	o.key("step")
 	o.b = appendInt(o.b, m.Step)
 	o.key("stops")
-	o.b = appendStrLists(o.b, m.Stops)
+	o.b = appendList(o.b, m.Stops, appendStrs)
 	return o.close()
 }
 
 func appendCheckpoint(b []byte, c Checkpoint) []byte {
 	o := openObj(b)
 	o.key("ai_seq")
-	o.b = appendInts(o.b, c.AISeq)
+	o.b = appendList(o.b, c.AISeq, func(b []byte, n int) []byte { return appendInt(b, int64(n)) })
 	if len(c.Log) > 0 {
 		o.key("log")
-		o.b = appendLog(o.b, c.Log)
+		o.b = appendList(o.b, c.Log, appendLogEntry)
 	}
 	if c.Result != nil {
 		o.key("result")
@@ -869,19 +836,12 @@ func appendCheckpoint(b []byte, c Checkpoint) []byte {
 	return o.close()
 }
 
-func appendLog(b []byte, log []LogEntry) []byte {
-	b = append(b, '[')
-	for i, e := range log {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"event":`...)
-		b = appendRaw(b, e.Event)
-		b = append(b, `,"sequence":`...)
-		b = appendInt(b, e.Sequence)
-		b = append(b, '}')
-	}
-	return append(b, ']')
+func appendLogEntry(b []byte, e LogEntry) []byte {
+	b = append(b, `{"event":`...)
+	b = appendRaw(b, e.Event)
+	b = append(b, `,"sequence":`...)
+	b = appendInt(b, e.Sequence)
+	return append(b, '}')
 }
 
 // appendRaw appends a raw JSON value; an empty one is null, as
@@ -893,30 +853,18 @@ func appendRaw(b []byte, raw json.RawMessage) []byte {
 	return append(b, raw...)
 }
 
-func appendInts(b []byte, list []int) []byte {
+// appendList appends a JSON array of list's elements; a nil list is
+// null, as encoding/json writes it.
+func appendList[T any](b []byte, list []T, enc func([]byte, T) []byte) []byte {
 	if list == nil {
 		return append(b, "null"...)
 	}
 	b = append(b, '[')
-	for i, n := range list {
+	for i, x := range list {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendInt(b, int64(n))
-	}
-	return append(b, ']')
-}
-
-func appendStrLists(b []byte, lists [][]string) []byte {
-	if lists == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, l := range lists {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendStrs(b, l)
+		b = enc(b, x)
 	}
 	return append(b, ']')
 }
