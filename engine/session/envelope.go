@@ -130,6 +130,19 @@ func ReadStateHeader(state []byte) (StateHeader, error) {
 	return h, err
 }
 
+// readHeader is ReadStateHeader of the state the running checksum sum was
+// taken over (nil when there is none), reading only the members after the
+// log: finding the state in the envelope already stepped over the log, with
+// the same checks, so a second pass over it could not fail.
+func readHeader(state []byte, sum *runningChecksum) (StateHeader, error) {
+	if sum == nil || len(state) < sum.n+2 || state[sum.n+1] != ',' {
+		return ReadStateHeader(state)
+	}
+	rest := make([]byte, 0, len(state)-sum.n)
+	rest = append(rest, '{')
+	return ReadStateHeader(append(rest, state[sum.n+2:]...))
+}
+
 // OpenEnvelope reads a save document and checks everything that needs no
 // engine: its shape, its versions, its checksum and that its outer ids and
 // version agree with the state it carries. It returns the envelope with
@@ -205,7 +218,7 @@ func openEnvelope(data []byte) (SaveEnvelope, *runningChecksum, *Error) {
 		}
 		state = c
 	}
-	h, err := ReadStateHeader(state)
+	h, err := readHeader(state, sum)
 	if err != nil {
 		return SaveEnvelope{}, nil, errorf(op, core.ReasonInvalidState, "the saved state is not a game state")
 	}
