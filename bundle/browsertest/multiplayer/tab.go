@@ -3,6 +3,7 @@ package multiplayer
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,10 +111,29 @@ func (tb *Tab) waitFor(js string, d time.Duration, nudge string) {
 		Eval[string](tb, `document.querySelector("main")?.innerText ?? ""`), shot, tb.P.Errors())
 }
 
-// Click clicks the first visible element sel matches.
+// Click clicks the first visible element sel matches. The pages redraw
+// whenever a frame arrives, so the node found may be replaced before the
+// click lands; it is then looked up again.
 func (tb *Tab) Click(sel string) {
 	tb.t.Helper()
-	tb.Do(chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+	var err error
+	for range 5 {
+		ctx, cancel := context.WithTimeout(tb.P.Ctx, stepLimit)
+		err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+		cancel()
+		if err == nil || !redrawn(err) {
+			break
+		}
+	}
+	if err != nil {
+		tb.t.Fatalf("%s: clicking %s: %v (console: %q)", tb.Label, sel, err, tb.P.Errors())
+	}
+}
+
+// redrawn reports whether err says the node acted on left the document.
+func redrawn(err error) bool {
+	m := err.Error()
+	return strings.Contains(m, "Could not find node") || strings.Contains(m, "detached")
 }
 
 // TryClick clicks the element sel names when it turns up visible and
