@@ -56,17 +56,7 @@ func appendBool(b []byte, v bool) []byte {
 // appendStrs appends a string list; nil encodes as null, as encoding/json
 // does.
 func appendStrs(b []byte, list []string) []byte {
-	if list == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, s := range list {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendStr(b, s)
-	}
-	return append(b, ']')
+	return appendList(b, list, appendStr)
 }
 
 // obj writes the punctuation of one object's members: key appends ',' (for
