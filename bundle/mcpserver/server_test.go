@@ -257,8 +257,8 @@ func TestMCPToolsCoverStoreOperations(t *testing.T) {
 			t.Errorf("HostOnly lists %s, which session.Store does not have", name)
 		}
 	}
-	if len(byOp) != 13 {
-		t.Errorf("%d tools; §7's store has thirteen operations", len(byOp))
+	if len(byOp) != 14 {
+		t.Errorf("%d tools; §7's store has thirteen operations, and Summary makes fourteen", len(byOp))
 	}
 	_, noTool := readDoc(t)
 	var hostOnly []string
@@ -347,6 +347,9 @@ func TestMCPResultsMatchOutputSchemas(t *testing.T) {
 				t.Errorf("an unknown action was accepted: %v", rejected)
 			}
 			call(t, "get_scene", map[string]any{"sessionId": id})
+			if sum := call(t, "get_summary", map[string]any{"sessionId": id}); sum["campaignId"] != tc.campaign || sum["actionCount"] != float64(1) {
+				t.Errorf("get_summary after one action in %s: %v", tc.campaign, sum)
+			}
 			if v := call(t, "get_view", map[string]any{"sessionId": id}); v["kindView"] == nil {
 				t.Errorf("get_view has no kindView: %v", v)
 			}

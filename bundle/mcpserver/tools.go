@@ -90,6 +90,11 @@ var toolSet = []tool{
 		func(ctx context.Context, s *session.Store, in SessionInput) (core.Scene, error) {
 			return s.GetScene(ctx, in.SessionID)
 		}),
+	def("get_summary", "Summary", true,
+		"What the session plays and how far it has come, without rendering it: its campaignId, kindId and how many actions its log holds.",
+		func(ctx context.Context, s *session.Store, in SessionInput) (session.SessionSummary, error) {
+			return s.Summary(ctx, in.SessionID)
+		}),
 	def("get_view", "GetView", true,
 		"The session's projection for its audience (ai for sessions this server creates): the kind's view of the game, never its raw state.",
 		func(ctx context.Context, s *session.Store, in SessionInput) (core.PlayerView, error) {
