@@ -56,6 +56,8 @@ type env struct {
 	store Store
 	h     *Rooms
 	srv   *httptest.Server
+	// base is srv's URL, read by pollers while a restart replaces srv.
+	base atomic.Value
 
 	mu       sync.Mutex
 	hidden   map[[32]byte][]string // frame digest → hidden card ids
@@ -83,8 +85,12 @@ func (e *env) start(lim rooms.Limits) {
 	mux.Handle("/rooms/ws", h.WebSocketHandler(WSOptions{}))
 	mux.Handle("/rooms/", h.Handler())
 	e.srv = httptest.NewServer(mux)
+	e.base.Store(e.srv.URL)
 	e.t.Cleanup(e.srv.Close)
 }
+
+// url is the running server's base URL.
+func (e *env) url() string { return e.base.Load().(string) }
 
 // kill stops serving: every socket is cut, and the Rooms value is dropped
 // as a crashed process would drop it.
@@ -349,7 +355,7 @@ func (c *wsClient) open() {
 	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	url := "ws" + strings.TrimPrefix(e.srv.URL, "http") + "/rooms/ws"
+	url := "ws" + strings.TrimPrefix(e.url(), "http") + "/rooms/ws"
 	conn, _, err := websocket.Dial(ctx, url, nil)
 	if err != nil {
 		e.t.Fatal(err)
@@ -437,7 +443,7 @@ func (c *httpClient) absorb(status int, body []byte) {
 }
 
 func (c *httpClient) post(frame []byte) (int, []byte) {
-	req, _ := http.NewRequest(http.MethodPost, c.p.e.srv.URL+"/rooms/command", bytes.NewReader(frame))
+	req, _ := http.NewRequest(http.MethodPost, c.p.e.url()+"/rooms/command", bytes.NewReader(frame))
 	if tok := c.token.Load().(string); tok != "" {
 		req.Header.Set("Authorization", "Bearer "+tok)
 	}
@@ -466,7 +472,7 @@ func (c *httpClient) startPoll() {
 				return
 			default:
 			}
-			req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/rooms/view?after=%d&wait=500", c.p.e.srv.URL, c.seq.Load()), nil)
+			req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/rooms/view?after=%d&wait=500", c.p.e.url(), c.seq.Load()), nil)
 			req.Header.Set("Authorization", "Bearer "+c.token.Load().(string))
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
