@@ -17,12 +17,29 @@ import (
 // MaxDepth bounds the nesting of arrays and objects Canonicalize accepts.
 const MaxDepth = 256
 
+// Appender is implemented by a value that writes its canonical form
+// itself: AppendCanonical appends exactly the bytes Marshal would return
+// for it, so Marshal need not encode and re-parse. A kind state on the
+// hot path of every action implements it; a test of the type checks its
+// output against Canonicalize.
+type Appender interface {
+	AppendCanonical(b []byte) ([]byte, error)
+}
+
 // Marshal encodes v with encoding/json and returns its canonical form. A
-// non-nil v that implements json.Marshaler itself (a kind state with a
-// direct encoder) is canonicalized straight from its MarshalJSON, with the
-// same result and the same error for a failing MarshalJSON, without
-// encoding/json's reflection and its extra validating pass over the bytes.
+// non-nil v that is an Appender writes its form itself. A non-nil v that
+// implements json.Marshaler (a kind state with a direct encoder) is
+// canonicalized straight from its MarshalJSON, with the same result and
+// the same error for a failing MarshalJSON, without encoding/json's
+// reflection and its extra validating pass over the bytes.
 func Marshal(v any) ([]byte, error) {
+	if a, ok := v.(Appender); ok && !isNilPointer(v) {
+		b, err := a.AppendCanonical(nil)
+		if err != nil {
+			return nil, fmt.Errorf("canon: %w", &json.MarshalerError{Type: reflect.TypeOf(v), Err: err})
+		}
+		return b, nil
+	}
 	if m, ok := v.(json.Marshaler); ok && !isNilPointer(v) {
 		b, err := m.MarshalJSON()
 		if err != nil {

@@ -2,9 +2,11 @@ package story
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/condition"
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/rng"
@@ -174,6 +176,11 @@ type index struct {
 	// hasStrings says whether any is a string.
 	varType    []uint8
 	hasStrings bool
+	// varOrder and nodeOrder are the variables and the nodes in the
+	// canonical order of their ids (canon.CompareKeys), so a state writes
+	// its canonical form directly; both are nil when ids repeat, which
+	// only content that failed validation has.
+	varOrder, nodeOrder []int32
 }
 
 type cnode struct {
@@ -328,7 +335,25 @@ func (c *Content) compile() {
 	c.eachCondition(func(_ string, cond *condition.Condition) {
 		scanReads(ix, *cond)
 	})
+	ix.varOrder = keyOrder(len(c.Variables), func(i int) string { return c.Variables[i].ID })
+	ix.nodeOrder = keyOrder(len(c.Nodes), func(i int) string { return c.Nodes[i].ID })
 	c.ix = ix
+}
+
+// keyOrder returns the indexes 0..n-1 ordered by canon.CompareKeys of
+// their ids, or nil when two ids are equal.
+func keyOrder(n int, id func(int) string) []int32 {
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return canon.CompareKeys(id(int(a)), id(int(b))) })
+	for i := 1; i < n; i++ {
+		if id(int(order[i-1])) == id(int(order[i])) {
+			return nil
+		}
+	}
+	return order
 }
 
 // scanReads records which visit counts and whether the turn a condition

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/harness"
 	"github.com/storyloom/storyloom/engine/internal/golden"
@@ -40,7 +41,11 @@ func randomPlay(t testing.TB, e *core.Engine, campaign, seed string) []byte {
 		x = x*1664525 + 1013904223
 		s = mustSubmit(t, e, s, open[int(x>>16)%len(open)])
 	}
-	return serialize(t, e, s)
+	out := serialize(t, e, s)
+	if c, err := canon.Canonicalize(out); err != nil || string(c) != string(out) {
+		t.Fatalf("%s seed %s: the serialization is not canonical (%v):\n%s", campaign, seed, err, out)
+	}
+	return out
 }
 
 // TestPropertySeeds: 200 seeds per campaign, each played twice on fresh

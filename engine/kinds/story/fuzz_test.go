@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/core"
 )
 
@@ -108,9 +109,12 @@ func FuzzDecodeState(f *testing.F) {
 		if err != nil {
 			return
 		}
-		b, err := json.Marshal(st)
+		b, err := canon.Marshal(st)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if c, err := canon.Canonicalize(b); err != nil || string(c) != string(b) {
+			t.Fatalf("the state writes a form that is not canonical (%v):\n%s\n%s", err, b, c)
 		}
 		st2, err := Kind{}.DecodeState(b, camp)
 		if err != nil {

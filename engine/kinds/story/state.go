@@ -3,6 +3,7 @@ package story
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/core"
@@ -128,13 +129,22 @@ type stateJSON struct {
 	EndingID             *string                    `json:"endingId,omitempty"`
 }
 
-// MarshalJSON writes the state's wire form. Visit counts of zero are left
-// out; unlocked achievements are in declaration order.
-func (s *State) MarshalJSON() ([]byte, error) {
+// MarshalJSON writes the state's wire form, which is its canonical form
+// (AppendCanonical).
+func (s *State) MarshalJSON() ([]byte, error) { return s.AppendCanonical(nil) }
+
+// AppendCanonical appends the state's canonical form (package canon), the
+// same bytes canon.Canonicalize makes of any encoding of it, without the
+// re-parse: keys in canonical order, visit counts of zero left out,
+// unlocked achievements in declaration order.
+func (s *State) AppendCanonical(b []byte) ([]byte, error) {
 	if s.space {
 		return nil, fmt.Errorf("story: a tier 3 search state does not serialize")
 	}
-	b := make([]byte, 0, 256)
+	ix := s.c.index()
+	if ix.varOrder == nil || ix.nodeOrder == nil {
+		return nil, fmt.Errorf("story: the content repeats a variable or node id")
+	}
 	b = append(b, `{"currentNodeId":`...)
 	b = canon.AppendString(b, s.NodeID())
 	if e := s.EndingID(); e != "" {
@@ -155,21 +165,25 @@ func (s *State) MarshalJSON() ([]byte, error) {
 		}
 	}
 	b = append(b, `],"variables":{`...)
-	for i := range s.vars {
-		if i > 0 {
+	for n, i := range ix.varOrder {
+		if n > 0 {
 			b = append(b, ',')
 		}
 		b = canon.AppendString(b, s.c.Variables[i].ID)
 		b = append(b, ':')
-		vb, err := s.value(i).MarshalJSON()
-		if err != nil {
-			return nil, err
+		switch ix.varType[i] {
+		case vtBool:
+			b = strconv.AppendBool(b, s.vars[i] != 0)
+		case vtString:
+			b = canon.AppendString(b, s.strs[i])
+		default:
+			b = appendInt(b, s.vars[i])
 		}
-		b = append(b, vb...)
 	}
 	b = append(b, `},"visitedCounts":{`...)
 	first = true
-	for i, n := range s.visits {
+	for _, i := range ix.nodeOrder {
+		n := s.visits[i]
 		if n == 0 {
 			continue
 		}
@@ -181,8 +195,7 @@ func (s *State) MarshalJSON() ([]byte, error) {
 		b = append(b, ':')
 		b = appendInt(b, n)
 	}
-	b = append(b, "}}"...)
-	return b, nil
+	return append(b, "}}"...), nil
 }
 
 func appendInt(b []byte, n int64) []byte { return canon.AppendNumber(b, float64(n)) }
