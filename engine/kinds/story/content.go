@@ -2,7 +2,6 @@ package story
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/storyloom/storyloom/engine/condition"
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/rng"
+	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // Node types.
@@ -139,7 +139,7 @@ func (c *Content) EndingIDs() []string { return append([]string(nil), c.index().
 // trailing data.
 func decodeContent(raw []byte) (*Content, error) {
 	var c Content
-	if err := core.DecodeStrict(raw, &c); err != nil {
+	if err := strictjson.Decode(raw, &c); err != nil {
 		return nil, fmt.Errorf("story: content: %w", err)
 	}
 	c.compile()
@@ -347,7 +347,7 @@ func keyOrder(n int, id func(int) string) []int32 {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	slices.SortFunc(order, func(a, b int32) int { return canon.CompareKeys(id(int(a)), id(int(b))) })
+	sort.Slice(order, func(a, b int) bool { return canon.CompareKeys(id(int(order[a])), id(int(order[b]))) < 0 })
 	for i := 1; i < n; i++ {
 		if id(int(order[i-1])) == id(int(order[i])) {
 			return nil
