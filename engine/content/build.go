@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // FileFormat is the campaign file format version this build reads.
@@ -137,7 +138,7 @@ func (b *builder) campaign(src Source) (built, bool) {
 		return built{}, false
 	}
 	var f campaignFile
-	if err := core.DecodeStrict(src.Campaign, &f); err != nil {
+	if err := strictjson.Decode(src.Campaign, &f); err != nil {
 		b.fail(src, "", core.Errorf(core.ReasonMalformedInput, "", "not a campaign file: %v", err))
 		return built{}, false
 	}
@@ -242,7 +243,7 @@ func (b *builder) translations(src Source, id string, strs map[core.LocKey]strin
 			continue
 		}
 		var cat map[string]string
-		if err := core.DecodeStrict(src.Translations[locale], &cat); err != nil {
+		if err := strictjson.Decode(src.Translations[locale], &cat); err != nil {
 			b.fail(src, id, core.Errorf(core.ReasonMalformedInput, path, "not a catalog of string keys to texts: %v", err))
 			continue
 		}

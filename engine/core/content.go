@@ -1,6 +1,10 @@
 package core
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/storyloom/storyloom/engine/strictjson"
+)
 
 // DefaultLocale is the locale of a campaign's inline authored text.
 const DefaultLocale = "en"
@@ -119,7 +123,7 @@ func (t *SourceText) UnmarshalJSON(data []byte) error {
 		Key  string `json:"key"`
 		Text string `json:"text"`
 	}
-	if err := DecodeStrict(data, &obj); err != nil {
+	if err := strictjson.Decode(data, &obj); err != nil {
 		return err
 	}
 	*t = SourceText{Key: obj.Key, Text: obj.Text}

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/storyloom/storyloom/engine/canon"
+	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // Format versions of the GameState envelope (§2): 1, or 2 exactly when the
@@ -376,14 +377,14 @@ func (r entryJSON) entry() (LoggedEntry, error) {
 	return nil, fmt.Errorf("unknown system %q", r.System)
 }
 
-// DecodeChecked decodes the JSON document data strictly (DecodeStrict)
+// DecodeChecked decodes the JSON document data strictly (strictjson.Decode)
 // into a new T and runs check on it, which may also finish it (compile an
 // index, fill defaults). It returns the *T, or nil and the error as
 // "<prefix>: <error>": the shape of a kind's DecodeContent and DecodeState,
 // as in DecodeChecked(raw, "sim: state", content.checkState).
 func DecodeChecked[T any](data []byte, prefix string, check func(*T) error) (any, error) {
 	v := new(T)
-	if err := DecodeStrict(data, v); err != nil {
+	if err := strictjson.Decode(data, v); err != nil {
 		return nil, fmt.Errorf("%s: %w", prefix, err)
 	}
 	if err := check(v); err != nil {

@@ -1,14 +1,13 @@
 package freeport
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/storyloom/storyloom/engine/canon"
+	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // GameFormat is the value of a game file's "format" member.
@@ -134,9 +133,7 @@ func ParseGame(data []byte) (*Game, error) {
 		return nil, fmt.Errorf("freeport: game: %w", err)
 	}
 	var f gameFile
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
+	if err := strictjson.Decode(data, &f); err != nil {
 		return nil, fmt.Errorf("freeport: game: %w", err)
 	}
 	g, err := f.build()

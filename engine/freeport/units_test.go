@@ -51,6 +51,7 @@ func TestParseGameErrors(t *testing.T) {
 		name, from, to, want string
 	}{
 		{"unknown member", `"seed"`, `"sede"`, "unknown field"},
+		{"member in another case", `"unitPrices"`, `"UnitPrices"`, `unknown field "UnitPrices" at UnitPrices: keys are case-sensitive; did you mean "unitPrices"?`},
 		{"wrong format", `freeport-game/1`, `freeport-game/9`, "format"},
 		{"unknown asset in prices", `"medal": 100`, `"medal": 100, "tea": 1`, `unitPrices: unknown asset "tea"`},
 		{"missing price", `"medal": 100`, `"credits2": 1`, `no price for asset "medal"`},

@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/strictjson"
 	"github.com/storyloom/storyloom/engine/validate"
 )
 
@@ -73,7 +74,7 @@ func (Kind) EventNames() []string { return []string{"kind.counter.rolled"} }
 // BuildContent implements core.Kind.
 func (Kind) BuildContent(src json.RawMessage, campaignID string) (any, []core.AuthoredText, []core.ValidationError) {
 	var s source
-	if err := core.DecodeStrict(src, &s); err != nil {
+	if err := strictjson.Decode(src, &s); err != nil {
 		return nil, nil, []core.ValidationError{core.Errorf(core.ReasonMalformedInput, "content", "%v", err)}
 	}
 	step := s.Step.Lift(campaignID + ".action.inc")
@@ -83,7 +84,7 @@ func (Kind) BuildContent(src json.RawMessage, campaignID string) (any, []core.Au
 // DecodeContent implements core.Kind.
 func (Kind) DecodeContent(raw json.RawMessage) (any, error) {
 	var c Content
-	if err := core.DecodeStrict(raw, &c); err != nil {
+	if err := strictjson.Decode(raw, &c); err != nil {
 		return nil, fmt.Errorf("counter: %w", err)
 	}
 	return &c, nil
@@ -204,7 +205,7 @@ func (Kind) Project(state any, audience core.Audience, ctx *core.ProjectionConte
 // DecodeState implements core.Kind.
 func (Kind) DecodeState(raw json.RawMessage, c *core.Campaign) (any, error) {
 	var s State
-	if err := core.DecodeStrict(raw, &s); err != nil {
+	if err := strictjson.Decode(raw, &s); err != nil {
 		return nil, fmt.Errorf("counter: %w", err)
 	}
 	if s.Count < 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/storyloom/storyloom/engine/authoring"
 	"github.com/storyloom/storyloom/engine/condition"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // The source format: what an author writes under "content" in a campaign
@@ -127,7 +128,7 @@ func missingCondition() condition.Condition {
 // "content.activities.night_shift.cost".
 func (Kind) BuildContent(source json.RawMessage, campaignID string) (any, []core.AuthoredText, []core.ValidationError) {
 	var src sourceContent
-	if err := core.DecodeStrict(source, &src); err != nil {
+	if err := strictjson.Decode(source, &src); err != nil {
 		return nil, nil, []core.ValidationError{core.Errorf(core.ReasonMalformedInput, "content", "sim: %v", err)}
 	}
 	b := &authoring.Builder{Findings: *findings(), Campaign: campaignID}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // Id categories of a story-graph campaign migration (core.CampaignMigration).
@@ -41,7 +42,7 @@ func (Kind) MigrateForCampaign(old json.RawMessage, to *core.Campaign, fromVersi
 		UnlockedAchievements []string                   `json:"unlockedAchievements"`
 		EndingID             *string                    `json:"endingId,omitempty"`
 	}
-	if err := core.DecodeStrict(old, &w); err != nil {
+	if err := strictjson.Decode(old, &w); err != nil {
 		return nil, fmt.Errorf("story: state: %w", err)
 	}
 	ix := sc.index()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/condition"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // Source is the authored form of a campaign's content (§2 of
@@ -127,7 +128,7 @@ func (l *lifter) liftOpt(t *core.SourceText, def core.LocKey, path string) core.
 // invalid_weight. Everything else is ValidateCampaign's.
 func (Kind) BuildContent(source json.RawMessage, campaignID string) (any, []core.AuthoredText, []core.ValidationError) {
 	var src Source
-	if err := core.DecodeStrict(source, &src); err != nil {
+	if err := strictjson.Decode(source, &src); err != nil {
 		return nil, nil, []core.ValidationError{kindErr(ReasonInvalidContent, "content", "story: %v", err)}
 	}
 	l := &lifter{seen: map[core.LocKey]int{}}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // State is the story-graph kind state (StoryGraphKindState, §8.1 of
@@ -208,7 +209,7 @@ func appendInt(b []byte, n int64) []byte { return canon.AppendNumber(b, float64(
 // is an ending, naming that node's ending.
 func decodeState(raw []byte, c *Content) (*State, error) {
 	var w stateJSON
-	if err := core.DecodeStrict(raw, &w); err != nil {
+	if err := strictjson.Decode(raw, &w); err != nil {
 		return nil, fmt.Errorf("story: state: %w", err)
 	}
 	ix := c.index()

@@ -1,4 +1,7 @@
-package core
+// Package strictjson decodes JSON documents exactly as written: unknown
+// fields, keys that match a field only in another letter case, and
+// trailing data are refused, with the path of the offending key.
+package strictjson
 
 import (
 	"bytes"
@@ -9,13 +12,14 @@ import (
 	"strings"
 )
 
-// DecodeStrict decodes the JSON document data into v, refusing unknown
-// fields, keys that name a field only in another letter case ("Start" for
+// Decode decodes the JSON document data into v, refusing unknown fields,
+// keys that name a field only in another letter case ("Start" for
 // "start", which encoding/json alone would accept), and anything after the
-// one value ("trailing data after JSON value"). Kinds and the content
-// builder use it for campaign files, sources and states, so that a document
-// either decodes whole, exactly as written, or is refused.
-func DecodeStrict(data []byte, v any) error {
+// one value ("trailing data after JSON value"). Kinds, the content builder
+// and Freeport's game file use it for what authors write and for states,
+// so that a document either decodes whole, exactly as written, or is
+// refused.
+func Decode(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
