@@ -40,6 +40,7 @@ func randomPlay(t testing.TB, e *core.Engine, campaign, seed string) []byte {
 		}
 		x = x*1664525 + 1013904223
 		s = mustSubmit(t, e, s, open[int(x>>16)%len(open)])
+		checkViewCanonical(t, s.KindState.(*State))
 	}
 	out := serialize(t, e, s)
 	if c, err := canon.Canonicalize(out); err != nil || string(c) != string(out) {
@@ -144,5 +145,23 @@ func TestGoldenFixturesExist(t *testing.T) {
 				t.Error(err)
 			}
 		}
+	}
+}
+
+// checkViewCanonical fails unless the state's view writes itself
+// (View.AppendCanonical) exactly as canon makes its encoding/json form.
+func checkViewCanonical(t testing.TB, st *State) {
+	t.Helper()
+	v := project(st)
+	got, err := canon.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, err := canon.Canonicalize(raw); err != nil || string(got) != string(want) {
+		t.Fatalf("the view writes\n%s\nnot its canonical form (%v)\n%s", got, err, want)
 	}
 }

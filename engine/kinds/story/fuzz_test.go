@@ -116,6 +116,7 @@ func FuzzDecodeState(f *testing.F) {
 		if c, err := canon.Canonicalize(b); err != nil || string(c) != string(b) {
 			t.Fatalf("the state writes a form that is not canonical (%v):\n%s\n%s", err, b, c)
 		}
+		checkViewCanonical(t, st.(*State))
 		st2, err := Kind{}.DecodeState(b, camp)
 		if err != nil {
 			t.Fatalf("re-decode: %v\n%s", err, b)

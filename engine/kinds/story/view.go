@@ -1,8 +1,11 @@
 package story
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/core"
 )
 
@@ -42,6 +45,74 @@ type ViewEnding struct {
 	EndingID string      `json:"endingId"`
 	TitleKey core.LocKey `json:"titleKey"`
 	Outcome  string      `json:"outcome"`
+}
+
+// AppendCanonical appends the view's canonical form (package canon), the
+// bytes canon.Canonicalize makes of its encoding/json form, written
+// directly: a scene is projected after every choice.
+func (v View) AppendCanonical(b []byte) ([]byte, error) {
+	b = append(b, `{"achievements":[`...)
+	for i, a := range v.Achievements {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		if a.DescriptionKey != "" {
+			b = append(b, `"descriptionKey":`...)
+			b = canon.AppendString(b, string(a.DescriptionKey))
+			b = append(b, ',')
+		}
+		b = append(b, `"id":`...)
+		b = canon.AppendString(b, a.ID)
+		b = append(b, `,"titleKey":`...)
+		b = canon.AppendString(b, string(a.TitleKey))
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	if e := v.Ending; e != nil {
+		b = append(b, `,"ending":{"endingId":`...)
+		b = canon.AppendString(b, e.EndingID)
+		b = append(b, `,"outcome":`...)
+		b = canon.AppendString(b, e.Outcome)
+		b = append(b, `,"titleKey":`...)
+		b = canon.AppendString(b, string(e.TitleKey))
+		b = append(b, '}')
+	}
+	b = append(b, `,"turn":`...)
+	b = appendInt(b, v.Turn)
+	b = append(b, `,"variables":[`...)
+	for i, x := range v.Variables {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"id":`...)
+		b = canon.AppendString(b, x.ID)
+		b = append(b, `,"labelKey":`...)
+		b = canon.AppendString(b, string(x.LabelKey))
+		if x.Max != nil {
+			b = append(b, `,"max":`...)
+			b = appendInt(b, *x.Max)
+		}
+		if x.Min != nil {
+			b = append(b, `,"min":`...)
+			b = appendInt(b, *x.Min)
+		}
+		b = append(b, `,"value":`...)
+		switch val := x.Value.(type) {
+		case int64:
+			b = appendInt(b, val)
+		case bool:
+			b = strconv.AppendBool(b, val)
+		case string:
+			b = canon.AppendString(b, val)
+		case nil:
+			b = append(b, "null"...)
+		default:
+			return nil, fmt.Errorf("story: view variable %q holds a %T", x.ID, x.Value)
+		}
+		b = append(b, '}')
+	}
+	return append(b, "]}"...), nil
 }
 
 // Project implements core.Kind: the View, the same for both audiences.
