@@ -15,6 +15,7 @@ import (
 
 	"github.com/storyloom/storyloom/bundle/hosting"
 	"github.com/storyloom/storyloom/bundle/hoststore"
+	"github.com/storyloom/storyloom/bundle/internal/freeportclient"
 	"github.com/storyloom/storyloom/engine/freeport"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
@@ -149,11 +150,11 @@ func setup(b *testing.B, base, op string) func(client, n int) error {
 			return err
 		}
 	default:
-		m := market{t: b, base: base}
+		m := freeportclient.Client{T: b, Base: base, Game: fpGame, Resend503: true}
 		toks := make([]string, benchClients)
 		for c := range toks {
-			toks[c] = m.token()
-			m.must(toks[c], `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
+			toks[c] = m.Token()
+			m.Must(toks[c], `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
 		}
 		return func(c, n int) error {
 			name := `"Bench Trader"`
@@ -162,7 +163,7 @@ func setup(b *testing.B, base, op string) func(client, n int) error {
 			}
 			body := fmt.Sprintf(`{"protocolVersion":2,"action":"setTradingName","commandId":"b%d","tradingName":%s}`, n, name)
 			status, resp, err := sendRetrying(base+"/freeport/"+fpGame+"/", toks[c], []byte(body))
-			if err == nil && (status != http.StatusOK || codeOf(resp) != "") {
+			if err == nil && (status != http.StatusOK || freeportclient.CodeOf(resp) != "") {
 				err = fmt.Errorf("setTradingName: %d %.200s", status, resp)
 			}
 			return err

@@ -7,8 +7,8 @@ import (
 	"net/http"
 	"sync"
 	"testing"
-	"time"
 
+	"github.com/storyloom/storyloom/bundle/internal/freeportclient"
 	"github.com/storyloom/storyloom/engine/freeport"
 )
 
@@ -16,87 +16,20 @@ import (
 // embeds.
 const fpGame = "freeport"
 
-// market is a Freeport client of one endpoint (the worker or a native
-// server).
-type market struct {
-	t    testing.TB
-	base string
-}
-
-func (m market) token() string {
-	m.t.Helper()
-	status, body, err := do(http.MethodPost, m.base+"/freeport/"+fpGame+"/token", "", nil)
-	if err != nil || status != http.StatusCreated {
-		m.t.Fatalf("token: %d %v %s", status, err, body)
-	}
-	var v struct{ Token string }
-	decodeJSON(m.t, body, &v)
-	return v.Token
-}
-
-// post sends one request envelope; a 503 (the worker could not commit
-// after its retries) is sent again with the same commandId, which the
-// protocol's idempotency makes safe.
-func (m market) post(token, body string) (int, []byte) {
-	m.t.Helper()
-	var status int
-	var resp []byte
-	err := retry(5, 200*time.Millisecond, func() (bool, error) {
-		var err error
-		status, resp, err = do(http.MethodPost, m.base+"/freeport/"+fpGame+"/", token, []byte(body))
-		return err == nil && status != http.StatusServiceUnavailable, err
-	})
-	if err != nil {
-		m.t.Fatalf("post %s: %v (%d %s)", body, err, status, resp)
-	}
-	return status, resp
-}
-
-// must posts and returns the result of a successful envelope.
-func (m market) must(token, body string) map[string]any {
-	m.t.Helper()
-	status, b := m.post(token, body)
-	var env struct {
-		OK     bool           `json:"ok"`
-		Result map[string]any `json:"result"`
-	}
-	if err := json.Unmarshal(b, &env); err != nil || !env.OK || status != http.StatusOK {
-		m.t.Fatalf("%d %s → %s", status, body, b)
-	}
-	return env.Result
-}
-
-func codeOf(b []byte) string {
-	var env struct {
-		Error struct{ Code string } `json:"error"`
-	}
-	_ = json.Unmarshal(b, &env)
-	return env.Error.Code
-}
-
-func holdings(res map[string]any) map[string]int64 {
-	out := map[string]int64{}
-	for _, x := range res["holdings"].([]any) {
-		h := x.(map[string]any)
-		out[h["assetId"].(string)] = int64(h["quantity"].(float64))
-	}
-	return out
-}
-
 // TestWorkerFreeportThreePlayers: three players enrol at the worker with
 // tokens it issues, pay, propose and settle an exchange, and watch the
 // Standing move; the Owner comes from the token, never the payload, and
 // no response carries a token.
 func TestWorkerFreeportThreePlayers(t *testing.T) {
-	m := market{t: t, base: worker(t).base}
+	m := freeportclient.Client{T: t, Base: worker(t).base, Game: fpGame, Resend503: true}
 	toks, ids := map[string]string{}, map[string]string{}
 	var all [][]byte
 	for _, n := range []string{"ann", "ben", "cat"} {
-		toks[n] = m.token()
-		ids[n] = m.must(toks[n], `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
+		toks[n] = m.Token()
+		ids[n] = m.Must(toks[n], `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
 	}
 	standing := func() map[string]float64 {
-		_, b := m.post(toks["cat"], `{"protocolVersion":2,"action":"readStanding"}`)
+		_, b := m.Post(toks["cat"], `{"protocolVersion":2,"action":"readStanding"}`)
 		all = append(all, b)
 		var env struct {
 			Result struct {
@@ -119,15 +52,15 @@ func TestWorkerFreeportThreePlayers(t *testing.T) {
 			t.Fatalf("%s is not on the standing: %v", n, before)
 		}
 	}
-	m.must(toks["ann"], fmt.Sprintf(`{"protocolVersion":2,"action":"transfer","commandId":"pay","toPlayerId":%q,"assetId":"credits","quantity":50}`, ids["ben"]))
-	x := m.must(toks["ben"], fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"offer","counterpartyPlayerId":%q,"offered":[{"assetId":"salt","quantity":5}],"requested":[{"assetId":"credits","quantity":10}]}`, ids["cat"]))
-	settled := m.must(toks["cat"], fmt.Sprintf(`{"protocolVersion":2,"action":"respondToExchange","commandId":"yes","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"decision":"approve"}`,
+	m.Must(toks["ann"], fmt.Sprintf(`{"protocolVersion":2,"action":"transfer","commandId":"pay","toPlayerId":%q,"assetId":"credits","quantity":50}`, ids["ben"]))
+	x := m.Must(toks["ben"], fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"offer","counterpartyPlayerId":%q,"offered":[{"assetId":"salt","quantity":5}],"requested":[{"assetId":"credits","quantity":10}]}`, ids["cat"]))
+	settled := m.Must(toks["cat"], fmt.Sprintf(`{"protocolVersion":2,"action":"respondToExchange","commandId":"yes","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"decision":"approve"}`,
 		x["exchangeId"], x["exchangeVersion"], x["termsHash"]))
 	if settled["status"] != "settled" && settled["status"] != "unfunded" {
 		t.Fatalf("status %v", settled["status"])
 	}
 	// A retried command answers the original bytes and moves nothing twice.
-	_, again := m.post(toks["ann"], fmt.Sprintf(`{"protocolVersion":2,"action":"transfer","commandId":"pay","toPlayerId":%q,"assetId":"credits","quantity":50}`, ids["ben"]))
+	_, again := m.Post(toks["ann"], fmt.Sprintf(`{"protocolVersion":2,"action":"transfer","commandId":"pay","toPlayerId":%q,"assetId":"credits","quantity":50}`, ids["ben"]))
 	if !bytes.Contains(again, []byte(`"ok":true`)) {
 		t.Fatalf("the retried transfer: %s", again)
 	}
@@ -135,18 +68,18 @@ func TestWorkerFreeportThreePlayers(t *testing.T) {
 	if after[ids["ann"]] >= before[ids["ann"]] || after[ids["ben"]] <= before[ids["ben"]] {
 		t.Fatalf("the standing did not move: %v → %v", before, after)
 	}
-	status, b := m.post(toks["cat"], fmt.Sprintf(`{"protocolVersion":2,"action":"readInventory","playerId":%q}`, ids["ann"]))
-	if codeOf(b) != freeport.CodeMalformedRequest || status != http.StatusOK {
+	status, b := m.Post(toks["cat"], fmt.Sprintf(`{"protocolVersion":2,"action":"readInventory","playerId":%q}`, ids["ann"]))
+	if freeportclient.CodeOf(b) != freeport.CodeMalformedRequest || status != http.StatusOK {
 		t.Fatalf("an actor field was not refused: %d %s", status, b)
 	}
 	for _, tok := range []string{"", "0123456789abcdef0123456789abcdef.00"} {
-		status, b := m.post(tok, `{"protocolVersion":2,"action":"readInventory"}`)
-		if status != http.StatusUnauthorized || codeOf(b) != freeport.CodeAuthenticationRequired {
+		status, b := m.Post(tok, `{"protocolVersion":2,"action":"readInventory"}`)
+		if status != http.StatusUnauthorized || freeportclient.CodeOf(b) != freeport.CodeAuthenticationRequired {
 			t.Fatalf("token %q: %d %s", tok, status, b)
 		}
 	}
 	for n, tok := range toks {
-		_, b := m.post(tok, `{"protocolVersion":2,"action":"readStatement","limit":50}`)
+		_, b := m.Post(tok, `{"protocolVersion":2,"action":"readStatement","limit":50}`)
 		all = append(all, b)
 		for _, r := range all {
 			if bytes.Contains(r, []byte(tok)) || bytes.Contains(r, []byte(tok[:32])) {
@@ -165,11 +98,11 @@ func TestWorkerFreeportThreePlayers(t *testing.T) {
 // settles, and holdings are conserved.
 func TestWorkerFreeportConcurrentExchange(t *testing.T) {
 	w := worker(t)
-	m := market{t: t, base: w.base}
-	ta, tb := m.token(), m.token()
-	pa := m.must(ta, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
-	pb := m.must(tb, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
-	x := m.must(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"x","counterpartyPlayerId":%q,"offered":[{"assetId":"salt","quantity":1}],"requested":[{"assetId":"credits","quantity":1}]}`, pb))
+	m := freeportclient.Client{T: t, Base: w.base, Game: fpGame, Resend503: true}
+	ta, tb := m.Token(), m.Token()
+	pa := m.Must(ta, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
+	pb := m.Must(tb, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
+	x := m.Must(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"x","counterpartyPlayerId":%q,"offered":[{"assetId":"salt","quantity":1}],"requested":[{"assetId":"credits","quantity":1}]}`, pb))
 	xid := x["exchangeId"].(string)
 	before := w.conflicts()
 
@@ -184,7 +117,7 @@ func TestWorkerFreeportConcurrentExchange(t *testing.T) {
 		go func(g int, tok string) {
 			defer wg.Done()
 			for i := range tries {
-				_, b := m.post(tok, fmt.Sprintf(`{"protocolVersion":2,"action":"getExchange","exchangeId":%q}`, xid))
+				_, b := m.Post(tok, fmt.Sprintf(`{"protocolVersion":2,"action":"getExchange","exchangeId":%q}`, xid))
 				var cur struct {
 					Result struct {
 						Version float64 `json:"exchangeVersion"`
@@ -192,10 +125,10 @@ func TestWorkerFreeportConcurrentExchange(t *testing.T) {
 					} `json:"result"`
 				}
 				_ = json.Unmarshal(b, &cur)
-				_, b = m.post(tok, fmt.Sprintf(`{"protocolVersion":2,"action":"counterExchange","commandId":"g%d-%d","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"offered":[{"assetId":"salt","quantity":%d}],"requested":[{"assetId":"credits","quantity":1}]}`,
+				_, b = m.Post(tok, fmt.Sprintf(`{"protocolVersion":2,"action":"counterExchange","commandId":"g%d-%d","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"offered":[{"assetId":"salt","quantity":%d}],"requested":[{"assetId":"credits","quantity":1}]}`,
 					g, i, xid, cur.Result.Version, cur.Result.Hash, 1+g%3))
 				mu.Lock()
-				if code := codeOf(b); code == "" {
+				if code := freeportclient.CodeOf(b); code == "" {
 					winners[cur.Result.Version]++
 				} else {
 					refusals[code]++
@@ -210,7 +143,7 @@ func TestWorkerFreeportConcurrentExchange(t *testing.T) {
 			t.Errorf("version %v was won %d times", v, n)
 		}
 	}
-	final := m.must(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"getExchange","exchangeId":%q}`, xid))
+	final := m.Must(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"getExchange","exchangeId":%q}`, xid))
 	if got, want := int(final["exchangeVersion"].(float64)), 1+len(winners); got != want {
 		t.Errorf("exchangeVersion %d after %d winning counters", got, len(winners))
 	}
@@ -226,7 +159,7 @@ func TestWorkerFreeportConcurrentExchange(t *testing.T) {
 	total := func() map[string]int64 {
 		sum := map[string]int64{}
 		for _, tok := range []string{ta, tb} {
-			for k, v := range holdings(m.must(tok, `{"protocolVersion":2,"action":"readInventory"}`)) {
+			for k, v := range freeportclient.Holdings(m.Must(tok, `{"protocolVersion":2,"action":"readInventory"}`)) {
 				if v < 0 {
 					t.Errorf("negative holding %s %d", k, v)
 				}
@@ -238,14 +171,14 @@ func TestWorkerFreeportConcurrentExchange(t *testing.T) {
 	start := total()
 	var offers []map[string]any
 	for i := range 6 {
-		offers = append(offers, m.must(tb, fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"ds%d","counterpartyPlayerId":%q,"offered":[{"assetId":"timber","quantity":1}],"requested":[{"assetId":"credits","quantity":150}]}`, i, pa)))
+		offers = append(offers, m.Must(tb, fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"ds%d","counterpartyPlayerId":%q,"offered":[{"assetId":"timber","quantity":1}],"requested":[{"assetId":"credits","quantity":150}]}`, i, pa)))
 	}
 	settled := 0
 	for i, o := range offers {
 		wg.Add(1)
 		go func(i int, o map[string]any) {
 			defer wg.Done()
-			_, b := m.post(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"respondToExchange","commandId":"ok%d","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"decision":"approve"}`,
+			_, b := m.Post(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"respondToExchange","commandId":"ok%d","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"decision":"approve"}`,
 				i, o["exchangeId"], o["exchangeVersion"], o["termsHash"]))
 			if bytes.Contains(b, []byte(`"status":"settled"`)) {
 				mu.Lock()

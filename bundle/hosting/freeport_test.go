@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/storyloom/storyloom/bundle/internal/freeportclient"
 	"github.com/storyloom/storyloom/engine/freeport"
 )
 
@@ -44,6 +45,8 @@ type fpEnv struct {
 	srv   *httptest.Server
 	game  *freeport.Game
 	lim   int
+	// Client speaks to srv's game "harbour" (Token, Post, Must).
+	freeportclient.Client
 }
 
 func newFPEnv(t testing.TB, store Store, rate int) *fpEnv {
@@ -62,74 +65,12 @@ func (e *fpEnv) start() {
 	e.f = f
 	e.srv = httptest.NewServer(f.Handler())
 	e.t.Cleanup(e.srv.Close)
+	e.Client = freeportclient.Client{T: e.t, Base: e.srv.URL, Game: "harbour"}
 }
 
 func (e *fpEnv) restart() {
 	e.srv.Close()
 	e.start()
-}
-
-// token asks the endpoint for a bearer token.
-func (e *fpEnv) token() string {
-	e.t.Helper()
-	resp, err := http.Post(e.srv.URL+"/freeport/harbour/token", "application/json", nil)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var v struct{ Token string }
-	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil || resp.StatusCode != http.StatusCreated {
-		e.t.Fatalf("token: %d %v", resp.StatusCode, err)
-	}
-	return v.Token
-}
-
-// post sends one request body with token (none when "") and returns the
-// status and body.
-func (e *fpEnv) post(token, body string) (int, []byte) {
-	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/freeport/harbour/", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
-}
-
-// must posts and returns the result of a successful envelope.
-func (e *fpEnv) must(token, body string) map[string]any {
-	e.t.Helper()
-	status, b := e.post(token, body)
-	var env struct {
-		OK     bool           `json:"ok"`
-		Result map[string]any `json:"result"`
-	}
-	if err := json.Unmarshal(b, &env); err != nil || !env.OK || status != http.StatusOK {
-		e.t.Fatalf("%d %s → %s", status, body, b)
-	}
-	return env.Result
-}
-
-func codeOf(b []byte) string {
-	var env struct {
-		Error struct{ Code string } `json:"error"`
-	}
-	_ = json.Unmarshal(b, &env)
-	return env.Error.Code
-}
-
-func holdings(res map[string]any) map[string]int64 {
-	out := map[string]int64{}
-	for _, x := range res["holdings"].([]any) {
-		m := x.(map[string]any)
-		out[m["assetId"].(string)] = int64(m["quantity"].(float64))
-	}
-	return out
 }
 
 // TestFreeportThreePlayersTrade: three players enrol over HTTP with
@@ -142,12 +83,12 @@ func TestFreeportThreePlayersTrade(t *testing.T) {
 	ids := map[string]string{}
 	var all [][]byte
 	for _, n := range []string{"ann", "ben", "cat"} {
-		toks[n] = e.token()
-		res := e.must(toks[n], `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
+		toks[n] = e.Token()
+		res := e.Must(toks[n], `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
 		ids[n] = res["playerId"].(string)
 	}
 	standing := func() map[string]float64 {
-		_, b := e.post(toks["cat"], `{"protocolVersion":2,"action":"readStanding"}`)
+		_, b := e.Post(toks["cat"], `{"protocolVersion":2,"action":"readStanding"}`)
 		all = append(all, b)
 		var env struct {
 			Result struct {
@@ -169,9 +110,9 @@ func TestFreeportThreePlayersTrade(t *testing.T) {
 		t.Fatalf("standing lists %d players", len(before))
 	}
 	// ann pays ben 50 credits; ben sells cat 5 salt for 10 credits.
-	e.must(toks["ann"], fmt.Sprintf(`{"protocolVersion":2,"action":"transfer","commandId":"pay","toPlayerId":%q,"assetId":"credits","quantity":50}`, ids["ben"]))
-	x := e.must(toks["ben"], fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"offer","counterpartyPlayerId":%q,"offered":[{"assetId":"salt","quantity":5}],"requested":[{"assetId":"credits","quantity":10}]}`, ids["cat"]))
-	settled := e.must(toks["cat"], fmt.Sprintf(`{"protocolVersion":2,"action":"respondToExchange","commandId":"yes","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"decision":"approve"}`,
+	e.Must(toks["ann"], fmt.Sprintf(`{"protocolVersion":2,"action":"transfer","commandId":"pay","toPlayerId":%q,"assetId":"credits","quantity":50}`, ids["ben"]))
+	x := e.Must(toks["ben"], fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"offer","counterpartyPlayerId":%q,"offered":[{"assetId":"salt","quantity":5}],"requested":[{"assetId":"credits","quantity":10}]}`, ids["cat"]))
+	settled := e.Must(toks["cat"], fmt.Sprintf(`{"protocolVersion":2,"action":"respondToExchange","commandId":"yes","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"decision":"approve"}`,
 		x["exchangeId"], x["exchangeVersion"], x["termsHash"]))
 	if settled["status"] != "settled" && settled["status"] != "unfunded" {
 		t.Fatalf("status %v", settled["status"])
@@ -181,19 +122,19 @@ func TestFreeportThreePlayersTrade(t *testing.T) {
 		t.Fatalf("the standing did not move: %v → %v", before, after)
 	}
 	// The payload cannot choose the actor.
-	status, b := e.post(toks["cat"], fmt.Sprintf(`{"protocolVersion":2,"action":"readInventory","playerId":%q}`, ids["ann"]))
-	if codeOf(b) != freeport.CodeMalformedRequest || status != http.StatusOK {
+	status, b := e.Post(toks["cat"], fmt.Sprintf(`{"protocolVersion":2,"action":"readInventory","playerId":%q}`, ids["ann"]))
+	if freeportclient.CodeOf(b) != freeport.CodeMalformedRequest || status != http.StatusOK {
 		t.Fatalf("an actor field was not refused: %d %s", status, b)
 	}
 	// No token, a forged token: authentication_required with 401.
 	for _, tok := range []string{"", "0123456789abcdef0123456789abcdef.00", "owner-ann"} {
-		status, b := e.post(tok, `{"protocolVersion":2,"action":"readInventory"}`)
-		if status != http.StatusUnauthorized || codeOf(b) != freeport.CodeAuthenticationRequired {
+		status, b := e.Post(tok, `{"protocolVersion":2,"action":"readInventory"}`)
+		if status != http.StatusUnauthorized || freeportclient.CodeOf(b) != freeport.CodeAuthenticationRequired {
 			t.Fatalf("token %q: %d %s", tok, status, b)
 		}
 	}
 	for n, tok := range toks {
-		_, b := e.post(tok, `{"protocolVersion":2,"action":"readStatement","limit":50}`)
+		_, b := e.Post(tok, `{"protocolVersion":2,"action":"readStatement","limit":50}`)
 		all = append(all, b)
 		owner := e.f.Owner(tok)
 		for _, r := range all {
@@ -218,7 +159,7 @@ func TestFreeportHTTPMatchesReducer(t *testing.T) {
 	names := []string{"a", "b", "c", "d"}
 	toks := map[string]string{}
 	for _, n := range names {
-		toks[n] = e.token()
+		toks[n] = e.Token()
 	}
 	players := map[string]string{}
 	type xinfo struct {
@@ -292,13 +233,13 @@ func TestFreeportHTTPMatchesReducer(t *testing.T) {
 		if i == steps/2 {
 			e.restart()
 		}
-		_, got := e.post(tok, body)
+		_, got := e.Post(tok, body)
 		var want []byte
 		ref, want = ref.Apply(e.f.Owner(tok), e.clock.now(), []byte(body))
 		if !bytes.Equal(got, want) {
 			t.Fatalf("step %d: %s\nHTTP    %s\nreducer %s", i, body, got, want)
 		}
-		codes[codeOf(got)]++
+		codes[freeportclient.CodeOf(got)]++
 		var env struct {
 			OK     bool           `json:"ok"`
 			Result map[string]any `json:"result"`
@@ -334,21 +275,21 @@ func TestFreeportHTTPMatchesReducer(t *testing.T) {
 // them changes the state.
 func TestFreeportLimits(t *testing.T) {
 	e := newFPEnv(t, &MemStore{}, 5)
-	tok := e.token()
-	e.must(tok, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
+	tok := e.Token()
+	e.Must(tok, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
 	cases := []struct {
 		name   string
 		send   func() (int, []byte)
 		status int
 	}{
 		{name: "oversized body", status: http.StatusRequestEntityTooLarge, send: func() (int, []byte) {
-			return e.post(tok, `{"protocolVersion":2,"action":"setTradingName","commandId":"n","tradingName":"`+strings.Repeat("x", MaxRequestBytes)+`"}`)
+			return e.Post(tok, `{"protocolVersion":2,"action":"setTradingName","commandId":"n","tradingName":"`+strings.Repeat("x", MaxRequestBytes)+`"}`)
 		}},
 		{name: "flood", status: http.StatusTooManyRequests, send: func() (int, []byte) {
 			var status int
 			var b []byte
 			for range 8 {
-				status, b = e.post(tok, `{"protocolVersion":2,"action":"readInventory"}`)
+				status, b = e.Post(tok, `{"protocolVersion":2,"action":"readInventory"}`)
 			}
 			return status, b
 		}},
@@ -369,7 +310,7 @@ func TestFreeportLimits(t *testing.T) {
 			if status != tc.status {
 				t.Fatalf("status %d %s, want %d", status, b, tc.status)
 			}
-			if tc.status == http.StatusRequestEntityTooLarge && codeOf(b) != freeport.CodeMalformedRequest {
+			if tc.status == http.StatusRequestEntityTooLarge && freeportclient.CodeOf(b) != freeport.CodeMalformedRequest {
 				t.Fatalf("body %s", b)
 			}
 			if e.f.inst["harbour"].version.Load() != v {
@@ -389,10 +330,10 @@ func TestFreeportLimits(t *testing.T) {
 // most what the funds cover, with holdings conserved.
 func TestFreeportConcurrentExchange(t *testing.T) {
 	e := newFPEnv(t, &MemStore{}, 1_000_000)
-	ta, tb := e.token(), e.token()
-	pa := e.must(ta, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
-	pb := e.must(tb, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
-	x := e.must(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"x","counterpartyPlayerId":%q,"offered":[{"assetId":"salt","quantity":1}],"requested":[{"assetId":"credits","quantity":1}]}`, pb))
+	ta, tb := e.Token(), e.Token()
+	pa := e.Must(ta, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
+	pb := e.Must(tb, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
+	x := e.Must(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"x","counterpartyPlayerId":%q,"offered":[{"assetId":"salt","quantity":1}],"requested":[{"assetId":"credits","quantity":1}]}`, pb))
 	xid := x["exchangeId"].(string)
 
 	var mu sync.Mutex
@@ -406,7 +347,7 @@ func TestFreeportConcurrentExchange(t *testing.T) {
 		go func(g int, tok string) {
 			defer wg.Done()
 			for i := 0; i < tries; i++ {
-				_, b := e.post(tok, fmt.Sprintf(`{"protocolVersion":2,"action":"getExchange","exchangeId":%q}`, xid))
+				_, b := e.Post(tok, fmt.Sprintf(`{"protocolVersion":2,"action":"getExchange","exchangeId":%q}`, xid))
 				var cur struct {
 					Result struct {
 						Version  float64 `json:"exchangeVersion"`
@@ -415,10 +356,10 @@ func TestFreeportConcurrentExchange(t *testing.T) {
 					} `json:"result"`
 				}
 				_ = json.Unmarshal(b, &cur)
-				_, b = e.post(tok, fmt.Sprintf(`{"protocolVersion":2,"action":"counterExchange","commandId":"g%d-%d","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"offered":[{"assetId":"salt","quantity":%d}],"requested":[{"assetId":"credits","quantity":1}]}`,
+				_, b = e.Post(tok, fmt.Sprintf(`{"protocolVersion":2,"action":"counterExchange","commandId":"g%d-%d","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"offered":[{"assetId":"salt","quantity":%d}],"requested":[{"assetId":"credits","quantity":1}]}`,
 					g, i, xid, cur.Result.Version, cur.Result.Hash, 1+g%3))
 				mu.Lock()
-				if code := codeOf(b); code == "" {
+				if code := freeportclient.CodeOf(b); code == "" {
 					winners[cur.Result.Version]++
 				} else {
 					refusals[code]++
@@ -433,7 +374,7 @@ func TestFreeportConcurrentExchange(t *testing.T) {
 			t.Errorf("version %v was won %d times", v, n)
 		}
 	}
-	final := e.must(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"getExchange","exchangeId":%q}`, xid))
+	final := e.Must(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"getExchange","exchangeId":%q}`, xid))
 	if got, want := int(final["exchangeVersion"].(float64)), 1+len(winners); got != want {
 		t.Errorf("exchangeVersion %d after %d winning counters", got, len(winners))
 	}
@@ -451,20 +392,20 @@ func TestFreeportConcurrentExchange(t *testing.T) {
 	// a holds 200 and approves all six at once.
 	before := map[string]int64{}
 	for _, tok := range []string{ta, tb} {
-		for k, v := range holdings(e.must(tok, `{"protocolVersion":2,"action":"readInventory"}`)) {
+		for k, v := range freeportclient.Holdings(e.Must(tok, `{"protocolVersion":2,"action":"readInventory"}`)) {
 			before[k] += v
 		}
 	}
 	var offers []map[string]any
 	for i := range 6 {
-		offers = append(offers, e.must(tb, fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"ds%d","counterpartyPlayerId":%q,"offered":[{"assetId":"timber","quantity":1}],"requested":[{"assetId":"credits","quantity":150}]}`, i, pa)))
+		offers = append(offers, e.Must(tb, fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"ds%d","counterpartyPlayerId":%q,"offered":[{"assetId":"timber","quantity":1}],"requested":[{"assetId":"credits","quantity":150}]}`, i, pa)))
 	}
 	settled := 0
 	for i, o := range offers {
 		wg.Add(1)
 		go func(i int, o map[string]any) {
 			defer wg.Done()
-			_, b := e.post(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"respondToExchange","commandId":"ok%d","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"decision":"approve"}`,
+			_, b := e.Post(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"respondToExchange","commandId":"ok%d","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"decision":"approve"}`,
 				i, o["exchangeId"], o["exchangeVersion"], o["termsHash"]))
 			if bytes.Contains(b, []byte(`"status":"settled"`)) {
 				mu.Lock()
@@ -479,7 +420,7 @@ func TestFreeportConcurrentExchange(t *testing.T) {
 	}
 	after := map[string]int64{}
 	for _, tok := range []string{ta, tb} {
-		h := holdings(e.must(tok, `{"protocolVersion":2,"action":"readInventory"}`))
+		h := freeportclient.Holdings(e.Must(tok, `{"protocolVersion":2,"action":"readInventory"}`))
 		for k, v := range h {
 			after[k] += v
 			if v < 0 {
@@ -500,9 +441,9 @@ func TestFreeportConcurrentExchange(t *testing.T) {
 // across a restart too.
 func TestFreeportIdempotentRetry(t *testing.T) {
 	e := newFPEnv(t, &MemStore{}, 0)
-	ta, tb := e.token(), e.token()
-	e.must(ta, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
-	pb := e.must(tb, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
+	ta, tb := e.Token(), e.Token()
+	e.Must(ta, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
+	pb := e.Must(tb, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
 	pay := fmt.Sprintf(`{"protocolVersion":2,"action":"transfer","commandId":"pay-01","toPlayerId":%q,"assetId":"credits","quantity":7}`, pb)
 
 	// Lose the first response: close the connection without reading it.
@@ -514,19 +455,19 @@ func TestFreeportIdempotentRetry(t *testing.T) {
 	}
 	resp.Body.Close()
 
-	_, first := e.post(ta, pay)
+	_, first := e.Post(ta, pay)
 	e.clock.advance(time.Minute)
-	_, second := e.post(ta, pay)
+	_, second := e.Post(ta, pay)
 	e.restart()
-	_, third := e.post(ta, pay)
+	_, third := e.Post(ta, pay)
 	if !bytes.Equal(first, second) || !bytes.Equal(first, third) {
 		t.Fatalf("retries differ:\n%s\n%s\n%s", first, second, third)
 	}
-	if q := holdings(e.must(tb, `{"protocolVersion":2,"action":"readInventory"}`))["credits"]; q != 207 {
+	if q := freeportclient.Holdings(e.Must(tb, `{"protocolVersion":2,"action":"readInventory"}`))["credits"]; q != 207 {
 		t.Fatalf("b holds %d credits, want 207 (one transfer)", q)
 	}
-	_, b := e.post(ta, strings.Replace(pay, `"quantity":7`, `"quantity":8`, 1))
-	if codeOf(b) != freeport.CodeCommandIDReuse {
+	_, b := e.Post(ta, strings.Replace(pay, `"quantity":7`, `"quantity":8`, 1))
+	if freeportclient.CodeOf(b) != freeport.CodeCommandIDReuse {
 		t.Fatalf("changed content under the same commandId: %s", b)
 	}
 }
@@ -539,19 +480,19 @@ func TestFreeportConflictRetry(t *testing.T) {
 	e1 := newFPEnv(t, store, 0)
 	e2 := &fpEnv{t: t, clock: e1.clock, store: store, game: e1.game}
 	e2.start()
-	ta := e1.token() // the secret is shared through the store
-	pa := e1.must(ta, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
-	tb := e2.token()
-	e2.must(tb, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
+	ta := e1.Token() // the secret is shared through the store
+	pa := e1.Must(ta, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
+	tb := e2.Token()
+	e2.Must(tb, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
 	for i := range 6 {
 		e := []*fpEnv{e1, e2}[i%2]
-		e.must(tb, fmt.Sprintf(`{"protocolVersion":2,"action":"transfer","commandId":"t%d","toPlayerId":%q,"assetId":"credits","quantity":1}`, i, pa))
+		e.Must(tb, fmt.Sprintf(`{"protocolVersion":2,"action":"transfer","commandId":"t%d","toPlayerId":%q,"assetId":"credits","quantity":1}`, i, pa))
 	}
-	res := e1.must(ta, `{"protocolVersion":2,"action":"readStanding"}`)
+	res := e1.Must(ta, `{"protocolVersion":2,"action":"readStanding"}`)
 	if n := len(res["players"].([]any)); n != 2 {
 		t.Fatalf("%d players: an endpoint overwrote the other's enrolment", n)
 	}
-	if q := holdings(e2.must(ta, `{"protocolVersion":2,"action":"readInventory"}`))["credits"]; q != 206 {
+	if q := freeportclient.Holdings(e2.Must(ta, `{"protocolVersion":2,"action":"readInventory"}`))["credits"]; q != 206 {
 		t.Fatalf("a holds %d credits, want 206", q)
 	}
 }
