@@ -16,11 +16,3 @@ func TestConformance(t *testing.T) {
 		freeport.CheckInvariants(t, s)
 	}))
 }
-
-// TestConformanceGameIsTheTestGame keeps the package's own test game and
-// the suite's game file one and the same.
-func TestConformanceGameIsTheTestGame(t *testing.T) {
-	if string(freeporttest.Game()) != freeport.TestGameJSON {
-		t.Fatal("freeporttest.Game() and the package's testGameJSON differ")
-	}
-}

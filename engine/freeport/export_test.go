@@ -5,7 +5,3 @@ package freeport
 
 // CheckInvariants is checkInvariants.
 var CheckInvariants = checkInvariants
-
-// TestGameJSON is the game file the package's own tests play, which must
-// be the conformance suite's.
-const TestGameJSON = testGameJSON

@@ -1,6 +1,7 @@
 package freeporttest
 
 import (
+	_ "embed"
 	"slices"
 	"testing"
 
@@ -24,28 +25,11 @@ const T0 int64 = 1780000000000
 // of unfunded reachable. Every call returns a new copy.
 func Game() []byte { return []byte(gameJSON) }
 
-const gameJSON = `{
-  "format": "freeport-game/1",
-  "gameId": "testport",
-  "seed": "test-seed",
-  "assets": [
-    {"assetId": "credits"}, {"assetId": "wood"}, {"assetId": "rum"},
-    {"assetId": "medal", "transferable": false}
-  ],
-  "unitPrices": {"credits": 1, "wood": 3, "rum": 8, "medal": 100},
-  "startingHoldings": {"credits": 100, "wood": 50, "rum": 10},
-  "rounds": {"minExpirySeconds": 1, "defaultExpirySeconds": 3600, "maxExpirySeconds": 86400},
-  "rules": [
-    {"ruleId": "rum-duty", "match": {"assetId": "rum", "side": "offered"},
-     "effects": [{"party": "receiver", "kind": "withdrawal", "assetId": "credits", "quantity": 30}],
-     "lines": ["The customs man takes his cut."]},
-    {"ruleId": "wood-bonus", "match": {"assetId": "wood", "minQuantity": 10, "side": "offered"},
-     "effects": [{"party": "giver", "kind": "grant", "assetId": "medal", "quantity": 1}]},
-    {"ruleId": "old-festival", "activeUntil": "2020-01-01T00:00:00Z",
-     "effects": [{"party": "proposer", "kind": "grant", "assetId": "credits", "quantity": 1000}],
-     "lines": ["never"]}
-  ]
-}`
+// gameJSON is game.json, the suite's game file; engine/freeport's own
+// tests embed the same file.
+//
+//go:embed game.json
+var gameJSON string
 
 // Reducer is a NewTransport that serves each instance straight from the
 // reducer, with seed "conformance". after, when non-nil, runs after every
