@@ -109,17 +109,27 @@ func (tx *State) propose(me int, now int64, c *command) (any, bool, *refusal) {
 	return tx.exchangeView(x, me, tx.game.roundWindow, 0), true, nil
 }
 
-// openForMove resolves the Exchange a Command acts on and decides, in the
-// protocol's order, identity, then status, then turn, then version. wantAuthor
-// is true for cancel, which only the live Round's author may send.
-func (s *State) openForMove(me int, c *command, wantAuthor bool) (*exchange, *refusal) {
+// partyExchange resolves the Exchange c names, which only its two parties
+// may act on or read (verb).
+func (s *State) partyExchange(me int, c *command, verb string) (*exchange, *refusal) {
 	xo, ok := s.exchangeByID.Get(c.s("exchangeId"))
 	if !ok {
 		return nil, refuse(CodeUnknownExchange, "no Exchange in this game has that exchangeId")
 	}
 	x := s.exchange(xo)
 	if me != x.proposer && me != x.counterparty {
-		return nil, refuse(CodeNotAParty, "only the two parties may act on an Exchange")
+		return nil, refuse(CodeNotAParty, "only the two parties may "+verb+" an Exchange")
+	}
+	return x, nil
+}
+
+// openForMove resolves the Exchange a Command acts on and decides, in the
+// protocol's order, identity, then status, then turn, then version. wantAuthor
+// is true for cancel, which only the live Round's author may send.
+func (s *State) openForMove(me int, c *command, wantAuthor bool) (*exchange, *refusal) {
+	x, r := s.partyExchange(me, c, "act on")
+	if r != nil {
+		return nil, r
 	}
 	if x.status != StatusAwaiting {
 		return nil, refuse(CodeExchangeNotOpen, "the Exchange has concluded "+x.status)

@@ -137,17 +137,14 @@ func (s *State) enrolmentView(ord int, typ string) enrolmentView {
 
 // statement returns the caller's most recent movements, oldest first.
 func (s *State) statement(me int, c *command) (any, *refusal) {
-	limit := int64(DefaultLimit)
-	if v, ok := c.n("limit"); ok {
-		if v > MaxLimit {
-			return nil, refuse(CodeMalformedRequest, fmt.Sprintf("limit is at most %d", MaxLimit))
-		}
-		limit = v
+	limit, r := countOf(c, "limit", DefaultLimit, MaxLimit)
+	if r != nil {
+		return nil, r
 	}
 	p := s.player(me)
 	n := p.entries.Len()
 	out := []statementEntry{}
-	for i := max(0, n-int(limit)); i < n; i++ {
+	for i := max(0, n-limit); i < n; i++ {
 		e := s.ledger.Get(p.entries.Get(i))
 		se := statementEntry{EntryNumber: i + 1, At: FormatTime(e.at), Reason: e.reason, Direction: "in",
 			AssetID: s.game.assets[e.asset].ID, Quantity: e.quantity}
@@ -177,22 +174,39 @@ func (s *State) statement(me int, c *command) (any, *refusal) {
 	return statementView{PlayerID: p.id, Entries: out}, nil
 }
 
+// countOf reads the optional count member name of c: def when it is
+// absent, a refusal when it is above most.
+func countOf(c *command, name string, def, most int) (int, *refusal) {
+	v, ok := c.n(name)
+	if !ok {
+		return def, nil
+	}
+	if v > int64(most) {
+		return 0, refuse(CodeMalformedRequest, fmt.Sprintf("%s is at most %d", name, most))
+	}
+	return int(v), nil
+}
+
 // mac is a short tag binding a cursor to this instance's secret seed, so a
 // cursor this Game Master did not issue is recognized.
 func (s *State) mac(parts ...string) string { return s.derive("cursor", parts...)[:16] }
 
-func (s *State) roundCursor(x *exchange, before int) string {
-	b := strconv.Itoa(before)
-	return "r." + b + "." + s.mac("round", x.id, b)
+// cursor is the page cursor "tag.n.mac" for position n of the list scope
+// of id (a round cursor "r" of an Exchange, a list cursor "x" of a Player).
+func (s *State) cursor(tag, scope, id string, n int) string {
+	b := strconv.Itoa(n)
+	return tag + "." + b + "." + s.mac(scope, id, b)
 }
 
-func (s *State) parseRoundCursor(x *exchange, cur string) (int, bool) {
+// parseCursor returns the position of a cursor that cursor(tag, scope,
+// id, n) issued, or false; the caller checks n is in range.
+func (s *State) parseCursor(cur, tag, scope, id string) (int, bool) {
 	parts := strings.Split(cur, ".")
-	if len(parts) != 3 || parts[0] != "r" {
+	if len(parts) != 3 || parts[0] != tag {
 		return 0, false
 	}
 	n, err := strconv.Atoi(parts[1])
-	if err != nil || n < 2 || n > x.rounds.Len() || strconv.Itoa(n) != parts[1] || parts[2] != s.mac("round", x.id, parts[1]) {
+	if err != nil || strconv.Itoa(n) != parts[1] || parts[2] != s.mac(scope, id, parts[1]) {
 		return 0, false
 	}
 	return n, true
@@ -245,32 +259,27 @@ func (s *State) exchangeView(x *exchange, me, window, before int) exchangeView {
 	}
 	v.Rounds = &rounds
 	if lo > 0 {
-		v.NextRoundCursor = ptr(s.roundCursor(x, lo+1))
+		v.NextRoundCursor = ptr(s.cursor("r", "round", x.id, lo+1))
 	}
 	return v
 }
 
 func (s *State) getExchange(me int, c *command) (any, *refusal) {
-	window := s.game.roundWindow
-	if v, ok := c.n("roundLimit"); ok {
-		if v > int64(window) {
-			return nil, refuse(CodeMalformedRequest, fmt.Sprintf("roundLimit is at most %d", window))
-		}
-		window = int(v)
+	window, r := countOf(c, "roundLimit", s.game.roundWindow, s.game.roundWindow)
+	if r != nil {
+		return nil, r
 	}
-	xo, ok := s.exchangeByID.Get(c.s("exchangeId"))
-	if !ok {
-		return nil, refuse(CodeUnknownExchange, "no Exchange in this game has that exchangeId")
-	}
-	x := s.exchange(xo)
-	if me != x.proposer && me != x.counterparty {
-		return nil, refuse(CodeNotAParty, "only the two parties may read an Exchange")
+	x, r := s.partyExchange(me, c, "read")
+	if r != nil {
+		return nil, r
 	}
 	before := 0
 	if cur := c.s("roundCursor"); cur != "" {
-		if before, ok = s.parseRoundCursor(x, cur); !ok {
+		n, ok := s.parseCursor(cur, "r", "round", x.id)
+		if !ok || n < 2 || n > x.rounds.Len() {
 			return nil, refuse(CodeMalformedRequest, "roundCursor was not issued by this Game Master for this Exchange")
 		}
+		before = n
 	}
 	return s.exchangeView(x, me, window, before), nil
 }
@@ -286,12 +295,9 @@ func validStatus(st string) bool {
 // listExchanges pages the caller's Exchanges, newest first, filtered by
 // status before limiting.
 func (s *State) listExchanges(me int, c *command) (any, *refusal) {
-	limit := DefaultLimit
-	if v, ok := c.n("limit"); ok {
-		if v > MaxLimit {
-			return nil, refuse(CodeMalformedRequest, fmt.Sprintf("limit is at most %d", MaxLimit))
-		}
-		limit = int(v)
+	limit, r := countOf(c, "limit", DefaultLimit, MaxLimit)
+	if r != nil {
+		return nil, r
 	}
 	status := c.s("status")
 	if status != "" && !validStatus(status) {
@@ -300,13 +306,8 @@ func (s *State) listExchanges(me int, c *command) (any, *refusal) {
 	p := s.player(me)
 	pos := p.exchanges.Len() // scan positions pos-1 down to 0
 	if cur := c.s("cursor"); cur != "" {
-		parts := strings.Split(cur, ".")
-		n, err := -1, error(nil)
-		if len(parts) == 3 {
-			n, err = strconv.Atoi(parts[1])
-		}
-		if len(parts) != 3 || parts[0] != "x" || err != nil || n < 0 || n > pos || strconv.Itoa(n) != parts[1] ||
-			parts[2] != s.mac("list", p.id, parts[1]) {
+		n, ok := s.parseCursor(cur, "x", "list", p.id)
+		if !ok || n < 0 || n > pos {
 			return nil, refuse(CodeMalformedRequest, "cursor was not issued by this Game Master")
 		}
 		pos = n
@@ -319,8 +320,7 @@ func (s *State) listExchanges(me int, c *command) (any, *refusal) {
 			continue
 		}
 		if len(out.Exchanges) == limit {
-			b := strconv.Itoa(pos)
-			out.NextCursor = ptr("x." + b + "." + s.mac("list", p.id, b))
+			out.NextCursor = ptr(s.cursor("x", "list", p.id, pos))
 			break
 		}
 		out.Exchanges = append(out.Exchanges, s.exchangeView(x, me, 0, 0))
