@@ -29,20 +29,13 @@ func appendCanonical(b []byte, v reflect.Value) []byte {
 		slices.SortFunc(fields, func(x, y field) int { return canon.CompareKeys(x.name, y.name) })
 		b = append(b, '{')
 		for i, f := range fields {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = canon.AppendString(b, f.name)
-			b = append(b, ':')
+			b = appendKey(b, i > 0, f.name) // a json tag of this package: plain ASCII
 			b = appendCanonical(b, f.v)
 		}
 		return append(b, '}')
 	case reflect.Slice:
 		if v.Type() == reflect.TypeFor[json.RawMessage]() {
-			if v.Len() == 0 {
-				return append(b, "null"...)
-			}
-			return append(b, v.Bytes()...)
+			return appendRaw(b, v.Bytes())
 		}
 		if v.IsNil() {
 			return append(b, "null"...)
@@ -79,10 +72,7 @@ func appendCanonical(b []byte, v reflect.Value) []byte {
 	case reflect.String:
 		return canon.AppendString(b, v.String())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		if n := v.Int(); n > -1<<53 && n < 1<<53 {
-			return strconv.AppendInt(b, n, 10)
-		}
-		return canon.AppendNumber(b, float64(v.Int()))
+		return appendJSONInt(b, v.Int())
 	case reflect.Float32, reflect.Float64:
 		f := v.Float()
 		if math.IsNaN(f) || math.IsInf(f, 0) {

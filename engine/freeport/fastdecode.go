@@ -29,6 +29,8 @@ type fastValue struct {
 	items []item
 }
 
+// fastMember is one member of a request as read, or of the normalized
+// Command appendNorm writes.
 type fastMember struct {
 	key string
 	val fastValue
@@ -255,10 +257,10 @@ func decodeFast(body []byte) (*command, bool) {
 	}
 	c := &command{action: av.s, mutation: spec.mutation}
 	// The normalized Command's members, to be written in canonical order.
-	var norm [fastMaxMembers]normMember
+	var norm [fastMaxMembers]fastMember
 	nn := 0
 	add := func(key string, v fastValue) {
-		norm[nn] = normMember{key, v}
+		norm[nn] = fastMember{key, v}
 		nn++
 	}
 	add("action", av)
@@ -345,15 +347,10 @@ func decodeFast(body []byte) (*command, bool) {
 	return c, true
 }
 
-type normMember struct {
-	key string
-	val fastValue
-}
-
 // appendNorm writes the normalized Command's members as one canonical
 // object: keys in canon's order, values as the reference decoder's
 // canonical encoding of its map would write them.
-func appendNorm(b []byte, ms []normMember) []byte {
+func appendNorm(b []byte, ms []fastMember) []byte {
 	for i := 1; i < len(ms); i++ { // insertion sort: at most a dozen members
 		for j := i; j > 0 && canon.CompareKeys(ms[j-1].key, ms[j].key) > 0; j-- {
 			ms[j-1], ms[j] = ms[j], ms[j-1]
@@ -361,11 +358,7 @@ func appendNorm(b []byte, ms []normMember) []byte {
 	}
 	b = append(b, '{')
 	for i, m := range ms {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = canon.AppendString(b, m.key)
-		b = append(b, ':')
+		b = appendKey(b, i > 0, m.key) // a field name of the protocol: plain ASCII
 		switch m.val.kind {
 		case 's':
 			b = canon.AppendString(b, m.val.s)

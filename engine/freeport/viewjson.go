@@ -27,6 +27,9 @@ func appendJSONInt(b []byte, n int64) []byte {
 	return canon.AppendNumber(b, float64(n))
 }
 
+// appendKey writes "key": after a comma when comma is set. key must need
+// no escaping: the field names of the protocol and of this package's
+// views are plain ASCII.
 func appendKey(b []byte, comma bool, key string) []byte {
 	if comma {
 		b = append(b, ',')
