@@ -80,12 +80,9 @@ func (tx *State) propose(me int, now int64, c *command) (any, bool, *refusal) {
 	if r != nil {
 		return nil, false, r
 	}
-	cp, ok := tx.playerByID.Get(c.s("counterpartyPlayerId"))
-	if !ok {
-		return nil, false, refuse(CodeUnknownPlayer, "counterpartyPlayerId is not a Player of this game")
-	}
-	if cp == me {
-		return nil, false, refuse(CodeSelfDealing, "a Player cannot open an Exchange with itself")
+	cp, r := tx.otherPlayer(me, c, "counterpartyPlayerId", "open an Exchange with")
+	if r != nil {
+		return nil, false, r
 	}
 	offered, requested := c.offered, c.requested
 	if r := tx.checkFunds(me, offered); r != nil {

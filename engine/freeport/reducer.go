@@ -264,12 +264,9 @@ func (tx *State) transfer(me int, now int64, c *command) (any, bool, *refusal) {
 	if r != nil {
 		return nil, false, r
 	}
-	to, ok := tx.playerByID.Get(c.s("toPlayerId"))
-	if !ok {
-		return nil, false, refuse(CodeUnknownPlayer, "toPlayerId is not a Player of this game")
-	}
-	if to == me {
-		return nil, false, refuse(CodeSelfDealing, "a Player cannot transfer to itself")
+	to, r := tx.otherPlayer(me, c, "toPlayerId", "transfer to")
+	if r != nil {
+		return nil, false, r
 	}
 	if tx.player(me).available(a) < q {
 		return nil, false, refuse(CodeInsufficientAvailable, fmt.Sprintf("not enough %s available", assetID))
@@ -279,6 +276,19 @@ func (tx *State) transfer(me int, now int64, c *command) (any, bool, *refusal) {
 	tx.move(entry{at: now, reason: reasonTransfer, from: me, to: to, asset: a, quantity: q, issuer: me,
 		commandID: c.commandID, transferID: id})
 	return transferView{TransferID: id, ToPlayerID: tx.player(to).id, AssetID: assetID, Quantity: q}, true, nil
+}
+
+// otherPlayer resolves the Player that member field of c names, which may
+// not be the caller me: a Player cannot deal (verb) with itself.
+func (s *State) otherPlayer(me int, c *command, field, verb string) (int, *refusal) {
+	p, ok := s.playerByID.Get(c.s(field))
+	if !ok {
+		return 0, refuse(CodeUnknownPlayer, field+" is not a Player of this game")
+	}
+	if p == me {
+		return 0, refuse(CodeSelfDealing, "a Player cannot "+verb+" itself")
+	}
+	return p, nil
 }
 
 // transferable resolves an Asset that Terms and transfers may name.
