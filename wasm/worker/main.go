@@ -64,65 +64,63 @@ func main() {
 // worker is one request's host: the store, and the room server or the
 // Freeport endpoint, built on first use.
 type worker struct {
-	storeOnce sync.Once
-	store     *d1Store
-	storeErr  error
+	store lazy[*d1Store]
+	rooms lazy[*hosting.Rooms]
+	fp    lazy[*hosting.Freeport]
+}
 
-	roomsOnce sync.Once
-	rooms     *hosting.Rooms
-	roomsErr  error
+// lazy is a value built on first use, with the error building it gave.
+type lazy[T any] struct {
+	once sync.Once
+	v    T
+	err  error
+}
 
-	fpOnce sync.Once
-	fp     *hosting.Freeport
-	fpErr  error
+// get returns the value, building it with build on the first call.
+func (l *lazy[T]) get(build func() (T, error)) (T, error) {
+	l.once.Do(func() { l.v, l.err = build() })
+	return l.v, l.err
 }
 
 func (wk *worker) d1() (*d1Store, error) {
-	wk.storeOnce.Do(func() { wk.store, wk.storeErr = openD1(dbBinding) })
-	return wk.store, wk.storeErr
+	return wk.store.get(func() (*d1Store, error) { return openD1(dbBinding) })
 }
 
 // roomServer loads the room server "main" (the native host's name, so the
 // record layout is the same) from D1.
 func (wk *worker) roomServer(ctx context.Context) (*hosting.Rooms, error) {
-	wk.roomsOnce.Do(func() {
+	return wk.rooms.get(func() (*hosting.Rooms, error) {
 		st, err := wk.d1()
 		if err != nil {
-			wk.roomsErr = err
-			return
+			return nil, err
 		}
 		reg, err := rooms.NewRegistry(cheat.Game{})
 		if err != nil {
-			wk.roomsErr = err
-			return
+			return nil, err
 		}
-		wk.rooms, wk.roomsErr = hosting.NewRooms(ctx, hosting.RoomsConfig{Store: st, Registry: reg, Clock: dateNow})
+		return hosting.NewRooms(ctx, hosting.RoomsConfig{Store: st, Registry: reg, Clock: dateNow})
 	})
-	return wk.rooms, wk.roomsErr
 }
 
 // freeportEndpoint builds the Freeport endpoint for the game file
 // embedded in freeport_game.go.
 func (wk *worker) freeportEndpoint(ctx context.Context) (*hosting.Freeport, error) {
-	wk.fpOnce.Do(func() {
+	return wk.fp.get(func() (*hosting.Freeport, error) {
 		st, err := wk.d1()
 		if err != nil {
-			wk.fpErr = err
-			return
+			return nil, err
 		}
 		g, err := freeport.ParseGame([]byte(freeportGame))
 		if err != nil {
-			wk.fpErr = err
-			return
+			return nil, err
 		}
 		var secret []byte
 		if s := cloudflare.Getenv(secretVar); s != "" {
 			secret = []byte(s)
 		}
-		wk.fp, wk.fpErr = hosting.NewFreeport(ctx, hosting.FreeportConfig{Store: st, Clock: dateNow,
+		return hosting.NewFreeport(ctx, hosting.FreeportConfig{Store: st, Clock: dateNow,
 			Games: map[string]*freeport.Game{g.ID(): g}, Secret: secret, SnapshotEvery: snapshotEvery})
 	})
-	return wk.fp, wk.fpErr
 }
 
 // ServeHTTP routes a request: /rooms/… to the room server, /freeport/…
@@ -234,7 +232,8 @@ func (wk *worker) scheduled(ctx context.Context) error {
 		return err
 	}
 	tickIfDue(ctx, rs)
-	return wk.store.pruneRate(dateNow())
+	st, _ := wk.d1() // opened by roomServer
+	return st.pruneRate(dateNow())
 }
 
 // recorder holds a response of the room server's handler so that an
