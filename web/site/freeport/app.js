@@ -7,7 +7,8 @@
 // read again. Changes to this trader's exchanges are said in the live region.
 
 import { Market, Refusal, HostError, commandId } from "./api.js";
-import { h, fill, keepFocus, announce, notice } from "./dom.js";
+import { h, fill, announce } from "../online/dom.js";
+import { keepFocus, notice } from "./dom.js";
 
 const POLL_MS = 2500;
 const HIDDEN_POLL_MS = 10000;

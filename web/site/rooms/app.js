@@ -5,7 +5,8 @@
 import { Connection, frameKind } from "./connection.js";
 import { createLobby, savedName, roomIdFrom } from "./lobby.js";
 import { createTable } from "./table.js";
-import { h, fill, announce, toast } from "./dom.js";
+import { h, fill, announce } from "../online/dom.js";
+import { toast } from "./dom.js";
 
 const WATCH_KEY = "storyloom-rooms-watch";
 const THEME_KEY = "storyloom-theme";

@@ -3,7 +3,8 @@
 // the form that creates a room. Every control is drawn from the view's
 // valid_commands; the server decides what is legal.
 
-import { h, fill, keepFocus } from "./dom.js";
+import { h, fill } from "../online/dom.js";
+import { keepFocus } from "./dom.js";
 import { seatLabel, plural } from "./names.js";
 
 const NAME_KEY = "storyloom-rooms-name";

@@ -5,7 +5,8 @@
 // rebuilt from the latest view: the page keeps no game state of its own
 // besides which cards you have picked for a play.
 
-import { h, fill, keepFocus, announce, toast } from "./dom.js";
+import { h, fill, announce } from "../online/dom.js";
+import { keepFocus, toast } from "./dom.js";
 import { rankWord, cardName, cardSpoken, isRed, plural } from "./names.js";
 
 export function createTable(root, ui) {
