@@ -80,6 +80,11 @@ func TradeThree(t *testing.T, b *browsertest.Browser, o TradeOptions) {
 	}
 	ann, ben, cal := open("ann"), open("ben"), open("cal")
 
+	// With nothing to say, the alert banner takes no space.
+	if shown := Eval[string](ann, `getComputedStyle(document.getElementById("notice")).display`); shown != "none" {
+		t.Errorf("the hidden notice banner is displayed (%s)", shown)
+	}
+
 	// A visitor sees the board before joining.
 	if o.Fresh && !strings.Contains(Eval[string](ann, `document.querySelector("#st-body").innerText`), "Nobody has joined yet") {
 		t.Error("an empty market does not say so")
