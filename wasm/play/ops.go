@@ -246,12 +246,8 @@ type librarySummary struct {
 }
 
 func opListCampaigns(ctx context.Context, arg json.RawMessage) (any, error) {
-	h, err := current()
+	h, a, err := argsOf[localeArgs](arg)
 	if err != nil {
-		return nil, err
-	}
-	var a localeArgs
-	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
 	prof, _ := h.keep.Profiles().Load(ctx, profileID)
@@ -289,16 +285,12 @@ type campaignArgs struct {
 	Locale     string `json:"locale,omitempty"`
 }
 
+func (a campaignArgs) servedBy(_ context.Context, h *host) (*campaignHost, error) {
+	return h.forCampaign(a.CampaignID)
+}
+
 func opGetCampaign(ctx context.Context, arg json.RawMessage) (any, error) {
-	h, err := current()
-	if err != nil {
-		return nil, err
-	}
-	var a campaignArgs
-	if err := decode(arg, &a); err != nil {
-		return nil, err
-	}
-	ch, err := h.forCampaign(a.CampaignID)
+	h, ch, a, err := on[campaignArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -345,16 +337,12 @@ type createArgs struct {
 	Seed       string `json:"seed,omitempty"`
 }
 
+func (a createArgs) servedBy(_ context.Context, h *host) (*campaignHost, error) {
+	return h.forCampaign(a.CampaignID)
+}
+
 func opCreateSession(ctx context.Context, arg json.RawMessage) (any, error) {
-	h, err := current()
-	if err != nil {
-		return nil, err
-	}
-	var a createArgs
-	if err := decode(arg, &a); err != nil {
-		return nil, err
-	}
-	ch, err := h.forCampaign(a.CampaignID)
+	h, ch, a, err := on[createArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -362,8 +350,7 @@ func opCreateSession(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.touch(a.CampaignID, sh.SessionID, sh.Scene.Status, nowStamp())
-	return h.handle(ctx, ch, sh), nil
+	return h.played(ctx, ch, sh), nil
 }
 
 // handleOut is a session and its scene, with the campaign it plays.
@@ -376,31 +363,39 @@ type handleOut struct {
 	Warnings   []core.ValidationWarning `json:"warnings,omitempty"`
 }
 
+// handle describes a session handle for the page: it fills in the
+// campaign, kind and log length of the session, from the session store's
+// decoded state, and remembers its campaign.
 func (h *host) handle(ctx context.Context, ch *campaignHost, sh session.SessionHandle) handleOut {
 	out := handleOut{SessionID: sh.SessionID, Scene: sh.Scene, Warnings: sh.Warnings}
-	h.describe(ctx, ch, &out)
-	return out
-}
-
-// describe fills in the campaign, kind and log length of a session, from
-// the session store's decoded state, and remembers its campaign.
-func (h *host) describe(ctx context.Context, ch *campaignHost, out *handleOut) {
 	sum, err := ch.store.Summary(ctx, out.SessionID)
 	if err != nil {
-		return
+		return out
 	}
 	out.CampaignID, out.KindID, out.ActionLen = sum.CampaignID, sum.KindID, sum.ActionCount
 	h.remember(out.SessionID, sum.CampaignID)
+	return out
 }
 
+// played describes a session the player has just started, loaded or
+// branched, and makes it the campaign's last played.
+func (h *host) played(ctx context.Context, ch *campaignHost, sh session.SessionHandle) handleOut {
+	h.touch(ch.id, sh.SessionID, sh.Scene.Status, nowStamp())
+	return h.handle(ctx, ch, sh)
+}
+
+// sessionArgs names a session; the arguments of every other operation on
+// one session embed it.
 type sessionArgs struct {
 	SessionID string `json:"sessionId"`
 }
 
-func (a sessionArgs) session() string { return a.SessionID }
+func (a sessionArgs) servedBy(ctx context.Context, h *host) (*campaignHost, error) {
+	return h.forSession(ctx, a.SessionID)
+}
 
 func opResumeSession(ctx context.Context, arg json.RawMessage) (any, error) {
-	h, ch, a, err := onSession[sessionArgs](ctx, arg)
+	h, ch, a, err := on[sessionArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -408,13 +403,11 @@ func opResumeSession(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := handleOut{SessionID: a.SessionID, Scene: sc}
-	h.describe(ctx, ch, &out)
-	return out, nil
+	return h.handle(ctx, ch, session.SessionHandle{SessionID: a.SessionID, Scene: sc}), nil
 }
 
 func opSessionSummary(ctx context.Context, arg json.RawMessage) (any, error) {
-	_, ch, a, err := onSession[sessionArgs](ctx, arg)
+	_, ch, a, err := on[sessionArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -425,28 +418,43 @@ func opSessionSummary(ctx context.Context, arg json.RawMessage) (any, error) {
 	return sum, nil
 }
 
-// sessionNamer is implemented by every argument type that names a session.
-type sessionNamer interface{ session() string }
-
-// onSession is the first half of every operation on one session: it decodes
-// the arguments and finds the campaign host that serves the session.
-func onSession[A sessionNamer](ctx context.Context, arg json.RawMessage) (*host, *campaignHost, A, error) {
+// argsOf is the first step of every operation that takes an argument: it
+// finds the host init set up, then decodes the argument.
+func argsOf[A any](arg json.RawMessage) (*host, A, error) {
 	var a A
 	h, err := current()
 	if err != nil {
-		return nil, nil, a, err
+		return nil, a, err
 	}
 	if f, ok := any(&a).(*actionArgs); !ok || !f.plain(arg) {
 		if err := decode(arg, &a); err != nil {
-			return nil, nil, a, err
+			return nil, a, err
 		}
 	}
-	ch, err := h.forSession(ctx, a.session())
+	return h, a, nil
+}
+
+// target is implemented by every argument type that names what its
+// operation acts on, a campaign, a session or a save: servedBy finds the
+// campaign host that serves it.
+type target interface {
+	servedBy(ctx context.Context, h *host) (*campaignHost, error)
+}
+
+// on is the first half of every operation on one campaign, session or
+// save: it decodes the arguments and finds the campaign host that serves
+// what they name.
+func on[A target](ctx context.Context, arg json.RawMessage) (*host, *campaignHost, A, error) {
+	h, a, err := argsOf[A](arg)
+	if err != nil {
+		return nil, nil, a, err
+	}
+	ch, err := a.servedBy(ctx, h)
 	return h, ch, a, err
 }
 
 func opGetScene(ctx context.Context, arg json.RawMessage) (any, error) {
-	_, ch, a, err := onSession[sessionArgs](ctx, arg)
+	_, ch, a, err := on[sessionArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -458,7 +466,7 @@ func opGetScene(ctx context.Context, arg json.RawMessage) (any, error) {
 }
 
 func opGetView(ctx context.Context, arg json.RawMessage) (any, error) {
-	_, ch, a, err := onSession[sessionArgs](ctx, arg)
+	_, ch, a, err := on[sessionArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -470,14 +478,12 @@ func opGetView(ctx context.Context, arg json.RawMessage) (any, error) {
 }
 
 type stringsArgs struct {
-	SessionID string `json:"sessionId"`
-	Locale    string `json:"locale,omitempty"`
+	sessionArgs
+	Locale string `json:"locale,omitempty"`
 }
 
-func (a stringsArgs) session() string { return a.SessionID }
-
 func opGetStrings(ctx context.Context, arg json.RawMessage) (any, error) {
-	_, ch, a, err := onSession[stringsArgs](ctx, arg)
+	_, ch, a, err := on[stringsArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -493,12 +499,10 @@ func opGetStrings(ctx context.Context, arg json.RawMessage) (any, error) {
 }
 
 type actionArgs struct {
-	SessionID string      `json:"sessionId"`
-	ActionID  string      `json:"actionId"`
-	Params    core.Params `json:"params,omitempty"`
+	sessionArgs
+	ActionID string      `json:"actionId"`
+	Params   core.Params `json:"params,omitempty"`
 }
-
-func (a actionArgs) session() string { return a.SessionID }
 
 // plain reads arg when it is one of the two shapes the page and the
 // benchmarks send on every choice, {"sessionId":"…","actionId":"…"} with
@@ -540,7 +544,7 @@ func (a *actionArgs) plain(arg []byte) bool {
 	default:
 		return false
 	}
-	*a = actionArgs{SessionID: session, ActionID: action, Params: params}
+	*a = actionArgs{sessionArgs: sessionArgs{SessionID: session}, ActionID: action, Params: params}
 	return true
 }
 
@@ -572,7 +576,7 @@ func opPreviewAction(ctx context.Context, arg json.RawMessage) (any, error) {
 }
 
 func act(ctx context.Context, arg json.RawMessage, preview bool) (any, error) {
-	h, ch, a, err := onSession[actionArgs](ctx, arg)
+	h, ch, a, err := on[actionArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -654,11 +658,9 @@ func (ch *campaignHost) news(before session.Profile, res session.ActionResult) *
 }
 
 type saveArgs struct {
-	SessionID string `json:"sessionId"`
-	Name      string `json:"name,omitempty"`
+	sessionArgs
+	Name string `json:"name,omitempty"`
 }
-
-func (a saveArgs) session() string { return a.SessionID }
 
 // slot is the meta document kept per save: its name.
 type slot struct {
@@ -667,8 +669,17 @@ type slot struct {
 
 func slotKey(saveID string) string { return "slot:" + saveID }
 
+// nameSave keeps a save's name; an empty name keeps none.
+func (h *host) nameSave(saveID, name string) {
+	if name == "" {
+		return
+	}
+	doc, _ := json.Marshal(slot{Name: name})
+	h.keep.putMeta(slotKey(saveID), string(doc))
+}
+
 func opSaveGame(ctx context.Context, arg json.RawMessage) (any, error) {
-	h, ch, a, err := onSession[saveArgs](ctx, arg)
+	h, ch, a, err := on[saveArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -680,27 +691,21 @@ func opSaveGame(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if name != "" {
-		doc, _ := json.Marshal(slot{Name: name})
-		h.keep.putMeta(slotKey(sh.SaveID), string(doc))
-	}
+	h.nameSave(sh.SaveID, name)
 	return map[string]any{"saveId": sh.SaveID, "savedAt": sh.SavedAt, "savedAtSeq": sh.SavedAtSeq, "name": name}, nil
 }
 
+// saveIDArgs names a save; deleteSave's arguments embed it.
 type saveIDArgs struct {
 	SaveID string `json:"saveId"`
 }
 
+func (a saveIDArgs) servedBy(ctx context.Context, h *host) (*campaignHost, error) {
+	return h.forSave(ctx, a.SaveID)
+}
+
 func opLoadGame(ctx context.Context, arg json.RawMessage) (any, error) {
-	h, err := current()
-	if err != nil {
-		return nil, err
-	}
-	var a saveIDArgs
-	if err := decode(arg, &a); err != nil {
-		return nil, err
-	}
-	ch, err := h.forSave(ctx, a.SaveID)
+	h, ch, a, err := on[saveIDArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -708,9 +713,7 @@ func opLoadGame(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := h.handle(ctx, ch, sh)
-	h.touch(out.CampaignID, sh.SessionID, sh.Scene.Status, nowStamp())
-	return out, nil
+	return h.played(ctx, ch, sh), nil
 }
 
 type listSavesArgs struct {
@@ -724,12 +727,8 @@ type saveOut struct {
 }
 
 func opListSaves(ctx context.Context, arg json.RawMessage) (any, error) {
-	h, err := current()
+	h, a, err := argsOf[listSavesArgs](arg)
 	if err != nil {
-		return nil, err
-	}
-	var a listSavesArgs
-	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
 	// Saves are records, the same whichever campaign's store reads them:
@@ -766,20 +765,12 @@ func opListSaves(ctx context.Context, arg json.RawMessage) (any, error) {
 }
 
 type deleteArgs struct {
-	SaveID  string `json:"saveId"`
+	saveIDArgs
 	SavedAt string `json:"savedAt"`
 }
 
 func opDeleteSave(ctx context.Context, arg json.RawMessage) (any, error) {
-	h, err := current()
-	if err != nil {
-		return nil, err
-	}
-	var a deleteArgs
-	if err := decode(arg, &a); err != nil {
-		return nil, err
-	}
-	ch, err := h.forSave(ctx, a.SaveID)
+	h, ch, a, err := on[deleteArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -791,14 +782,12 @@ func opDeleteSave(ctx context.Context, arg json.RawMessage) (any, error) {
 }
 
 type branchArgs struct {
-	SessionID     string `json:"sessionId"`
-	AtActionCount int    `json:"atActionCount"`
+	sessionArgs
+	AtActionCount int `json:"atActionCount"`
 }
 
-func (a branchArgs) session() string { return a.SessionID }
-
 func opBranchSession(ctx context.Context, arg json.RawMessage) (any, error) {
-	h, ch, a, err := onSession[branchArgs](ctx, arg)
+	h, ch, a, err := on[branchArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -806,9 +795,7 @@ func opBranchSession(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := h.handle(ctx, ch, sh)
-	h.touch(out.CampaignID, sh.SessionID, sh.Scene.Status, nowStamp())
-	return out, nil
+	return h.played(ctx, ch, sh), nil
 }
 
 // historyEntry is one entry of a session's log, labelled for a branch
@@ -826,7 +813,7 @@ type historyEntry struct {
 }
 
 func opGetHistory(ctx context.Context, arg json.RawMessage) (any, error) {
-	_, ch, a, err := onSession[sessionArgs](ctx, arg)
+	_, ch, a, err := on[sessionArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -907,15 +894,7 @@ func detailKey(kindView json.RawMessage, params core.Params) core.LocKey {
 }
 
 func opExportSave(ctx context.Context, arg json.RawMessage) (any, error) {
-	h, err := current()
-	if err != nil {
-		return nil, err
-	}
-	var a saveIDArgs
-	if err := decode(arg, &a); err != nil {
-		return nil, err
-	}
-	ch, err := h.forSave(ctx, a.SaveID)
+	h, ch, a, err := on[saveIDArgs](ctx, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -934,12 +913,8 @@ type importArgs struct {
 }
 
 func opImportSave(ctx context.Context, arg json.RawMessage) (any, error) {
-	h, err := current()
+	h, a, err := argsOf[importArgs](arg)
 	if err != nil {
-		return nil, err
-	}
-	var a importArgs
-	if err := decode(arg, &a); err != nil {
 		return nil, err
 	}
 	// The file names its campaign; that campaign's store checks the rest
@@ -956,10 +931,7 @@ func opImportSave(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if name := strings.TrimSpace(a.Name); name != "" {
-		doc, _ := json.Marshal(slot{Name: name})
-		h.keep.putMeta(slotKey(sh.SaveID), string(doc))
-	}
+	h.nameSave(sh.SaveID, strings.TrimSpace(a.Name))
 	rec, _, _ := h.keep.Records().GetSave(ctx, sh.SaveID)
 	return map[string]any{"saveId": sh.SaveID, "savedAt": sh.SavedAt, "savedAtSeq": sh.SavedAtSeq, "campaignId": rec.CampaignID}, nil
 }
