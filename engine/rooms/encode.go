@@ -20,14 +20,15 @@ import (
 // returns) that can append its own canonical JSON object: exactly the bytes
 // canon.Marshal would give for it. The machine then skips encoding/json and
 // the re-parse; a projection without it is encoded with canon.Marshal.
+// AppendString, AppendStrings, AppendInt and AppendList write its values.
 type CanonicalView interface {
 	// AppendCanonical appends the projection's canonical encoding to b.
 	AppendCanonical(b []byte) []byte
 }
 
-// appendStr appends s as canon.Marshal encodes a Go string: encoding/json
+// AppendString appends s as canon.Marshal encodes a Go string: encoding/json
 // replaces invalid UTF-8 with U+FFFD, which the slow path keeps.
-func appendStr(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	if utf8.ValidString(s) {
 		return canon.AppendString(b, s)
 	}
@@ -38,29 +39,44 @@ func appendStr(b []byte, s string) []byte {
 	return append(b, enc...)
 }
 
-// appendInt appends n as a canonical number.
-func appendInt(b []byte, n int64) []byte {
+// AppendInt appends n as canon.Marshal encodes an integer.
+func AppendInt[N ~int | ~int64](b []byte, n N) []byte {
 	if n > -(1<<53) && n < 1<<53 {
-		return strconv.AppendInt(b, n, 10)
+		return strconv.AppendInt(b, int64(n), 10)
 	}
 	return canon.AppendNumber(b, float64(n))
 }
 
-func appendBool(b []byte, v bool) []byte {
-	if v {
-		return append(b, "true"...)
+// AppendStrings appends a string list; nil encodes as null, as
+// encoding/json does.
+func AppendStrings(b []byte, list []string) []byte {
+	return AppendList(b, list, AppendString)
+}
+
+// AppendList appends a JSON array of list's elements, each written by enc;
+// a nil list is null, as encoding/json writes it.
+func AppendList[T any](b []byte, list []T, enc func([]byte, T) []byte) []byte {
+	if list == nil {
+		return append(b, "null"...)
 	}
-	return append(b, "false"...)
+	return appendArray(b, list, enc)
 }
 
-// appendStrs appends a string list; nil encodes as null, as encoding/json
-// does.
-func appendStrs(b []byte, list []string) []byte {
-	return appendList(b, list, appendStr)
+// appendArray appends a JSON array of list's elements; a nil list is [].
+func appendArray[T any](b []byte, list []T, enc func([]byte, T) []byte) []byte {
+	b = append(b, '[')
+	for i, x := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = enc(b, x)
+	}
+	return append(b, ']')
 }
 
-// obj writes the punctuation of one object's members: key appends ',' (for
-// every member but the first) and the key.
+// obj writes one object's members, in the order its methods are called
+// (the caller's order is the canonical one). The opt… methods leave a
+// member out at its zero value, as encoding/json's omitempty does.
 type obj struct {
 	b     []byte
 	first bool
@@ -68,6 +84,7 @@ type obj struct {
 
 func openObj(b []byte) obj { return obj{b: append(b, '{'), first: true} }
 
+// key appends ',' (for every member but the first) and the key.
 func (o *obj) key(k string) {
 	if !o.first {
 		o.b = append(o.b, ',')
@@ -80,28 +97,77 @@ func (o *obj) key(k string) {
 
 func (o *obj) close() []byte { return append(o.b, '}') }
 
+func (o *obj) str(k, s string) {
+	o.key(k)
+	o.b = AppendString(o.b, s)
+}
+
+func (o *obj) optStr(k, s string) {
+	if s != "" {
+		o.str(k, s)
+	}
+}
+
+func (o *obj) num(k string, n int64) {
+	o.key(k)
+	o.b = AppendInt(o.b, n)
+}
+
+func (o *obj) optNum(k string, n int64) {
+	if n != 0 {
+		o.num(k, n)
+	}
+}
+
+func (o *obj) optNumPtr(k string, p *int) {
+	if p != nil {
+		o.num(k, int64(*p))
+	}
+}
+
+func (o *obj) boolean(k string, v bool) {
+	o.key(k)
+	o.b = strconv.AppendBool(o.b, v)
+}
+
+func (o *obj) optTrue(k string, v bool) {
+	if v {
+		o.boolean(k, true)
+	}
+}
+
+func (o *obj) optBoolPtr(k string, p *bool) {
+	if p != nil {
+		o.boolean(k, *p)
+	}
+}
+
+func (o *obj) strs(k string, list []string) {
+	o.key(k)
+	o.b = AppendStrings(o.b, list)
+}
+
+func (o *obj) optStrs(k string, list []string) {
+	if len(list) > 0 {
+		o.strs(k, list)
+	}
+}
+
+// raw appends a member whose value is already canonical JSON; an empty
+// one is null, as encoding/json writes it.
+func (o *obj) raw(k string, v json.RawMessage) {
+	o.key(k)
+	o.b = appendRaw(o.b, v)
+}
+
 func appendConfig(b []byte, c RoomConfig) []byte {
 	o := openObj(b)
-	if c.ActionSeconds != 0 {
-		o.key("action_seconds")
-		o.b = appendInt(o.b, int64(c.ActionSeconds))
-	}
-	o.key("game_setup")
-	o.b = appendStr(o.b, c.GameSetup)
-	if c.Name != "" {
-		o.key("name")
-		o.b = appendStr(o.b, c.Name)
-	}
-	o.key("seats")
-	o.b = appendInt(o.b, int64(c.Seats))
-	if c.UndoEnabled {
-		o.key("undo_enabled")
-		o.b = append(o.b, "true"...)
-	}
-	if c.Visibility != "" {
-		o.key("visibility")
-		o.b = appendStr(o.b, c.Visibility)
-	}
+	o.optNum("action_seconds", int64(c.ActionSeconds))
+	o.str("game_setup", c.GameSetup)
+	o.optStr("name", c.Name)
+	o.num("seats", int64(c.Seats))
+	o.optTrue("undo_enabled", c.UndoEnabled)
+	o.optStr("visibility", c.Visibility)
 	return o.close()
 }
 
@@ -109,63 +175,29 @@ func appendSummary(b []byte, r RoomSummary) []byte {
 	o := openObj(b)
 	o.key("config")
 	o.b = appendConfig(o.b, r.Config)
-	o.key("filled")
-	o.b = appendInt(o.b, int64(r.Filled))
-	o.key("room_id")
-	o.b = appendStr(o.b, r.RoomID)
-	if r.Spectators != 0 {
-		o.key("spectators")
-		o.b = appendInt(o.b, int64(r.Spectators))
-	}
-	o.key("state")
-	o.b = appendStr(o.b, r.State)
+	o.num("filled", int64(r.Filled))
+	o.str("room_id", r.RoomID)
+	o.optNum("spectators", int64(r.Spectators))
+	o.str("state", r.State)
 	return o.close()
 }
 
 // appendDirectory appends a directory as a JSON array.
 func appendDirectory(b []byte, dir []RoomSummary) []byte {
-	b = append(b, '[')
-	for i, r := range dir {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendSummary(b, r)
-	}
-	return append(b, ']')
+	return appendArray(b, dir, appendSummary)
 }
 
 func appendSeatView(b []byte, s SeatView) []byte {
 	o := openObj(b)
-	if s.AI != "" {
-		o.key("ai")
-		o.b = appendStr(o.b, s.AI)
-	}
-	if len(s.Colors) > 0 {
-		o.key("colors")
-		o.b = appendStrs(o.b, s.Colors)
-	}
-	if s.Commander != "" {
-		o.key("commander")
-		o.b = appendStr(o.b, s.Commander)
-	}
-	if s.Connected != nil {
-		o.key("connected")
-		o.b = appendBool(o.b, *s.Connected)
-	}
-	o.key("decked")
-	o.b = appendBool(o.b, s.Decked)
-	if s.Name != "" {
-		o.key("name")
-		o.b = appendStr(o.b, s.Name)
-	}
-	if s.OccupiedBy != "" {
-		o.key("occupied_by")
-		o.b = appendStr(o.b, s.OccupiedBy)
-	}
-	o.key("ready")
-	o.b = appendBool(o.b, s.Ready)
-	o.key("seat")
-	o.b = appendInt(o.b, int64(s.Seat))
+	o.optStr("ai", s.AI)
+	o.optStrs("colors", s.Colors)
+	o.optStr("commander", s.Commander)
+	o.optBoolPtr("connected", s.Connected)
+	o.boolean("decked", s.Decked)
+	o.optStr("name", s.Name)
+	o.optStr("occupied_by", s.OccupiedBy)
+	o.boolean("ready", s.Ready)
+	o.num("seat", int64(s.Seat))
 	return o.close()
 }
 
@@ -173,27 +205,11 @@ func appendRoomView(b []byte, v *RoomView) []byte {
 	o := openObj(b)
 	o.key("config")
 	o.b = appendConfig(o.b, v.Config)
-	o.key("room_id")
-	o.b = appendStr(o.b, v.RoomID)
+	o.str("room_id", v.RoomID)
 	o.key("seats")
-	if v.Seats == nil {
-		o.b = append(o.b, "null"...)
-	} else {
-		o.b = append(o.b, '[')
-		for i, s := range v.Seats {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.b = appendSeatView(o.b, s)
-		}
-		o.b = append(o.b, ']')
-	}
-	if v.Spectators != 0 {
-		o.key("spectators")
-		o.b = appendInt(o.b, int64(v.Spectators))
-	}
-	o.key("state")
-	o.b = appendStr(o.b, v.State)
+	o.b = AppendList(o.b, v.Seats, appendSeatView)
+	o.optNum("spectators", int64(v.Spectators))
+	o.str("state", v.State)
 	return o.close()
 }
 
@@ -205,181 +221,88 @@ func appendLobbyView(b []byte, v LobbyView, dir []byte) []byte {
 		o.key("directory")
 		o.b = append(o.b, dir...)
 	}
-	if v.Name != "" {
-		o.key("name")
-		o.b = appendStr(o.b, v.Name)
-	}
+	o.optStr("name", v.Name)
 	if v.Room != nil {
 		o.key("room")
 		o.b = appendRoomView(o.b, v.Room)
 	}
-	o.key("session")
-	o.b = appendStr(o.b, v.Session)
-	if len(v.ValidCommands) > 0 {
-		o.key("valid_commands")
-		o.b = appendStrs(o.b, v.ValidCommands)
-	}
-	o.key("you")
-	o.b = appendStr(o.b, v.You)
+	o.str("session", v.Session)
+	o.optStrs("valid_commands", v.ValidCommands)
+	o.str("you", v.You)
 	return o.close()
-}
-
-func appendIntPtr(o *obj, key string, p *int) {
-	if p != nil {
-		o.key(key)
-		o.b = appendInt(o.b, int64(*p))
-	}
 }
 
 func appendPrompt(b []byte, p Prompt) []byte {
 	o := openObj(b)
-	if len(p.Candidates) > 0 {
-		o.key("candidates")
-		o.b = appendStrs(o.b, p.Candidates)
-	}
-	if p.Count != 0 {
-		o.key("count")
-		o.b = appendInt(o.b, int64(p.Count))
-	}
-	if len(p.Items) > 0 {
-		o.key("items")
-		o.b = appendStrs(o.b, p.Items)
-	}
-	o.key("kind")
-	o.b = appendStr(o.b, p.Kind)
-	appendIntPtr(&o, "max", p.Max)
-	appendIntPtr(&o, "min", p.Min)
+	o.optStrs("candidates", p.Candidates)
+	o.optNum("count", int64(p.Count))
+	o.optStrs("items", p.Items)
+	o.str("kind", p.Kind)
+	o.optNumPtr("max", p.Max)
+	o.optNumPtr("min", p.Min)
 	if len(p.Options) > 0 {
 		o.key("options")
-		o.b = append(o.b, '[')
-		for i, op := range p.Options {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			oo := openObj(o.b)
-			oo.key("id")
-			oo.b = appendStr(oo.b, op.ID)
-			oo.key("label")
-			oo.b = appendStr(oo.b, op.Label)
-			if len(op.Requires) > 0 {
-				oo.key("requires")
-				oo.b = appendStrs(oo.b, op.Requires)
-			}
-			o.b = oo.close()
-		}
-		o.b = append(o.b, ']')
+		o.b = appendArray(o.b, p.Options, appendOption)
 	}
-	if p.Owner != "" {
-		o.key("owner")
-		o.b = appendStr(o.b, p.Owner)
-	}
-	o.key("prompt")
-	o.b = appendStr(o.b, p.Prompt)
-	o.key("slot")
-	o.b = appendStr(o.b, p.Slot)
+	o.optStr("owner", p.Owner)
+	o.str("prompt", p.Prompt)
+	o.str("slot", p.Slot)
 	if len(p.Values) > 0 {
 		o.key("values")
-		o.b = append(o.b, '[')
-		for i, v := range p.Values {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			vo := openObj(o.b)
-			if v.Cost != "" {
-				vo.key("cost")
-				vo.b = appendStr(vo.b, v.Cost)
-			}
-			vo.key("value")
-			vo.b = appendInt(vo.b, int64(v.Value))
-			o.b = vo.close()
-		}
-		o.b = append(o.b, ']')
+		o.b = appendArray(o.b, p.Values, appendValue)
 	}
-	if p.Zone != "" {
-		o.key("zone")
-		o.b = appendStr(o.b, p.Zone)
-	}
+	o.optStr("zone", p.Zone)
+	return o.close()
+}
+
+func appendOption(b []byte, op Option) []byte {
+	o := openObj(b)
+	o.str("id", op.ID)
+	o.str("label", op.Label)
+	o.optStrs("requires", op.Requires)
+	return o.close()
+}
+
+func appendValue(b []byte, v NumberValue) []byte {
+	o := openObj(b)
+	o.optStr("cost", v.Cost)
+	o.num("value", int64(v.Value))
 	return o.close()
 }
 
 func appendRequirement(b []byte, q Requirement) []byte {
 	o := openObj(b)
-	o.key("candidates")
-	o.b = appendStrs(o.b, q.Candidates)
-	if q.Count != 0 {
-		o.key("count")
-		o.b = appendInt(o.b, int64(q.Count))
-	}
-	if q.Optional {
-		o.key("optional")
-		o.b = append(o.b, "true"...)
-	}
-	o.key("prompt")
-	o.b = appendStr(o.b, q.Prompt)
-	o.key("slot")
-	o.b = appendStr(o.b, q.Slot)
-	if q.Subject != "" {
-		o.key("subject")
-		o.b = appendStr(o.b, q.Subject)
-	}
-	if len(q.Taps) > 0 {
-		o.key("taps")
-		o.b = appendStrs(o.b, q.Taps)
-	}
+	o.strs("candidates", q.Candidates)
+	o.optNum("count", int64(q.Count))
+	o.optTrue("optional", q.Optional)
+	o.str("prompt", q.Prompt)
+	o.str("slot", q.Slot)
+	o.optStr("subject", q.Subject)
+	o.optStrs("taps", q.Taps)
 	return o.close()
 }
 
 func appendAction(b []byte, a Action) []byte {
 	o := openObj(b)
-	o.key("id")
-	o.b = appendStr(o.b, a.ID)
-	o.key("label")
-	o.b = appendStr(o.b, a.Label)
+	o.str("id", a.ID)
+	o.str("label", a.Label)
 	if len(a.Prompts) > 0 {
 		o.key("prompts")
-		o.b = append(o.b, '[')
-		for i, p := range a.Prompts {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.b = appendPrompt(o.b, p)
-		}
-		o.b = append(o.b, ']')
+		o.b = appendArray(o.b, a.Prompts, appendPrompt)
 	}
 	if len(a.Requirements) > 0 {
 		o.key("requirements")
-		o.b = append(o.b, '[')
-		for i, q := range a.Requirements {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.b = appendRequirement(o.b, q)
-		}
-		o.b = append(o.b, ']')
+		o.b = appendArray(o.b, a.Requirements, appendRequirement)
 	}
-	if len(a.Subject) > 0 {
-		o.key("subject")
-		o.b = appendStrs(o.b, a.Subject)
-	}
-	if a.Token != "" {
-		o.key("token")
-		o.b = appendStr(o.b, a.Token)
-	}
-	o.key("type")
-	o.b = appendStr(o.b, a.Type)
+	o.optStrs("subject", a.Subject)
+	o.optStr("token", a.Token)
+	o.str("type", a.Type)
 	return o.close()
 }
 
 // appendActions appends a list of actions (never nil here).
 func appendActions(b []byte, acts []Action) []byte {
-	b = append(b, '[')
-	for i, a := range acts {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendAction(b, a)
-	}
-	return append(b, ']')
+	return appendArray(b, acts, appendAction)
 }
 
 // appendTokenInput appends the canonical {"action":…,"seat":…} a token
@@ -388,100 +311,53 @@ func appendTokenInput(b []byte, seat int, a Action) []byte {
 	b = append(b, `{"action":`...)
 	b = appendAction(b, a)
 	b = append(b, `,"seat":`...)
-	b = appendInt(b, int64(seat))
+	b = AppendInt(b, seat)
 	return append(b, '}')
 }
 
 func appendTableSeats(b []byte, seats []TableSeat) []byte {
-	b = append(b, '[')
-	for i, s := range seats {
-		if i > 0 {
-			b = append(b, ',')
-		}
+	return appendArray(b, seats, func(b []byte, s TableSeat) []byte {
 		o := openObj(b)
-		if s.AI != "" {
-			o.key("ai")
-			o.b = appendStr(o.b, s.AI)
-		}
-		if s.Connected != nil {
-			o.key("connected")
-			o.b = appendBool(o.b, *s.Connected)
-		}
-		if s.Name != "" {
-			o.key("name")
-			o.b = appendStr(o.b, s.Name)
-		}
-		o.key("player_id")
-		o.b = appendStr(o.b, s.PlayerID)
-		o.key("seat")
-		o.b = appendInt(o.b, int64(s.Seat))
-		b = o.close()
-	}
-	return append(b, ']')
+		o.optStr("ai", s.AI)
+		o.optBoolPtr("connected", s.Connected)
+		o.optStr("name", s.Name)
+		o.str("player_id", s.PlayerID)
+		o.num("seat", int64(s.Seat))
+		return o.close()
+	})
 }
 
 // appendStringMap appends a string map with its keys in canonical order.
 func appendStringMap(b []byte, m map[string]string) []byte {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return canon.CompareKeys(keys[i], keys[j]) < 0 })
-	b = append(b, '{')
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendStr(b, k)
-		b = append(b, ':')
-		b = appendStr(b, m[k])
-	}
-	return append(b, '}')
+	return appendSorted(b, m, AppendString)
 }
 
 func appendResult(b []byte, r *Result) []byte {
 	o := openObj(b)
-	if len(r.Losers) > 0 {
-		o.key("losers")
-		o.b = appendStrs(o.b, r.Losers)
-	}
-	o.key("reason")
-	o.b = appendStr(o.b, r.Reason)
-	if r.Winner != "" {
-		o.key("winner")
-		o.b = appendStr(o.b, r.Winner)
-	}
+	o.optStrs("losers", r.Losers)
+	o.str("reason", r.Reason)
+	o.optStr("winner", r.Winner)
 	return o.close()
 }
 
 func appendMatchFormat(b []byte, f MatchFormat) []byte {
 	o := openObj(b)
-	if f.Commander {
-		o.key("commander")
-		o.b = append(o.b, "true"...)
-	}
-	if f.ID != "" {
-		o.key("id")
-		o.b = appendStr(o.b, f.ID)
-	}
+	o.optTrue("commander", f.Commander)
+	o.optStr("id", f.ID)
 	return o.close()
 }
 
 func appendAck(b []byte, a *ActionAck) []byte {
 	o := openObj(b)
-	o.key("accepted")
-	o.b = appendBool(o.b, a.Accepted)
-	o.key("submission")
-	o.b = appendStr(o.b, a.Submission)
+	o.boolean("accepted", a.Accepted)
+	o.str("submission", a.Submission)
 	return o.close()
 }
 
 func appendUndo(b []byte, u UndoView) []byte {
 	o := openObj(b)
-	o.key("available")
-	o.b = appendInt(o.b, int64(u.Available))
-	o.key("limit")
-	o.b = appendInt(o.b, int64(u.Limit))
+	o.num("available", int64(u.Available))
+	o.num("limit", int64(u.Limit))
 	return o.close()
 }
 
@@ -589,28 +465,36 @@ func skipValue(data []byte, i, limit int) int {
 func appendServer(b []byte, s *Server) []byte {
 	o := openObj(b)
 	o.key("conns")
-	o.b = appendMap(o.b, s.Conns, func(b []byte, c *Conn) []byte { return c.AppendCanonical(b) })
+	o.b = appendMap(o.b, s.Conns, (*Conn).AppendCanonical)
 	o.key("limits")
 	o.b = appendLimits(o.b, s.Limits)
-	o.key("now")
-	o.b = appendInt(o.b, s.Now)
-	o.key("room_seq")
-	o.b = appendInt(o.b, s.RoomSeq)
+	o.num("now", s.Now)
+	o.num("room_seq", s.RoomSeq)
 	o.key("rooms")
-	o.b = appendMap(o.b, s.Rooms, func(b []byte, r *Room) []byte { return r.AppendCanonical(b) })
-	o.key("schema")
-	o.b = appendInt(o.b, int64(s.Schema))
+	o.b = appendMap(o.b, s.Rooms, (*Room).AppendCanonical)
+	o.num("schema", int64(s.Schema))
 	o.key("sessions")
-	o.b = appendMap(o.b, s.Sessions, func(b []byte, se *Session) []byte { return se.AppendCanonical(b) })
+	o.b = appendMap(o.b, s.Sessions, (*Session).AppendCanonical)
 	return o.close()
 }
 
 // appendMap appends a map in canonical key order; a nil map, or a nil
 // value, is null.
-func appendMap[V any](b []byte, m map[string]*V, enc func([]byte, *V) []byte) []byte {
+func appendMap[V any](b []byte, m map[string]*V, enc func(*V, []byte) []byte) []byte {
 	if m == nil {
 		return append(b, "null"...)
 	}
+	return appendSorted(b, m, func(b []byte, v *V) []byte {
+		if v == nil {
+			return append(b, "null"...)
+		}
+		return enc(v, b)
+	})
+}
+
+// appendSorted appends a map as an object with its keys in canonical
+// order, each value written by enc; a nil map is {}.
+func appendSorted[V any](b []byte, m map[string]V, enc func([]byte, V) []byte) []byte {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -621,74 +505,45 @@ func appendMap[V any](b []byte, m map[string]*V, enc func([]byte, *V) []byte) []
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendStr(b, k)
+		b = AppendString(b, k)
 		b = append(b, ':')
-		if v := m[k]; v == nil {
-			b = append(b, "null"...)
-		} else {
-			b = enc(b, v)
-		}
+		b = enc(b, m[k])
 	}
 	return append(b, '}')
 }
 
 func appendLimits(b []byte, l Limits) []byte {
 	o := openObj(b)
-	for _, m := range []struct {
-		k string
-		v int64
-	}{
-		{"commands_per_second", int64(l.CommandsPerSecond)}, {"log_window", int64(l.LogWindow)},
-		{"max_connections", int64(l.MaxConnections)}, {"max_rooms", int64(l.MaxRooms)},
-		{"max_sessions", int64(l.MaxSessions)}, {"max_spectators", int64(l.MaxSpectators)},
-		{"session_idle_millis", l.SessionIdleMillis}, {"settle_steps", int64(l.SettleSteps)},
-		{"undo_depth", int64(l.UndoDepth)},
-	} {
-		o.key(m.k)
-		o.b = appendInt(o.b, m.v)
-	}
+	o.num("commands_per_second", int64(l.CommandsPerSecond))
+	o.num("log_window", int64(l.LogWindow))
+	o.num("max_connections", int64(l.MaxConnections))
+	o.num("max_rooms", int64(l.MaxRooms))
+	o.num("max_sessions", int64(l.MaxSessions))
+	o.num("max_spectators", int64(l.MaxSpectators))
+	o.num("session_idle_millis", l.SessionIdleMillis)
+	o.num("settle_steps", int64(l.SettleSteps))
+	o.num("undo_depth", int64(l.UndoDepth))
 	return o.close()
 }
 
 // AppendCanonical appends the connection's canonical JSON encoding.
 func (c *Conn) AppendCanonical(b []byte) []byte {
 	o := openObj(b)
-	if c.Count != 0 {
-		o.key("count")
-		o.b = appendInt(o.b, int64(c.Count))
-	}
-	o.key("session")
-	o.b = appendStr(o.b, c.Session)
-	if c.Spectating != "" {
-		o.key("spectating")
-		o.b = appendStr(o.b, c.Spectating)
-	}
-	if c.Window != 0 {
-		o.key("window")
-		o.b = appendInt(o.b, c.Window)
-	}
+	o.optNum("count", int64(c.Count))
+	o.str("session", c.Session)
+	o.optStr("spectating", c.Spectating)
+	o.optNum("window", c.Window)
 	return o.close()
 }
 
 // AppendCanonical appends the session's canonical JSON encoding.
 func (se *Session) AppendCanonical(b []byte) []byte {
 	o := openObj(b)
-	if se.Conn != "" {
-		o.key("conn")
-		o.b = appendStr(o.b, se.Conn)
-	}
-	o.key("last_seen")
-	o.b = appendInt(o.b, se.LastSeen)
-	if se.Name != "" {
-		o.key("name")
-		o.b = appendStr(o.b, se.Name)
-	}
-	o.key("player_id")
-	o.b = appendStr(o.b, se.PlayerID)
-	if se.Room != "" {
-		o.key("room")
-		o.b = appendStr(o.b, se.Room)
-	}
+	o.optStr("conn", se.Conn)
+	o.num("last_seen", se.LastSeen)
+	o.optStr("name", se.Name)
+	o.str("player_id", se.PlayerID)
+	o.optStr("room", se.Room)
 	return o.close()
 }
 
@@ -698,131 +553,88 @@ func (r *Room) AppendCanonical(b []byte) []byte {
 	o := openObj(b)
 	o.key("config")
 	o.b = appendConfig(o.b, r.Config)
-	o.key("id")
-	o.b = appendStr(o.b, r.ID)
+	o.str("id", r.ID)
 	if r.Match != nil {
 		o.key("match")
 		o.b = appendMatch(o.b, r.Match)
 	}
-	o.key("order")
-	o.b = appendInt(o.b, r.Order)
+	o.num("order", r.Order)
 	o.key("seats")
-	o.b = appendList(o.b, r.Seats, appendSeat)
-	if len(r.Spectators) > 0 {
-		o.key("spectators")
-		o.b = appendStrs(o.b, r.Spectators)
-	}
+	o.b = AppendList(o.b, r.Seats, appendSeat)
+	o.optStrs("spectators", r.Spectators)
 	return o.close()
 }
 
 func appendSeat(b []byte, st Seat) []byte {
 	o := openObj(b)
-	if st.AI != "" {
-		o.key("ai")
-		o.b = appendStr(o.b, st.AI)
-	}
-	if len(st.Colors) > 0 {
-		o.key("colors")
-		o.b = appendStrs(o.b, st.Colors)
-	}
-	if st.Commander != "" {
-		o.key("commander")
-		o.b = appendStr(o.b, st.Commander)
-	}
-	if len(st.Deck) > 0 {
-		o.key("deck")
-		o.b = appendStrs(o.b, st.Deck)
-	}
-	if st.Decked {
-		o.key("decked")
-		o.b = append(o.b, "true"...)
-	}
-	if st.Name != "" {
-		o.key("name")
-		o.b = appendStr(o.b, st.Name)
-	}
-	if st.PlayerID != "" {
-		o.key("player_id")
-		o.b = appendStr(o.b, st.PlayerID)
-	}
-	if st.Ready {
-		o.key("ready")
-		o.b = append(o.b, "true"...)
-	}
-	if st.Session != "" {
-		o.key("session")
-		o.b = appendStr(o.b, st.Session)
-	}
+	o.optStr("ai", st.AI)
+	o.optStrs("colors", st.Colors)
+	o.optStr("commander", st.Commander)
+	o.optStrs("deck", st.Deck)
+	o.optTrue("decked", st.Decked)
+	o.optStr("name", st.Name)
+	o.optStr("player_id", st.PlayerID)
+	o.optTrue("ready", st.Ready)
+	o.optStr("session", st.Session)
 	return o.close()
 }
 
 func appendMatch(b []byte, m *Match) []byte {
 	o := openObj(b)
 	o.key("acks")
-	o.b = appendList(o.b, m.Acks, func(b []byte, a *ActionAck) []byte {
+	o.b = AppendList(o.b, m.Acks, func(b []byte, a *ActionAck) []byte {
 		if a == nil {
 			return append(b, "null"...)
 		}
 		return appendAck(b, a)
 	})
 	o.key("ai_seq")
-	o.b = appendList(o.b, m.AISeq, func(b []byte, n int) []byte { return appendInt(b, int64(n)) })
+	o.b = AppendList(o.b, m.AISeq, AppendInt[int])
 	if len(m.Checkpoints) > 0 {
 		o.key("checkpoints")
-		o.b = appendList(o.b, m.Checkpoints, appendCheckpoint)
+		o.b = appendArray(o.b, m.Checkpoints, appendCheckpoint)
 	}
 	if len(m.Clock) > 0 {
 		o.key("clock")
-		o.b = appendList(o.b, m.Clock, func(b []byte, d Deadline) []byte {
+		o.b = appendArray(o.b, m.Clock, func(b []byte, d Deadline) []byte {
 			do := openObj(b)
-			if d.At != 0 {
-				do.key("at")
-				do.b = appendInt(do.b, d.At)
-			}
-			if d.Key != "" {
-				do.key("key")
-				do.b = appendStr(do.b, d.Key)
-			}
+			do.optNum("at", d.At)
+			do.optStr("key", d.Key)
 			return do.close()
 		})
 	}
 	if len(m.Log) > 0 {
 		o.key("log")
-		o.b = appendList(o.b, m.Log, appendLogEntry)
+		o.b = appendArray(o.b, m.Log, appendLogEntry)
 	}
-	o.key("next_log")
-	o.b = appendInt(o.b, m.NextLog)
+	o.num("next_log", m.NextLog)
 	o.key("own_stops")
-	o.b = appendList(o.b, m.OwnStops, appendStrs)
+	o.b = AppendList(o.b, m.OwnStops, AppendStrings)
 	if m.Result != nil {
 		o.key("result")
 		o.b = appendResult(o.b, m.Result)
 	}
-	o.key("seed")
-	o.b = appendStr(o.b, m.Seed)
-	o.key("state")
-	o.b = appendRaw(o.b, m.State)
-	o.key("step")
-	o.b = appendInt(o.b, m.Step)
+	o.str("seed", m.Seed)
+	o.raw("state", m.State)
+	o.num("step", m.Step)
 	o.key("stops")
-	o.b = appendList(o.b, m.Stops, appendStrs)
+	o.b = AppendList(o.b, m.Stops, AppendStrings)
 	return o.close()
 }
 
 func appendCheckpoint(b []byte, c Checkpoint) []byte {
 	o := openObj(b)
 	o.key("ai_seq")
-	o.b = appendList(o.b, c.AISeq, func(b []byte, n int) []byte { return appendInt(b, int64(n)) })
+	o.b = AppendList(o.b, c.AISeq, AppendInt[int])
 	if len(c.Log) > 0 {
 		o.key("log")
-		o.b = appendList(o.b, c.Log, appendLogEntry)
+		o.b = appendArray(o.b, c.Log, appendLogEntry)
 	}
 	if c.Result != nil {
 		o.key("result")
 		o.b = appendResult(o.b, c.Result)
 	}
-	o.key("state")
-	o.b = appendRaw(o.b, c.State)
+	o.raw("state", c.State)
 	return o.close()
 }
 
@@ -830,7 +642,7 @@ func appendLogEntry(b []byte, e LogEntry) []byte {
 	b = append(b, `{"event":`...)
 	b = appendRaw(b, e.Event)
 	b = append(b, `,"sequence":`...)
-	b = appendInt(b, e.Sequence)
+	b = AppendInt(b, e.Sequence)
 	return append(b, '}')
 }
 
@@ -841,20 +653,4 @@ func appendRaw(b []byte, raw json.RawMessage) []byte {
 		return append(b, "null"...)
 	}
 	return append(b, raw...)
-}
-
-// appendList appends a JSON array of list's elements; a nil list is
-// null, as encoding/json writes it.
-func appendList[T any](b []byte, list []T, enc func([]byte, T) []byte) []byte {
-	if list == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, x := range list {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = enc(b, x)
-	}
-	return append(b, ']')
 }

@@ -582,21 +582,21 @@ func (s *Server) gameView(r *Room, seat int, ob *outbox, now int64, rejected boo
 	}
 	ms = append(ms, common...)
 	m := r.Match
-	ms = append(ms, member{"you", appendStr(nil, PlayerID(seat))})
+	ms = append(ms, member{"you", AppendString(nil, PlayerID(seat))})
 	if m.Result == nil {
 		if acts := t.actions(seat); len(acts) > 0 {
 			ms = append(ms, member{"valid_actions", appendActions(make([]byte, 0, 512), acts)})
 			if seat < len(m.Clock) && m.Clock[seat].At > 0 {
 				left := max((m.Clock[seat].At-now+999)/1000, 0)
-				ms = append(ms, member{"action_deadline", appendInt(nil, left)})
+				ms = append(ms, member{"action_deadline", AppendInt(nil, left)})
 			}
 		}
 	}
 	if len(m.Stops[seat]) > 0 {
-		ms = append(ms, member{"stops", appendStrs(nil, m.Stops[seat])})
+		ms = append(ms, member{"stops", AppendStrings(nil, m.Stops[seat])})
 	}
 	if len(m.OwnStops[seat]) > 0 {
-		ms = append(ms, member{"own_turn_stops", appendStrs(nil, m.OwnStops[seat])})
+		ms = append(ms, member{"own_turn_stops", AppendStrings(nil, m.OwnStops[seat])})
 	}
 	if ob.autoPassed[r.ID][seat] {
 		ms = append(ms, member{"auto_passed", []byte("true")})

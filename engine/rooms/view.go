@@ -28,8 +28,8 @@ func (s *Server) shared(r *Room, t *table) ([]member, error) {
 	m := r.Match
 	order, seats, names := s.seatsOf(r)
 	ms := make([]member, 0, 7)
-	ms = append(ms, member{"room_id", appendStr(nil, r.ID)})
-	ms = append(ms, member{"seat_order", appendStrs(nil, order)})
+	ms = append(ms, member{"room_id", AppendString(nil, r.ID)})
+	ms = append(ms, member{"seat_order", AppendStrings(nil, order)})
 	ms = append(ms, member{"seats", appendTableSeats(nil, seats)})
 	if len(names) > 0 {
 		ms = append(ms, member{"player_names", appendStringMap(nil, names)})
@@ -51,7 +51,7 @@ func (s *Server) shared(r *Room, t *table) ([]member, error) {
 			b = append(b, `{"event":`...)
 			b = append(b, e.Event...)
 			b = append(b, `,"sequence":`...)
-			b = appendInt(b, e.Sequence)
+			b = AppendInt(b, e.Sequence)
 			b = append(b, '}')
 		}
 		ms = append(ms, member{"log", append(b, ']')})
