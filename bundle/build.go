@@ -30,44 +30,47 @@ func moduleRoot() (string, error) {
 	return filepath.Dir(mod), nil
 }
 
-// siteOptions are the build options shared by build and offline.
-func siteOptions(fl *flag.FlagSet) func(stderr io.Writer) (site.Options, error) {
+// buildSite is what build and offline share: it reads the flags both take
+// (name is the command's), builds the site, with the single offline file
+// when offline is set, and returns the result, or nil and the command's
+// exit code when the flags or the build failed; a failure is written to
+// stderr as "bundle name: …".
+func buildSite(name string, offline bool, args []string, stderr io.Writer) (*site.Result, int) {
+	fl := flag.NewFlagSet(name, flag.ContinueOnError)
+	fl.SetOutput(stderr)
 	out := fl.String("out", "", "output directory (default dist/ at the module root)")
 	fast := fl.Bool("fast", false, "lighter, faster compression (development)")
-	return func(stderr io.Writer) (site.Options, error) {
-		root, err := moduleRoot()
-		if err != nil {
-			return site.Options{}, err
-		}
-		pages, err := fs.Sub(web.FS, "site")
-		if err != nil {
-			return site.Options{}, err
-		}
-		o := site.Options{Web: pages, Static: static.FS, Out: *out, ModuleDir: root, Fast: *fast, Log: stderr}
-		if o.Out == "" {
-			o.Out = filepath.Join(root, "dist")
-		}
-		return o, nil
+	if err := fl.Parse(args); err != nil {
+		return nil, 2
 	}
+	fail := func(err error) (*site.Result, int) {
+		fmt.Fprintf(stderr, "bundle %s: %v\n", name, err)
+		return nil, 1
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return fail(err)
+	}
+	pages, err := fs.Sub(web.FS, "site")
+	if err != nil {
+		return fail(err)
+	}
+	o := site.Options{Web: pages, Static: static.FS, Out: *out, ModuleDir: root, Fast: *fast, Log: stderr, Offline: offline}
+	if o.Out == "" {
+		o.Out = filepath.Join(root, "dist")
+	}
+	res, err := site.Build(context.Background(), o)
+	if err != nil {
+		return fail(err)
+	}
+	return res, 0
 }
 
 // runBuild is `bundle build`: it builds the site into dist/.
 func runBuild(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("build", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	opts := siteOptions(fl)
-	if err := fl.Parse(args); err != nil {
-		return 2
-	}
-	o, err := opts(stderr)
-	if err != nil {
-		fmt.Fprintln(stderr, "bundle build:", err)
-		return 1
-	}
-	res, err := site.Build(context.Background(), o)
-	if err != nil {
-		fmt.Fprintln(stderr, "bundle build:", err)
-		return 1
+	res, code := buildSite("build", false, args, stderr)
+	if res == nil {
+		return code
 	}
 	fmt.Fprintf(stdout, "built %s: %d files, version %s\n", res.Out, len(res.Manifest.Files), res.Manifest.Version)
 	return 0

@@ -8,10 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"os/signal"
-	"syscall"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -55,7 +51,7 @@ func runMCP(args []string, stdout, stderr io.Writer) int {
 	defer func() { _ = h.close() }()
 	srv := mcpserver.New(h.store, mcpVersion)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := untilStopped()
 	defer stop()
 	if *httpAddr == "" {
 		fmt.Fprintf(stderr, "bundle mcp: serving MCP on stdio (records: %s)\n", h.where)
@@ -76,19 +72,8 @@ func runMCP(args []string, stdout, stderr io.Writer) int {
 // serveMCPHTTP serves srv as streamable HTTP on ln until ctx ends.
 func serveMCPHTTP(ctx context.Context, ln net.Listener, srv *mcp.Server, stdout, stderr io.Writer, where string) int {
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "MCP (streamable HTTP) at http://%s/ (records: %s)\n", ln.Addr(), where)
-	go func() {
-		<-ctx.Done()
-		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = hs.Shutdown(shut)
-	}()
-	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		fmt.Fprintln(stderr, "bundle mcp:", err)
-		return 1
-	}
-	return 0
+	return serveUntil(ctx, handler, ln, stderr, "bundle mcp:")
 }
 
 // checkLoopback refuses an address whose host is not a loopback IP or

@@ -55,14 +55,24 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bundle serve:", err)
 		return 1
 	}
-	srv := &http.Server{
-		Handler:           site.Handler(os.DirFS(*dir), mounts...),
-		ReadHeaderTimeout: 10 * time.Second,
-	}
 	fmt.Fprintf(stdout, "Storyloom is being served at http://%s/\n", ln.Addr())
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := untilStopped()
 	defer stop()
+	return serveUntil(ctx, site.Handler(os.DirFS(*dir), mounts...), ln, stderr, "bundle serve:")
+}
+
+// untilStopped is the context a long-running command (serve, mcp) runs
+// in: it ends on Ctrl-C or SIGTERM.
+func untilStopped() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// serveUntil serves h on ln until ctx ends, then shuts the server down,
+// giving the requests in flight five seconds. It returns the command's
+// exit code; a failure is written to stderr after prefix.
+func serveUntil(ctx context.Context, h http.Handler, ln net.Listener, stderr io.Writer, prefix string) int {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -70,7 +80,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		_ = srv.Shutdown(shut)
 	}()
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		fmt.Fprintln(stderr, "bundle serve:", err)
+		fmt.Fprintln(stderr, prefix, err)
 		return 1
 	}
 	return 0
