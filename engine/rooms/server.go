@@ -46,34 +46,23 @@ func DefaultLimits() Limits {
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
-	if l.MaxRooms <= 0 {
-		l.MaxRooms = d.MaxRooms
-	}
-	if l.MaxConnections <= 0 {
-		l.MaxConnections = d.MaxConnections
-	}
-	if l.MaxSessions <= 0 {
-		l.MaxSessions = d.MaxSessions
-	}
-	if l.MaxSpectators <= 0 {
-		l.MaxSpectators = d.MaxSpectators
-	}
-	if l.CommandsPerSecond <= 0 {
-		l.CommandsPerSecond = d.CommandsPerSecond
-	}
-	if l.UndoDepth <= 0 {
-		l.UndoDepth = d.UndoDepth
-	}
-	if l.LogWindow <= 0 {
-		l.LogWindow = d.LogWindow
-	}
-	if l.SettleSteps <= 0 {
-		l.SettleSteps = d.SettleSteps
-	}
-	if l.SessionIdleMillis <= 0 {
-		l.SessionIdleMillis = d.SessionIdleMillis
-	}
+	orDefault(&l.MaxRooms, d.MaxRooms)
+	orDefault(&l.MaxConnections, d.MaxConnections)
+	orDefault(&l.MaxSessions, d.MaxSessions)
+	orDefault(&l.MaxSpectators, d.MaxSpectators)
+	orDefault(&l.CommandsPerSecond, d.CommandsPerSecond)
+	orDefault(&l.UndoDepth, d.UndoDepth)
+	orDefault(&l.LogWindow, d.LogWindow)
+	orDefault(&l.SettleSteps, d.SettleSteps)
+	orDefault(&l.SessionIdleMillis, d.SessionIdleMillis)
 	return l
+}
+
+// orDefault sets a limit that is not positive to its default.
+func orDefault[N int | int64](v *N, d N) {
+	if *v <= 0 {
+		*v = d
+	}
 }
 
 // IDSource supplies fresh unpredictable ids: session tokens, player ids,

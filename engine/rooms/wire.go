@@ -357,10 +357,7 @@ func (v GameView) MarshalJSON() ([]byte, error) {
 // in Game.
 func (v *GameView) UnmarshalJSON(data []byte) error {
 	var f gameViewFields
-	if err := json.Unmarshal(data, &f); err != nil {
-		return err
-	}
-	rest, err := unsplice(data, f)
+	rest, err := unsplice(data, &f)
 	if err != nil {
 		return err
 	}
@@ -378,10 +375,7 @@ func (v SpectatorView) MarshalJSON() ([]byte, error) {
 // in Game.
 func (v *SpectatorView) UnmarshalJSON(data []byte) error {
 	var f spectatorViewFields
-	if err := json.Unmarshal(data, &f); err != nil {
-		return err
-	}
-	rest, err := unsplice(data, f)
+	rest, err := unsplice(data, &f)
 	if err != nil {
 		return err
 	}
@@ -418,8 +412,12 @@ func splice(fields any, extra map[string]json.RawMessage) ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// unsplice returns the members of data that are not machine fields.
-func unsplice(data []byte, _ any) (map[string]json.RawMessage, error) {
+// unsplice decodes data into fields and returns the members of data that
+// are not machine fields.
+func unsplice(data []byte, fields any) (map[string]json.RawMessage, error) {
+	if err := json.Unmarshal(data, fields); err != nil {
+		return nil, err
+	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, err
