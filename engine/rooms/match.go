@@ -572,15 +572,10 @@ func (s *Server) gameView(r *Room, seat int, ob *outbox, now int64, rejected boo
 	if err != nil {
 		return nil, err
 	}
-	common, err := s.shared(r, t)
+	ms, err := s.viewMembers(r, t, seat)
 	if err != nil {
 		return nil, err
 	}
-	ms, err := projectionMembers(t.pos.View(seat))
-	if err != nil {
-		return nil, err
-	}
-	ms = append(ms, common...)
 	m := r.Match
 	ms = append(ms, member{"you", AppendString(nil, PlayerID(seat))})
 	if m.Result == nil {
@@ -621,15 +616,11 @@ func (s *Server) spectatorView(r *Room, ob *outbox) ([]byte, error) {
 	if t.spectator != nil {
 		return t.spectator, nil
 	}
-	common, err := s.shared(r, t)
+	ms, err := s.viewMembers(r, t, Spectator)
 	if err != nil {
 		return nil, err
 	}
-	ms, err := projectionMembers(t.pos.View(Spectator))
-	if err != nil {
-		return nil, err
-	}
-	b, err := object(append(ms, common...))
+	b, err := object(ms)
 	t.spectator = b
 	return b, err
 }

@@ -42,23 +42,26 @@ func (s *Server) shared(r *Room, t *table) ([]member, error) {
 		for _, e := range m.Log {
 			n += len(e.Event) + 32
 		}
-		b := make([]byte, 0, n)
-		b = append(b, '[')
-		for i, e := range m.Log {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"event":`...)
-			b = append(b, e.Event...)
-			b = append(b, `,"sequence":`...)
-			b = AppendInt(b, e.Sequence)
-			b = append(b, '}')
-		}
-		ms = append(ms, member{"log", append(b, ']')})
+		ms = append(ms, member{"log", appendArray(make([]byte, 0, n), m.Log, appendLogEntry)})
 	}
 	ms = append(ms, member{"format", appendMatchFormat(nil, MatchFormat{ID: r.Config.GameSetup})})
 	t.shared = ms
 	return ms, nil
+}
+
+// viewMembers returns the members of seat's view of room r (Spectator's
+// for a spectator) before the seat's own: the game's projection and the
+// shared ones.
+func (s *Server) viewMembers(r *Room, t *table, seat int) ([]member, error) {
+	common, err := s.shared(r, t)
+	if err != nil {
+		return nil, err
+	}
+	ms, err := projectionMembers(t.pos.View(seat))
+	if err != nil {
+		return nil, err
+	}
+	return append(ms, common...), nil
 }
 
 // projectionMembers encodes a Position.View as canonical members, dropping
