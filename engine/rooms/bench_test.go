@@ -112,12 +112,7 @@ func BenchmarkMarshal(b *testing.B) {
 	for _, c := range []string{"a", "b"} {
 		h.connect(c)
 	}
-	h.must("a", rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID, UndoEnabled: true}})
-	h.must("b", rooms.JoinRoom{RoomID: h.lobby("a").Room.RoomID})
-	h.must("a", rooms.AddAI{Seat: 2, Kind: "fox"})
-	h.must("a", rooms.AddAI{Seat: 3, Kind: "random"})
-	h.must("a", rooms.Ready{Ready: true})
-	h.must("b", rooms.Ready{Ready: true})
+	h.start(rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID, UndoEnabled: true}, "fox", "random")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

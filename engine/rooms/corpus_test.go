@@ -746,11 +746,7 @@ func TestRestoreCanonicalizes(t *testing.T) {
 	for _, c := range []string{"a", "b"} {
 		h.connect(c)
 	}
-	h.must("a", rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 3, GameSetup: cheat.ID, UndoEnabled: true}})
-	h.must("b", rooms.JoinRoom{RoomID: h.lobby("a").Room.RoomID})
-	h.must("a", rooms.AddAI{Seat: 2, Kind: "fox"})
-	h.must("a", rooms.Ready{Ready: true})
-	h.must("b", rooms.Ready{Ready: true})
+	h.start(rooms.RoomConfig{Seats: 3, GameSetup: cheat.ID, UndoEnabled: true}, "fox")
 	r := rng.For("garble", rng.System("moves", 0))
 	for range 6 { // a few moves, so there are log entries and checkpoints
 		for _, c := range []string{"a", "b"} {

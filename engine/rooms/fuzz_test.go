@@ -79,12 +79,7 @@ func FuzzServer(f *testing.F) {
 		for _, c := range []string{"a", "b", "s", "x"} {
 			h.connect(c)
 		}
-		h.must("a", rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 3, GameSetup: cheat.ID, UndoEnabled: true, ActionSeconds: 10}})
-		room := h.lobby("a").Room.RoomID
-		h.must("b", rooms.JoinRoom{RoomID: room})
-		h.must("a", rooms.AddAI{Seat: 2, Kind: "fox"})
-		h.must("a", rooms.Ready{Ready: true})
-		h.must("b", rooms.Ready{Ready: true})
+		room := h.start(rooms.RoomConfig{Seats: 3, GameSetup: cheat.ID, UndoEnabled: true, ActionSeconds: 10}, "fox")
 		h.must("s", rooms.SpectateRoom{RoomID: room})
 		conns := []string{"a", "b", "s", "x"}
 		for n, line := range bytes.Split(script, []byte("\n")) {

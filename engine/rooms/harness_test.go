@@ -169,41 +169,47 @@ func (h *harness) tick(advance int64) []rooms.Outbound {
 
 func (h *harness) lobby(conn string) rooms.LobbyView {
 	h.t.Helper()
-	o, ok := h.last[conn]
-	if !ok || o.Kind != rooms.KindLobby {
-		h.t.Fatalf("%s: latest view is %q, want a lobby view", conn, o.Kind)
-	}
-	var v rooms.LobbyView
-	if err := json.Unmarshal(o.Frame, &v); err != nil {
-		h.t.Fatal(err)
-	}
-	return v
+	return latest[rooms.LobbyView](h, conn, rooms.KindLobby)
 }
 
 func (h *harness) game(conn string) rooms.GameView {
 	h.t.Helper()
+	return latest[rooms.GameView](h, conn, rooms.KindGame)
+}
+
+func (h *harness) spectator(conn string) rooms.SpectatorView {
+	h.t.Helper()
+	return latest[rooms.SpectatorView](h, conn, rooms.KindSpectator)
+}
+
+// latest decodes conn's latest view, which must be of the given kind.
+func latest[V any](h *harness, conn, kind string) V {
+	h.t.Helper()
 	o, ok := h.last[conn]
-	if !ok || o.Kind != rooms.KindGame {
-		h.t.Fatalf("%s: latest view is %q, want a game view", conn, o.Kind)
+	if !ok || o.Kind != kind {
+		h.t.Fatalf("%s: latest view is %q, want a %s view", conn, o.Kind, kind)
 	}
-	var v rooms.GameView
+	var v V
 	if err := json.Unmarshal(o.Frame, &v); err != nil {
 		h.t.Fatal(err)
 	}
 	return v
 }
 
-func (h *harness) spectator(conn string) rooms.SpectatorView {
+// start has "a" create a room with cfg, "b" join it, the AIs ais take
+// seats 2, 3, … and both humans ready, so the match runs. It returns the
+// room id; a and b must be connected.
+func (h *harness) start(cfg rooms.RoomConfig, ais ...string) string {
 	h.t.Helper()
-	o, ok := h.last[conn]
-	if !ok || o.Kind != rooms.KindSpectator {
-		h.t.Fatalf("%s: latest view is %q, want a spectator view", conn, o.Kind)
+	h.must("a", rooms.CreateRoom{Config: cfg})
+	room := h.lobby("a").Room.RoomID
+	h.must("b", rooms.JoinRoom{RoomID: room})
+	for i, ai := range ais {
+		h.must("a", rooms.AddAI{Seat: 2 + i, Kind: ai})
 	}
-	var v rooms.SpectatorView
-	if err := json.Unmarshal(o.Frame, &v); err != nil {
-		h.t.Fatal(err)
-	}
-	return v
+	h.must("a", rooms.Ready{Ready: true})
+	h.must("b", rooms.Ready{Ready: true})
+	return room
 }
 
 // answer picks an answer to one of acts with h: a random action, and for a

@@ -15,10 +15,7 @@ func running(t *testing.T, cfg rooms.RoomConfig) *harness {
 	h.connect("a")
 	h.connect("b")
 	cfg.Seats, cfg.GameSetup = 2, cheat.ID
-	h.must("a", rooms.CreateRoom{Config: cfg})
-	h.must("b", rooms.JoinRoom{RoomID: h.lobby("a").Room.RoomID})
-	h.must("a", rooms.Ready{Ready: true})
-	h.must("b", rooms.Ready{Ready: true})
+	h.start(cfg)
 	h.game("a")
 	return h
 }
