@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/kinds/internal/contentkind"
 	"github.com/storyloom/storyloom/engine/rng"
 )
 
@@ -40,12 +41,20 @@ func (Kind) InitialState(c *core.Campaign, _ *core.Context, profileData json.Raw
 
 // record snapshots s for the history.
 func (s *State) record() WeekRecord {
-	return WeekRecord{Week: s.Week, Money: s.Money, Invested: s.Invested, Stats: cloneMap(s.Stats)}
+	return WeekRecord{Week: s.Week, Money: s.Money, Invested: s.Invested, Stats: contentkind.CloneMap(s.Stats)}
 }
 
 // reject builds a rejection of a kind-owned code; the state is unchanged.
 func reject(s *State, code, path, format string, args ...any) core.AdvanceResult {
-	return core.Reject(s, core.KindErrorf(KindID, code, path, "sim: "+format, args...))
+	return spec.Reject(s, code, path, format, args...)
+}
+
+// declared lists the params each verb declares.
+var declared = map[string][]string{
+	ActionPlanAdd:    {"activity", "count"},
+	ActionPlanRemove: {"index"},
+	ActionPlanClear:  nil,
+	ActionEndWeek:    nil,
 }
 
 // Advance implements core.Kind: plan.add, plan.remove, plan.clear and
@@ -55,21 +64,8 @@ func reject(s *State, code, path, format string, args ...any) core.AdvanceResult
 func (k Kind) Advance(state any, actionID string, params core.Params, ctx *core.Context) core.AdvanceResult {
 	s := stateOf(state)
 	c := contentOf(ctx.Campaign)
-	if s.Resolution != "" {
-		return core.Reject(s, core.Errorf(core.ReasonSessionEnded, "", "sim: the game has ended"))
-	}
-	var allowed []string
-	switch actionID {
-	case ActionPlanAdd:
-		allowed = []string{"activity", "count"}
-	case ActionPlanRemove:
-		allowed = []string{"index"}
-	case ActionPlanClear, ActionEndWeek:
-	default:
-		return core.Reject(s, core.Errorf(core.ReasonUnknownAction, "actionId", "sim: unknown action %q", actionID))
-	}
-	if key := params.Unexpected(allowed...); key != "" {
-		return reject(s, ReasonUnexpectedParams, "params."+key, "%s does not take %q", actionID, key)
+	if refusal, refused := spec.Refuse(s, s.Resolution != "", actionID, params, declared, ReasonUnexpectedParams); refused {
+		return refusal
 	}
 	switch actionID {
 	case ActionPlanAdd:

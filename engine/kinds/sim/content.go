@@ -9,6 +9,7 @@ import (
 	"github.com/storyloom/storyloom/engine/authoring"
 	"github.com/storyloom/storyloom/engine/condition"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/kinds/internal/contentkind"
 )
 
 // Bounds on content, so that a week stays cheap and a state stays small.
@@ -210,54 +211,38 @@ func (c *Content) orderEffects(m map[string]int64) []effect {
 	return out
 }
 
+// spec describes the kind to package contentkind.
+var spec = contentkind.Spec[Content, State]{
+	KindID:   KindID,
+	Prefix:   "sim",
+	Check:    (*Content).check,
+	Compile:  (*Content).compile,
+	Compiled: func(c *Content) bool { return c.idx != nil },
+	LocKeys:  (*Content).locKeys,
+}
+
 // contentOf returns the campaign's content, which BuildContent or
 // DecodeContent produced.
-func contentOf(c *core.Campaign) *Content {
-	content, ok := c.Content.(*Content)
-	if !ok {
-		panic(fmt.Sprintf("sim: campaign %q carries %T, not *sim.Content", c.ID, c.Content))
-	}
-	if content.idx == nil {
-		panic(fmt.Sprintf("sim: campaign %q carries content that BuildContent or DecodeContent did not make", c.ID))
-	}
-	return content
-}
+func contentOf(c *core.Campaign) *Content { return spec.Content(c) }
 
 // DecodeContent implements core.Kind: it reads runtime content as it
 // encodes to JSON, refusing unknown fields and content that fails tier 1.
-func (Kind) DecodeContent(raw json.RawMessage) (any, error) {
-	return core.DecodeChecked(raw, "sim: content", func(c *Content) error {
-		if errs := c.check(); len(errs) > 0 {
-			return errs[0]
-		}
-		c.compile()
-		return nil
-	})
-}
+func (Kind) DecodeContent(raw json.RawMessage) (any, error) { return spec.DecodeContent(raw) }
 
 // ValidateCampaign implements core.Kind: tier 1 (numbers, references,
 // weights, conditions, ids) and every LocKey against the campaign's own
 // strings; tier 2 warns about activities no one can ever plan.
 func (Kind) ValidateCampaign(c *core.Campaign, strings map[core.LocKey]string) core.ValidationResult {
-	k := findings()
-	content, ok := c.Content.(*Content)
-	if !ok {
-		return k.NoContent(c)
-	}
-	k.Errs = content.check()
-	k.MissingText(content.locKeys(), strings)
-	errs := k.Errs
-	if errs == nil {
-		errs = []core.ValidationError{}
-	}
-	warnings := []core.ValidationWarning{}
-	for _, a := range content.Activities {
-		if a.Hours > content.HoursPerWeek {
-			warnings = append(warnings, core.KindErrorf(KindID, ReasonActivityUnavailable, "content.activities."+a.ID+".hours",
-				"sim: activity %q takes %d hours, more than a week has", a.ID, a.Hours))
+	return spec.Validate(c, strings, func(content *Content, _ []core.ValidationError) []core.ValidationWarning {
+		warnings := []core.ValidationWarning{}
+		for _, a := range content.Activities {
+			if a.Hours > content.HoursPerWeek {
+				warnings = append(warnings, core.KindErrorf(KindID, ReasonActivityUnavailable, "content.activities."+a.ID+".hours",
+					"sim: activity %q takes %d hours, more than a week has", a.ID, a.Hours))
+			}
 		}
-	}
-	return core.ValidationResult{OK: len(errs) == 0, Errors: errs, Warnings: warnings}
+		return warnings
+	})
 }
 
 // locKeys lists every LocKey the content uses, with its path.
@@ -292,13 +277,9 @@ func (c *Content) locKeys() authoring.Keys {
 	return ks
 }
 
-// findings starts the tier 1 findings of the kind.
-func findings() *authoring.Findings { return &authoring.Findings{KindID: KindID, Prefix: "sim"} }
-
-// check runs the tier 1 checks on built content. It is shared by
+// check runs the tier 1 checks on built content into k. It is shared by
 // BuildContent, DecodeContent and ValidateCampaign.
-func (c *Content) check() []core.ValidationError {
-	k := findings()
+func (c *Content) check(k *authoring.Findings) {
 	k.Range("content.weeks", int64(c.Weeks), 1, MaxWeeks)
 	k.Range("content.hoursPerWeek", c.HoursPerWeek, 1, MaxHoursPerWeek)
 	k.Range("content.startingMoney", c.StartingMoney, 0, MaxMoney)
@@ -434,7 +415,6 @@ func (c *Content) check() []core.ValidationError {
 			checkCondition(k, authoring.ElemPath("content.activities", i, a.ID)+".requires", *a.Requires, stats, acts)
 		}
 	}
-	return k.Errs
 }
 
 // checkCondition checks a condition's shape and that every field it reads is in

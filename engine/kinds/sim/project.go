@@ -6,6 +6,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/display"
+	"github.com/storyloom/storyloom/engine/kinds/internal/contentkind"
 )
 
 // endingKey is the authored ending text of a resolution.
@@ -25,10 +26,8 @@ func (c *Content) endingKey(resolution string) core.LocKey {
 func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
 	s := stateOf(state)
 	c := contentOf(ctx.Campaign)
-	table := ctx.Strings()
 	if s.Resolution != "" {
-		key := c.endingKey(s.Resolution)
-		return core.SceneBody{TextKey: key, Text: table[key]}
+		return contentkind.EndingScene(ctx, c.endingKey(s.Resolution))
 	}
 	hours, _ := planTotals(s, c)
 	params := map[string]any{
@@ -38,7 +37,7 @@ func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
 		"hoursFree":    c.HoursPerWeek - hours,
 		"hoursPerWeek": c.HoursPerWeek,
 	}
-	return core.SceneBody{TextKey: ctx.EngineRef(KeySceneWeek), Text: display.Fill(table[KeySceneWeek], params), Params: params}
+	return contentkind.EngineScene(ctx, KeySceneWeek, params)
 }
 
 // AvailableActions implements core.Kind: the four verbs, each available or

@@ -8,7 +8,6 @@ import (
 	"github.com/storyloom/storyloom/engine/authoring"
 	"github.com/storyloom/storyloom/engine/condition"
 	"github.com/storyloom/storyloom/engine/core"
-	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // The source format: what an author writes under "content" in a campaign
@@ -128,10 +127,10 @@ func missingCondition() condition.Condition {
 // "content.activities.night_shift.cost".
 func (Kind) BuildContent(source json.RawMessage, campaignID string) (any, []core.AuthoredText, []core.ValidationError) {
 	var src sourceContent
-	if err := strictjson.Decode(source, &src); err != nil {
-		return nil, nil, []core.ValidationError{core.Errorf(core.ReasonMalformedInput, "content", "sim: %v", err)}
+	b, malformed := spec.Source(source, campaignID, &src)
+	if malformed != nil {
+		return nil, nil, malformed
 	}
-	b := &authoring.Builder{Findings: *findings(), Campaign: campaignID}
 	c := &Content{
 		Weeks:         int(b.Int(src.Weeks, "content.weeks", 0, true)),
 		HoursPerWeek:  b.Int(src.HoursPerWeek, "content.hoursPerWeek", 0, true),
@@ -232,9 +231,5 @@ func (Kind) BuildContent(source json.RawMessage, campaignID string) (any, []core
 			By:        int(b.Int(g.By, p+".by", 0, false)),
 		})
 	}
-	if errs := b.Finish(c.check()); len(errs) > 0 {
-		return nil, b.Strings, errs
-	}
-	c.compile()
-	return c, b.Strings, nil
+	return spec.Finish(b, c)
 }

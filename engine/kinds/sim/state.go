@@ -7,6 +7,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/condition"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/kinds/internal/contentkind"
 )
 
 // State is the simulation kind's state (kindState). It is never changed in
@@ -65,22 +66,14 @@ const (
 // never changed once written.
 func (s *State) clone() *State {
 	c := *s
-	c.Stats = cloneMap(s.Stats)
+	c.Stats = contentkind.CloneMap(s.Stats)
 	c.Plan = append([]PlanItem(nil), s.Plan...)
-	c.Done = cloneMap(s.Done)
+	c.Done = contentkind.CloneMap(s.Done)
 	c.Flags = append([]string(nil), s.Flags...)
-	c.Chains = cloneMap(s.Chains)
-	c.Goals = cloneMap(s.Goals)
+	c.Chains = contentkind.CloneMap(s.Chains)
+	c.Goals = contentkind.CloneMap(s.Goals)
 	c.History = s.History[:len(s.History):len(s.History)]
 	return &c
-}
-
-func cloneMap[V any](m map[string]V) map[string]V {
-	out := make(map[string]V, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 func (s *State) setFlag(f string) bool {
@@ -95,19 +88,13 @@ func (s *State) setFlag(f string) bool {
 }
 
 // stateOf type-asserts a kind state handed back by the engine.
-func stateOf(v any) *State {
-	s, ok := v.(*State)
-	if !ok {
-		panic(fmt.Sprintf("sim: kind state is %T, not *sim.State", v))
-	}
-	return s
-}
+func stateOf(v any) *State { return spec.State(v) }
 
 // DecodeState implements core.Kind: it reads a kind state from outside the
 // engine and refuses one this campaign cannot run (unknown stats, chains,
 // goals or activities, values out of range, a plan over budget).
 func (Kind) DecodeState(raw json.RawMessage, c *core.Campaign) (any, error) {
-	return core.DecodeChecked(raw, "sim: state", func(s *State) error { return contentOf(c).checkState(s) })
+	return spec.DecodeState(raw, func(s *State) error { return contentOf(c).checkState(s) })
 }
 
 func (c *Content) checkState(s *State) error {

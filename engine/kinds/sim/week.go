@@ -3,6 +3,7 @@ package sim
 import (
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/display"
+	"github.com/storyloom/storyloom/engine/kinds/internal/contentkind"
 	"github.com/storyloom/storyloom/engine/pipeline"
 	"github.com/storyloom/storyloom/engine/rng"
 )
@@ -83,14 +84,9 @@ func endWeek(s *State, c *Content, strings map[core.LocKey]string, emit *core.Re
 
 // change records a numeric change of path from prev to next.
 func (f *weekFrame) change(path string, prev, next int64, reason string) {
-	if prev == next {
-		return
+	if prev != next {
+		f.changes = append(f.changes, contentkind.Change(path, prev, next, reason))
 	}
-	op := "increment"
-	if next < prev {
-		op = "decrement"
-	}
-	f.changes = append(f.changes, core.StateChange{Path: path, Op: op, Value: next, Previous: prev, Reason: reason, Visible: true})
 }
 
 // addMoney changes cash by delta.

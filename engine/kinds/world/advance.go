@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/kinds/internal/contentkind"
 )
 
 // InitialState implements core.Kind: tick 0, the starting money, rating
@@ -32,8 +33,9 @@ func (Kind) InitialState(c *core.Campaign, _ *core.Context, _ json.RawMessage) c
 	return core.InitialResult{State: s, Status: core.StatusActive, Changes: []core.StateChange{}, Messages: []core.OutcomeMessage{}}
 }
 
+// reject builds a rejection of a kind-owned code; the state is unchanged.
 func reject(s *State, code, path, format string, args ...any) core.AdvanceResult {
-	return core.Reject(s, core.KindErrorf(KindID, code, path, "world: "+format, args...))
+	return spec.Reject(s, code, path, format, args...)
 }
 
 // params declared by each verb.
@@ -53,15 +55,8 @@ var declared = map[string][]string{
 func (Kind) Advance(state any, actionID string, params core.Params, ctx *core.Context) core.AdvanceResult {
 	s := stateOf(state)
 	c := contentOf(ctx.Campaign)
-	if s.Resolution != "" {
-		return core.Reject(s, core.Errorf(core.ReasonSessionEnded, "", "world: the game has ended"))
-	}
-	allowed, ok := declared[actionID]
-	if !ok {
-		return core.Reject(s, core.Errorf(core.ReasonUnknownAction, "actionId", "world: unknown action %q", actionID))
-	}
-	if key := params.Unexpected(allowed...); key != "" {
-		return reject(s, ReasonUnexpectedParams, "params."+key, "%s does not take %q", actionID, key)
+	if refusal, refused := spec.Refuse(s, s.Resolution != "", actionID, params, declared, ReasonUnexpectedParams); refused {
+		return refusal
 	}
 	switch actionID {
 	case ActionBuild:
@@ -126,12 +121,9 @@ func done(prev, next *State, changes []core.StateChange) core.AdvanceResult {
 	return core.AdvanceResult{State: next, Status: core.StatusActive, Changes: changes, Messages: []core.OutcomeMessage{}}
 }
 
+// moneyChange is the change of cash from prev to next.
 func moneyChange(prev, next int64, reason string) core.StateChange {
-	op := "decrement"
-	if next > prev {
-		op = "increment"
-	}
-	return core.StateChange{Path: "money", Op: op, Value: next, Previous: prev, Reason: reason, Visible: true}
+	return contentkind.Change("money", prev, next, reason)
 }
 
 func build(s *State, c *Content, p core.Params) core.AdvanceResult {
@@ -245,11 +237,7 @@ func staffing(s *State, c *Content, verb string, p core.Params) core.AdvanceResu
 	} else {
 		next.Staff[id] = want
 	}
-	op := "increment"
-	if want < have {
-		op = "decrement"
-	}
-	return done(s, next, []core.StateChange{{Path: "staff." + id, Op: op, Value: want, Previous: have, Reason: reason, Visible: true}})
+	return done(s, next, []core.StateChange{contentkind.Change("staff."+id, have, want, reason)})
 }
 
 // advance runs advance_ticks: ticks is a whole number from 1 to
@@ -275,11 +263,7 @@ func advance(s *State, c *Content, p core.Params, ctx *core.Context) core.Advanc
 		prev, next int64
 	}{{"served", s.Served, next.Served}, {"rating", s.Rating, next.Rating}, {"guests", int64(len(s.Guests)), int64(len(next.Guests))}} {
 		if num.prev != num.next {
-			op := "increment"
-			if num.next < num.prev {
-				op = "decrement"
-			}
-			changes = append(changes, core.StateChange{Path: num.path, Op: op, Value: num.next, Previous: num.prev, Reason: ReasonTicksAdvanced, Visible: true})
+			changes = append(changes, contentkind.Change(num.path, num.prev, num.next, ReasonTicksAdvanced))
 		}
 	}
 	strings := ctx.Strings()

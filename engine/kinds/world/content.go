@@ -9,6 +9,7 @@ import (
 	"github.com/storyloom/storyloom/engine/authoring"
 	"github.com/storyloom/storyloom/engine/condition"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/kinds/internal/contentkind"
 )
 
 // Bounds on content, so that a tick stays cheap and a state stays small.
@@ -210,43 +211,33 @@ func (b *Building) band(id string) (PriceBand, bool) {
 	return PriceBand{}, false
 }
 
-func contentOf(c *core.Campaign) *Content {
-	content, ok := c.Content.(*Content)
-	if !ok {
-		panic(fmt.Sprintf("world: campaign %q carries %T, not *world.Content", c.ID, c.Content))
-	}
-	if content.idx == nil {
-		panic(fmt.Sprintf("world: campaign %q carries content that BuildContent or DecodeContent did not make", c.ID))
-	}
-	return content
+// spec describes the kind to package contentkind.
+var spec = contentkind.Spec[Content, State]{
+	KindID:   KindID,
+	Prefix:   "world",
+	Check:    (*Content).check,
+	Compile:  (*Content).compile,
+	Compiled: func(c *Content) bool { return c.idx != nil },
+	LocKeys:  (*Content).locKeys,
 }
+
+// contentOf returns the campaign's content, which BuildContent or
+// DecodeContent produced.
+func contentOf(c *core.Campaign) *Content { return spec.Content(c) }
 
 // DecodeContent implements core.Kind: it reads runtime content as it
 // encodes to JSON, refusing unknown fields and content that fails tier 1.
-func (Kind) DecodeContent(raw json.RawMessage) (any, error) {
-	return core.DecodeChecked(raw, "world: content", func(c *Content) error {
-		if errs := c.check(); len(errs) > 0 {
-			return errs[0]
-		}
-		c.compile()
-		return nil
-	})
-}
+func (Kind) DecodeContent(raw json.RawMessage) (any, error) { return spec.DecodeContent(raw) }
 
 // ValidateCampaign implements core.Kind: tier 1 and every LocKey against
 // the campaign's own strings; tier 2 warns about nodes no guest can reach.
 func (Kind) ValidateCampaign(c *core.Campaign, strings map[core.LocKey]string) core.ValidationResult {
-	k := findings()
-	content, ok := c.Content.(*Content)
-	if !ok {
-		return k.NoContent(c)
-	}
-	k.Errs = content.check()
-	k.MissingText(content.locKeys(), strings)
-	errs := k.Errs
-	if errs == nil {
-		errs = []core.ValidationError{}
-	}
+	return spec.Validate(c, strings, unreachable)
+}
+
+// unreachable warns, when content passes tier 1, about every node no path
+// leads to from the entrance.
+func unreachable(content *Content, errs []core.ValidationError) []core.ValidationWarning {
 	warnings := []core.ValidationWarning{}
 	if len(errs) == 0 {
 		ix := content.index()
@@ -269,7 +260,7 @@ func (Kind) ValidateCampaign(c *core.Campaign, strings map[core.LocKey]string) c
 			}
 		}
 	}
-	return core.ValidationResult{OK: len(errs) == 0, Errors: errs, Warnings: warnings}
+	return warnings
 }
 
 // locKeys lists every LocKey the content uses, with its path.
@@ -306,12 +297,8 @@ func (c *Content) locKeys() authoring.Keys {
 	return ks
 }
 
-// findings starts the tier 1 findings of the kind.
-func findings() *authoring.Findings { return &authoring.Findings{KindID: KindID, Prefix: "world"} }
-
-// check runs the tier 1 checks on built content.
-func (c *Content) check() []core.ValidationError {
-	k := findings()
+// check runs the tier 1 checks on built content into k.
+func (c *Content) check(k *authoring.Findings) {
 	k.Range("content.startingMoney", c.StartingMoney, 0, MaxMoney)
 	k.Range("content.tickLimit", c.TickLimit, 1, MaxTickLimit)
 	if len(c.Currency) > 8 {
@@ -452,7 +439,6 @@ func (c *Content) check() []core.ValidationError {
 		}
 		checkCondition(k, p+".condition", f.Condition, buildings, staff)
 	}
-	return k.Errs
 }
 
 // checkCondition checks a condition's shape and vocabulary

@@ -6,6 +6,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/display"
+	"github.com/storyloom/storyloom/engine/kinds/internal/contentkind"
 )
 
 func (c *Content) endingKey(resolution string) core.LocKey {
@@ -21,14 +22,12 @@ func (c *Content) endingKey(resolution string) core.LocKey {
 func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
 	s := stateOf(state)
 	c := contentOf(ctx.Campaign)
-	table := ctx.Strings()
 	if s.Resolution != "" {
-		key := c.endingKey(s.Resolution)
-		return core.SceneBody{TextKey: key, Text: table[key]}
+		return contentkind.EndingScene(ctx, c.endingKey(s.Resolution))
 	}
 	params := map[string]any{"tick": s.Tick, "tickLimit": c.TickLimit, "guests": int64(len(s.Guests)),
 		"money": display.Money(c.Currency, s.Money), "rating": s.Rating}
-	return core.SceneBody{TextKey: ctx.EngineRef(KeySceneStatus), Text: display.Fill(table[KeySceneStatus], params), Params: params}
+	return contentkind.EngineScene(ctx, KeySceneStatus, params)
 }
 
 // AvailableActions implements core.Kind: the six verbs, each available or

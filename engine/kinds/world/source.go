@@ -8,7 +8,6 @@ import (
 	"github.com/storyloom/storyloom/engine/authoring"
 	"github.com/storyloom/storyloom/engine/condition"
 	"github.com/storyloom/storyloom/engine/core"
-	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // The source format: what an author writes under "content".
@@ -128,10 +127,10 @@ func missingCondition() condition.Condition {
 // "content.buildings.carousel.cost".
 func (Kind) BuildContent(source json.RawMessage, campaignID string) (any, []core.AuthoredText, []core.ValidationError) {
 	var src sourceContent
-	if err := strictjson.Decode(source, &src); err != nil {
-		return nil, nil, []core.ValidationError{core.Errorf(core.ReasonMalformedInput, "content", "world: %v", err)}
+	b, malformed := spec.Source(source, campaignID, &src)
+	if malformed != nil {
+		return nil, nil, malformed
 	}
-	b := &authoring.Builder{Findings: *findings(), Campaign: campaignID}
 	c := &Content{
 		StartingMoney: b.Int(src.StartingMoney, "content.startingMoney", 0, true),
 		Currency:      src.Currency,
@@ -234,9 +233,5 @@ func (Kind) BuildContent(source json.RawMessage, campaignID string) (any, []core
 		c.Failures = append(c.Failures, Failure{ID: f.ID, LabelKey: b.Text(f.Label, "failure."+f.ID+".label", p+".label", true),
 			Condition: b.Cond(f.Condition, p+".condition", missingCondition())})
 	}
-	if errs := b.Finish(c.check()); len(errs) > 0 {
-		return nil, b.Strings, errs
-	}
-	c.compile()
-	return c, b.Strings, nil
+	return spec.Finish(b, c)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/condition"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/kinds/internal/contentkind"
 )
 
 // State is the world-graph kind's state (kindState). It is never changed
@@ -89,35 +90,22 @@ const (
 // clone returns a deep copy of s.
 func (s *State) clone() *State {
 	c := *s
-	c.Sites = cloneMap(s.Sites)
-	c.Staff = cloneMap(s.Staff)
+	c.Sites = contentkind.CloneMap(s.Sites)
+	c.Staff = contentkind.CloneMap(s.Staff)
 	c.Guests = append(make([]Guest, 0, len(s.Guests)+8), s.Guests...)
-	c.Incidents = cloneMap(s.Incidents)
+	c.Incidents = contentkind.CloneMap(s.Incidents)
 	c.Alerts = append([]Alert(nil), s.Alerts...)
-	c.Objectives = cloneMap(s.Objectives)
+	c.Objectives = contentkind.CloneMap(s.Objectives)
 	return &c
 }
 
-func cloneMap[V any](m map[string]V) map[string]V {
-	out := make(map[string]V, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
-func stateOf(v any) *State {
-	s, ok := v.(*State)
-	if !ok {
-		panic(fmt.Sprintf("world: kind state is %T, not *world.State", v))
-	}
-	return s
-}
+// stateOf type-asserts a kind state handed back by the engine.
+func stateOf(v any) *State { return spec.State(v) }
 
 // DecodeState implements core.Kind: it reads a kind state from outside the
 // engine and refuses one this campaign cannot run.
 func (Kind) DecodeState(raw json.RawMessage, c *core.Campaign) (any, error) {
-	return core.DecodeChecked(raw, "world: state", func(s *State) error {
+	return spec.DecodeState(raw, func(s *State) error {
 		if err := contentOf(c).checkState(s); err != nil {
 			return err
 		}

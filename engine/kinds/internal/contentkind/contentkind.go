@@ -1,0 +1,181 @@
+package contentkind
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/storyloom/storyloom/engine/authoring"
+	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/display"
+	"github.com/storyloom/storyloom/engine/strictjson"
+)
+
+// Spec describes one kind to the shared plumbing: C is its runtime content
+// and S its state.
+type Spec[C, S any] struct {
+	// KindID is the kind's id, the namespace of its reason messages.
+	KindID string
+	// Prefix is the word the kind's messages start with, such as "sim".
+	Prefix string
+	// Check runs the tier 1 checks on built content, recording what it
+	// finds in k.
+	Check func(c *C, k *authoring.Findings)
+	// Compile builds the lookup tables play derives from checked content.
+	Compile func(*C)
+	// Compiled reports whether Compile has run on the content.
+	Compiled func(*C) bool
+	// LocKeys lists every LocKey the content uses, with its path.
+	LocKeys func(*C) authoring.Keys
+}
+
+// Findings starts the tier 1 findings of the kind.
+func (sp Spec[C, S]) Findings() *authoring.Findings {
+	return &authoring.Findings{KindID: sp.KindID, Prefix: sp.Prefix}
+}
+
+// check returns the tier 1 findings of c.
+func (sp Spec[C, S]) check(c *C) []core.ValidationError {
+	k := sp.Findings()
+	sp.Check(c, k)
+	return k.Errs
+}
+
+// Content returns the campaign's content, which BuildContent or
+// DecodeContent produced; anything else is a bug and panics.
+func (sp Spec[C, S]) Content(c *core.Campaign) *C {
+	content, ok := c.Content.(*C)
+	if !ok {
+		panic(fmt.Sprintf("%s: campaign %q carries %T, not %T", sp.Prefix, c.ID, c.Content, content))
+	}
+	if !sp.Compiled(content) {
+		panic(fmt.Sprintf("%s: campaign %q carries content that BuildContent or DecodeContent did not make", sp.Prefix, c.ID))
+	}
+	return content
+}
+
+// State type-asserts a kind state handed back by the engine; anything but
+// a *S is a bug and panics.
+func (sp Spec[C, S]) State(v any) *S {
+	s, ok := v.(*S)
+	if !ok {
+		panic(fmt.Sprintf("%s: kind state is %T, not %T", sp.Prefix, v, s))
+	}
+	return s
+}
+
+// Source decodes an author's source document into src and starts the
+// builder of the campaign's content. On a malformed document it returns
+// the one malformed_input error instead.
+func (sp Spec[C, S]) Source(source json.RawMessage, campaignID string, src any) (*authoring.Builder, []core.ValidationError) {
+	if err := strictjson.Decode(source, src); err != nil {
+		return nil, []core.ValidationError{core.Errorf(core.ReasonMalformedInput, "content", "%s: %v", sp.Prefix, err)}
+	}
+	return &authoring.Builder{Findings: *sp.Findings(), Campaign: campaignID}, nil
+}
+
+// Finish ends BuildContent: the builder's findings and the tier 1 checks
+// of c, or, when there are none, c compiled. The lifted strings are
+// returned either way.
+func (sp Spec[C, S]) Finish(b *authoring.Builder, c *C) (any, []core.AuthoredText, []core.ValidationError) {
+	if errs := b.Finish(sp.check(c)); len(errs) > 0 {
+		return nil, b.Strings, errs
+	}
+	sp.Compile(c)
+	return c, b.Strings, nil
+}
+
+// DecodeContent implements core.Kind's DecodeContent: it reads runtime
+// content as it encodes to JSON, refusing unknown fields and content that
+// fails tier 1.
+func (sp Spec[C, S]) DecodeContent(raw json.RawMessage) (any, error) {
+	return core.DecodeChecked(raw, sp.Prefix+": content", func(c *C) error {
+		if errs := sp.check(c); len(errs) > 0 {
+			return errs[0]
+		}
+		sp.Compile(c)
+		return nil
+	})
+}
+
+// DecodeState implements core.Kind's DecodeState: it reads a kind state
+// from outside the engine and refuses one that check refuses.
+func (sp Spec[C, S]) DecodeState(raw json.RawMessage, check func(*S) error) (any, error) {
+	return core.DecodeChecked(raw, sp.Prefix+": state", check)
+}
+
+// Validate implements core.Kind's ValidateCampaign: tier 1 and every
+// LocKey against the campaign's own strings, then the tier 2 warnings of
+// warn, which is told the tier 1 errors.
+func (sp Spec[C, S]) Validate(c *core.Campaign, strings map[core.LocKey]string, warn func(content *C, errs []core.ValidationError) []core.ValidationWarning) core.ValidationResult {
+	k := sp.Findings()
+	content, ok := c.Content.(*C)
+	if !ok {
+		return k.NoContent(c)
+	}
+	sp.Check(content, k)
+	k.MissingText(sp.LocKeys(content), strings)
+	errs := k.Errs
+	if errs == nil {
+		errs = []core.ValidationError{}
+	}
+	warnings := warn(content, errs)
+	if warnings == nil {
+		warnings = []core.ValidationWarning{}
+	}
+	return core.ValidationResult{OK: len(errs) == 0, Errors: errs, Warnings: warnings}
+}
+
+// Reject builds a rejection of a kind-owned code; the state is unchanged.
+func (sp Spec[C, S]) Reject(state any, code, path, format string, args ...any) core.AdvanceResult {
+	return core.Reject(state, core.KindErrorf(sp.KindID, code, path, sp.Prefix+": "+format, args...))
+}
+
+// Refuse is what Advance checks before a verb reads its parameters: a game
+// that has ended takes no action, an action must be one of declared's, and
+// a parameter key it does not declare is refused with unexpectedParams (the
+// kind's code) before any value is read. ok is false when none applies.
+func (sp Spec[C, S]) Refuse(state any, ended bool, actionID string, params core.Params, declared map[string][]string, unexpectedParams string) (refusal core.AdvanceResult, ok bool) {
+	if ended {
+		return core.Reject(state, core.Errorf(core.ReasonSessionEnded, "", "%s: the game has ended", sp.Prefix)), true
+	}
+	allowed, known := declared[actionID]
+	if !known {
+		return core.Reject(state, core.Errorf(core.ReasonUnknownAction, "actionId", "%s: unknown action %q", sp.Prefix, actionID)), true
+	}
+	if key := params.Unexpected(allowed...); key != "" {
+		return sp.Reject(state, unexpectedParams, "params."+key, "%s does not take %q", actionID, key), true
+	}
+	return core.AdvanceResult{}, false
+}
+
+// EndingScene is the scene of a game that has ended: the campaign's
+// authored ending text.
+func EndingScene(ctx *core.ProjectionContext, ending core.LocKey) core.SceneBody {
+	return core.SceneBody{TextKey: ending, Text: ctx.Strings()[ending]}
+}
+
+// EngineScene is the scene of a running game: the engine-owned text key
+// filled with params.
+func EngineScene(ctx *core.ProjectionContext, key string, params map[string]any) core.SceneBody {
+	return core.SceneBody{TextKey: ctx.EngineRef(key), Text: display.Fill(ctx.Strings()[key], params), Params: params}
+}
+
+// Change is the visible change of the number at path from prev to next:
+// an increment when it grew, a decrement otherwise.
+func Change(path string, prev, next int64, reason string) core.StateChange {
+	op := "decrement"
+	if next > prev {
+		op = "increment"
+	}
+	return core.StateChange{Path: path, Op: op, Value: next, Previous: prev, Reason: reason, Visible: true}
+}
+
+// CloneMap returns a copy of m; the copy of a nil map is empty, not nil,
+// so that it encodes as {}.
+func CloneMap[V any](m map[string]V) map[string]V {
+	out := make(map[string]V, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
