@@ -121,33 +121,19 @@ type SiteView struct {
 	Broken   bool        `json:"broken"`
 }
 
-// CatalogueView is an entry of the build catalogue with its price bands.
+// CatalogueView is an entry of the build catalogue, with its price bands,
+// and whether it is affordable now. It encodes as the Building's fields
+// followed by affordable.
 type CatalogueView struct {
-	ID                string      `json:"id"`
-	LabelKey          core.LocKey `json:"labelKey"`
-	DescriptionKey    core.LocKey `json:"descriptionKey"`
-	Cost              int64       `json:"cost"`
-	Upkeep            int64       `json:"upkeep"`
-	Capacity          int64       `json:"capacity"`
-	Duration          int64       `json:"duration"`
-	Appeal            int64       `json:"appeal"`
-	Fun               int64       `json:"fun"`
-	BreakdownPermille int64       `json:"breakdownPermille"`
-	PriceBands        []PriceBand `json:"priceBands"`
-	DefaultBand       string      `json:"defaultBand"`
-	Affordable        bool        `json:"affordable"`
+	Building
+	Affordable bool `json:"affordable"`
 }
 
-// StaffView is an entry of the staff roster.
+// StaffView is an entry of the staff roster: the Staff's fields followed
+// by how many are hired.
 type StaffView struct {
-	ID             string      `json:"id"`
-	LabelKey       core.LocKey `json:"labelKey"`
-	DescriptionKey core.LocKey `json:"descriptionKey"`
-	Wage           int64       `json:"wage"`
-	Repairs        int64       `json:"repairs"`
-	Cheer          int64       `json:"cheer"`
-	Max            int64       `json:"max"`
-	Hired          int64       `json:"hired"`
+	Staff
+	Hired int64 `json:"hired"`
 }
 
 // IncidentView is an active incident.
@@ -211,13 +197,10 @@ func (k Kind) Project(state any, _ core.Audience, ctx *core.ProjectionContext) a
 		v.Nodes = append(v.Nodes, nv)
 	}
 	for _, b := range c.Buildings {
-		v.Catalogue = append(v.Catalogue, CatalogueView{ID: b.ID, LabelKey: b.LabelKey, DescriptionKey: b.DescriptionKey, Cost: b.Cost,
-			Upkeep: b.Upkeep, Capacity: b.Capacity, Duration: b.Duration, Appeal: b.Appeal, Fun: b.Fun,
-			BreakdownPermille: b.BreakdownPermille, PriceBands: b.PriceBands, DefaultBand: b.DefaultBand, Affordable: b.Cost <= s.Money})
+		v.Catalogue = append(v.Catalogue, CatalogueView{Building: b, Affordable: b.Cost <= s.Money})
 	}
 	for _, st := range c.Staff {
-		v.Staff = append(v.Staff, StaffView{ID: st.ID, LabelKey: st.LabelKey, DescriptionKey: st.DescriptionKey, Wage: st.Wage,
-			Repairs: st.Repairs, Cheer: st.Cheer, Max: st.Max, Hired: s.Staff[st.ID]})
+		v.Staff = append(v.Staff, StaffView{Staff: st, Hired: s.Staff[st.ID]})
 		v.RunningCost += st.Wage * s.Staff[st.ID]
 	}
 	for _, in := range c.Incidents {
