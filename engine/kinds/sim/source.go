@@ -8,6 +8,7 @@ import (
 	"github.com/storyloom/storyloom/engine/authoring"
 	"github.com/storyloom/storyloom/engine/condition"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/kinds/internal/contentkind"
 )
 
 // The source format: what an author writes under "content" in a campaign
@@ -114,11 +115,8 @@ func effects(b *authoring.Builder, m map[string]num, path string) map[string]int
 	return out
 }
 
-// missingCondition stands in for a required condition the author left out,
-// so that building goes on to report everything else.
-func missingCondition() condition.Condition {
-	return condition.Condition{Field: "week", Operator: condition.GreaterOrEqual, Value: float64(0)}
-}
+// missingCondition stands in for a required condition the author left out.
+func missingCondition() condition.Condition { return contentkind.Placeholder("week") }
 
 // BuildContent implements core.Kind: it reads the source document, derives
 // a LocKey "<campaignID>.<element>.<id>.<field>" for every inline text the
@@ -126,11 +124,11 @@ func missingCondition() condition.Condition {
 // strings. Tier 1 errors carry paths such as
 // "content.activities.night_shift.cost".
 func (Kind) BuildContent(source json.RawMessage, campaignID string) (any, []core.AuthoredText, []core.ValidationError) {
-	var src sourceContent
-	b, malformed := spec.Source(source, campaignID, &src)
-	if malformed != nil {
-		return nil, nil, malformed
-	}
+	return contentkind.Build(spec, source, campaignID, buildContent)
+}
+
+// buildContent turns the source into content, lifting its texts into b.
+func buildContent(src *sourceContent, b *authoring.Builder) *Content {
 	c := &Content{
 		Weeks:         int(b.Int(src.Weeks, "content.weeks", 0, true)),
 		HoursPerWeek:  b.Int(src.HoursPerWeek, "content.hoursPerWeek", 0, true),
@@ -231,5 +229,5 @@ func (Kind) BuildContent(source json.RawMessage, campaignID string) (any, []core
 			By:        int(b.Int(g.By, p+".by", 0, false)),
 		})
 	}
-	return spec.Finish(b, c)
+	return c
 }

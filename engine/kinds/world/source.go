@@ -8,6 +8,7 @@ import (
 	"github.com/storyloom/storyloom/engine/authoring"
 	"github.com/storyloom/storyloom/engine/condition"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/kinds/internal/contentkind"
 )
 
 // The source format: what an author writes under "content".
@@ -114,11 +115,8 @@ type sourceEndings struct {
 // num is a whole number as an author wrote it.
 type num = authoring.Num
 
-// missingCondition stands in for a required condition the author left out,
-// so that building goes on to report everything else.
-func missingCondition() condition.Condition {
-	return condition.Condition{Field: "tick", Operator: condition.GreaterOrEqual, Value: float64(0)}
-}
+// missingCondition stands in for a required condition the author left out.
+func missingCondition() condition.Condition { return contentkind.Placeholder("tick") }
 
 // BuildContent implements core.Kind: it reads the source document, derives
 // a LocKey "<campaignID>.<element>.<id>.<field>" for every inline text the
@@ -126,11 +124,11 @@ func missingCondition() condition.Condition {
 // strings. Tier 1 errors carry paths such as
 // "content.buildings.carousel.cost".
 func (Kind) BuildContent(source json.RawMessage, campaignID string) (any, []core.AuthoredText, []core.ValidationError) {
-	var src sourceContent
-	b, malformed := spec.Source(source, campaignID, &src)
-	if malformed != nil {
-		return nil, nil, malformed
-	}
+	return contentkind.Build(spec, source, campaignID, buildContent)
+}
+
+// buildContent turns the source into content, lifting its texts into b.
+func buildContent(src *sourceContent, b *authoring.Builder) *Content {
 	c := &Content{
 		StartingMoney: b.Int(src.StartingMoney, "content.startingMoney", 0, true),
 		Currency:      src.Currency,
@@ -233,5 +231,5 @@ func (Kind) BuildContent(source json.RawMessage, campaignID string) (any, []core
 		c.Failures = append(c.Failures, Failure{ID: f.ID, LabelKey: b.Text(f.Label, "failure."+f.ID+".label", p+".label", true),
 			Condition: b.Cond(f.Condition, p+".condition", missingCondition())})
 	}
-	return spec.Finish(b, c)
+	return c
 }

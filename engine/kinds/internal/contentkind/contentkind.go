@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/storyloom/storyloom/engine/authoring"
+	"github.com/storyloom/storyloom/engine/condition"
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/display"
 	"github.com/storyloom/storyloom/engine/strictjson"
@@ -63,25 +64,31 @@ func (sp Spec[C, S]) State(v any) *S {
 	return s
 }
 
-// Source decodes an author's source document into src and starts the
-// builder of the campaign's content. On a malformed document it returns
-// the one malformed_input error instead.
-func (sp Spec[C, S]) Source(source json.RawMessage, campaignID string, src any) (*authoring.Builder, []core.ValidationError) {
+// Build implements core.Kind's BuildContent: it decodes the author's
+// source document into a Src, has build turn it into content with the
+// campaign's builder (which lifts inline texts and reads numbers), and
+// returns the content compiled, or the builder's findings and the tier 1
+// checks' when there are any. The lifted strings are returned either way;
+// a malformed document gives the one malformed_input error.
+func Build[Src, C, S any](sp Spec[C, S], source json.RawMessage, campaignID string, build func(*Src, *authoring.Builder) *C) (any, []core.AuthoredText, []core.ValidationError) {
+	src := new(Src)
 	if err := strictjson.Decode(source, src); err != nil {
-		return nil, []core.ValidationError{core.Errorf(core.ReasonMalformedInput, "content", "%s: %v", sp.Prefix, err)}
+		return nil, nil, []core.ValidationError{core.Errorf(core.ReasonMalformedInput, "content", "%s: %v", sp.Prefix, err)}
 	}
-	return &authoring.Builder{Findings: *sp.Findings(), Campaign: campaignID}, nil
-}
-
-// Finish ends BuildContent: the builder's findings and the tier 1 checks
-// of c, or, when there are none, c compiled. The lifted strings are
-// returned either way.
-func (sp Spec[C, S]) Finish(b *authoring.Builder, c *C) (any, []core.AuthoredText, []core.ValidationError) {
+	b := &authoring.Builder{Findings: *sp.Findings(), Campaign: campaignID}
+	c := build(src, b)
 	if errs := b.Finish(sp.check(c)); len(errs) > 0 {
 		return nil, b.Strings, errs
 	}
 	sp.Compile(c)
 	return c, b.Strings, nil
+}
+
+// Placeholder is a condition that always holds on the whole-number field
+// (the game's clock): it stands in for a required condition the author
+// left out, so that building goes on to report everything else.
+func Placeholder(field string) condition.Condition {
+	return condition.Condition{Field: field, Operator: condition.GreaterOrEqual, Value: float64(0)}
 }
 
 // DecodeContent implements core.Kind's DecodeContent: it reads runtime
