@@ -120,11 +120,26 @@ type jsBridge struct {
 	// resolving for the call to take. No call makes a function of its own.
 	executor  safejs.Func
 	resolving safejs.Value
+
+	// idle hands a call to a worker waiting for one: workers are
+	// goroutines that outlive their calls, so a call runs on a stack that
+	// has already grown rather than growing a fresh goroutine's stack
+	// frame by frame (a copy each time) as a goroutine per call did.
+	idle chan call
+}
+
+// call is one bridge call for a worker to run.
+type call struct {
+	name    string
+	m       method
+	arg     json.RawMessage
+	argErr  error
+	resolve safejs.Value
 }
 
 func newJSBridge() (*jsBridge, error) {
 	g := safejs.Global()
-	b := &jsBridge{global: g}
+	b := &jsBridge{global: g, idle: make(chan call)}
 	var err error
 	if b.promise, err = g.Get("Promise"); err != nil {
 		return nil, err
@@ -167,7 +182,7 @@ func (b *jsBridge) register(obj safejs.Value, name string, m method) error {
 		if err != nil {
 			return nil
 		}
-		go b.run(name, m, arg, aerr, resolve)
+		b.dispatch(call{name: name, m: m, arg: arg, argErr: aerr, resolve: resolve})
 		return p
 	})
 	if err != nil {
@@ -200,6 +215,27 @@ func (b *jsBridge) argument(args []safejs.Value) (json.RawMessage, error) {
 		return nil, failf(core.ReasonMalformedInput, "the argument cannot be written as JSON")
 	}
 	return json.RawMessage(s), nil
+}
+
+// dispatch gives c to an idle worker, or starts one more worker when all
+// are busy (a call can wait on IndexedDB while another arrives), so a
+// call never waits for another; the workers number at most the calls
+// that were ever in flight at once.
+func (b *jsBridge) dispatch(c call) {
+	select {
+	case b.idle <- c:
+	default:
+		go b.work(c)
+	}
+}
+
+// work runs c, then every call handed to it while idle, for the life of
+// the page.
+func (b *jsBridge) work(c call) {
+	for {
+		b.run(c.name, c.m, c.arg, c.argErr, c.resolve)
+		c = <-b.idle
+	}
 }
 
 // run calls the method and resolves the promise; a panic is recovered,
