@@ -97,6 +97,16 @@ func planned(s *State, id string) (index int, count int64) {
 	return -1, 0
 }
 
+// addToPlan plans count more of activity id: a larger count on the line
+// the plan has for it, or a new line.
+func (s *State) addToPlan(id string, count int64) {
+	if i, _ := planned(s, id); i >= 0 {
+		s.Plan[i].Count += count
+	} else {
+		s.Plan = append(s.Plan, PlanItem{Activity: id, Count: count})
+	}
+}
+
 // addCheck says whether count more of activity a fit in s's plan, and if
 // not, the reason code.
 func addCheck(s *State, c *Content, a activityView, count int64) string {
@@ -164,11 +174,7 @@ func planAdd(s *State, c *Content, p core.Params) core.AdvanceResult {
 		return reject(s, code, "params.activity", "cannot add %d × %q to the plan", count, id)
 	}
 	next := s.clone()
-	if i, _ := planned(s, id); i >= 0 {
-		next.Plan[i].Count += count
-	} else {
-		next.Plan = append(next.Plan, PlanItem{Activity: id, Count: count})
-	}
+	next.addToPlan(id, count)
 	return planChanged(s, next)
 }
 

@@ -31,11 +31,7 @@ func carefulPlan(s *State, c *Content, margin int64, first []string) []PlanItem 
 			return a, ok && maxAddable(work, c, a) > 0
 		}
 		add := func(a activityView) {
-			if i, _ := planned(work, a.ID); i >= 0 {
-				work.Plan[i].Count++
-			} else {
-				work.Plan = append(work.Plan, PlanItem{Activity: a.ID, Count: 1})
-			}
+			work.addToPlan(a.ID, 1)
 			money -= a.Cost
 			if a.Authored != nil {
 				for _, e := range a.Authored.effects {
@@ -150,6 +146,27 @@ func carefulPlan(s *State, c *Content, margin int64, first []string) []PlanItem 
 		return work.Plan
 	}
 }
+
+// fillPlan is the plan that, round after round, takes one more of every
+// activity take accepts (in the order of activityIDs) while it still fits,
+// until nothing more does.
+func fillPlan(s *State, c *Content, take func(activityView) bool) []PlanItem {
+	work := s.clone()
+	work.Plan = nil
+	for progress := true; progress; {
+		progress = false
+		for _, id := range c.activityIDs() {
+			a, _ := c.activity(id)
+			if !take(a) || maxAddable(work, c, a) == 0 {
+				continue
+			}
+			work.addToPlan(id, 1)
+			progress = true
+		}
+	}
+	return work.Plan
+}
+
 func hoursOf(s *State, c *Content) int64 {
 	h, _ := planTotals(s, c)
 	return h

@@ -17,24 +17,7 @@ func careful(margin int64, first ...string) policy {
 // greedy is a careless player: it works the best-paid activities every
 // hour of every week and never rests.
 func greedy(s *State, c *Content) []PlanItem {
-	work := s.clone()
-	work.Plan = nil
-	for progress := true; progress; {
-		progress = false
-		for _, id := range c.activityIDs() {
-			a, _ := c.activity(id)
-			if a.Authored == nil || a.Authored.Effects["money"] <= 0 || maxAddable(work, c, a) == 0 {
-				continue
-			}
-			if i, _ := planned(work, id); i >= 0 {
-				work.Plan[i].Count++
-			} else {
-				work.Plan = append(work.Plan, PlanItem{Activity: id, Count: 1})
-			}
-			progress = true
-		}
-	}
-	return work.Plan
+	return fillPlan(s, c, func(a activityView) bool { return a.Authored != nil && a.Authored.Effects["money"] > 0 })
 }
 
 // idle is a careless player who only does what feels good.

@@ -81,25 +81,8 @@ func (sp space) candidates(s *State) []candidate {
 	for _, margin := range []int64{30, 60} {
 		out = append(out, candidate{fmt.Sprintf("careful (stats kept above %d)", margin), carefulPlan(s, c, margin, nil)})
 	}
-	work := s.clone()
-	work.Plan = nil
-	for progress := true; progress; {
-		progress = false
-		for _, id := range c.activityIDs() {
-			a, _ := c.activity(id)
-			if id == ActivityWithdraw || maxAddable(work, c, a) == 0 {
-				continue
-			}
-			if i, _ := planned(work, id); i >= 0 {
-				work.Plan[i].Count++
-			} else {
-				work.Plan = append(work.Plan, PlanItem{Activity: id, Count: 1})
-			}
-			progress = true
-		}
-	}
-	if len(work.Plan) > 1 {
-		out = append(out, candidate{"a bit of everything", work.Plan})
+	if plan := fillPlan(s, c, func(a activityView) bool { return a.ID != ActivityWithdraw }); len(plan) > 1 {
+		out = append(out, candidate{"a bit of everything", plan})
 	}
 	return out
 }
