@@ -64,7 +64,7 @@ var declared = map[string][]string{
 func (k Kind) Advance(state any, actionID string, params core.Params, ctx *core.Context) core.AdvanceResult {
 	s := stateOf(state)
 	c := contentOf(ctx.Campaign)
-	if refusal, refused := spec.Refuse(s, s.Resolution != "", actionID, params, declared, ReasonUnexpectedParams); refused {
+	if refusal, refused := spec.Refuse(s, s.Resolution != "", actionID, params, declared); refused {
 		return refusal
 	}
 	switch actionID {

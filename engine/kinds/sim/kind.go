@@ -6,6 +6,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/authoring"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/kinds/internal/contentkind"
 )
 
 // KindID is the simulation kind's id.
@@ -39,9 +40,9 @@ const (
 // Reason codes the kind adds to the base set. Rejections first, then the
 // audit reasons of its StateChanges, then content validation findings.
 const (
-	ReasonUnexpectedParams     = "unexpected_params"
-	ReasonMissingParam         = "missing_param"
-	ReasonInvalidParam         = "invalid_param"
+	ReasonUnexpectedParams     = contentkind.ReasonUnexpectedParams
+	ReasonMissingParam         = contentkind.ReasonMissingParam
+	ReasonInvalidParam         = contentkind.ReasonInvalidParam
 	ReasonUnknownActivity      = "unknown_activity"
 	ReasonInvalidCount         = "invalid_count"
 	ReasonInvalidIndex         = "invalid_index"
@@ -72,11 +73,9 @@ const (
 )
 
 // reasonText is every kind-owned code's message: the kind's own, and those
-// of the tier 1 findings it shares through package authoring.
-var reasonText = authoring.ReasonMessages(map[string]string{
-	ReasonUnexpectedParams:     "That action does not take those parameters.",
-	ReasonMissingParam:         "That action needs a parameter that is missing.",
-	ReasonInvalidParam:         "A parameter of that action has the wrong type.",
+// of the parameter codes and tier 1 findings it shares through packages
+// contentkind and authoring.
+var reasonText = contentkind.ReasonMessages(map[string]string{
 	ReasonUnknownActivity:      "There is no such activity.",
 	ReasonInvalidCount:         "The count must be a whole number of at least 1.",
 	ReasonInvalidIndex:         "There is no plan item at that position.",

@@ -6,6 +6,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/authoring"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/kinds/internal/contentkind"
 )
 
 // KindID is the world-graph kind's id.
@@ -41,9 +42,9 @@ const (
 // Reason codes the kind adds to the base set: rejections, the audit reasons
 // of its StateChanges, then content validation findings.
 const (
-	ReasonUnexpectedParams  = "unexpected_params"
-	ReasonMissingParam      = "missing_param"
-	ReasonInvalidParam      = "invalid_param"
+	ReasonUnexpectedParams  = contentkind.ReasonUnexpectedParams
+	ReasonMissingParam      = contentkind.ReasonMissingParam
+	ReasonInvalidParam      = contentkind.ReasonInvalidParam
 	ReasonUnknownBuilding   = "unknown_building"
 	ReasonUnknownNode       = "unknown_node"
 	ReasonNodeNotBuildable  = "node_not_buildable"
@@ -75,11 +76,9 @@ const (
 )
 
 // reasonText is every kind-owned code's message: the kind's own, and those
-// of the tier 1 findings it shares through package authoring.
-var reasonText = authoring.ReasonMessages(map[string]string{
-	ReasonUnexpectedParams:   "That action does not take those parameters.",
-	ReasonMissingParam:       "That action needs a parameter that is missing.",
-	ReasonInvalidParam:       "A parameter of that action has the wrong type.",
+// of the parameter codes and tier 1 findings it shares through packages
+// contentkind and authoring.
+var reasonText = contentkind.ReasonMessages(map[string]string{
 	ReasonUnknownBuilding:    "There is no such building in the catalogue.",
 	ReasonUnknownNode:        "There is no such place in the world.",
 	ReasonNodeNotBuildable:   "Nothing can be built there.",

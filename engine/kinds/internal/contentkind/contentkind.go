@@ -3,6 +3,7 @@ package contentkind
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/storyloom/storyloom/engine/authoring"
 	"github.com/storyloom/storyloom/engine/condition"
@@ -10,6 +11,28 @@ import (
 	"github.com/storyloom/storyloom/engine/display"
 	"github.com/storyloom/storyloom/engine/strictjson"
 )
+
+// Reason codes of a verb's parameters, refused alike by every kind using
+// this package. A kind declares them among its own codes (with the
+// messages of ReasonMessages).
+const (
+	ReasonUnexpectedParams = "unexpected_params"
+	ReasonMissingParam     = "missing_param"
+	ReasonInvalidParam     = "invalid_param"
+)
+
+// ReasonMessages returns a kind's reason table: own (code → English
+// message) together with the messages of the parameter codes above and
+// those of authoring's tier 1 findings.
+func ReasonMessages(own map[string]string) map[string]string {
+	m := map[string]string{
+		ReasonUnexpectedParams: "That action does not take those parameters.",
+		ReasonMissingParam:     "That action needs a parameter that is missing.",
+		ReasonInvalidParam:     "A parameter of that action has the wrong type.",
+	}
+	maps.Copy(m, own)
+	return authoring.ReasonMessages(m)
+}
 
 // Spec describes one kind to the shared plumbing: C is its runtime content
 // and S its state.
@@ -139,9 +162,9 @@ func (sp Spec[C, S]) Reject(state any, code, path, format string, args ...any) c
 
 // Refuse is what Advance checks before a verb reads its parameters: a game
 // that has ended takes no action, an action must be one of declared's, and
-// a parameter key it does not declare is refused with unexpectedParams (the
-// kind's code) before any value is read. ok is false when none applies.
-func (sp Spec[C, S]) Refuse(state any, ended bool, actionID string, params core.Params, declared map[string][]string, unexpectedParams string) (refusal core.AdvanceResult, ok bool) {
+// a parameter key it does not declare is refused with unexpected_params
+// before any value is read. ok is false when none applies.
+func (sp Spec[C, S]) Refuse(state any, ended bool, actionID string, params core.Params, declared map[string][]string) (refusal core.AdvanceResult, ok bool) {
 	if ended {
 		return core.Reject(state, core.Errorf(core.ReasonSessionEnded, "", "%s: the game has ended", sp.Prefix)), true
 	}
@@ -150,7 +173,7 @@ func (sp Spec[C, S]) Refuse(state any, ended bool, actionID string, params core.
 		return core.Reject(state, core.Errorf(core.ReasonUnknownAction, "actionId", "%s: unknown action %q", sp.Prefix, actionID)), true
 	}
 	if key := params.Unexpected(allowed...); key != "" {
-		return sp.Reject(state, unexpectedParams, "params."+key, "%s does not take %q", actionID, key), true
+		return sp.Reject(state, ReasonUnexpectedParams, "params."+key, "%s does not take %q", actionID, key), true
 	}
 	return core.AdvanceResult{}, false
 }
