@@ -146,6 +146,9 @@ func (s *State) AppendCanonical(b []byte) ([]byte, error) {
 	if ix.varOrder == nil || ix.nodeOrder == nil {
 		return nil, fmt.Errorf("story: the content repeats a variable or node id")
 	}
+	if b == nil { // room for the usual state, so it is written in one buffer
+		b = make([]byte, 0, 128+24*len(s.vars)+16*len(s.visits))
+	}
 	b = append(b, `{"currentNodeId":`...)
 	b = canon.AppendString(b, s.NodeID())
 	if e := s.EndingID(); e != "" {
@@ -199,7 +202,14 @@ func (s *State) AppendCanonical(b []byte) ([]byte, error) {
 	return append(b, "}}"...), nil
 }
 
-func appendInt(b []byte, n int64) []byte { return canon.AppendNumber(b, float64(n)) }
+// appendInt appends n in canonical number form: its decimal digits when
+// a float64 holds it exactly, as every count and bounded variable does.
+func appendInt(b []byte, n int64) []byte {
+	if n > -1<<53 && n < 1<<53 {
+		return strconv.AppendInt(b, n, 10)
+	}
+	return canon.AppendNumber(b, float64(n))
+}
 
 // decodeState reads a state's wire form strictly and judges it against c
 // (validateState): every field present and typed, the current node an
