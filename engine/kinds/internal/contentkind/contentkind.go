@@ -52,14 +52,14 @@ type Spec[C, S any] struct {
 	LocKeys func(*C) authoring.Keys
 }
 
-// Findings starts the tier 1 findings of the kind.
-func (sp Spec[C, S]) Findings() *authoring.Findings {
+// findings starts the tier 1 findings of the kind.
+func (sp Spec[C, S]) findings() *authoring.Findings {
 	return &authoring.Findings{KindID: sp.KindID, Prefix: sp.Prefix}
 }
 
 // check returns the tier 1 findings of c.
 func (sp Spec[C, S]) check(c *C) []core.ValidationError {
-	k := sp.Findings()
+	k := sp.findings()
 	sp.Check(c, k)
 	return k.Errs
 }
@@ -98,7 +98,7 @@ func Build[Src, C, S any](sp Spec[C, S], source json.RawMessage, campaignID stri
 	if err := strictjson.Decode(source, src); err != nil {
 		return nil, nil, []core.ValidationError{core.Errorf(core.ReasonMalformedInput, "content", "%s: %v", sp.Prefix, err)}
 	}
-	b := &authoring.Builder{Findings: *sp.Findings(), Campaign: campaignID}
+	b := &authoring.Builder{Findings: *sp.findings(), Campaign: campaignID}
 	c := build(src, b)
 	if errs := b.Finish(sp.check(c)); len(errs) > 0 {
 		return nil, b.Strings, errs
@@ -137,7 +137,7 @@ func (sp Spec[C, S]) DecodeState(raw json.RawMessage, check func(*S) error) (any
 // LocKey against the campaign's own strings, then the tier 2 warnings of
 // warn, which is told the tier 1 errors.
 func (sp Spec[C, S]) Validate(c *core.Campaign, strings map[core.LocKey]string, warn func(content *C, errs []core.ValidationError) []core.ValidationWarning) core.ValidationResult {
-	k := sp.Findings()
+	k := sp.findings()
 	content, ok := c.Content.(*C)
 	if !ok {
 		return k.NoContent(c)
