@@ -137,7 +137,7 @@ func setup(b *testing.B, base, op string) func(client, n int) error {
 		toks := make([]string, benchClients)
 		for c := range toks {
 			p := dial(b, base, fmt.Sprintf("bench%d", c))
-			p.wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+			p.Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
 			p.close()
 			toks[c] = p.token.Load().(string)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/storyloom/storyloom/bundle/hosting"
+	"github.com/storyloom/storyloom/bundle/internal/roomsclient"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
 )
@@ -22,24 +23,20 @@ const waitLimit = 45 * time.Second
 // peer is one HTTP client of the room server: a poller keeps its latest
 // view, its rejections and its session token.
 type peer struct {
-	t    testing.TB
 	base string
-	name string
 
 	token atomic.Value // string: the session bearer
 	seq   atomic.Int64 // newest mailbox frame seen
 
-	mu      sync.Mutex
-	kind    string
-	view    []byte
-	errs    []rooms.Rejection
-	session string // the session that owns the seat
+	// Inbox keeps the latest view, the rejections and the seat's session.
+	*roomsclient.Inbox
 
 	stop, done chan struct{}
 }
 
 func dial(t testing.TB, base, name string) *peer {
-	p := &peer{t: t, base: base, name: name}
+	p := &peer{base: base}
+	p.Inbox = &roomsclient.Inbox{T: t, Name: name, Limit: waitLimit, Scan: p.scan}
 	p.token.Store("")
 	p.send([]byte(`{"type":"hello"}`))
 	p.startPoll()
@@ -51,32 +48,13 @@ func dial(t testing.TB, base, name string) *peer {
 // pile), and a spectator's frame carries nothing of a seat.
 func (p *peer) scan(kind string, frame []byte) {
 	if bytes.Contains(frame, []byte(`"hands"`)) || bytes.Contains(frame, []byte(`"pile"`)) || bytes.Contains(frame, []byte(`"seed"`)) {
-		p.t.Errorf("frame to %s carries game state: %.300s", p.name, frame)
+		p.T.Errorf("frame to %s carries game state: %.300s", p.Name, frame)
 	}
 	if kind == rooms.KindSpectator {
 		for _, k := range []string{`"you"`, `"valid_actions"`, `"my_hand"`, `"action_deadline"`} {
 			if bytes.Contains(frame, []byte(k)) {
-				p.t.Errorf("spectator frame to %s carries %s", p.name, k)
+				p.T.Errorf("spectator frame to %s carries %s", p.Name, k)
 			}
-		}
-	}
-}
-
-func (p *peer) onFrame(kind string, frame []byte) {
-	p.scan(kind, frame)
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	switch kind {
-	case rooms.KindError:
-		var f rooms.LobbyErrorFrame
-		_ = json.Unmarshal(frame, &f)
-		p.errs = append(p.errs, f.LobbyError)
-	case rooms.KindLobby, rooms.KindGame, rooms.KindSpectator:
-		p.kind, p.view = kind, frame
-		if kind == rooms.KindLobby && p.session == "" {
-			var v rooms.LobbyView
-			_ = json.Unmarshal(frame, &v)
-			p.session = v.Session
 		}
 	}
 }
@@ -84,7 +62,7 @@ func (p *peer) onFrame(kind string, frame []byte) {
 func (p *peer) absorb(body []byte) {
 	var r hosting.RoomsResponse
 	if err := json.Unmarshal(body, &r); err != nil {
-		p.t.Errorf("%s: response is not JSON: %.300s", p.name, body)
+		p.T.Errorf("%s: response is not JSON: %.300s", p.Name, body)
 		return
 	}
 	if r.Session != "" {
@@ -97,7 +75,7 @@ func (p *peer) absorb(body []byte) {
 			}
 			p.seq.Store(f.Seq)
 		}
-		p.onFrame(f.Kind, f.Frame)
+		p.Record(f.Kind, f.Frame)
 	}
 }
 
@@ -116,14 +94,14 @@ func (p *peer) send(frame []byte) {
 		return true, nil
 	})
 	if err != nil {
-		p.t.Errorf("%s: post %s: %v", p.name, frame, err)
+		p.T.Errorf("%s: post %s: %v", p.Name, frame, err)
 	}
 }
 
 func (p *peer) sendCmd(c rooms.Command) {
 	b, err := rooms.EncodeCommand(c)
 	if err != nil {
-		p.t.Fatal(err)
+		p.T.Fatal(err)
 	}
 	p.send(b)
 }
@@ -162,7 +140,7 @@ func (p *peer) close() {
 	select {
 	case <-p.done:
 	case <-time.After(requestLimit + 5*time.Second):
-		p.t.Errorf("%s: poller did not stop", p.name)
+		p.T.Errorf("%s: poller did not stop", p.Name)
 	}
 }
 
@@ -172,111 +150,8 @@ func (p *peer) reconnect() {
 	p.close()
 	p.seq.Store(0)
 	p.token.Store("")
-	p.mu.Lock()
-	tok := p.session
-	p.mu.Unlock()
-	p.sendCmd(rooms.Hello{Token: tok})
+	p.sendCmd(rooms.Hello{Token: p.Session()})
 	p.startPoll()
-}
-
-func (p *peer) latest() (string, []byte) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.kind, p.view
-}
-
-func (p *peer) errCount() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.errs)
-}
-
-func (p *peer) lastErr() rooms.Rejection {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if len(p.errs) == 0 {
-		return rooms.Rejection{}
-	}
-	return p.errs[len(p.errs)-1]
-}
-
-// wait polls the latest view until ok accepts it, at most waitLimit.
-func (p *peer) wait(what string, ok func(kind string, view []byte) bool) []byte {
-	p.t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for time.Now().Before(deadline) {
-		if k, v := p.latest(); v != nil && ok(k, v) {
-			return v
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	k, v := p.latest()
-	p.t.Fatalf("%s: timed out waiting for %s; latest %s view: %.400s", p.name, what, k, v)
-	return nil
-}
-
-// gameView is what the scenario reads from a GameView.
-type gameView struct {
-	ValidActions []rooms.Action `json:"valid_actions"`
-	Result       *rooms.Result  `json:"result"`
-	Log          []struct {
-		Sequence int64 `json:"sequence"`
-		Event    struct {
-			Type string `json:"type"`
-		} `json:"event"`
-	} `json:"log"`
-	ActionAck *rooms.ActionAck `json:"action_ack"`
-}
-
-func decodeGame(b []byte) gameView {
-	var v gameView
-	_ = json.Unmarshal(b, &v)
-	return v
-}
-
-func (v gameView) lastSeq() int64 {
-	if len(v.Log) == 0 {
-		return 0
-	}
-	return v.Log[len(v.Log)-1].Sequence
-}
-
-// loggedAfter reports whether an event of type typ was logged after
-// sequence seq.
-func (v gameView) loggedAfter(typ string, seq int64) bool {
-	for _, e := range v.Log {
-		if e.Event.Type == typ && e.Sequence > seq {
-			return true
-		}
-	}
-	return false
-}
-
-func isGame(kind string, _ []byte) bool { return kind == rooms.KindGame }
-
-func inRoom(_ string, b []byte) bool {
-	var lv rooms.LobbyView
-	return json.Unmarshal(b, &lv) == nil && lv.Room != nil
-}
-
-// answer plays action a: a pass, a call, or a play of up to two cards.
-func answer(a rooms.Action, submission string) rooms.ChooseAction {
-	ca := rooms.ChooseAction{ActionID: a.ID, Token: a.Token, Submission: submission}
-	for _, pr := range a.Prompts {
-		n := min(2, len(pr.Candidates))
-		ca.Targets = append(ca.Targets, rooms.TargetChoice{Slot: pr.Slot, Chosen: pr.Candidates[:n]})
-	}
-	return ca
-}
-
-// pick prefers letting a play stand, so games stay short.
-func pick(v gameView) rooms.Action {
-	for _, a := range v.ValidActions {
-		if a.Type == "pass" {
-			return a
-		}
-	}
-	return v.ValidActions[0]
 }
 
 // table is the scenario's cast at one room.
@@ -300,56 +175,56 @@ func seatUp(t *testing.T, base string) *table {
 	tb := &table{t: t, alice: dial(t, base, "alice"), bob: dial(t, base, "bob"), carol: dial(t, base, "carol"), dave: dial(t, base, "dave")}
 	tb.humans = []*peer{tb.alice, tb.bob, tb.carol}
 	for _, p := range append(tb.humans, tb.dave) {
-		p.wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+		p.Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
 	}
 	tb.alice.sendCmd(rooms.SetName{Name: "Alice"})
 	tb.alice.sendCmd(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID, UndoEnabled: true, ActionSeconds: actionSeconds}})
 	var lv rooms.LobbyView
-	_ = json.Unmarshal(tb.alice.wait("a room", inRoom), &lv)
+	_ = json.Unmarshal(tb.alice.Wait("a room", roomsclient.InRoom), &lv)
 	tb.room = lv.Room.RoomID
 	for _, p := range []*peer{tb.bob, tb.carol} {
 		p.sendCmd(rooms.JoinRoom{RoomID: tb.room})
-		p.wait("a seat", inRoom)
+		p.Wait("a seat", roomsclient.InRoom)
 	}
 	tb.alice.sendCmd(rooms.AddAI{Seat: 3, Kind: "fox"})
 	for _, p := range tb.humans {
 		p.sendCmd(rooms.Ready{Ready: true})
 	}
 	for _, p := range tb.humans {
-		p.wait("the game", isGame)
+		p.Wait("the game", roomsclient.IsGame)
 	}
 	tb.dave.sendCmd(rooms.SpectateRoom{RoomID: tb.room})
-	tb.dave.wait("the spectator view", func(k string, _ []byte) bool { return k == rooms.KindSpectator })
+	tb.dave.Wait("the spectator view", func(k string, _ []byte) bool { return k == rooms.KindSpectator })
 	return tb
 }
 
 // sync waits until every human and the spectator has seen log sequence seq.
 func (tb *table) sync(seq int64) {
 	for _, p := range append(tb.humans, tb.dave) {
-		p.wait(fmt.Sprintf("log sequence %d", seq), func(k string, b []byte) bool {
-			v := decodeGame(b)
-			return (k == rooms.KindGame || k == rooms.KindSpectator) && (v.lastSeq() >= seq || v.Result != nil)
+		p.Wait(fmt.Sprintf("log sequence %d", seq), func(k string, b []byte) bool {
+			v := roomsclient.DecodeGame(b)
+			return (k == rooms.KindGame || k == rooms.KindSpectator) && (v.LastSeq() >= seq || v.Result != nil)
 		})
 	}
 }
 
 // actor returns the human with a decision, its view and its first action.
-func (tb *table) actor() (*peer, gameView) {
+func (tb *table) actor() (*peer, roomsclient.GameView) {
 	for _, p := range tb.humans {
-		k, b := p.latest()
+		k, b := p.Latest()
 		if k != rooms.KindGame {
 			continue
 		}
-		if v := decodeGame(b); len(v.ValidActions) > 0 && v.Result == nil {
+		if v := roomsclient.DecodeGame(b); len(v.ValidActions) > 0 && v.Result == nil {
 			return p, v
 		}
 	}
-	return nil, gameView{}
+	return nil, roomsclient.GameView{}
 }
 
 func (tb *table) finished() bool {
-	k, b := tb.alice.latest()
-	return k == rooms.KindGame && decodeGame(b).Result != nil
+	k, b := tb.alice.Latest()
+	return k == rooms.KindGame && roomsclient.DecodeGame(b).Result != nil
 }
 
 // TestWorkerFullGame plays the reference game to its end against the
@@ -374,23 +249,23 @@ func TestWorkerFullGame(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 			continue
 		}
-		seq := v.lastSeq()
+		seq := v.LastSeq()
 		switch {
 		case !undone && step >= 3: // alice takes the last transition back
-			n := tb.alice.errCount()
+			n := tb.alice.ErrCount()
 			tb.alice.sendCmd(rooms.Undo{})
-			b := tb.alice.wait("undone", func(k string, b []byte) bool {
-				return k == rooms.KindGame && decodeGame(b).loggedAfter("undone", seq) || tb.alice.errCount() > n
+			b := tb.alice.Wait("undone", func(k string, b []byte) bool {
+				return k == rooms.KindGame && roomsclient.DecodeGame(b).LoggedAfter("undone", seq) || tb.alice.ErrCount() > n
 			})
-			if tb.alice.errCount() > n {
-				t.Fatalf("undo refused: %+v", tb.alice.lastErr())
+			if tb.alice.ErrCount() > n {
+				t.Fatalf("undo refused: %+v", tb.alice.LastErr())
 			}
-			tb.sync(decodeGame(b).lastSeq())
+			tb.sync(roomsclient.DecodeGame(b).LastSeq())
 			undone = true
 			continue
 		case !reconnected && step >= 6: // bob reloads: a new connection reclaims his seat
 			tb.bob.reconnect()
-			tb.bob.wait("the game after reconnect", isGame)
+			tb.bob.Wait("the game after reconnect", roomsclient.IsGame)
 			reconnected = true
 			continue
 		case !forged && step >= 9: // another seat's and the spectator's actions change nothing
@@ -399,52 +274,52 @@ func TestWorkerFullGame(t *testing.T) {
 			if other == actor {
 				other = tb.bob
 			}
-			n := other.errCount()
-			other.sendCmd(answer(a, "forged"))
-			other.wait("a rejection", func(string, []byte) bool { return other.errCount() > n })
-			tb.dave.sendCmd(answer(a, "spectator"))
+			n := other.ErrCount()
+			other.sendCmd(roomsclient.Answer(a, "forged"))
+			other.Wait("a rejection", func(string, []byte) bool { return other.ErrCount() > n })
+			tb.dave.sendCmd(roomsclient.Answer(a, "spectator"))
 			tb.dave.sendCmd(rooms.Undo{})
-			if errs := tb.dave.errCount(); errs != 0 {
+			if errs := tb.dave.ErrCount(); errs != 0 {
 				t.Fatalf("the spectator was answered %d rejections; its frames must be ignored", errs)
 			}
-			if _, b := actor.latest(); decodeGame(b).lastSeq() != seq && !decodeGame(b).loggedAfter("timed_out", seq) {
+			if _, b := actor.Latest(); roomsclient.DecodeGame(b).LastSeq() != seq && !roomsclient.DecodeGame(b).LoggedAfter("timed_out", seq) {
 				t.Fatal("a forged or spectator action changed the game")
 			}
 			forged = true
 		case !autoPassed && step >= 12: // nobody acts: the real clock runs out
-			b := actor.wait("a timed_out event", func(k string, b []byte) bool {
-				return k == rooms.KindGame && decodeGame(b).loggedAfter("timed_out", seq)
+			b := actor.Wait("a timed_out event", func(k string, b []byte) bool {
+				return k == rooms.KindGame && roomsclient.DecodeGame(b).LoggedAfter("timed_out", seq)
 			})
-			tb.sync(decodeGame(b).lastSeq())
+			tb.sync(roomsclient.DecodeGame(b).LastSeq())
 			autoPassed = true
 			continue
 		}
 		sub := fmt.Sprintf("s%d", step)
-		n := actor.errCount()
-		actor.sendCmd(answer(pick(v), sub))
-		b := actor.wait("ack "+sub, func(k string, b []byte) bool {
-			v := decodeGame(b)
+		n := actor.ErrCount()
+		actor.sendCmd(roomsclient.Answer(roomsclient.Pick(v), sub))
+		b := actor.Wait("ack "+sub, func(k string, b []byte) bool {
+			v := roomsclient.DecodeGame(b)
 			return k == rooms.KindGame && (v.ActionAck != nil && v.ActionAck.Submission == sub || v.Result != nil) ||
-				actor.errCount() > n
+				actor.ErrCount() > n
 		})
-		refused := actor.errCount() > n
-		if ack := decodeGame(b).ActionAck; ack != nil && ack.Submission == sub && !ack.Accepted {
+		refused := actor.ErrCount() > n
+		if ack := roomsclient.DecodeGame(b).ActionAck; ack != nil && ack.Submission == sub && !ack.Accepted {
 			refused = true
 		}
 		if refused {
 			// On a busy machine the 5-second clock may win the race: then
 			// the refusal follows a timed_out, and play goes on.
-			_, cur := actor.latest()
-			if !decodeGame(cur).loggedAfter("timed_out", seq) {
-				t.Fatalf("step %d refused: %+v", step, actor.lastErr())
+			_, cur := actor.Latest()
+			if !roomsclient.DecodeGame(cur).LoggedAfter("timed_out", seq) {
+				t.Fatalf("step %d refused: %+v", step, actor.LastErr())
 			}
 			lateSteps++
 			continue
 		}
-		tb.sync(decodeGame(b).lastSeq())
+		tb.sync(roomsclient.DecodeGame(b).LastSeq())
 	}
 	for _, p := range append(tb.humans, tb.dave) {
-		p.wait("the result", func(_ string, b []byte) bool { return decodeGame(b).Result != nil })
+		p.Wait("the result", func(_ string, b []byte) bool { return roomsclient.DecodeGame(b).Result != nil })
 	}
 	if !undone || !reconnected || !forged || !autoPassed {
 		t.Fatalf("the game ended before the scenario ran: undo %v reconnect %v forged %v auto-pass %v",
@@ -461,17 +336,17 @@ func TestWorkerFullGame(t *testing.T) {
 func TestWorkerSeatRace(t *testing.T) {
 	w := worker(t)
 	host := dial(t, w.base, "host")
-	host.wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+	host.Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
 	host.sendCmd(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID}})
 	var lv rooms.LobbyView
-	_ = json.Unmarshal(host.wait("a room", inRoom), &lv)
+	_ = json.Unmarshal(host.Wait("a room", roomsclient.InRoom), &lv)
 	room := lv.Room.RoomID
 
 	const racers = 6
 	ps := make([]*peer, racers)
 	for i := range ps {
 		ps[i] = dial(t, w.base, fmt.Sprintf("racer%d", i))
-		ps[i].wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+		ps[i].Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
 	}
 	before := w.conflicts()
 	var wg sync.WaitGroup
@@ -485,20 +360,20 @@ func TestWorkerSeatRace(t *testing.T) {
 	wg.Wait()
 	seated, full := 0, 0
 	for _, p := range ps {
-		b := p.wait("a seat or a refusal", func(_ string, b []byte) bool { return inRoom("", b) || p.errCount() > 0 })
+		b := p.Wait("a seat or a refusal", func(_ string, b []byte) bool { return roomsclient.InRoom("", b) || p.ErrCount() > 0 })
 		switch {
-		case inRoom("", b):
+		case roomsclient.InRoom("", b):
 			seated++
-		case p.lastErr().Code == rooms.CodeRoomFull:
+		case p.LastErr().Code == rooms.CodeRoomFull:
 			full++
 		default:
-			t.Errorf("%s: refused %+v", p.name, p.lastErr())
+			t.Errorf("%s: refused %+v", p.Name, p.LastErr())
 		}
 	}
 	if seated != 3 || full != racers-3 {
 		t.Fatalf("%d seated and %d refused room_full; want 3 and %d", seated, full, racers-3)
 	}
-	host.wait("a full roster", func(_ string, b []byte) bool {
+	host.Wait("a full roster", func(_ string, b []byte) bool {
 		var lv rooms.LobbyView
 		if json.Unmarshal(b, &lv) != nil || lv.Room == nil {
 			return false

@@ -19,6 +19,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/storyloom/storyloom/bundle/internal/roomsclient"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
 )
@@ -234,87 +235,21 @@ func kindOf(frame []byte) string {
 // peer is what a test client knows: its latest view, its rejections and
 // its session token.
 type peer struct {
-	e    *env
-	name string
+	e *env
+	// Inbox keeps the latest view, the rejections and the seat's session.
+	*roomsclient.Inbox
 
 	mu       sync.Mutex
-	kind     string
-	view     []byte
-	errs     []rooms.Rejection
-	token    string // the session that owns its seat
-	frames   int
 	closedBy string
 }
 
-func (p *peer) onFrame(kind string, frame []byte) {
-	p.e.scan(p.name, kind, frame)
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.frames++
-	switch kind {
-	case rooms.KindError:
-		var f rooms.LobbyErrorFrame
-		_ = json.Unmarshal(frame, &f)
-		p.errs = append(p.errs, f.LobbyError)
-	case rooms.KindLobby, rooms.KindGame, rooms.KindSpectator:
-		p.kind, p.view = kind, frame
-		if kind == rooms.KindLobby && p.token == "" {
-			var v rooms.LobbyView
-			_ = json.Unmarshal(frame, &v)
-			p.token = v.Session
-		}
-	}
-}
-
-func (p *peer) latest() (string, []byte) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.kind, p.view
-}
-
-func (p *peer) errCount() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.errs)
-}
-
-func (p *peer) lastErr() rooms.Rejection {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if len(p.errs) == 0 {
-		return rooms.Rejection{}
-	}
-	return p.errs[len(p.errs)-1]
-}
-
-// wait polls the latest view until ok accepts it.
-func (p *peer) wait(what string, ok func(kind string, view []byte) bool) []byte {
-	p.e.t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for time.Now().Before(deadline) {
-		if k, v := p.latest(); v != nil && ok(k, v) {
-			return v
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	k, v := p.latest()
-	p.e.t.Fatalf("%s: timed out waiting for %s; latest %s view: %.400s", p.name, what, k, v)
-	return nil
-}
-
-func (p *peer) waitErr(n int, code string) {
-	p.e.t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for time.Now().Before(deadline) {
-		if p.errCount() > n {
-			if got := p.lastErr(); got.Code != code {
-				p.e.t.Fatalf("%s: rejection %q, want %q", p.name, got.Code, code)
-			}
-			return
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	p.e.t.Fatalf("%s: no %s rejection", p.name, code)
+// newPeer is the peer called name of a client of e, its frames scanned
+// for hidden fields.
+func newPeer(e *env, name string) *peer {
+	p := &peer{e: e}
+	p.Inbox = &roomsclient.Inbox{T: e.t, Name: name, Limit: waitLimit,
+		Scan: func(kind string, frame []byte) { e.scan(name, kind, frame) }}
+	return p
 }
 
 // client is a test client over one transport.
@@ -345,7 +280,7 @@ type wsClient struct {
 }
 
 func dialWS(e *env, name string) *wsClient {
-	c := &wsClient{p: &peer{e: e, name: name}}
+	c := &wsClient{p: newPeer(e, name)}
 	c.open()
 	return c
 }
@@ -372,7 +307,7 @@ func (c *wsClient) open() {
 				c.p.mu.Unlock()
 				return
 			}
-			c.p.onFrame(kindOf(b), b)
+			c.p.Record(kindOf(b), b)
 		}
 	}(conn, c.done)
 }
@@ -383,14 +318,14 @@ func (c *wsClient) send(frame []byte) {
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	if err := c.conn.Write(ctx, websocket.MessageText, frame); err != nil {
-		c.p.e.t.Fatalf("%s: write: %v", c.p.name, err)
+		c.p.e.t.Fatalf("%s: write: %v", c.p.Name, err)
 	}
 }
 
 func (c *wsClient) reconnect() {
 	c.close()
 	c.open()
-	sendCmd(c, rooms.Hello{Token: c.p.token})
+	sendCmd(c, rooms.Hello{Token: c.p.Session()})
 }
 
 func (c *wsClient) close() {
@@ -398,7 +333,7 @@ func (c *wsClient) close() {
 	select {
 	case <-c.done:
 	case <-time.After(waitLimit):
-		c.p.e.t.Fatalf("%s: socket did not close", c.p.name)
+		c.p.e.t.Fatalf("%s: socket did not close", c.p.Name)
 	}
 }
 
@@ -413,7 +348,7 @@ type httpClient struct {
 }
 
 func dialHTTP(e *env, name string) *httpClient {
-	c := &httpClient{p: &peer{e: e, name: name}}
+	c := &httpClient{p: newPeer(e, name)}
 	c.token.Store("")
 	c.send([]byte(`{"type":"hello"}`))
 	c.startPoll()
@@ -425,7 +360,7 @@ func (c *httpClient) peer() *peer { return c.p }
 func (c *httpClient) absorb(status int, body []byte) {
 	var r RoomsResponse
 	if err := json.Unmarshal(body, &r); err != nil {
-		c.p.e.t.Errorf("%s: %d response is not JSON: %s", c.p.name, status, body)
+		c.p.e.t.Errorf("%s: %d response is not JSON: %s", c.p.Name, status, body)
 		return
 	}
 	if r.Session != "" {
@@ -438,7 +373,7 @@ func (c *httpClient) absorb(status int, body []byte) {
 			}
 			c.seq.Store(f.Seq)
 		}
-		c.p.onFrame(f.Kind, f.Frame)
+		c.p.Record(f.Kind, f.Frame)
 	}
 }
 
@@ -449,7 +384,7 @@ func (c *httpClient) post(frame []byte) (int, []byte) {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		c.p.e.t.Fatalf("%s: post: %v", c.p.name, err)
+		c.p.e.t.Fatalf("%s: post: %v", c.p.Name, err)
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
@@ -495,7 +430,7 @@ func (c *httpClient) reconnect() {
 	// position and reclaims its seat with a hello from a fresh connection.
 	c.close()
 	c.seq.Store(0)
-	tok := c.p.token
+	tok := c.p.Session()
 	c.token.Store("")
 	sendCmd(c, rooms.Hello{Token: tok})
 	c.startPoll()
@@ -506,6 +441,6 @@ func (c *httpClient) close() {
 	select {
 	case <-c.done:
 	case <-time.After(waitLimit):
-		c.p.e.t.Fatalf("%s: poller did not stop", c.p.name)
+		c.p.e.t.Fatalf("%s: poller did not stop", c.p.Name)
 	}
 }

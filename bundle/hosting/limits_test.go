@@ -62,9 +62,9 @@ func TestLimits(t *testing.T) {
 		{name: "too many rooms", ws: true, lim: rooms.Limits{MaxRooms: 1}, code: rooms.CodeTooManyRooms,
 			run: func(t *testing.T, e *env, c client) {
 				other := dialWS(e, "other")
-				other.p.wait("a lobby", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+				other.p.Wait("a lobby", func(k string, _ []byte) bool { return k == rooms.KindLobby })
 				sendCmd(other, rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 2, GameSetup: cheat.ID}})
-				other.p.wait("its room", func(_ string, b []byte) bool { return bytes.Contains(b, []byte(`"room"`)) })
+				other.p.Wait("its room", func(_ string, b []byte) bool { return bytes.Contains(b, []byte(`"room"`)) })
 				sendCmd(c, rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 2, GameSetup: cheat.ID}})
 			}},
 	}
@@ -78,21 +78,19 @@ func TestLimits(t *testing.T) {
 				c = dialHTTP(e, "client")
 			}
 			p := c.peer()
-			p.wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+			p.Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
 			before, _ := e.h.Snapshot()
-			n := p.errCount()
+			n := p.ErrCount()
 			tc.run(t, e, c)
 			deadline := time.Now().Add(waitLimit)
-			for p.errCount() == n && time.Now().Before(deadline) {
+			for p.ErrCount() == n && time.Now().Before(deadline) {
 				time.Sleep(2 * time.Millisecond)
 			}
 			found := false
-			p.mu.Lock()
-			for _, r := range p.errs[n:] {
+			errs := p.ErrsSince(n)
+			for _, r := range errs {
 				found = found || r.Code == tc.code
 			}
-			errs := append([]rooms.Rejection(nil), p.errs[n:]...)
-			p.mu.Unlock()
 			if !found {
 				t.Fatalf("rejections %+v, want %s", errs, tc.code)
 			}
@@ -104,13 +102,13 @@ func TestLimits(t *testing.T) {
 			}
 			// The connection goes on: a second later it is answered again.
 			e.clock.advance(time.Second)
-			m := p.frames
+			m := p.Frames()
 			sendCmd(c, rooms.SetName{Name: "Still here"})
-			p.wait("the name", func(k string, b []byte) bool {
+			p.Wait("the name", func(k string, b []byte) bool {
 				var v rooms.LobbyView
 				return k == rooms.KindLobby && json.Unmarshal(b, &v) == nil && v.Name == "Still here"
 			})
-			if p.frames <= m {
+			if p.Frames() <= m {
 				t.Fatal("no frame after the refusal")
 			}
 		})
@@ -124,21 +122,21 @@ func TestTooManyConnections(t *testing.T) {
 	e := newEnv(t, &MemStore{}, rooms.Limits{MaxConnections: 2})
 	a, b := dialWS(e, "a"), dialHTTP(e, "b")
 	for _, c := range []client{a, b} {
-		c.peer().wait("a lobby", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+		c.peer().Wait("a lobby", func(k string, _ []byte) bool { return k == rooms.KindLobby })
 	}
 	c := dialWS(e, "c")
-	c.p.waitErr(0, rooms.CodeTooManyConnections)
+	c.p.WaitErr(0, rooms.CodeTooManyConnections)
 	select {
 	case <-c.done:
 	case <-time.After(waitLimit):
 		t.Fatal("the refused socket stayed open")
 	}
-	d := &httpClient{p: &peer{e: e, name: "d"}}
+	d := &httpClient{p: newPeer(e, "d")}
 	d.token.Store("")
 	if status, body := d.post([]byte(`{"type":"hello"}`)); status != http.StatusServiceUnavailable ||
 		!bytes.Contains(body, []byte(rooms.CodeTooManyConnections)) {
 		t.Fatalf("status %d %s, want 503 too_many_connections", status, body)
 	}
 	sendCmd(a, rooms.SetName{Name: "Ana"})
-	a.p.wait("the name", func(_ string, v []byte) bool { return bytes.Contains(v, []byte(`"Ana"`)) })
+	a.p.Wait("the name", func(_ string, v []byte) bool { return bytes.Contains(v, []byte(`"Ana"`)) })
 }

@@ -10,49 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/storyloom/storyloom/bundle/internal/roomsclient"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
 )
-
-// gameView is what the scenario reads from a GameView.
-type gameView struct {
-	You          string         `json:"you"`
-	ValidActions []rooms.Action `json:"valid_actions"`
-	Result       *rooms.Result  `json:"result"`
-	Log          []struct {
-		Sequence int64 `json:"sequence"`
-		Event    struct {
-			Type string `json:"type"`
-		} `json:"event"`
-	} `json:"log"`
-	ActionAck *rooms.ActionAck  `json:"action_ack"`
-	Seats     []rooms.TableSeat `json:"seats"`
-	Undo      *rooms.UndoView   `json:"undo"`
-}
-
-func decodeGame(b []byte) gameView {
-	var v gameView
-	_ = json.Unmarshal(b, &v)
-	return v
-}
-
-func (v gameView) lastSeq() int64 {
-	if len(v.Log) == 0 {
-		return 0
-	}
-	return v.Log[len(v.Log)-1].Sequence
-}
-
-func (v gameView) logged(typ string) bool {
-	for _, e := range v.Log {
-		if e.Event.Type == typ {
-			return true
-		}
-	}
-	return false
-}
-
-func isGame(kind string, _ []byte) bool { return kind == rooms.KindGame }
 
 // table is one scenario's cast.
 type table struct {
@@ -72,11 +33,11 @@ func seatUp(t *testing.T, e *env, dial func(name string) client) *table {
 	tb := &table{e: e, alice: dial("alice"), bob: dial("bob"), carol: dial("carol"), dave: dial("dave")}
 	tb.humans = []client{tb.alice, tb.bob, tb.carol}
 	for _, c := range append(tb.humans, tb.dave) {
-		c.peer().wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+		c.peer().Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
 	}
 	sendCmd(tb.alice, rooms.SetName{Name: "Alice"})
 	sendCmd(tb.alice, rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID, UndoEnabled: true, ActionSeconds: 30}})
-	v := tb.alice.peer().wait("a room", func(k string, b []byte) bool {
+	v := tb.alice.peer().Wait("a room", func(k string, b []byte) bool {
 		var lv rooms.LobbyView
 		return k == rooms.KindLobby && json.Unmarshal(b, &lv) == nil && lv.Room != nil
 	})
@@ -85,7 +46,7 @@ func seatUp(t *testing.T, e *env, dial func(name string) client) *table {
 	tb.room = lv.Room.RoomID
 	for _, c := range []client{tb.bob, tb.carol} {
 		sendCmd(c, rooms.JoinRoom{RoomID: tb.room})
-		c.peer().wait("a seat", func(k string, b []byte) bool {
+		c.peer().Wait("a seat", func(k string, b []byte) bool {
 			var lv rooms.LobbyView
 			return json.Unmarshal(b, &lv) == nil && lv.Room != nil
 		})
@@ -95,57 +56,36 @@ func seatUp(t *testing.T, e *env, dial func(name string) client) *table {
 		sendCmd(c, rooms.Ready{Ready: true})
 	}
 	for _, c := range tb.humans {
-		c.peer().wait("the game", isGame)
+		c.peer().Wait("the game", roomsclient.IsGame)
 	}
 	sendCmd(tb.dave, rooms.SpectateRoom{RoomID: tb.room})
-	tb.dave.peer().wait("the spectator view", func(k string, _ []byte) bool { return k == rooms.KindSpectator })
+	tb.dave.peer().Wait("the spectator view", func(k string, _ []byte) bool { return k == rooms.KindSpectator })
 	return tb
 }
 
 // sync waits until every human and the spectator has seen log sequence seq.
 func (tb *table) sync(seq int64) {
 	for _, c := range append(tb.humans, tb.dave) {
-		c.peer().wait(fmt.Sprintf("log sequence %d", seq), func(k string, b []byte) bool {
-			var v gameView
+		c.peer().Wait(fmt.Sprintf("log sequence %d", seq), func(k string, b []byte) bool {
+			var v roomsclient.GameView
 			_ = json.Unmarshal(b, &v)
-			return (k == rooms.KindGame || k == rooms.KindSpectator) && (v.lastSeq() >= seq || v.Result != nil)
+			return (k == rooms.KindGame || k == rooms.KindSpectator) && (v.LastSeq() >= seq || v.Result != nil)
 		})
 	}
 }
 
 // actor returns the human with a decision, its view and its first action.
-func (tb *table) actor() (client, gameView) {
+func (tb *table) actor() (client, roomsclient.GameView) {
 	for _, c := range tb.humans {
-		k, b := c.peer().latest()
+		k, b := c.peer().Latest()
 		if k != rooms.KindGame {
 			continue
 		}
-		if v := decodeGame(b); len(v.ValidActions) > 0 {
+		if v := roomsclient.DecodeGame(b); len(v.ValidActions) > 0 {
 			return c, v
 		}
 	}
-	return nil, gameView{}
-}
-
-// answer plays the first action: a pass, a call, or a play of up to two
-// cards.
-func answer(a rooms.Action, submission string) rooms.ChooseAction {
-	ca := rooms.ChooseAction{ActionID: a.ID, Token: a.Token, Submission: submission}
-	for _, p := range a.Prompts {
-		n := min(2, len(p.Candidates))
-		ca.Targets = append(ca.Targets, rooms.TargetChoice{Slot: p.Slot, Chosen: p.Candidates[:n]})
-	}
-	return ca
-}
-
-// pick prefers letting a play stand, so games stay short.
-func pick(v gameView) rooms.Action {
-	for _, a := range v.ValidActions {
-		if a.Type == "pass" {
-			return a
-		}
-	}
-	return v.ValidActions[0]
+	return nil, roomsclient.GameView{}
 }
 
 // play plays the game to its end, exercising undo, a reconnect, forged
@@ -155,32 +95,32 @@ func (tb *table) play(t *testing.T, restart func()) {
 	for step := 0; step < 600; step++ {
 		actor, v := tb.actor()
 		if actor == nil {
-			k, b := tb.alice.peer().latest()
-			if k == rooms.KindGame && decodeGame(b).Result != nil {
+			k, b := tb.alice.peer().Latest()
+			if k == rooms.KindGame && roomsclient.DecodeGame(b).Result != nil {
 				break
 			}
 			time.Sleep(5 * time.Millisecond)
 			continue
 		}
-		seq := v.lastSeq()
+		seq := v.LastSeq()
 		e.clock.advance(100 * time.Millisecond) // a human's pace: within the rate limit
 		switch step {
 		case 3: // undo: alice takes the last transition back
-			n := tb.alice.peer().errCount()
+			n := tb.alice.peer().ErrCount()
 			sendCmd(tb.alice, rooms.Undo{})
-			tb.alice.peer().wait("undone", func(k string, b []byte) bool {
-				return k == rooms.KindGame && decodeGame(b).logged("undone") || tb.alice.peer().errCount() > n
+			tb.alice.peer().Wait("undone", func(k string, b []byte) bool {
+				return k == rooms.KindGame && roomsclient.DecodeGame(b).LoggedAfter("undone", -1) || tb.alice.peer().ErrCount() > n
 			})
-			if tb.alice.peer().errCount() > n {
-				t.Fatalf("undo refused: %+v", tb.alice.peer().lastErr())
+			if tb.alice.peer().ErrCount() > n {
+				t.Fatalf("undo refused: %+v", tb.alice.peer().LastErr())
 			}
-			_, b := tb.alice.peer().latest()
-			tb.sync(decodeGame(b).lastSeq())
+			_, b := tb.alice.peer().Latest()
+			tb.sync(roomsclient.DecodeGame(b).LastSeq())
 			tb.undone = true
 			continue
 		case 6: // bob's connection drops; he reconnects into his seat
 			tb.bob.reconnect()
-			tb.bob.peer().wait("the game after reconnect", isGame)
+			tb.bob.peer().Wait("the game after reconnect", roomsclient.IsGame)
 			tb.reconnected = true
 			continue
 		case 9: // forged and spectator actions change nothing
@@ -192,16 +132,16 @@ func (tb *table) play(t *testing.T, restart func()) {
 					break
 				}
 			}
-			n := other.peer().errCount()
-			sendCmd(other, answer(a, "forged"))
-			other.peer().wait("a rejection", func(string, []byte) bool { return other.peer().errCount() > n })
-			sendCmd(tb.dave, answer(a, "spectator"))
+			n := other.peer().ErrCount()
+			sendCmd(other, roomsclient.Answer(a, "forged"))
+			other.peer().Wait("a rejection", func(string, []byte) bool { return other.peer().ErrCount() > n })
+			sendCmd(tb.dave, roomsclient.Answer(a, "spectator"))
 			sendCmd(tb.dave, rooms.Undo{})
 			time.Sleep(50 * time.Millisecond)
-			if errs := tb.dave.peer().errCount(); errs != 0 {
+			if errs := tb.dave.peer().ErrCount(); errs != 0 {
 				t.Fatalf("the spectator was answered %d rejections; its frames must be ignored", errs)
 			}
-			if _, b := actor.peer().latest(); decodeGame(b).lastSeq() != seq {
+			if _, b := actor.peer().Latest(); roomsclient.DecodeGame(b).LastSeq() != seq {
 				t.Fatal("a forged or spectator action changed the game")
 			}
 			tb.forged = true
@@ -210,11 +150,11 @@ func (tb *table) play(t *testing.T, restart func()) {
 			if err := e.h.Tick(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			actor.peer().wait("a timed_out event", func(k string, b []byte) bool {
-				return k == rooms.KindGame && decodeGame(b).logged("timed_out")
+			actor.peer().Wait("a timed_out event", func(k string, b []byte) bool {
+				return k == rooms.KindGame && roomsclient.DecodeGame(b).LoggedAfter("timed_out", -1)
 			})
-			_, b := actor.peer().latest()
-			tb.sync(decodeGame(b).lastSeq())
+			_, b := actor.peer().Latest()
+			tb.sync(roomsclient.DecodeGame(b).LastSeq())
 			tb.autoPassed = true
 			continue
 		case 15:
@@ -224,23 +164,23 @@ func (tb *table) play(t *testing.T, restart func()) {
 			}
 		}
 		sub := fmt.Sprintf("s%d", step)
-		n := actor.peer().errCount()
-		sendCmd(actor, answer(pick(v), sub))
-		b := actor.peer().wait("ack "+sub, func(k string, b []byte) bool {
-			v := decodeGame(b)
+		n := actor.peer().ErrCount()
+		sendCmd(actor, roomsclient.Answer(roomsclient.Pick(v), sub))
+		b := actor.peer().Wait("ack "+sub, func(k string, b []byte) bool {
+			v := roomsclient.DecodeGame(b)
 			return k == rooms.KindGame && (v.ActionAck != nil && v.ActionAck.Submission == sub || v.Result != nil) ||
-				actor.peer().errCount() > n
+				actor.peer().ErrCount() > n
 		})
-		if actor.peer().errCount() > n {
-			t.Fatalf("step %d refused: %+v", step, actor.peer().lastErr())
+		if actor.peer().ErrCount() > n {
+			t.Fatalf("step %d refused: %+v", step, actor.peer().LastErr())
 		}
-		if ack := decodeGame(b).ActionAck; ack != nil && ack.Submission == sub && !ack.Accepted {
-			t.Fatalf("step %d refused: %+v", step, actor.peer().lastErr())
+		if ack := roomsclient.DecodeGame(b).ActionAck; ack != nil && ack.Submission == sub && !ack.Accepted {
+			t.Fatalf("step %d refused: %+v", step, actor.peer().LastErr())
 		}
-		tb.sync(decodeGame(b).lastSeq())
+		tb.sync(roomsclient.DecodeGame(b).LastSeq())
 	}
 	for _, c := range append(tb.humans, tb.dave) {
-		c.peer().wait("the result", func(k string, b []byte) bool { return decodeGame(b).Result != nil })
+		c.peer().Wait("the result", func(k string, b []byte) bool { return roomsclient.DecodeGame(b).Result != nil })
 	}
 	if !tb.undone || !tb.reconnected || !tb.forged || !tb.autoPassed {
 		t.Fatalf("the game ended before the scenario ran: undo %v reconnect %v forged %v auto-pass %v",
@@ -333,7 +273,7 @@ func TestRestartMidGame(t *testing.T) {
 			tb := seatUp(t, e, dial)
 			restarted := false
 			tb.play(t, func() {
-				_, before := tb.alice.peer().latest()
+				_, before := tb.alice.peer().Latest()
 				e.kill()
 				e.start(rooms.Limits{})
 				if tc.ws {
@@ -341,14 +281,14 @@ func TestRestartMidGame(t *testing.T) {
 						c.reconnect()
 					}
 					for _, c := range tb.humans {
-						c.peer().wait("the game after the restart", isGame)
+						c.peer().Wait("the game after the restart", roomsclient.IsGame)
 					}
 					sendCmd(tb.dave, rooms.SpectateRoom{RoomID: tb.room})
 				}
-				tb.dave.peer().wait("the spectator view", func(k string, _ []byte) bool { return k == rooms.KindSpectator })
-				_, after := tb.alice.peer().latest()
-				if decodeGame(after).lastSeq() != decodeGame(before).lastSeq() {
-					t.Fatalf("the game moved across the restart: %d → %d", decodeGame(before).lastSeq(), decodeGame(after).lastSeq())
+				tb.dave.peer().Wait("the spectator view", func(k string, _ []byte) bool { return k == rooms.KindSpectator })
+				_, after := tb.alice.peer().Latest()
+				if roomsclient.DecodeGame(after).LastSeq() != roomsclient.DecodeGame(before).LastSeq() {
+					t.Fatalf("the game moved across the restart: %d → %d", roomsclient.DecodeGame(before).LastSeq(), roomsclient.DecodeGame(after).LastSeq())
 				}
 				restarted = true
 			})
