@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -616,6 +617,10 @@ func act(ctx context.Context, arg json.RawMessage, preview bool) (any, error) {
 // news works out what an accepted action unlocked.
 func (ch *campaignHost) news(before session.Profile, res session.ActionResult) *news {
 	campaignID := ch.id
+	unlocked := slices.ContainsFunc(res.Changes, func(c core.StateChange) bool { return c.Reason == core.ReasonAchievementUnlocked })
+	if !unlocked && res.Scene.Status != core.StatusEnded {
+		return nil // most choices: nothing to look up
+	}
 	c := ch.engine.Registry().Campaign(campaignID)
 	if c == nil {
 		return nil
