@@ -64,6 +64,10 @@ func TestStoryPlaysToAnEndingByClickAndKeyboard(t *testing.T) {
 	moves, locked := playStory(t, p, "story-locked")
 	t.Logf("ended after %d moves; a locked choice said %q", moves, locked)
 	p.waitJS(`document.querySelector(".ending .ending-title")?.textContent.length > 0`)
+	// The ending is news: a toast and, a moment later, the live region say
+	// it was found for the first time.
+	p.waitJS(`[...document.querySelectorAll("#toasts .toast strong")].some((s) => s.textContent === "New ending found")`)
+	p.waitJS(`document.getElementById("announce").textContent.includes("New ending found")`)
 	p.shot("story-ending")
 	if !strings.Contains(p.text(".ending-actions"), "Play again") {
 		t.Error("the ending offers no way on")
