@@ -128,17 +128,18 @@ func BenchmarkCommand(b *testing.B) {
 	}
 }
 
+// sessionsPerClient is how many sessions (rooms) or tokens (Freeport)
+// each client sends through in turn, so that none comes near the
+// per-session rate limit (20 commands a second, which a fast host reaches
+// from one client): the benchmark measures commands, not the limiter.
+const sessionsPerClient = 4
+
 // setup opens benchClients clients of op at base and returns the command
 // each sends.
 func setup(b *testing.B, base, op string) func(client, n int) error {
 	b.Helper()
 	switch op {
 	case "rooms":
-		// Each client sends through sessionsPerClient sessions in turn, so
-		// that no session comes near the per-session rate limit (20
-		// commands a second, which a fast host reaches from one client):
-		// the benchmark measures commands, not the limiter.
-		const sessionsPerClient = 4
 		toks := make([]string, benchClients*sessionsPerClient)
 		for c := range toks {
 			p := dial(b, base, fmt.Sprintf("bench%d", c))
@@ -155,8 +156,8 @@ func setup(b *testing.B, base, op string) func(client, n int) error {
 			return err
 		}
 	default:
-		m := freeportclient.Client{T: b, Base: base, Game: fpGame, Resend503: true}
-		toks := make([]string, benchClients)
+		m := freeportclient.Client{T: b, Base: base, Game: fpGame, Resend: true}
+		toks := make([]string, benchClients*sessionsPerClient)
 		for c := range toks {
 			toks[c] = m.Token()
 			m.Must(toks[c], `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
@@ -167,7 +168,7 @@ func setup(b *testing.B, base, op string) func(client, n int) error {
 				name = "null"
 			}
 			body := fmt.Sprintf(`{"protocolVersion":2,"action":"setTradingName","commandId":"b%d","tradingName":%s}`, n, name)
-			status, resp, err := sendRetrying(base+"/freeport/"+fpGame+"/", toks[c], []byte(body))
+			status, resp, err := sendRetrying(base+"/freeport/"+fpGame+"/", toks[c*sessionsPerClient+n%sessionsPerClient], []byte(body))
 			if err == nil && (status != http.StatusOK || freeportclient.CodeOf(resp) != "") {
 				err = fmt.Errorf("setTradingName: %d %.200s", status, resp)
 			}

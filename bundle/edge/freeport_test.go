@@ -21,7 +21,7 @@ const fpGame = "freeport"
 // Standing move; the Owner comes from the token, never the payload, and
 // no response carries a token.
 func TestWorkerFreeportThreePlayers(t *testing.T) {
-	m := freeportclient.Client{T: t, Base: worker(t).base, Game: fpGame, Resend503: true}
+	m := freeportclient.Client{T: t, Base: worker(t).base, Game: fpGame, Resend: true}
 	toks, ids := map[string]string{}, map[string]string{}
 	var all [][]byte
 	for _, n := range []string{"ann", "ben", "cat"} {
@@ -98,7 +98,7 @@ func TestWorkerFreeportThreePlayers(t *testing.T) {
 // settles, and holdings are conserved.
 func TestWorkerFreeportConcurrentExchange(t *testing.T) {
 	w := worker(t)
-	m := freeportclient.Client{T: t, Base: w.base, Game: fpGame, Resend503: true}
+	m := freeportclient.Client{T: t, Base: w.base, Game: fpGame, Resend: true}
 	ta, tb := m.Token(), m.Token()
 	pa := m.Must(ta, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
 	pb := m.Must(tb, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/storyloom/storyloom/bundle/hosting"
+	"github.com/storyloom/storyloom/bundle/internal/freeportclient"
 )
 
 // rateKey is the worker's key for a session in the rate table
@@ -106,5 +109,42 @@ func TestWorkerRateLimit(t *testing.T) {
 	}
 	if !strings.Contains(string(body), `"Quick"`) {
 		t.Errorf("the name was not set: %.300s", body)
+	}
+}
+
+// TestWorkerFreeportRateLimit: the Freeport endpoint's per-token limit
+// holds at the edge too, counted in D1 across instances. The token's
+// counters are filled to the limit (straight into the local D1), so its
+// next request is refused — 429, Retry-After and the host's rate_limited
+// error — without reaching the game; once they are gone it goes through.
+func TestWorkerFreeportRateLimit(t *testing.T) {
+	w := worker(t)
+	m := freeportclient.Client{T: t, Base: w.base, Game: fpGame}
+	tok := m.Token()
+	m.Must(tok, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
+	key := rateKey("freeport/" + tok)
+	now := time.Now().Unix()
+	var rows []string
+	for sec := now - 10; sec <= now+300; sec++ {
+		rows = append(rows, fmt.Sprintf("('%s', %d, 20)", key, sec))
+	}
+	// The enrolment was counted already: replace its row.
+	w.d1Exec(t, "INSERT OR REPLACE INTO rate (key, sec, count) VALUES "+strings.Join(rows, ", "))
+
+	status, body, err := do(http.MethodPost, w.base+"/freeport/"+fpGame+"/", tok,
+		[]byte(`{"protocolVersion":2,"action":"setTradingName","commandId":"n1","tradingName":"Too Quick"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refused hosting.HostError
+	decodeJSON(t, body, &refused)
+	if status != http.StatusTooManyRequests || refused.Error.Code != "rate_limited" {
+		t.Fatalf("a request over the limit: %d %s; want 429 rate_limited", status, body)
+	}
+
+	w.d1Exec(t, fmt.Sprintf("DELETE FROM rate WHERE key = '%s'", key))
+	res := m.Must(tok, `{"protocolVersion":2,"action":"readInventory"}`)
+	if res["tradingName"] == "Too Quick" {
+		t.Error("the refused request reached the game")
 	}
 }

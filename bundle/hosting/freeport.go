@@ -41,6 +41,10 @@ type FreeportConfig struct {
 	// CommandsPerSecond bounds requests per bearer token per second; 0
 	// means 20.
 	CommandsPerSecond int
+	// Rate counts each token's requests per second; nil counts in this
+	// process's memory, which a host whose requests share no memory (the
+	// edge worker, an instance per request) replaces with its store.
+	Rate RateCounter
 	// SnapshotEvery is how many logged requests an instance replays at
 	// most after a restart before a snapshot replaces them; 0 means 256.
 	SnapshotEvery int
@@ -54,7 +58,14 @@ type Freeport struct {
 	cfg    FreeportConfig
 	secret []byte
 	inst   map[string]*instance
-	rate   rateLimiter
+}
+
+// RateCounter counts requests per key in each second, for a host's
+// per-token limits.
+type RateCounter interface {
+	// Count adds one request of key in second sec (Unix seconds) and
+	// returns how many requests key has made in that second so far.
+	Count(ctx context.Context, key string, sec int64) (int64, error)
 }
 
 // instance is one game instance: its reducer state and persisted head.
@@ -119,8 +130,10 @@ func NewFreeport(ctx context.Context, cfg FreeportConfig) (*Freeport, error) {
 			return nil, err
 		}
 	}
+	if cfg.Rate == nil {
+		cfg.Rate = &memoryRate{}
+	}
 	f := &Freeport{cfg: cfg, secret: secret, inst: map[string]*instance{}}
-	f.rate.limit = cfg.CommandsPerSecond
 	for id, g := range cfg.Games {
 		if id == "" || strings.ContainsAny(id, "/ ") {
 			return nil, fmt.Errorf("hosting: freeport: bad instance id %q", id)
@@ -372,7 +385,7 @@ func (f *Freeport) serveRequest(w http.ResponseWriter, r *http.Request) {
 	}
 	tok := bearer(r)
 	owner := f.Owner(tok)
-	if owner != "" && !f.rate.allow(owner, f.cfg.Clock()) {
+	if owner != "" && f.overRate(r.Context(), tok) {
 		w.Header().Set("Retry-After", "1")
 		hostError(w, http.StatusTooManyRequests, "rate_limited",
 			fmt.Sprintf("more than %d requests in one second for this token", f.cfg.CommandsPerSecond))
@@ -407,22 +420,31 @@ func refusalEnvelope(version int64, code, msg string) []byte {
 		code, m, freeport.ProtocolVersion, version)
 }
 
-// rateLimiter counts requests per key per second of the host clock.
-type rateLimiter struct {
-	mu     sync.Mutex
-	limit  int
-	window int64
-	counts map[string]int
+// overRate counts one request of token and reports whether it is over
+// CommandsPerSecond in this second of the host clock. A count that fails
+// lets the request through: the limit guards the service, it is not it.
+func (f *Freeport) overRate(ctx context.Context, token string) bool {
+	n, err := f.cfg.Rate.Count(ctx, "freeport/"+token, f.cfg.Clock()/1000)
+	return err == nil && n > int64(f.cfg.CommandsPerSecond)
 }
 
-func (l *rateLimiter) allow(key string, now int64) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if sec := now / 1000; sec != l.window || l.counts == nil {
-		l.window, l.counts = sec, map[string]int{}
+// memoryRate is the RateCounter of one process: counts of the current
+// second only.
+type memoryRate struct {
+	mu     sync.Mutex
+	sec    int64
+	counts map[string]int64
+}
+
+// Count implements RateCounter.
+func (m *memoryRate) Count(_ context.Context, key string, sec int64) (int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if sec != m.sec || m.counts == nil {
+		m.sec, m.counts = sec, map[string]int64{}
 	}
-	l.counts[key]++
-	return l.counts[key] <= l.limit
+	m.counts[key]++
+	return m.counts[key], nil
 }
 
 // Games returns the instance ids, sorted.

@@ -119,7 +119,7 @@ func (wk *worker) freeportEndpoint(ctx context.Context) (*hosting.Freeport, erro
 			secret = []byte(s)
 		}
 		return hosting.NewFreeport(ctx, hosting.FreeportConfig{Store: st, Clock: dateNow,
-			Games: map[string]*freeport.Game{g.ID(): g}, Secret: secret, SnapshotEvery: snapshotEvery})
+			Games: map[string]*freeport.Game{g.ID(): g}, Secret: secret, SnapshotEvery: snapshotEvery, Rate: st})
 	})
 }
 

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -30,17 +31,20 @@ const (
 // the worker enforces per session across its instances.
 var commandsPerSecond = rooms.DefaultLimits().CommandsPerSecond
 
-// rateKey is the rate table's key for a session token: a digest, so the
+// rateKey is the rate table's key for a counted key (a room session
+// token, or "freeport/" and a Freeport bearer token): a digest, so the
 // table never holds a bearer token. bundle/edge computes the same.
 func rateKey(token string) string {
 	sum := sha256.Sum256([]byte("storyloom-rate\x00" + token))
 	return hex.EncodeToString(sum[:16])
 }
 
-// countCommand counts one command of the session token in the second of
-// now (milliseconds) and returns the count so far in that second.
-func (s *d1Store) countCommand(token string, now int64) (int64, error) {
-	rows, err := s.raw(sqlRateCount, rateKey(token), now/1000)
+// Count implements hosting.RateCounter in D1, so every instance of the
+// worker counts the same requests: one statement adds one to key's
+// counter for second sec and returns it. The table holds a digest of key
+// (rateKey), never a bearer token.
+func (s *d1Store) Count(_ context.Context, key string, sec int64) (int64, error) {
+	rows, err := s.raw(sqlRateCount, rateKey(key), sec)
 	if err != nil {
 		return 0, fmt.Errorf("worker: d1: rate: %w", err)
 	}
@@ -77,7 +81,7 @@ func (wk *worker) rateLimited(w http.ResponseWriter, r *http.Request) bool {
 	if err != nil {
 		return false // the room server reports the missing store
 	}
-	n, err := st.countCommand(tok, dateNow())
+	n, err := st.Count(r.Context(), tok, dateNow()/1000)
 	if err != nil {
 		// Counting is a guard, not the service: log and let it through.
 		logf("rooms: %v", err)

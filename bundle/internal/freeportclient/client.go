@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -19,17 +20,18 @@ type Client struct {
 	T    testing.TB
 	Base string
 	Game string
-	// Resend503 sends a request answered 503 again, up to four times, 200
-	// ms apart, with the same body: the edge worker answers 503 when it
-	// could not commit after its own retries, and the protocol's
-	// idempotency on commandId makes resending safe.
-	Resend503 bool
+	// Resend sends a request again, with the same body, when the host
+	// answers 503 (the edge worker could not commit after its own retries;
+	// up to four times, 200 ms apart) or 429 (the token's rate limit; after
+	// the second its Retry-After names), as a real client does. The
+	// protocol's idempotency on commandId makes resending safe.
+	Resend bool
 }
 
 // Token asks the endpoint for a bearer token.
 func (c Client) Token() string {
 	c.T.Helper()
-	status, body := c.do(c.Base+"/freeport/"+c.Game+"/token", "", nil)
+	status, body, _ := c.do(c.Base+"/freeport/"+c.Game+"/token", "", nil)
 	var v struct{ Token string }
 	if err := json.Unmarshal(body, &v); err != nil || status != http.StatusCreated || v.Token == "" {
 		c.T.Fatalf("token: %d %v %s", status, err, body)
@@ -41,10 +43,10 @@ func (c Client) Token() string {
 // status and body.
 func (c Client) Post(token, body string) (int, []byte) {
 	c.T.Helper()
-	status, resp := c.do(c.Base+"/freeport/"+c.Game+"/", token, []byte(body))
-	for try := 0; c.Resend503 && status == http.StatusServiceUnavailable && try < 4; try++ {
-		time.Sleep(200 * time.Millisecond)
-		status, resp = c.do(c.Base+"/freeport/"+c.Game+"/", token, []byte(body))
+	status, resp, wait := c.do(c.Base+"/freeport/"+c.Game+"/", token, []byte(body))
+	for try := 0; c.Resend && try < 4 && (status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests); try++ {
+		time.Sleep(wait)
+		status, resp, wait = c.do(c.Base+"/freeport/"+c.Game+"/", token, []byte(body))
 	}
 	return status, resp
 }
@@ -64,8 +66,10 @@ func (c Client) Must(token, body string) map[string]any {
 	return env.Result
 }
 
-// do posts body (none when nil) to url with token as its bearer.
-func (c Client) do(url, token string, body []byte) (int, []byte) {
+// do posts body (none when nil) to url with token as its bearer, and
+// returns the status, the body and how long the host asks a client to
+// wait before sending again (its Retry-After, else 200 ms).
+func (c Client) do(url, token string, body []byte) (int, []byte, time.Duration) {
 	c.T.Helper()
 	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
@@ -84,7 +88,11 @@ func (c Client) do(url, token string, body []byte) (int, []byte) {
 	if err != nil {
 		c.T.Fatalf("post %s: %v", url, err)
 	}
-	return resp.StatusCode, b
+	wait := 200 * time.Millisecond
+	if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs > 0 {
+		wait = time.Duration(secs) * time.Second
+	}
+	return resp.StatusCode, b, wait
 }
 
 // CodeOf is the error code of a response envelope, or "".
