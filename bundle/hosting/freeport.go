@@ -383,7 +383,7 @@ func (f *Freeport) serveRequest(w http.ResponseWriter, r *http.Request) {
 		writeEnvelope(w, status, refusalEnvelope(in.version.Load(), freeport.CodeMalformedRequest, msg))
 		return
 	}
-	tok := bearer(r)
+	tok := Bearer(r)
 	owner := f.Owner(tok)
 	if owner != "" && f.overRate(r.Context(), tok) {
 		w.Header().Set("Retry-After", "1")

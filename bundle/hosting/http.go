@@ -40,8 +40,10 @@ func (h *Rooms) Handler() http.Handler {
 	return mux
 }
 
-// bearer returns the Authorization header's bearer token, or "".
-func bearer(r *http.Request) string {
+// Bearer returns the request's Authorization bearer token, or "": the
+// session or Freeport token, never a cookie. The edge worker reads its
+// rate limits' keys with it too.
+func Bearer(r *http.Request) string {
 	a := r.Header.Get("Authorization")
 	if len(a) > 7 && strings.EqualFold(a[:7], "bearer ") {
 		return strings.TrimSpace(a[7:])
@@ -83,7 +85,7 @@ func (h *Rooms) serveCommand(w http.ResponseWriter, r *http.Request) {
 			rejectionFrame(rooms.CodeMalformedFrame, "the request body could not be read")}})
 		return
 	}
-	tok := bearer(r)
+	tok := Bearer(r)
 	conn := ""
 	if tok != "" {
 		conn = h.connOf(tok)
@@ -152,7 +154,7 @@ func (h *Rooms) serveCommand(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Rooms) serveView(w http.ResponseWriter, r *http.Request) {
-	tok := bearer(r)
+	tok := Bearer(r)
 	if tok == "" {
 		w.Header().Set("WWW-Authenticate", "Bearer")
 		writeJSON(w, http.StatusUnauthorized, RoomsResponse{Frames: []MailFrame{

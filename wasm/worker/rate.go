@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/storyloom/storyloom/bundle/hosting"
 	"github.com/storyloom/storyloom/engine/rooms"
@@ -73,7 +72,7 @@ func (wk *worker) rateLimited(w http.ResponseWriter, r *http.Request) bool {
 	if r.Method != http.MethodPost || r.URL.Path != "/rooms/command" {
 		return false
 	}
-	tok := bearerToken(r)
+	tok := hosting.Bearer(r)
 	if tok == "" {
 		return false
 	}
@@ -96,13 +95,4 @@ func (wk *worker) rateLimited(w http.ResponseWriter, r *http.Request) bool {
 	writeJSON(w, http.StatusTooManyRequests, hosting.RoomsResponse{Session: tok,
 		Frames: []hosting.MailFrame{{Kind: rooms.KindError, Frame: frame}}})
 	return true
-}
-
-// bearerToken returns the Authorization header's bearer token, or "".
-func bearerToken(r *http.Request) string {
-	a := r.Header.Get("Authorization")
-	if len(a) > 7 && strings.EqualFold(a[:7], "bearer ") {
-		return strings.TrimSpace(a[7:])
-	}
-	return ""
 }
