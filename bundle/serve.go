@@ -40,6 +40,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bundle serve: %s has no built site; run `go run ./bundle build` first\n", *dir)
 		return 1
 	}
+	hoststore.TuneGC()
 	host, err := openHost(*db)
 	if err != nil {
 		fmt.Fprintln(stderr, "bundle serve:", err)

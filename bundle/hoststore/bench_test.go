@@ -288,6 +288,7 @@ type benchStats struct {
 // path, plus GET /bench/stats. It prints its address and serves until its
 // standard input closes.
 func serveBench(path string) error {
+	hoststore.TuneGC() // as bundle serve does
 	h, err := hoststore.OpenHost(context.Background(), hoststore.HostConfig{Path: path})
 	if err != nil {
 		return err
