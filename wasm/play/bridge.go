@@ -233,32 +233,32 @@ func (b *jsBridge) dispatch(c call) {
 // the page.
 func (b *jsBridge) work(c call) {
 	for {
-		b.run(c.name, c.m, c.arg, c.argErr, c.resolve)
+		b.run(c)
 		c = <-b.idle
 	}
 }
 
 // run calls the method and resolves the promise; a panic is recovered,
 // logged to console.error and reported as internal_error.
-func (b *jsBridge) run(name string, m method, arg json.RawMessage, argErr error, resolve safejs.Value) {
+func (b *jsBridge) run(c call) {
 	var out []byte
 	defer func() {
 		if r := recover(); r != nil {
-			msg := fmt.Sprintf("storyloom.%s: internal error: %v", name, r)
+			msg := fmt.Sprintf("storyloom.%s: internal error: %v", c.name, r)
 			_, _ = b.console.Call("error", msg+"\n"+string(debug.Stack()))
 			out = respond(nil, failf(core.ReasonInternal, "%s", msg), b.storage())
 		}
-		b.resolve(resolve, out)
+		b.resolve(c.resolve, out)
 	}()
-	if argErr != nil {
-		out = respond(nil, argErr, b.storage())
+	if c.argErr != nil {
+		out = respond(nil, c.argErr, b.storage())
 		return
 	}
-	if !json.Valid(arg) {
+	if !json.Valid(c.arg) {
 		out = respond(nil, failf(core.ReasonMalformedInput, "the argument is not JSON"), b.storage())
 		return
 	}
-	value, err := m(context.Background(), arg)
+	value, err := c.m(context.Background(), c.arg)
 	out = respond(value, err, b.storage())
 }
 

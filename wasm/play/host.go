@@ -140,9 +140,8 @@ func randomHex(n int) string {
 }
 
 // randomBytes fills b from crypto.getRandomValues, which is what Go's
-// crypto/rand reads under js/wasm; calling it directly keeps crypto/rand's
-// FIPS 140 generator (AES, SHA-3, HMAC: about 15 KB gzip) out of the
-// module.
+// crypto/rand reads under js/wasm; calling it directly keeps crypto/rand
+// and its FIPS 140 DRBG out of the module (about 7 KB gzip).
 func randomBytes(b []byte) error {
 	g := safejs.Global()
 	crypto, err := g.Get("crypto")
