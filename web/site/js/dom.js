@@ -34,7 +34,12 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
-function append(el, children) {
+/**
+ * Appends children to el: nodes, or strings (as text), or arrays of them;
+ * null, undefined and false are skipped. The rooms and Freeport pages'
+ * helpers (online/dom.js) use it too.
+ */
+export function append(el, children) {
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;
     if (Array.isArray(c)) append(el, c);
@@ -49,10 +54,7 @@ export function svg(tag, attrs, ...children) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v !== null && v !== undefined) el.setAttribute(k, String(v));
   }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined) continue;
-    el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
+  append(el, children);
   return el;
 }
 

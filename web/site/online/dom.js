@@ -2,7 +2,9 @@
 // piece of text reaches the page as a text node (textContent), never as
 // HTML, so names and reasons from the server or other players cannot inject
 // markup. (The main page has its own, js/dom.js, with "tag.class" names and
-// every other prop set as an attribute.)
+// every other prop set as an attribute; children are added by its append.)
+
+import { append, replace } from "../js/dom.js";
 
 /**
  * h("button", {class: "x", type: "button", onclick: fn, dataset: {a: 1}}, "text", child)
@@ -26,19 +28,8 @@ export function h(tag, props = {}, ...children) {
   return el;
 }
 
-function append(el, children) {
-  for (const c of children.flat(Infinity)) {
-    if (c === null || c === undefined || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-}
-
 /** Replaces el's children. */
-export function fill(el, ...children) {
-  el.replaceChildren();
-  append(el, children);
-  return el;
-}
+export const fill = replace;
 
 let announceTimer = 0;
 
