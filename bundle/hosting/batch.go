@@ -1,6 +1,11 @@
 package hosting
 
-import "sync"
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"time"
+)
 
 // Clock returns the host's time in Unix milliseconds. Hosts pass one in so
 // that tests control deadlines; nothing in this package reads the time
@@ -70,5 +75,28 @@ func (b *batcher[In, Out]) do(in In, fn func(batch []*job[In, Out])) (Out, error
 			}
 		}
 		<-b.sem
+	}
+}
+
+// commitAttempts bounds how often a batch is applied again on fresh state
+// after another process committed first (ErrConflict).
+const commitAttempts = 8
+
+// backOff waits before attempt (0-based) of a batch: not before the
+// first; before a retry after a conflict, a few milliseconds that grow
+// with the attempt and are jittered, so that writers racing for one head
+// record (the edge worker's instances, each a process) stop colliding in
+// step. It returns early when ctx ends. The wait is not a clock the
+// state reads: nothing applied depends on it.
+func backOff(ctx context.Context, attempt int) {
+	if attempt == 0 {
+		return
+	}
+	d := time.Duration(attempt)*5*time.Millisecond + time.Duration(rand.IntN(5000))*time.Microsecond
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
 	}
 }

@@ -262,7 +262,8 @@ func (f *Freeport) load(ctx context.Context, in *instance) error {
 
 func (f *Freeport) runBatch(ctx context.Context, in *instance, batch []*job[fpRequest, fpResult]) {
 	var err error
-	for attempt := 0; attempt < 8; attempt++ {
+	for attempt := range commitAttempts {
+		backOff(ctx, attempt)
 		if in.st != nil {
 			// Another process may have committed since: answer nothing,
 			// not even a query, from a stale state.

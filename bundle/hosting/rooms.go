@@ -247,7 +247,8 @@ func (h *Rooms) NextWake() (int64, bool) {
 
 func (h *Rooms) runBatch(ctx context.Context, batch []*job[[]rooms.Input, []rooms.Outbound]) {
 	var err error
-	for attempt := 0; attempt < 8; attempt++ {
+	for attempt := range commitAttempts {
+		backOff(ctx, attempt)
 		if h.srv != nil {
 			// Another process may have committed since: apply nothing to
 			// a stale state.
