@@ -309,12 +309,24 @@ export class Connection {
   async post(cmd) {
     const gen = this.generation;
     let reply = null;
-    try {
-      reply = await this.request("command", { method: "POST", body: JSON.stringify(cmd) });
-    } catch {
-      reply = null;
+    // A 503 other than a full server means the host could not commit the
+    // command (the edge worker lost the race for the room to other
+    // writers too often): nothing was applied, so it is sent again after
+    // the Retry-After the host names, up to three times, before the
+    // refusal is shown.
+    for (let tries = 0; ; tries++) {
+      try {
+        reply = await this.request("command", { method: "POST", body: JSON.stringify(cmd) });
+      } catch {
+        reply = null;
+      }
+      if (gen !== this.generation) return;
+      const full = reply?.body?.frames?.some((f) => f.frame?.lobby_error?.code === "too_many_connections");
+      if (reply?.res.status !== 503 || full || tries === 3) break;
+      const wait = 1000 * (Number(reply.res.headers.get("Retry-After")) || 1);
+      await new Promise((r) => setTimeout(r, wait));
+      if (gen !== this.generation) return;
     }
-    if (gen !== this.generation) return;
     if (!reply?.body) {
       this.onFrame({ lobby_error: { code: "not_sent", reason: "The command could not reach the room server; try again." } }, "lobby_error");
       return;
