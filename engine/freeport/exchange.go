@@ -75,35 +75,35 @@ func (s *State) checkFunds(ord int, items []item) *refusal {
 	return nil
 }
 
-func (tx *State) propose(me int, now int64, c *command) (any, bool, *refusal) {
-	exp, r := tx.checkTerms(now, c)
+func (s *State) propose(me int, now int64, c *command) (any, bool, *refusal) {
+	exp, r := s.checkTerms(now, c)
 	if r != nil {
 		return nil, false, r
 	}
-	cp, r := tx.otherPlayer(me, c, "counterpartyPlayerId", "open an Exchange with")
+	cp, r := s.otherPlayer(me, c, "counterpartyPlayerId", "open an Exchange with")
 	if r != nil {
 		return nil, false, r
 	}
 	offered, requested := c.offered, c.requested
-	if r := tx.checkFunds(me, offered); r != nil {
+	if r := s.checkFunds(me, offered); r != nil {
 		return nil, false, r
 	}
-	ord := tx.exchanges.Len()
-	x := &exchange{ord: ord, id: "x-" + tx.derive("exchange", fmt.Sprint(ord))[:20], proposer: me, counterparty: cp,
+	ord := s.exchanges.Len()
+	x := &exchange{ord: ord, id: "x-" + s.derive("exchange", fmt.Sprint(ord))[:20], proposer: me, counterparty: cp,
 		status: StatusAwaiting, version: 1, createdAt: now, concludedAt: -1}
 	rd := &round{number: 1, author: me, offered: offered, requested: requested, expiresAt: exp, createdAt: now,
 		approvals: []approval{{player: me, at: now}}}
-	rd.terms, rd.hash = sealTerms(tx.player(me).id, tx.player(cp).id, offered, requested, exp)
+	rd.terms, rd.hash = sealTerms(s.player(me).id, s.player(cp).id, offered, requested, exp)
 	x.rounds = x.rounds.Append(rd)
-	tx.exchanges = tx.exchanges.Append(x)
-	tx.exchangeByID = tx.exchangeByID.Put(x.id, ord)
+	s.exchanges = s.exchanges.Append(x)
+	s.exchangeByID = s.exchangeByID.Put(x.id, ord)
 	for _, party := range []int{me, cp} {
-		p := tx.editPlayer(party)
+		p := s.editPlayer(party)
 		p.exchanges = p.exchanges.Append(ord)
 	}
-	tx.reserve(me, offered, 1)
-	tx.expiry = tinsert(tx.expiry, expiryKey{exp, ord})
-	return tx.exchangeView(x, me, tx.game.roundWindow, 0), true, nil
+	s.reserve(me, offered, 1)
+	s.expiry = tinsert(s.expiry, expiryKey{exp, ord})
+	return s.exchangeView(x, me, s.game.roundWindow, 0), true, nil
 }
 
 // partyExchange resolves the Exchange c names, which only its two parties
@@ -148,33 +148,33 @@ func (s *State) openForMove(me int, c *command, wantAuthor bool) (*exchange, *re
 
 // conclude ends open Exchange x (already a private copy) with status,
 // releasing the live author's reservation.
-func (tx *State) conclude(x *exchange, status string, now int64) {
+func (s *State) conclude(x *exchange, status string, now int64) {
 	live := x.live()
-	tx.reserve(live.author, x.authorSide(live), -1)
-	tx.expiry = tdelete(tx.expiry, expiryKey{live.expiresAt, x.ord})
+	s.reserve(live.author, x.authorSide(live), -1)
+	s.expiry = tdelete(s.expiry, expiryKey{live.expiresAt, x.ord})
 	x.status, x.concludedAt = status, now
 	x.version++
 }
 
-func (tx *State) cancel(me int, now int64, c *command) (any, bool, *refusal) {
-	x, r := tx.openForMove(me, c, true)
+func (s *State) cancel(me int, now int64, c *command) (any, bool, *refusal) {
+	x, r := s.openForMove(me, c, true)
 	if r != nil {
 		return nil, false, r
 	}
-	x = tx.editExchange(x.ord)
-	tx.conclude(x, StatusCancelled, now)
-	return tx.exchangeView(x, me, tx.game.roundWindow, 0), true, nil
+	x = s.editExchange(x.ord)
+	s.conclude(x, StatusCancelled, now)
+	return s.exchangeView(x, me, s.game.roundWindow, 0), true, nil
 }
 
-func (tx *State) counter(me int, now int64, c *command) (any, bool, *refusal) {
+func (s *State) counter(me int, now int64, c *command) (any, bool, *refusal) {
 	if !isHash(c.s("termsHash")) {
 		return nil, false, refuse(CodeMalformedRequest, "termsHash must be 64 lower-case hex digits")
 	}
-	x, r := tx.openForMove(me, c, false)
+	x, r := s.openForMove(me, c, false)
 	if r != nil {
 		return nil, false, r
 	}
-	exp, r := tx.checkTerms(now, c)
+	exp, r := s.checkTerms(now, c)
 	if r != nil {
 		return nil, false, r
 	}
@@ -183,26 +183,26 @@ func (tx *State) counter(me int, now int64, c *command) (any, bool, *refusal) {
 	if me == x.counterparty {
 		mine = requested
 	}
-	if r := tx.checkFunds(me, mine); r != nil {
+	if r := s.checkFunds(me, mine); r != nil {
 		return nil, false, r
 	}
-	x = tx.editExchange(x.ord)
+	x = s.editExchange(x.ord)
 	prev := *x.live()
-	tx.reserve(prev.author, x.authorSide(&prev), -1)
-	tx.expiry = tdelete(tx.expiry, expiryKey{prev.expiresAt, x.ord})
+	s.reserve(prev.author, x.authorSide(&prev), -1)
+	s.expiry = tdelete(s.expiry, expiryKey{prev.expiresAt, x.ord})
 	prev.countered = true
 	x.rounds = x.rounds.Set(prev.number-1, &prev)
 	rd := &round{number: prev.number + 1, author: me, offered: offered, requested: requested, expiresAt: exp,
 		createdAt: now, approvals: []approval{{player: me, at: now}}}
-	rd.terms, rd.hash = sealTerms(tx.player(x.proposer).id, tx.player(x.counterparty).id, offered, requested, exp)
+	rd.terms, rd.hash = sealTerms(s.player(x.proposer).id, s.player(x.counterparty).id, offered, requested, exp)
 	x.rounds = x.rounds.Append(rd)
 	x.version++
-	tx.reserve(me, mine, 1)
-	tx.expiry = tinsert(tx.expiry, expiryKey{exp, x.ord})
-	return tx.exchangeView(x, me, tx.game.roundWindow, 0), true, nil
+	s.reserve(me, mine, 1)
+	s.expiry = tinsert(s.expiry, expiryKey{exp, x.ord})
+	return s.exchangeView(x, me, s.game.roundWindow, 0), true, nil
 }
 
-func (tx *State) respond(me int, now int64, c *command) (any, bool, *refusal) {
+func (s *State) respond(me int, now int64, c *command) (any, bool, *refusal) {
 	decision := c.s("decision")
 	if decision != "approve" && decision != "decline" {
 		return nil, false, refuse(CodeMalformedRequest, `decision must be "approve" or "decline"`)
@@ -210,23 +210,23 @@ func (tx *State) respond(me int, now int64, c *command) (any, bool, *refusal) {
 	if !isHash(c.s("termsHash")) {
 		return nil, false, refuse(CodeMalformedRequest, "termsHash must be 64 lower-case hex digits")
 	}
-	x, r := tx.openForMove(me, c, false)
+	x, r := s.openForMove(me, c, false)
 	if r != nil {
 		return nil, false, r
 	}
-	x = tx.editExchange(x.ord)
+	x = s.editExchange(x.ord)
 	if decision == "decline" {
-		tx.conclude(x, StatusDeclined, now)
-		return tx.exchangeView(x, me, tx.game.roundWindow, 0), true, nil
+		s.conclude(x, StatusDeclined, now)
+		return s.exchangeView(x, me, s.game.roundWindow, 0), true, nil
 	}
 	live := *x.live()
 	live.approvals = append(append([]approval(nil), live.approvals...), approval{player: me, at: now})
 	x.rounds = x.rounds.Set(live.number-1, &live)
-	tx.conclude(x, StatusSettled, now) // releases the author's reservation
-	plan, funded := tx.planSettlement(x, &live, me, now)
+	s.conclude(x, StatusSettled, now) // releases the author's reservation
+	plan, funded := s.planSettlement(x, &live, me, now)
 	if !funded {
 		x.status = StatusUnfunded
-		return tx.exchangeView(x, me, tx.game.roundWindow, 0), true, nil
+		return s.exchangeView(x, me, s.game.roundWindow, 0), true, nil
 	}
 	ref := entry{at: now, reason: reasonSettlement, issuer: me, commandID: c.commandID, exchangeID: x.id}
 	for _, leg := range []struct {
@@ -235,8 +235,8 @@ func (tx *State) respond(me int, now int64, c *command) (any, bool, *refusal) {
 	}{{live.offered, x.proposer, x.counterparty}, {live.requested, x.counterparty, x.proposer}} {
 		for _, it := range leg.items {
 			e := ref
-			e.from, e.to, e.asset, e.quantity = leg.from, leg.to, tx.game.assetIdx[it.AssetID], it.Quantity
-			tx.move(e)
+			e.from, e.to, e.asset, e.quantity = leg.from, leg.to, s.game.assetIdx[it.AssetID], it.Quantity
+			s.move(e)
 		}
 	}
 	for _, f := range plan {
@@ -248,7 +248,7 @@ func (tx *State) respond(me int, now int64, c *command) (any, bool, *refusal) {
 			} else {
 				e.reason, e.from, e.to = reasonWithdrawal, m.party, refTreasury
 			}
-			tx.move(e)
+			s.move(e)
 			k := x.partyIndex(m.party)
 			if x.ruleNote[k] == nil && f.note != nil {
 				x.ruleNote[k] = f.note
@@ -256,7 +256,7 @@ func (tx *State) respond(me int, now int64, c *command) (any, bool, *refusal) {
 			x.ruleApplied[k] = true
 		}
 	}
-	return tx.exchangeView(x, me, tx.game.roundWindow, 0), true, nil
+	return s.exchangeView(x, me, s.game.roundWindow, 0), true, nil
 }
 
 type firing struct {
@@ -279,19 +279,19 @@ type ruleMove struct {
 // Available, with reservations of other open Exchanges still unavailable
 // (cause 2). The two causes are indistinguishable to callers by design. x's
 // reservation has already been released in tx.
-func (tx *State) planSettlement(x *exchange, live *round, me int, now int64) ([]firing, bool) {
-	g := tx.game
+func (s *State) planSettlement(x *exchange, live *round, me int, now int64) ([]firing, bool) {
+	g := s.game
 	mine := live.requested
 	if me == x.proposer {
 		mine = live.offered
 	}
-	if tx.checkFunds(me, mine) != nil {
+	if s.checkFunds(me, mine) != nil {
 		return nil, false
 	}
 	// Post-Settlement Available of both parties.
 	avail := map[int][]int64{}
 	for _, p := range []int{x.proposer, x.counterparty} {
-		pl := tx.player(p)
+		pl := s.player(p)
 		v := make([]int64, len(g.assets))
 		for a := range v {
 			v[a] = pl.available(a)
@@ -308,7 +308,7 @@ func (tx *State) planSettlement(x *exchange, live *round, me int, now int64) ([]
 		avail[x.counterparty][a] -= it.Quantity
 		avail[x.proposer][a] += it.Quantity
 	}
-	h := rng.For(tx.seed, rng.System("rules", int(tx.version+1)))
+	h := rng.For(s.seed, rng.System("rules", int(s.version+1)))
 	var plan []firing
 	for i := range g.rules {
 		r := &g.rules[i]

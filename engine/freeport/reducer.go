@@ -80,13 +80,13 @@ func (s *State) Apply(owner string, now int64, body []byte) (*State, []byte) {
 
 // commit bumps the State Version, renders the response and stores it under
 // (player, commandId), all in the working copy tx.
-func (tx *State) commit(me int, now int64, c *command, digest string, res any) (*State, []byte) {
-	tx.version++
-	resp := tx.success(res)
-	rec := &cmdRecord{player: me, commandID: c.commandID, action: c.action, hash: digest, at: now, version: tx.version, response: resp}
-	tx.commands = tx.commands.Put(commandKey(me, c.commandID), rec)
-	tx.commandLog = tx.commandLog.Append(rec)
-	return tx, resp
+func (s *State) commit(me int, now int64, c *command, digest string, res any) (*State, []byte) {
+	s.version++
+	resp := s.success(res)
+	rec := &cmdRecord{player: me, commandID: c.commandID, action: c.action, hash: digest, at: now, version: s.version, response: resp}
+	s.commands = s.commands.Put(commandKey(me, c.commandID), rec)
+	s.commandLog = s.commandLog.Append(rec)
+	return s, resp
 }
 
 // Sweep concludes as expired at most SweepBatch open Exchanges whose live
@@ -169,8 +169,8 @@ func appendCanonicalAny(b []byte, v any) []byte {
 }
 
 // enroll creates the Player of a new Owner with its Starting Assets.
-func (st *State) enroll(owner string, now int64, c *command) (*State, []byte) {
-	tx := st.working()
+func (s *State) enroll(owner string, now int64, c *command) (*State, []byte) {
+	tx := s.working()
 	ord := tx.players.Len()
 	id := "p-" + tx.derive("player", fmt.Sprint(ord))[:20]
 	g := tx.game
@@ -190,20 +190,20 @@ func (st *State) enroll(owner string, now int64, c *command) (*State, []byte) {
 
 // mutate runs one Command on the working copy tx. It reports the result,
 // whether state changed, or a refusal, in which case the caller discards tx.
-func (tx *State) mutate(me int, now int64, c *command) (any, bool, *refusal) {
+func (s *State) mutate(me int, now int64, c *command) (any, bool, *refusal) {
 	switch c.action {
 	case ActionSetTradingName:
-		return tx.setTradingName(me, c)
+		return s.setTradingName(me, c)
 	case ActionTransfer:
-		return tx.transfer(me, now, c)
+		return s.transfer(me, now, c)
 	case ActionProposeExchange:
-		return tx.propose(me, now, c)
+		return s.propose(me, now, c)
 	case ActionRespondToExchange:
-		return tx.respond(me, now, c)
+		return s.respond(me, now, c)
 	case ActionCounterExchange:
-		return tx.counter(me, now, c)
+		return s.counter(me, now, c)
 	case ActionCancelExchange:
-		return tx.cancel(me, now, c)
+		return s.cancel(me, now, c)
 	}
 	return nil, false, refuse(CodeMalformedRequest, fmt.Sprintf("unknown action %q", c.action))
 }
@@ -236,7 +236,7 @@ func normalizeTradingName(s string) (string, *refusal) {
 	return s, nil
 }
 
-func (tx *State) setTradingName(me int, c *command) (any, bool, *refusal) {
+func (s *State) setTradingName(me int, c *command) (any, bool, *refusal) {
 	name := ""
 	if !c.nameNull {
 		var r *refusal
@@ -244,7 +244,7 @@ func (tx *State) setTradingName(me int, c *command) (any, bool, *refusal) {
 			return nil, false, r
 		}
 	}
-	p := tx.player(me)
+	p := s.player(me)
 	var claim *string
 	if name != "" {
 		claim = &name
@@ -253,29 +253,29 @@ func (tx *State) setTradingName(me int, c *command) (any, bool, *refusal) {
 	if p.tradingName == name {
 		return res, false, nil
 	}
-	tx.editPlayer(me).tradingName = name
+	s.editPlayer(me).tradingName = name
 	return res, true, nil
 }
 
-func (tx *State) transfer(me int, now int64, c *command) (any, bool, *refusal) {
+func (s *State) transfer(me int, now int64, c *command) (any, bool, *refusal) {
 	assetID := c.s("assetId")
 	q, _ := c.n("quantity")
-	a, r := tx.transferable(assetID)
+	a, r := s.transferable(assetID)
 	if r != nil {
 		return nil, false, r
 	}
-	to, r := tx.otherPlayer(me, c, "toPlayerId", "transfer to")
+	to, r := s.otherPlayer(me, c, "toPlayerId", "transfer to")
 	if r != nil {
 		return nil, false, r
 	}
-	if tx.player(me).available(a) < q {
+	if s.player(me).available(a) < q {
 		return nil, false, refuse(CodeInsufficientAvailable, fmt.Sprintf("not enough %s available", assetID))
 	}
-	tx.transfers++
-	id := "t-" + tx.derive("transfer", fmt.Sprint(tx.transfers))[:20]
-	tx.move(entry{at: now, reason: reasonTransfer, from: me, to: to, asset: a, quantity: q, issuer: me,
+	s.transfers++
+	id := "t-" + s.derive("transfer", fmt.Sprint(s.transfers))[:20]
+	s.move(entry{at: now, reason: reasonTransfer, from: me, to: to, asset: a, quantity: q, issuer: me,
 		commandID: c.commandID, transferID: id})
-	return transferView{TransferID: id, ToPlayerID: tx.player(to).id, AssetID: assetID, Quantity: q}, true, nil
+	return transferView{TransferID: id, ToPlayerID: s.player(to).id, AssetID: assetID, Quantity: q}, true, nil
 }
 
 // otherPlayer resolves the Player that member field of c names, which may

@@ -1,6 +1,7 @@
 package rooms
 
 import (
+	"errors"
 	"sort"
 	"strings"
 	"unicode"
@@ -48,7 +49,11 @@ func (s *Server) Receive(conn string, frame []byte, now int64, ids IDSource) []O
 	x.se.LastSeen = now
 	cmd, err := DecodeCommand(frame)
 	if err != nil {
-		x.refuse(err.(*Rejection))
+		var rej *Rejection
+		if !errors.As(err, &rej) {
+			rej = reject(CodeMalformedFrame, "%v", err)
+		}
+		x.refuse(rej)
 		return s.flush(ob, now)
 	}
 	if rej := x.dispatch(cmd); rej != nil {
