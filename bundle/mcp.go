@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -55,7 +56,7 @@ func runMCP(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	if *httpAddr == "" {
 		fmt.Fprintf(stderr, "bundle mcp: serving MCP on stdio (records: %s)\n", h.where)
-		if err := srv.Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+		if err := srv.Run(ctx, &mcpserver.LineTransport{In: os.Stdin, Out: stdout}); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 			fmt.Fprintln(stderr, "bundle mcp:", err)
 			return 1
 		}
