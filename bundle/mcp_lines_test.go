@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -26,13 +24,7 @@ type rawMCP struct {
 // startRawMCP starts the child and returns its raw line channel.
 func startRawMCP(t *testing.T) *rawMCP {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "-test.run=^TestMCPHelperProcess$")
-	cmd.Env = append(os.Environ(), helperEnv+"=mcp\x1f-memory")
-	cmd.Stderr = testWriter{t}
+	cmd := mcpCommand(t, "-memory")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

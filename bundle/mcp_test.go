@@ -38,13 +38,7 @@ func TestMCPHelperProcess(t *testing.T) {
 // MCP client to it over its stdin and stdout.
 func startMCP(t *testing.T, args ...string) *mcp.ClientSession {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "-test.run=^TestMCPHelperProcess$")
-	cmd.Env = append(os.Environ(), helperEnv+"="+strings.Join(append([]string{"mcp"}, args...), "\x1f"))
-	cmd.Stderr = testWriter{t}
+	cmd := mcpCommand(t, args...)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: "storyloom-test", Version: "1"}, nil)
@@ -54,6 +48,20 @@ func startMCP(t *testing.T, args ...string) *mcp.ClientSession {
 	}
 	t.Cleanup(func() { _ = cs.Close() })
 	return cs
+}
+
+// mcpCommand is `bundle mcp args…` as a child process (the test binary
+// re-executed) whose stderr goes to the test log.
+func mcpCommand(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestMCPHelperProcess$")
+	cmd.Env = append(os.Environ(), helperEnv+"="+strings.Join(append([]string{"mcp"}, args...), "\x1f"))
+	cmd.Stderr = testWriter{t}
+	return cmd
 }
 
 // testWriter logs a child's stderr.
