@@ -46,11 +46,12 @@ CREATE TABLE IF NOT EXISTS profiles (
 `
 
 // Open opens (creating if needed) the database at path in WAL mode with
-// its schema.
+// its schema, with synchronous=FULL: a write returns only once it is synced
+// to disk, so an acknowledged save or action survives a power cut.
 func Open(path string) (*Store, error) {
 	q := url.Values{}
 	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "synchronous(FULL)")
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "foreign_keys(ON)")
 	q.Set("_txlock", "immediate")
