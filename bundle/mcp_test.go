@@ -463,3 +463,76 @@ func TestMCPRefusesNonLoopbackHTTP(t *testing.T) {
 		t.Errorf("bundle mcp -http 0.0.0.0:0: exit %d, stderr %q", code, errb.String())
 	}
 }
+
+// TestMCPSubmitActionReportsNews plays a story, a simulation and a world
+// to their ends twice under one profile: the action that ends each game
+// carries the ending in its news with the campaign's title, new the first
+// time and not the second, and the story's achievements come with their
+// titles.
+func TestMCPSubmitActionReportsNews(t *testing.T) {
+	cs := startMCP(t, "-memory")
+	games := []struct {
+		campaign, ending string
+		next             func(core.Scene) (string, map[string]any)
+	}{
+		{"gannet-rock", "taken_by_the_sea", func(sc core.Scene) (string, map[string]any) {
+			for _, a := range sc.Actions {
+				if a.Available {
+					return a.ID, nil
+				}
+			}
+			return "", nil
+		}},
+		{"first-flat", "", func(core.Scene) (string, map[string]any) { return "end_week", nil }},
+		{"pier-fair", "", func(core.Scene) (string, map[string]any) {
+			return "advance_ticks", map[string]any{"ticks": 720}
+		}},
+	}
+	for _, g := range games {
+		t.Run(g.campaign, func(t *testing.T) {
+			for round, wantNew := range []bool{true, false} {
+				var h session.SessionHandle
+				callOK(t, cs, "create_session", map[string]any{"campaignId": g.campaign, "seed": "1", "profileId": "newsreader"}, &h)
+				sc, achievements := h.Scene, 0
+				var last session.ActionResult
+				for step := 0; sc.Status == core.StatusActive; step++ {
+					if step > 300 {
+						t.Fatalf("no ending after %d actions", step)
+					}
+					id, params := g.next(sc)
+					args := map[string]any{"sessionId": h.SessionID, "actionId": id}
+					if params != nil {
+						args["params"] = params
+					}
+					last = session.ActionResult{}
+					callOK(t, cs, "submit_action", args, &last)
+					if !last.OK || last.Scene == nil {
+						t.Fatalf("submit_action %s refused: %+v", id, last.Errors)
+					}
+					sc = *last.Scene
+					if n := last.News; n != nil && sc.Status == core.StatusActive {
+						for _, a := range n.Achievements {
+							if a.TitleKey == "" || a.New != wantNew {
+								t.Errorf("round %d: achievement %+v, want a title and new=%v", round, a, wantNew)
+							}
+							achievements++
+						}
+					}
+				}
+				n := last.News
+				if n == nil || n.Ending == nil {
+					t.Fatalf("round %d: the ending action's news is %+v, want the ending", round, n)
+				}
+				if g.ending != "" && n.Ending.ID != g.ending {
+					t.Errorf("round %d: ending %q, want %q", round, n.Ending.ID, g.ending)
+				}
+				if n.Ending.TitleKey == "" || n.Ending.Outcome == "" || n.Ending.New != wantNew {
+					t.Errorf("round %d: ending %+v, want a title, an outcome and new=%v", round, *n.Ending, wantNew)
+				}
+				if g.campaign == "gannet-rock" && achievements == 0 && round == 0 {
+					t.Errorf("the story unlocked no achievement on its way")
+				}
+			}
+		})
+	}
+}

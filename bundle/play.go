@@ -324,6 +324,29 @@ func (p *player) printResult(res session.ActionResult) {
 		}
 	}
 	p.printWarnings(res.Warnings)
+	p.printNews(res.News)
+}
+
+// printNews announces what an action unlocked: each achievement, and the
+// ending reached, marked new when the profile had not held it.
+func (p *player) printNews(n *session.News) {
+	if n == nil {
+		return
+	}
+	for _, a := range n.Achievements {
+		p.printf("  ★ achievement unlocked: %s%s\n", text(p.strings, a.TitleKey, nil, a.ID), isNew(a.New))
+	}
+	if e := n.Ending; e != nil {
+		p.printf("  ★ ending reached: %s%s\n", text(p.strings, e.TitleKey, nil, e.ID), isNew(e.New))
+	}
+}
+
+// isNew is the mark of a milestone the profile had not held before.
+func isNew(fresh bool) string {
+	if fresh {
+		return " (new)"
+	}
+	return ""
 }
 
 func (p *player) printWarnings(ws []core.ValidationWarning) {

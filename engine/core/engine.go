@@ -398,6 +398,15 @@ func (e *Engine) Outcome(s *GameState) (Outcome, error) {
 	return k.Outcome(s.KindState), nil
 }
 
+// Milestones returns the achievements and endings of campaign c, or none
+// when its kind does not implement MilestoneKind.
+func (e *Engine) Milestones(c *Campaign) Milestones {
+	if mk, ok := e.kinds[c.KindID].(MilestoneKind); ok {
+		return mk.Milestones(c)
+	}
+	return Milestones{}
+}
+
 // SubmitAction resolves one action against s (§4) and returns the new state;
 // s is never changed. A rejected action is not logged and leaves s as it was.
 func (e *Engine) SubmitAction(s *GameState, actionID string, params Params) ActionResult {

@@ -105,6 +105,38 @@ type ProfileKind interface {
 	MigrateProfile(data json.RawMessage, fromVersion int) (json.RawMessage, error)
 }
 
+// MilestoneKind is implemented by a kind whose campaigns have achievements
+// and endings a player collects in their profile. The session store reads
+// it to say what an action unlocked (session.News); hosts read it to show a
+// campaign's progress. A kind without it has none to show.
+type MilestoneKind interface {
+	Milestones(c *Campaign) Milestones
+}
+
+// Milestones lists a campaign's achievements and endings, in declaration
+// order.
+type Milestones struct {
+	Achievements []Milestone `json:"achievements"`
+	Endings      []Milestone `json:"endings"`
+}
+
+// Ending outcomes, as Milestone.Outcome states them.
+const (
+	OutcomeWin     = "win"
+	OutcomeLose    = "lose"
+	OutcomeNeutral = "neutral"
+)
+
+// Milestone is one achievement or ending: its id (an ending's is the
+// TerminalID its Outcome names), its title and description keys, and for an
+// ending its outcome, "win", "lose" or "neutral".
+type Milestone struct {
+	ID             string `json:"id"`
+	TitleKey       LocKey `json:"titleKey"`
+	DescriptionKey LocKey `json:"descriptionKey,omitempty"`
+	Outcome        string `json:"outcome,omitempty"`
+}
+
 // AuthoredText is a player-facing string lifted out of a campaign's source:
 // its key and its text in the campaign's default locale.
 type AuthoredText struct {

@@ -99,38 +99,58 @@ func profileWarnings(ws []ProfileWarning) []core.ValidationWarning {
 // campaign is the epoch the action resolved on (before is the state it
 // acted on; after is the state it produced, before any adoption). Nothing
 // here can change the action's result (P4): every failure is a warning.
-func (s *Store) foldProfile(ctx context.Context, profileID string, before, after *core.GameState, changes []core.StateChange) []core.ValidationWarning {
-	unlock := s.profileLocks.lock(profileID)
-	defer unlock()
-	p, pw, readable := s.loadProfile(ctx, profileID)
-	warnings := profileWarnings(pw)
-	if !readable {
-		return append(warnings, ProfileWarning{Code: core.ReasonProfileWriteFailed, ProfileID: profileID}.Warning())
+//
+// It returns, beside the warnings, the action's news: what it unlocked,
+// each item marked new when the profile did not hold it before. With no
+// profile (profileID empty) nothing is remembered, so everything is new.
+func (s *Store) foldProfile(ctx context.Context, profileID string, before, after *core.GameState, changes []core.StateChange) ([]core.ValidationWarning, *News) {
+	campaign := s.engine.Content().Resolve(before.CampaignID, before.CampaignVersion).Campaign(before.CampaignID)
+	achieved, ending := s.unlocked(after, changes)
+	if len(achieved) == 0 && ending == "" {
+		if _, ok := s.engine.Kind(after.KindID).(core.ProfileKind); !ok || profileID == "" {
+			return nil, nil // most actions: nothing to mirror or announce
+		}
+	}
+	var p Profile
+	var warnings []core.ValidationWarning
+	if profileID != "" {
+		unlock := s.profileLocks.lock(profileID)
+		defer unlock()
+		var pw []ProfileWarning
+		var readable bool
+		p, pw, readable = s.loadProfile(ctx, profileID)
+		warnings = profileWarnings(pw)
+		if !readable {
+			warnings = append(warnings, ProfileWarning{Code: core.ReasonProfileWriteFailed, ProfileID: profileID}.Warning())
+			return warnings, s.news(campaign, achieved, ending, nil, nil)
+		}
 	}
 	campaignID := after.CampaignID
 	changed := false
-	for _, ch := range changes {
-		if ch.Reason != core.ReasonAchievementUnlocked || !strings.HasPrefix(ch.Path, "achieved.") {
-			continue
-		}
-		rec := AchievementRecord{CampaignID: campaignID, AchievementID: strings.TrimPrefix(ch.Path, "achieved.")}
+	freshAchievements := map[string]bool{}
+	for _, id := range achieved {
+		rec := AchievementRecord{CampaignID: campaignID, AchievementID: id}
 		if !containsAchievement(p.Achievements, rec) {
 			p.Achievements = append(p.Achievements, rec)
+			freshAchievements[id] = true
 			changed = true
 		}
 	}
-	if after.Status == core.StatusEnded {
-		if out, err := s.engine.Outcome(after); err == nil && out.Terminal && out.TerminalID != "" {
-			rec := TerminalRecord{CampaignID: campaignID, TerminalID: out.TerminalID}
-			if !containsTerminal(p.Terminals, rec) {
-				p.Terminals = append(p.Terminals, rec)
-				changed = true
-			}
+	freshEnding := false
+	if ending != "" {
+		rec := TerminalRecord{CampaignID: campaignID, TerminalID: ending}
+		if !containsTerminal(p.Terminals, rec) {
+			p.Terminals = append(p.Terminals, rec)
+			freshEnding = true
+			changed = true
 		}
+	}
+	news := s.news(campaign, achieved, ending, freshAchievements, &freshEnding)
+	if profileID == "" {
+		return nil, news
 	}
 	kind := s.engine.Kind(after.KindID)
 	if pk, ok := kind.(core.ProfileKind); ok {
-		campaign := s.engine.Content().Resolve(before.CampaignID, before.CampaignVersion).Campaign(before.CampaignID)
 		if w, did := foldKindData(&p, pk, kind.ID(), campaign, changes); w != nil {
 			warnings = append(warnings, w.Warning())
 		} else if did {
@@ -142,7 +162,58 @@ func (s *Store) foldProfile(ctx context.Context, profileID string, before, after
 			warnings = append(warnings, ProfileWarning{Code: core.ReasonProfileWriteFailed, ProfileID: profileID}.Warning())
 		}
 	}
-	return warnings
+	return warnings, news
+}
+
+// unlocked reads what an action unlocked from its changes and the state it
+// produced: the ids of the achievements unlocked, and the terminal id its
+// outcome names when the game ended ("" otherwise).
+func (s *Store) unlocked(after *core.GameState, changes []core.StateChange) (achieved []string, ending string) {
+	for _, ch := range changes {
+		if ch.Reason == core.ReasonAchievementUnlocked && strings.HasPrefix(ch.Path, "achieved.") {
+			achieved = append(achieved, strings.TrimPrefix(ch.Path, "achieved."))
+		}
+	}
+	if after.Status == core.StatusEnded {
+		if out, err := s.engine.Outcome(after); err == nil && out.Terminal {
+			ending = out.TerminalID
+		}
+	}
+	return achieved, ending
+}
+
+// news describes achieved and ending with their titles from campaign's
+// milestones. fresh marks the achievements the profile did not hold before
+// and freshEnding the ending; nil means no profile could say, and counts as
+// new. It is nil when nothing was unlocked.
+func (s *Store) news(campaign *core.Campaign, achieved []string, ending string, fresh map[string]bool, freshEnding *bool) *News {
+	if len(achieved) == 0 && ending == "" {
+		return nil
+	}
+	var ms core.Milestones
+	if campaign != nil {
+		ms = s.engine.Milestones(campaign)
+	}
+	n := &News{Achievements: []Unlocked{}}
+	for _, id := range achieved {
+		m := core.Milestone{ID: id}
+		for _, a := range ms.Achievements {
+			if a.ID == id {
+				m = a
+			}
+		}
+		n.Achievements = append(n.Achievements, Unlocked{Milestone: m, New: fresh == nil || fresh[id]})
+	}
+	if ending != "" {
+		m := core.Milestone{ID: ending}
+		for _, e := range ms.Endings {
+			if e.ID == ending {
+				m = e
+			}
+		}
+		n.Ending = &Unlocked{Milestone: m, New: freshEnding == nil || *freshEnding}
+	}
+	return n
 }
 
 // foldKindData folds changes into p's record for kindID. It reports a

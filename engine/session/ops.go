@@ -44,6 +44,25 @@ type ActionResult struct {
 	Warnings []core.ValidationWarning `json:"warnings"`
 	Changes  []core.StateChange       `json:"changes"`
 	Messages []core.OutcomeMessage    `json:"messages"`
+	// News is what the action unlocked (achievements, the ending it
+	// reached), with titles and whether each is new to the profile; nil
+	// when it unlocked nothing.
+	News *News `json:"news,omitempty"`
+}
+
+// News is what one accepted action unlocked.
+type News struct {
+	// Achievements unlocked by the action, in the order it unlocked them.
+	Achievements []Unlocked `json:"achievements"`
+	// Ending is the ending the game reached, when it ended.
+	Ending *Unlocked `json:"ending,omitempty"`
+}
+
+// Unlocked is one milestone an action reached, and whether the player's
+// profile held it before (with no profile, everything is new).
+type Unlocked struct {
+	core.Milestone
+	New bool `json:"new"`
 }
 
 // GetScene returns the session's current scene. It never adopts content.
@@ -234,11 +253,9 @@ func (s *Store) SubmitAction(ctx context.Context, sessionID, actionID string, pa
 	if _, werr := s.write(ctx, op, rec, st, nil, next.sum); werr != nil {
 		return ActionResult{}, werr
 	}
-	var warnings []core.ValidationWarning
-	if rec.ProfileID != "" {
-		warnings = s.foldProfile(ctx, rec.ProfileID, c.state, acted, res.Changes)
-	}
+	warnings, news := s.foldProfile(ctx, rec.ProfileID, c.state, acted, res.Changes)
 	out := s.actionResult(res, warnings)
+	out.News = news
 	sc, serr := s.scene(op, st, rec.Audience)
 	if serr != nil {
 		return ActionResult{}, serr

@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -268,8 +267,7 @@ func opListCampaigns(ctx context.Context, arg json.RawMessage) (any, error) {
 		for _, c := range cat.Campaigns {
 			s := librarySummary{CampaignID: c.CampaignID, KindID: c.KindID, TitleKey: c.TitleKey, Title: cat.Strings[c.TitleKey],
 				Locales: ch.locales, Progress: c.Progress, Last: h.last(c.CampaignID)}
-			achievements, _ := campaignExtras(ch.engine.Registry().Campaign(c.CampaignID))
-			s.Achievements.Total = len(achievements)
+			s.Achievements.Total = len(ch.engine.Milestones(ch.engine.Registry().Campaign(c.CampaignID)).Achievements)
 			for _, r := range prof.Profile.Achievements {
 				if r.CampaignID == c.CampaignID {
 					s.Achievements.Unlocked++
@@ -297,7 +295,7 @@ func opGetCampaign(ctx context.Context, arg json.RawMessage) (any, error) {
 	}
 	c := ch.engine.Registry().Campaign(a.CampaignID)
 	prof, _ := h.keep.Profiles().Load(ctx, profileID)
-	achievements, endings := campaignExtras(c)
+	achievements, endings := milestones(ch.engine.Milestones(c))
 	for i := range achievements {
 		ach := &achievements[i]
 		ach.Title = ch.text(a.Locale, ach.TitleKey)
@@ -551,18 +549,19 @@ func (a *actionArgs) plain(arg []byte) bool {
 
 // actionOut is an action's result as the page sees it: the session store's
 // result, an error when the engine refused it, and the news worth
-// announcing.
+// announcing (the page's shape of the store's news, which it replaces).
 type actionOut struct {
 	session.ActionResult
 	Error *wireError `json:"error,omitempty"`
-	News  *news      `json:"news,omitempty"`
+	News  *newsOut   `json:"news,omitempty"`
 }
 
-// news is what an accepted action brought: achievements unlocked and the
-// ending reached, with whether the profile had it already.
 func (actionOut) carriesOK() {}
 
-type news struct {
+// newsOut is what an accepted action brought, as the page reads it:
+// achievements unlocked and the ending reached, with whether the profile
+// had it already.
+type newsOut struct {
 	Achievements []achievementInfo `json:"achievements"`
 	Ending       *endingInfo       `json:"ending,omitempty"`
 	EndingIsNew  bool              `json:"endingIsNew,omitempty"`
@@ -585,13 +584,9 @@ func act(ctx context.Context, arg json.RawMessage, preview bool) (any, error) {
 		a.Params = core.Params{}
 	}
 	var res session.ActionResult
-	var before session.Profile
 	if preview {
 		res, err = ch.store.PreviewAction(ctx, a.SessionID, a.ActionID, a.Params)
 	} else {
-		if p, perr := h.keep.Profiles().Load(ctx, profileID); perr == nil {
-			before = p.Profile
-		}
 		res, err = ch.store.SubmitAction(ctx, a.SessionID, a.ActionID, a.Params)
 	}
 	if err != nil {
@@ -610,56 +605,25 @@ func act(ctx context.Context, arg json.RawMessage, preview bool) (any, error) {
 		return out, nil
 	}
 	h.touch(ch.id, a.SessionID, res.Scene.Status, nowStamp())
-	out.News = ch.news(before, res)
+	out.News = news(res.News)
 	return out, nil
 }
 
-// news works out what an accepted action unlocked.
-func (ch *campaignHost) news(before session.Profile, res session.ActionResult) *news {
-	campaignID := ch.id
-	unlocked := slices.ContainsFunc(res.Changes, func(c core.StateChange) bool { return c.Reason == core.ReasonAchievementUnlocked })
-	if !unlocked && res.Scene.Status != core.StatusEnded {
-		return nil // most choices: nothing to look up
-	}
-	c := ch.engine.Registry().Campaign(campaignID)
-	if c == nil {
+// news is an action's news as the page reads it: the session store's,
+// each achievement marked unlocked and the ending found.
+func news(n *session.News) *newsOut {
+	if n == nil {
 		return nil
 	}
-	achievements, endings := campaignExtras(c)
-	n := &news{Achievements: []achievementInfo{}}
-	for _, ch := range res.Changes {
-		if ch.Reason != core.ReasonAchievementUnlocked || !strings.HasPrefix(ch.Path, "achieved.") {
-			continue
-		}
-		id := strings.TrimPrefix(ch.Path, "achieved.")
-		for _, a := range achievements {
-			if a.ID == id {
-				a.Unlocked = true
-				n.Achievements = append(n.Achievements, a)
-			}
-		}
+	out := &newsOut{Achievements: []achievementInfo{}}
+	for _, a := range n.Achievements {
+		out.Achievements = append(out.Achievements, achievementInfo{ID: a.ID, TitleKey: a.TitleKey, DescriptionKey: a.DescriptionKey, Unlocked: true, New: a.New})
 	}
-	if res.Scene.Status == core.StatusEnded {
-		id := terminalOf(res.Scene.View.KindView)
-		for i := range endings {
-			if endings[i].ID != id {
-				continue
-			}
-			e := endings[i]
-			e.Found = true
-			n.Ending = &e
-			n.EndingIsNew = true
-			for _, t := range before.Terminals {
-				if t.CampaignID == campaignID && t.TerminalID == id {
-					n.EndingIsNew = false
-				}
-			}
-		}
+	if e := n.Ending; e != nil {
+		out.Ending = &endingInfo{ID: e.ID, TitleKey: e.TitleKey, Outcome: e.Outcome, Found: true}
+		out.EndingIsNew = e.New
 	}
-	if len(n.Achievements) == 0 && n.Ending == nil {
-		return nil
-	}
-	return n
+	return out
 }
 
 type saveArgs struct {

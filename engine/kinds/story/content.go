@@ -19,11 +19,11 @@ const (
 	NodeEnding = "ending"
 )
 
-// Ending outcomes.
+// Ending outcomes: an ending node's Outcome.
 const (
-	OutcomeWin     = "win"
-	OutcomeLose    = "lose"
-	OutcomeNeutral = "neutral"
+	OutcomeWin     = core.OutcomeWin
+	OutcomeLose    = core.OutcomeLose
+	OutcomeNeutral = core.OutcomeNeutral
 )
 
 // Effect operations.

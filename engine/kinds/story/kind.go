@@ -227,6 +227,27 @@ func (Kind) Outcome(state any) core.Outcome {
 	return core.Outcome{Terminal: true, TerminalID: id, Fields: map[string]any{"endingId": id}}
 }
 
+// Milestones implements core.MilestoneKind: the campaign's achievements and
+// its endings, one per distinct ending id, in node order.
+func (Kind) Milestones(c *core.Campaign) core.Milestones {
+	m := core.Milestones{Achievements: []core.Milestone{}, Endings: []core.Milestone{}}
+	sc, err := contentOf(c)
+	if err != nil {
+		return m
+	}
+	for _, a := range sc.Achievements {
+		m.Achievements = append(m.Achievements, core.Milestone{ID: a.ID, TitleKey: a.TitleKey, DescriptionKey: a.DescriptionKey})
+	}
+	seen := map[string]bool{}
+	for _, n := range sc.Nodes {
+		if n.Type == NodeEnding && !seen[n.EndingID] {
+			seen[n.EndingID] = true
+			m.Endings = append(m.Endings, core.Milestone{ID: n.EndingID, TitleKey: n.TitleKey, Outcome: n.Outcome})
+		}
+	}
+	return m
+}
+
 // TerminalCount implements core.TerminalCounter: the distinct ending ids of
 // the campaign's ending nodes.
 func (Kind) TerminalCount(c *core.Campaign) int {

@@ -186,3 +186,13 @@ func (Kind) EventNames() []string { return []string{EventTicksAdvanced} }
 
 // TerminalCount implements core.TerminalCounter: the two resolutions.
 func (Kind) TerminalCount(*core.Campaign) int { return 2 }
+
+// Milestones implements core.MilestoneKind: no achievements, and the two
+// resolutions as endings.
+func (Kind) Milestones(c *core.Campaign) core.Milestones {
+	e := contentOf(c).Endings
+	return core.Milestones{Achievements: []core.Milestone{}, Endings: []core.Milestone{
+		{ID: ResolutionObjectivesMet, TitleKey: e.ObjectivesMet, Outcome: core.OutcomeWin},
+		{ID: ResolutionFailed, TitleKey: e.Failed, Outcome: core.OutcomeLose},
+	}}
+}
