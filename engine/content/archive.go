@@ -3,6 +3,8 @@ package content
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"sync"
 
@@ -246,7 +248,7 @@ func (a *Archive) Restore(s StoredEpoch) RestoreResult {
 		reservedThen[k] = true
 	}
 	var warnings []core.ValidationWarning
-	for _, key := range sortedKeys(s.Form.Strings) {
+	for _, key := range slices.Sorted(maps.Keys(s.Form.Strings)) {
 		if reservedThen[key] || len(key) > len("core.reason.") && key[:len("core.reason.")] == "core.reason." {
 			return integrity("authored key %q was reserved when the epoch was published", key)
 		}

@@ -3,6 +3,8 @@ package content
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -236,7 +238,7 @@ func (b *builder) translations(src Source, id string, strs map[core.LocKey]strin
 		return nil
 	}
 	out := map[string]map[core.LocKey]string{}
-	for _, locale := range sortedKeys(src.Translations) {
+	for _, locale := range slices.Sorted(maps.Keys(src.Translations)) {
 		path := "strings/" + locale + ".json"
 		if !isLocale(locale) || locale == core.DefaultLocale {
 			b.fail(src, id, core.Errorf(core.ReasonInvalidIdentifier, path, "%q is not a translation locale (e.g. fr, pt-br)", locale))
@@ -247,7 +249,7 @@ func (b *builder) translations(src Source, id string, strs map[core.LocKey]strin
 			b.fail(src, id, core.Errorf(core.ReasonMalformedInput, path, "not a catalog of string keys to texts: %v", err))
 			continue
 		}
-		for _, key := range sortedKeys(cat) {
+		for _, key := range slices.Sorted(maps.Keys(cat)) {
 			if _, ok := strs[key]; !ok {
 				b.fail(src, id, core.Errorf(core.ReasonMissingStringKey, path+"#"+key, "the catalog translates %q, which the campaign does not author", key))
 			}
@@ -291,7 +293,7 @@ func isLocale(s string) bool {
 func (b *builder) checkCrossCampaignStrings(camps []built) {
 	owner := map[core.LocKey]string{}
 	for _, c := range camps {
-		for _, key := range sortedKeys(c.provenance.Strings) {
+		for _, key := range slices.Sorted(maps.Keys(c.provenance.Strings)) {
 			first, ok := owner[key]
 			if !ok {
 				owner[key] = c.campaign.ID
@@ -363,13 +365,4 @@ func (b *builder) assemble(camps []built) *core.Registry {
 		}
 	}
 	return r
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,6 +2,8 @@ package core
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 
 	"github.com/storyloom/storyloom/engine/strictjson"
 )
@@ -84,7 +86,7 @@ func (r *Registry) Campaign(id string) *Campaign {
 func (r *Registry) Locales(campaignID string) []string {
 	out := []string{DefaultLocale}
 	if p := r.Provenance[campaignID]; p != nil {
-		out = append(out, sortedKeys(p.Catalogs)...)
+		out = append(out, slices.Sorted(maps.Keys(p.Catalogs))...)
 	}
 	return out
 }

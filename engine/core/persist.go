@@ -2,7 +2,6 @@ package core
 
 import (
 	"encoding/json"
-	"sort"
 )
 
 // envelopeJSON is the envelope as read: every field required.
@@ -232,13 +231,4 @@ func (e *Engine) MigrateSave(data []byte, kindVersion string) (res Result[*GameS
 	}
 	s.KindState = st
 	return Succeed(s), migrated
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,6 +2,8 @@ package validate
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -269,7 +271,7 @@ func Tier3(k core.Kind, c *core.Campaign, b Budget) ([]core.ValidationWarning, E
 		}
 	}
 	terms := space.Terminals()
-	for _, id := range sortedKeys(terms) {
+	for _, id := range slices.Sorted(maps.Keys(terms)) {
 		if _, ok := ex.Terminals[id]; !ok {
 			out = append(out, core.Errorf(core.ReasonUnreachableEnding, terms[id], "no path reaches ending %q%s", id, qualifier))
 		}
@@ -303,13 +305,4 @@ func sortedStrings(s []string) []string {
 	out := append([]string(nil), s...)
 	sort.Strings(out)
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

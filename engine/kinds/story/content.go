@@ -460,12 +460,3 @@ func (c *Content) eachCondition(fn func(path string, cond *condition.Condition))
 		}
 	}
 }
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}

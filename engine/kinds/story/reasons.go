@@ -1,6 +1,11 @@
 package story
 
-import "github.com/storyloom/storyloom/engine/core"
+import (
+	"maps"
+	"slices"
+
+	"github.com/storyloom/storyloom/engine/core"
+)
 
 // KindID is the story-graph kind's id.
 const KindID = "story-graph"
@@ -82,7 +87,7 @@ var reasonMessages = map[string]string{
 	ReasonSettleCapped:            "The story drew too many random transitions in a row and stopped.",
 }
 
-var reasonCodes = sortedKeys(reasonMessages)
+var reasonCodes = slices.Sorted(maps.Keys(reasonMessages))
 
 func reasonKey(code string) core.LocKey { return core.KindReasonKey(KindID, code) }
 
