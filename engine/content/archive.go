@@ -62,12 +62,24 @@ const (
 	IntegrityFailure = "integrity_failure"
 )
 
-// RestoreResult says what Restore did with a stored epoch.
+// RestoreResult says what Restore did with a stored epoch. An unsupported
+// one names the kind that rejected it and the kind that published it, and
+// its one warning is epoch_unsupported with the details campaignId,
+// campaignVersion and potentialRegression (true when the same kind at the
+// same version published and now rejects it).
 type RestoreResult struct {
-	Outcome  string                   `json:"outcome"`
-	Ref      EpochRef                 `json:"ref"`
-	Errors   []core.ValidationError   `json:"errors,omitempty"`
-	Warnings []core.ValidationWarning `json:"warnings,omitempty"`
+	Outcome     string                   `json:"outcome"`
+	Ref         EpochRef                 `json:"ref"`
+	RejectedBy  *KindRef                 `json:"rejectedBy,omitempty"`
+	PublishedBy *KindRef                 `json:"publishedBy,omitempty"`
+	Errors      []core.ValidationError   `json:"errors,omitempty"`
+	Warnings    []core.ValidationWarning `json:"warnings,omitempty"`
+}
+
+// KindRef names a kind at a version.
+type KindRef struct {
+	KindID      string `json:"kindId"`
+	KindVersion string `json:"kindVersion"`
 }
 
 // Archive is the reference content archive (§4): every published epoch in
@@ -267,11 +279,18 @@ func (a *Archive) Restore(s StoredEpoch) RestoreResult {
 		}
 		return RestoreResult{Outcome: Restored, Ref: ref, Warnings: warnings}
 	}
-	unsupported := func(errs []core.ValidationError) RestoreResult {
-		return RestoreResult{Outcome: Unsupported, Ref: ref, Errors: errs, Warnings: []core.ValidationWarning{
-			core.Errorf(core.ReasonEpochUnsupported, "", "campaign %q version %s cannot run on this build", ref.CampaignID, ref.CampaignVersion)}}
-	}
 	k := a.kinds[s.Form.Campaign.KindID]
+	published := &KindRef{KindID: s.Publication.KindID, KindVersion: s.Publication.KindVersion}
+	rejected := &KindRef{KindID: s.Form.Campaign.KindID}
+	if k != nil {
+		rejected.KindVersion = k.Version()
+	}
+	unsupported := func(errs []core.ValidationError) RestoreResult {
+		w := core.Errorf(core.ReasonEpochUnsupported, "", "campaign %q version %s cannot run on this build", ref.CampaignID, ref.CampaignVersion)
+		w.Details = map[string]any{"campaignId": ref.CampaignID, "campaignVersion": ref.CampaignVersion,
+			"potentialRegression": k != nil && *rejected == *published}
+		return RestoreResult{Outcome: Unsupported, Ref: ref, RejectedBy: rejected, PublishedBy: published, Errors: errs, Warnings: []core.ValidationWarning{w}}
+	}
 	if k == nil {
 		return unsupported([]core.ValidationError{core.Errorf(core.ReasonUnknownKind, "kindId", "kind %q is not registered", s.Form.Campaign.KindID)})
 	}

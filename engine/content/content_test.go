@@ -168,7 +168,8 @@ func TestArchivePublishAndRestore(t *testing.T) {
 	bad.Form.Campaign.Content = []byte(`{"start":0,"goal":-3,"stepKey":"tally.action.inc","achieveAt":5}`)
 	bad.Form.Campaign.Version = "0.1.0"
 	bad.Digest, _ = content.EpochDigest(bad.Form)
-	if r := fresh.Restore(bad); r.Outcome != content.Unsupported || r.Warnings[0].Code != core.ReasonEpochUnsupported {
+	if r := fresh.Restore(bad); r.Outcome != content.Unsupported || r.Warnings[0].Code != core.ReasonEpochUnsupported ||
+		*r.RejectedBy != (content.KindRef{KindID: "counter", KindVersion: kinds[0].Version()}) || *r.PublishedBy != *r.RejectedBy {
 		t.Fatalf("unsupported restore: %+v", r)
 	}
 	if got := fresh.Versions("tally"); strings.Join(got, ",") != "1.0.0,2.0.0" {
@@ -204,6 +205,56 @@ func FuzzBuild(f *testing.F) {
 			if e.Code == "" || e.Message == "" {
 				t.Fatalf("finding without code or message: %+v", e)
 			}
+		}
+	})
+}
+
+func TestReopen(t *testing.T) {
+	first, err := content.Reopen(kinds, build(t, "tally", "1.0.0", 10), nil)
+	if err != nil || len(first.Persist) != 1 || len(first.Warnings) != 0 {
+		t.Fatalf("%v %+v", err, first)
+	}
+	s1 := first.Persist[0]
+	second, err := content.Reopen(kinds, build(t, "tally", "2.0.0", 4), []content.StoredEpoch{s1})
+	if err != nil || len(second.Persist) != 1 || second.Persist[0].Form.Campaign.Version != "2.0.0" || len(second.Warnings) != 0 {
+		t.Fatalf("%v %+v", err, second)
+	}
+	a := second.Archive
+	if a.Resolve("tally", "1.0.0") == nil || a.Current("tally") != "2.0.0" {
+		t.Fatal("the kept epoch is not held beside the served one")
+	}
+	t.Run("nothing new to persist", func(t *testing.T) {
+		r, _ := content.Reopen(kinds, build(t, "tally", "2.0.0", 4), []content.StoredEpoch{second.Persist[0], s1})
+		if len(r.Persist) != 0 || len(r.Warnings) != 0 {
+			t.Fatalf("%+v", r)
+		}
+	})
+	t.Run("a served version kept with other content", func(t *testing.T) {
+		r, _ := content.Reopen(kinds, build(t, "tally", "1.0.0", 11), []content.StoredEpoch{s1})
+		if len(r.Persist) != 1 || len(r.Warnings) != 1 || r.Warnings[0].Code != core.ReasonContentVersionConflict {
+			t.Fatalf("%+v", r)
+		}
+	})
+	t.Run("an epoch this build cannot run", func(t *testing.T) {
+		bad := s1
+		bad.Form.Campaign.Content = []byte(`{"start":0,"goal":-3,"stepKey":"tally.action.inc","achieveAt":5}`)
+		bad.Form.Campaign.Version = "0.1.0"
+		bad.Digest, _ = content.EpochDigest(bad.Form)
+		r, _ := content.Reopen(kinds, build(t, "tally", "2.0.0", 4), []content.StoredEpoch{bad})
+		if len(r.Warnings) != 1 || r.Warnings[0].Code != core.ReasonEpochUnsupported || r.Archive.Resolve("tally", "0.1.0") != nil {
+			t.Fatalf("%+v", r)
+		}
+		d := r.Warnings[0].Details
+		if d["campaignId"] != "tally" || d["campaignVersion"] != "0.1.0" || d["potentialRegression"] != true {
+			t.Fatalf("details %+v", d)
+		}
+	})
+	t.Run("a corrupt stored epoch", func(t *testing.T) {
+		bad := s1
+		bad.Digest = strings.Repeat("0", 64)
+		r, _ := content.Reopen(kinds, build(t, "tally", "2.0.0", 4), []content.StoredEpoch{bad})
+		if len(r.Warnings) != 1 || r.Warnings[0].Code != core.ReasonInvalidState || r.Archive.Resolve("tally", "1.0.0") != nil {
+			t.Fatalf("%+v", r)
 		}
 	})
 }

@@ -205,11 +205,37 @@ func KindReasonMessages(kindID string, reasons map[string]string, extra ...map[L
 	return m
 }
 
-// CoreMessages returns the core catalog: core.reason.<code> → English text.
+// Keys of the notices a session store gives a player when content changed
+// under a game at resume or load (docs/session-store.md). Each takes the
+// params from and to, the versions involved.
+const (
+	// NoticeContentAdopted: the game moved onto the campaign's new version.
+	NoticeContentAdopted LocKey = "core.notice.content_adopted"
+	// NoticeContentMigrated: a save was carried over to a new version by
+	// the campaign's declared migration.
+	NoticeContentMigrated LocKey = "core.notice.content_migrated"
+	// NoticeContentKept: the new version cannot take the game over, so it
+	// goes on playing the version it was on.
+	NoticeContentKept LocKey = "core.notice.content_kept"
+)
+
+// noticeMessages is the core catalog's notices, beside the reason codes'
+// messages.
+var noticeMessages = map[LocKey]string{
+	NoticeContentAdopted:  "The campaign was updated: this game now plays version {to} (it was on {from}).",
+	NoticeContentMigrated: "This save was made with version {from}; it was carried over to version {to}.",
+	NoticeContentKept:     "Version {to} of the campaign cannot take this game over, so it goes on playing version {from}.",
+}
+
+// CoreMessages returns the core catalog: core.reason.<code> → English
+// text, and the core.notice.* keys.
 func CoreMessages() map[LocKey]string {
-	m := make(map[LocKey]string, len(baseMessages))
+	m := make(map[LocKey]string, len(baseMessages)+len(noticeMessages))
 	for c, text := range baseMessages {
 		m[CoreReasonKey(c)] = text
+	}
+	for k, text := range noticeMessages {
+		m[k] = text
 	}
 	return m
 }

@@ -247,3 +247,90 @@ func TestListCampaigns(t *testing.T) {
 		})
 	}
 }
+
+func TestContentNotices(t *testing.T) {
+	refusing := epoch{version: "3.0.0", step: 1, title: "x", refuse: true}
+	tests := []struct {
+		name    string
+		epochs  []epoch
+		offer   string
+		want    string // the notice's outcome, "" for none
+		from    string
+		to      string
+		reason  string
+		version string // the version the game then plays
+	}{
+		{"no offer", []epoch{v1, v2}, "", "", "", "", "", "1.0.0"},
+		{"adopted", []epoch{v1, v2}, "2.0.0", session.NoticeAdopted, "1.0.0", "2.0.0", "", "2.0.0"},
+		{"kept", []epoch{v1, refusing}, "3.0.0", session.NoticeKept, "1.0.0", "3.0.0", core.ReasonContentIncompatible, "1.0.0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			check := func(t *testing.T, h session.SessionHandle) {
+				t.Helper()
+				if tt.want == "" {
+					if len(h.Notices) != 0 {
+						t.Fatalf("notices %+v", h.Notices)
+					}
+					return
+				}
+				if len(h.Notices) != 1 {
+					t.Fatalf("notices %+v", h.Notices)
+				}
+				n := h.Notices[0]
+				if n.Outcome != tt.want || n.From != tt.from || n.To != tt.to || n.Reason != tt.reason || n.CampaignID != "tally" {
+					t.Fatalf("notice %+v", n)
+				}
+				if n.Message.Key != "core.notice.content_"+tt.want || n.Message.Params["from"] != tt.from || n.Message.Params["to"] != tt.to {
+					t.Fatalf("message %+v", n.Message)
+				}
+			}
+			t.Run("resume", func(t *testing.T) {
+				e := newEnv(t, envOptions{epochs: tt.epochs})
+				id := e.create(t, "")
+				e.channel.set(tt.offer)
+				h, err := e.store.Resume(ctx, id)
+				if err != nil || h.SessionID != id {
+					t.Fatal(err)
+				}
+				check(t, h)
+				if blob := string(e.record(t, id).Blob); !strings.Contains(blob, `"campaignVersion":"`+tt.version+`"`) {
+					t.Fatalf("%s", blob)
+				}
+				strs, _ := e.store.GetStrings(ctx, id, "")
+				for _, n := range h.Notices {
+					if strs[n.Message.Key] == "" {
+						t.Fatalf("%s is not in the string table", n.Message.Key)
+					}
+				}
+			})
+			t.Run("load", func(t *testing.T) {
+				e := newEnv(t, envOptions{epochs: tt.epochs})
+				id := e.create(t, "")
+				s, _ := e.store.SaveGame(ctx, id)
+				e.channel.set(tt.offer)
+				h, err := e.store.LoadGame(ctx, s.SaveID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				check(t, h)
+			})
+		})
+	}
+	t.Run("a save whose epoch is gone is migrated and says so", func(t *testing.T) {
+		records := session.NewMemoryRecords()
+		ids := &session.CountingRecordIDs{}
+		old := newEnv(t, envOptions{records: records, ids: ids})
+		id := old.create(t, "")
+		s, _ := old.store.SaveGame(ctx, id)
+		v3 := epoch{version: "3.0.0", step: 2, title: "Tally III", migrates: []string{"1.0.0"}}
+		now := newEnv(t, envOptions{records: records, ids: ids, epochs: []epoch{v3}})
+		h, err := now.store.LoadGame(ctx, s.SaveID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(h.Notices) != 1 || h.Notices[0].Outcome != session.NoticeMigrated || h.Notices[0].From != "1.0.0" || h.Notices[0].To != "3.0.0" {
+			t.Fatalf("%+v", h.Notices)
+		}
+	})
+}

@@ -25,6 +25,9 @@ type SessionHandle struct {
 	Scene     core.Scene `json:"scene"`
 	// Warnings are profile degradations met while creating the session.
 	Warnings []core.ValidationWarning `json:"warnings,omitempty"`
+	// Notices say what a content update did to the game at Resume or
+	// LoadGame: adopted, migrated or kept on its version.
+	Notices []ContentNotice `json:"notices,omitempty"`
 }
 
 // SaveHandle is a save just taken.
@@ -169,35 +172,48 @@ func (s *Store) CreateSession(ctx context.Context, cfg CreateSessionConfig) (Ses
 	return SessionHandle{SessionID: id, Scene: sc, Warnings: s.aliasErrors(warnings)}, nil
 }
 
-// ResumeSession returns the session's scene after its adoption point: an
-// offered epoch the engine adopts is written as its own revision. A failed
-// adoption write is not a failure: the scene of the unadopted state comes
-// back, and the next adoption point offers again.
+// ResumeSession returns the session's scene after its adoption point (§7);
+// Resume also says what the adoption point did.
 func (s *Store) ResumeSession(ctx context.Context, sessionID string) (core.Scene, error) {
+	h, err := s.Resume(ctx, sessionID)
+	return h.Scene, err
+}
+
+// Resume passes the session's adoption point and returns its scene with a
+// notice of what happened: an offered epoch the engine adopts is written as
+// its own revision (adopted); one it refuses leaves the game on its epoch
+// (kept). A failed adoption write is not a failure: the scene of the
+// unadopted state comes back with no notice, and the next adoption point
+// offers again.
+func (s *Store) Resume(ctx context.Context, sessionID string) (SessionHandle, error) {
 	const op = "ResumeSession"
 	c, unlock, err := s.lockedSession(ctx, op, sessionID)
 	if err != nil {
-		return core.Scene{}, err
+		return SessionHandle{}, err
 	}
 	defer unlock()
-	if st, adopted := s.adopt(c.state, sessionID, c.rec.ProfileID); adopted {
+	st, notice := s.adopt(c.state, sessionID, c.rec.ProfileID)
+	if st != c.state {
 		next := c.rec
 		next.Revision++
 		next.UpdatedAt = s.clock.Now()
 		if nc, werr := s.write(ctx, op, next, st, nil, c.sum); werr == nil {
 			c = nc
-		} else if werr.Code == core.ReasonConcurrentModification {
-			// Another writer committed: serve what it wrote.
-			if fresh, ferr := s.session(ctx, op, sessionID); ferr == nil {
-				c = fresh
+		} else {
+			notice = nil
+			if werr.Code == core.ReasonConcurrentModification {
+				// Another writer committed: serve what it wrote.
+				if fresh, ferr := s.session(ctx, op, sessionID); ferr == nil {
+					c = fresh
+				}
 			}
 		}
 	}
 	sc, serr := s.scene(op, c.state, c.rec.Audience)
 	if serr != nil {
-		return core.Scene{}, serr
+		return SessionHandle{}, serr
 	}
-	return sc, nil
+	return SessionHandle{SessionID: sessionID, Scene: sc, Notices: notices(notice)}, nil
 }
 
 // PreviewAction resolves an action prospectively and discards the result
@@ -377,8 +393,13 @@ func (s *Store) LoadGame(ctx context.Context, saveID string) (SessionHandle, err
 	id := s.ids.NewSessionID()
 	unlock := s.sessionLocks.lock(id)
 	defer unlock()
-	st, adopted := s.adopt(st, id, rec.ProfileID)
-	if adopted {
+	var migrated *ContentNotice
+	if st.CampaignVersion != env.CampaignVersion {
+		migrated = newNotice(NoticeMigrated, st.CampaignID, env.CampaignVersion, st.CampaignVersion, "")
+	}
+	loaded := st
+	st, adoption := s.adopt(st, id, rec.ProfileID)
+	if st != loaded {
 		serialized = nil
 	}
 	audience := rec.Audience
@@ -398,7 +419,7 @@ func (s *Store) LoadGame(ctx context.Context, saveID string) (SessionHandle, err
 	if err != nil {
 		return SessionHandle{}, err
 	}
-	return SessionHandle{SessionID: id, Scene: sc}, nil
+	return SessionHandle{SessionID: id, Scene: sc, Notices: notices(migrated, adoption)}, nil
 }
 
 // ExportSave returns a save as a standalone document a player can keep as

@@ -236,17 +236,22 @@ func (s *Store) offer(scope ContentScope, current string) (version string, ok bo
 }
 
 // adopt runs one adoption point: the state on the offered epoch, or the
-// same state when there is no offer or the engine refuses it.
-func (s *Store) adopt(st *core.GameState, sessionID, profileID string) (*core.GameState, bool) {
+// same state when there is no offer or the engine refuses it. The notice
+// says which, and is nil when nothing was offered.
+func (s *Store) adopt(st *core.GameState, sessionID, profileID string) (*core.GameState, *ContentNotice) {
 	v, ok := s.offer(ContentScope{CampaignID: st.CampaignID, SessionID: sessionID, ProfileID: profileID}, st.CampaignVersion)
 	if !ok {
-		return st, false
+		return st, nil
 	}
 	res := s.engine.AdoptContent(st, v)
 	if !res.Adopted || res.State == st {
-		return st, false
+		reason := res.Reason
+		if reason == "" {
+			reason = core.ReasonContentNotAdoptable
+		}
+		return st, newNotice(NoticeKept, st.CampaignID, st.CampaignVersion, v, reason)
 	}
-	return res.State, true
+	return res.State, newNotice(NoticeAdopted, st.CampaignID, st.CampaignVersion, v, "")
 }
 
 // write puts next with st's serialization (serialized, when the caller
@@ -306,4 +311,15 @@ func (s *Store) Forget(_ context.Context, sessionID string) {
 	unlock := s.sessionLocks.lock(sessionID)
 	defer unlock()
 	s.evict(sessionID)
+}
+
+// LatestChannel is a ContentChannel that offers every session in a
+// campaign the version the function names for it; "" is no offer. A host
+// serving an archive passes its Current method.
+type LatestChannel func(campaignID string) string
+
+// Current implements ContentChannel.
+func (f LatestChannel) Current(scope ContentScope) (string, bool) {
+	v := f(scope.CampaignID)
+	return v, v != ""
 }
