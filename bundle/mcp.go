@@ -50,6 +50,7 @@ func runMCP(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer func() { _ = h.close() }()
+	h.printKeptWarnings(stderr, "bundle mcp: warning:")
 	srv := mcpserver.New(h.store, mcpVersion)
 
 	ctx, stop := untilStopped()

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,7 +43,10 @@ type hostStore struct {
 	store *session.Store
 	// where names the record storage, for the startup line.
 	where string
-	close func() error
+	// warnings are the kept campaign versions that did not come back
+	// (epoch_unsupported, content_version_conflict), for the startup lines.
+	warnings []core.ValidationWarning
+	close    func() error
 }
 
 // storeOptions pin what a reproducible run needs pinned.
@@ -53,7 +58,10 @@ type storeOptions struct {
 
 // openStore builds the engine from the campaigns and the session store over
 // SQLite (or memory) exactly as a native host does: the registered kinds,
-// random ids and seeds, and a UTC clock.
+// random ids and seeds, and a UTC clock. Over SQLite it keeps every
+// campaign version it served (content.Reopen): games and saves made on an
+// older version go on playing it, or adopt or migrate to the current one
+// when they resume or load; what did not come back is in warnings.
 func openStore(f storeFlags, opt storeOptions) (*hostStore, error) {
 	sources, err := campaignSources(f.campaigns)
 	if err != nil {
@@ -79,13 +87,11 @@ func openStore(f storeFlags, opt storeOptions) (*hostStore, error) {
 		recIDs = &session.CountingRecordIDs{}
 		clock = countingClock()
 	}
-	eng, err := core.New(core.Host{Kinds: kinds, Registry: reg, IDs: ids})
-	if err != nil {
-		return nil, err
-	}
 	h := &hostStore{close: func() error { return nil }, where: "memory"}
 	var records session.RecordStore
 	var profiles session.ProfileStore
+	var kept []content.StoredEpoch
+	var db *sqlitestore.Store
 	if f.memory {
 		records, profiles = session.NewMemoryRecords(), session.NewMemoryProfiles()
 	} else {
@@ -98,16 +104,39 @@ func openStore(f storeFlags, opt storeOptions) (*hostStore, error) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return nil, err
 		}
-		db, err := sqlitestore.Open(path)
-		if err != nil {
+		if db, err = sqlitestore.Open(path); err != nil {
 			return nil, err
 		}
 		records, profiles, h.where, h.close = db, db, path, db.Close
+		if kept, err = db.Epochs(context.Background()); err != nil {
+			_ = h.close()
+			return nil, err
+		}
 	}
-	st, err := session.New(session.Config{Engine: eng, Records: records, Profiles: profiles, Clock: clock, IDs: recIDs})
-	if err != nil {
+	fail := func(err error) (*hostStore, error) {
 		_ = h.close()
 		return nil, err
+	}
+	opened, err := content.Reopen(kinds, reg, kept)
+	if err != nil {
+		return fail(err)
+	}
+	h.warnings = opened.Warnings
+	if db != nil {
+		for _, e := range opened.Persist {
+			if err := db.PutEpoch(context.Background(), e); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	eng, err := core.New(core.Host{Kinds: kinds, Registry: reg, Archive: opened.Archive, IDs: ids})
+	if err != nil {
+		return fail(err)
+	}
+	st, err := session.New(session.Config{Engine: eng, Records: records, Profiles: profiles, Clock: clock, IDs: recIDs,
+		Content: session.LatestChannel(opened.Archive.Current)})
+	if err != nil {
+		return fail(err)
 	}
 	h.store = st
 	return h, nil
@@ -160,4 +189,12 @@ func countingClock() session.Clock {
 		n++
 		return base.Add(time.Duration(n) * time.Second).Format("2006-01-02T15:04:05.000000000Z")
 	})
+}
+
+// printKeptWarnings writes one line per kept campaign version that did not
+// come back, after prefix.
+func (h *hostStore) printKeptWarnings(w io.Writer, prefix string) {
+	for _, e := range h.warnings {
+		fmt.Fprintf(w, "%s %s\n", prefix, e.Error())
+	}
 }

@@ -28,6 +28,7 @@ const playHelp = `commands:
   save                       save the game
   saves                      list this profile's saves, newest first
   load SAVE                  load a save, by id or by its number in the last saves list
+  resume SESSION             go back to a session by id (as "session ..." printed it)
   branch N                   start a new session from this one after its first N actions
   help                       this list
   quit                       leave`
@@ -88,6 +89,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer func() { _ = h.close() }()
+	h.printKeptWarnings(stderr, "bundle play: warning:")
 	p := &player{
 		ctx: context.Background(), store: h.store, out: stdout,
 		profile: *profile, locale: *locale, echo: *script != "",
@@ -162,11 +164,18 @@ func (p *player) start(campaignID, seed string) error {
 	return p.enter(h)
 }
 
-// enter makes h the current session and shows its scene.
+// enter makes h the current session and shows its scene, then what a
+// content update did to it.
 func (p *player) enter(h session.SessionHandle) error {
 	p.sessionID = h.SessionID
 	p.printf("session %s\n", h.SessionID)
-	return p.show(h.Scene)
+	if err := p.show(h.Scene); err != nil {
+		return err
+	}
+	for _, n := range h.Notices {
+		p.printf("  notice (%s): %s\n", n.Outcome, text(p.strings, n.Message.Key, n.Message.Params))
+	}
+	return nil
 }
 
 // show makes sc the current scene, refreshes the string table and prints
@@ -254,6 +263,8 @@ func (p *player) command(line string) bool {
 		err = p.listSaves()
 	case "load":
 		err = p.load(rest)
+	case "resume":
+		err = p.resume(rest)
 	case "branch":
 		err = p.branch(rest)
 	case "preview":
@@ -413,6 +424,18 @@ func (p *player) load(arg string) error {
 		return err
 	}
 	p.printf("  loaded %s\n", id)
+	return p.enter(h)
+}
+
+// resume goes back to a session by id, past its adoption point.
+func (p *player) resume(id string) error {
+	if id == "" {
+		return fmt.Errorf("resume which session?")
+	}
+	h, err := p.store.Resume(p.ctx, id)
+	if err != nil {
+		return err
+	}
 	return p.enter(h)
 }
 

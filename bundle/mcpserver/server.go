@@ -52,6 +52,7 @@ var HostOnly = map[string]string{
 	"CaptureSession": "§7: a capture carries the seed, which never reaches a client (SessionLayer.captureSession)",
 	"ExportSave":     "a save file carries the envelope and its seed, which never reach a client",
 	"ImportSave":     "an imported envelope is a state the client wrote; only the player's own host may take one",
+	"Resume":         "resume_session is ResumeSession answered through Resume, which adds the content notices to the same scene",
 }
 
 // New returns an MCP server whose tools call store. It holds no state of

@@ -128,9 +128,9 @@ var toolSet = []tool{
 			})
 		}),
 	def("resume_session", "ResumeSession", false,
-		"Return to a session: its scene, after it has taken up any newer content the host offers.",
-		func(ctx context.Context, s *session.Store, in SessionInput) (core.Scene, error) {
-			return s.ResumeSession(ctx, in.SessionID)
+		"Return to a session: its sessionId and scene, after it has taken up any newer content the host offers, with notices saying whether the game adopted the campaign's new version or keeps playing its own.",
+		func(ctx context.Context, s *session.Store, in SessionInput) (session.SessionHandle, error) {
+			return s.Resume(ctx, in.SessionID)
 		}),
 	def("submit_action", "SubmitAction", false,
 		"Take an action: ok with the new scene and the visible changes and messages, or ok false with the reasons it was refused.",
@@ -143,7 +143,7 @@ var toolSet = []tool{
 			return s.SaveGame(ctx, in.SessionID)
 		}),
 	def("load_game", "LoadGame", false,
-		"Start a new session from a save. Returns the new sessionId and its scene.",
+		"Start a new session from a save. Returns the new sessionId and its scene, with notices when the save was made on an older version of its campaign (migrated, adopted, or kept on that version).",
 		func(ctx context.Context, s *session.Store, in LoadGameInput) (session.SessionHandle, error) {
 			return s.LoadGame(ctx, in.SaveID)
 		}),

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 
+	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/session"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -42,6 +43,12 @@ CREATE INDEX IF NOT EXISTS saves_by_profile ON saves(profile_id);
 CREATE TABLE IF NOT EXISTS profiles (
 	profile_id TEXT PRIMARY KEY,
 	document   BLOB NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS epochs (
+	campaign_id      TEXT NOT NULL,
+	campaign_version TEXT NOT NULL,
+	stored           BLOB NOT NULL,
+	PRIMARY KEY (campaign_id, campaign_version)
 ) WITHOUT ROWID;
 `
 
@@ -253,4 +260,46 @@ func (s *Store) SetProfileDocument(ctx context.Context, profileID string, doc []
 		`INSERT INTO profiles (profile_id, document) VALUES (?, ?) ON CONFLICT(profile_id) DO UPDATE SET document = excluded.document`,
 		profileID, doc)
 	return err
+}
+
+// Epochs returns every campaign epoch the database keeps (what PutEpoch
+// stored, for content.Reopen), ordered by campaign and version. A row that
+// does not decode is an error: the host must not start without content a
+// save may need.
+func (s *Store) Epochs(ctx context.Context) ([]content.StoredEpoch, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT campaign_id, campaign_version, stored FROM epochs ORDER BY campaign_id, campaign_version`)
+	if err != nil {
+		return nil, fmt.Errorf("sqlitestore: epochs: %w", err)
+	}
+	defer rows.Close()
+	var out []content.StoredEpoch
+	for rows.Next() {
+		var id, version string
+		var raw []byte
+		if err := rows.Scan(&id, &version, &raw); err != nil {
+			return nil, fmt.Errorf("sqlitestore: epochs: %w", err)
+		}
+		var e content.StoredEpoch
+		if err := json.Unmarshal(raw, &e); err != nil {
+			return nil, fmt.Errorf("sqlitestore: epoch %s %s: %w", id, version, err)
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// PutEpoch keeps a published campaign epoch, replacing what was kept under
+// its campaign and version.
+func (s *Store) PutEpoch(ctx context.Context, e content.StoredEpoch) error {
+	raw, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("sqlitestore: epoch: %w", err)
+	}
+	_, err = s.db.ExecContext(ctx,
+		`INSERT INTO epochs (campaign_id, campaign_version, stored) VALUES (?, ?, ?) ON CONFLICT(campaign_id, campaign_version) DO UPDATE SET stored = excluded.stored`,
+		e.Form.Campaign.ID, e.Form.Campaign.Version, raw)
+	if err != nil {
+		return fmt.Errorf("sqlitestore: put epoch %s %s: %w", e.Form.Campaign.ID, e.Form.Campaign.Version, err)
+	}
+	return nil
 }

@@ -3,9 +3,11 @@ package sqlitestore_test
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/storyloom/storyloom/bundle/sqlitestore"
+	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/session"
 	"github.com/storyloom/storyloom/engine/session/conformance"
 )
@@ -79,5 +81,39 @@ func TestTwoHandlesDetectEachOthersWrites(t *testing.T) {
 	}
 	if err := a.PutSession(ctx, rec); !session.IsConflict(err) {
 		t.Fatalf("the second writer was not refused: %v", err)
+	}
+}
+
+func TestEpochsSurviveReopen(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "play.db")
+	s, err := sqlitestore.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	epoch := func(id, version, digest string) content.StoredEpoch {
+		return content.StoredEpoch{Digest: digest, Form: content.EpochForm{Campaign: content.StoredCampaign{ID: id, Version: version, Content: []byte(`{}`)}}}
+	}
+	for _, e := range []content.StoredEpoch{epoch("b", "1.0.0", "x"), epoch("a", "2.0.0", "y"), epoch("a", "1.0.0", "z"), epoch("b", "1.0.0", "w")} {
+		if err := s.PutEpoch(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	s, err = sqlitestore.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got, err := s.Epochs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []string
+	for _, e := range got {
+		list = append(list, e.Form.Campaign.ID+"@"+e.Form.Campaign.Version+"="+e.Digest)
+	}
+	if strings.Join(list, " ") != "a@1.0.0=z a@2.0.0=y b@1.0.0=w" {
+		t.Fatalf("epochs %v", list)
 	}
 }

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/storyloom/storyloom/bundle/mcpserver"
+	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/session"
+)
+
+// The three versions of a small story a host serves one after another:
+// 2.0.0 rewords the deck, adds a node and renames a variable with a
+// declared migration; 3.0.0 drops the deck, where the games stand, and
+// declares nothing, so no game on the deck can adopt or migrate to it.
+var ferryVersions = map[string]string{
+	"1.0.0": `{"format":1,"id":"ferry","kind":"story-graph","version":"1.0.0","title":"The Ferry",
+ "content":{"start":"quay","variables":[{"id":"coins","type":"int","initial":2,"min":0,"max":9,"visible":true,"label":"Coins"}],
+ "nodes":[
+  {"id":"quay","type":"choice","text":"The ferry waits. You have {coins} coins.","choices":[{"id":"board","text":"Board","effects":[{"var":"coins","op":"decrement","value":1}],"to":"deck"}]},
+  {"id":"deck","type":"choice","text":"The deck rolls.","choices":[{"id":"sit","text":"Sit down","to":"shore"}]},
+  {"id":"shore","type":"ending","endingId":"shore","title":"Ashore","text":"You step ashore.","outcome":"win"}]}}`,
+	"2.0.0": `{"format":1,"id":"ferry","kind":"story-graph","version":"2.0.0","title":"The Ferry",
+ "migration":{"from":["1.0.0"],"renames":{"variable":{"coins":"fare"}}},
+ "content":{"start":"quay","variables":[{"id":"fare","type":"int","initial":2,"min":0,"max":9,"visible":true,"label":"Fare"}],
+ "nodes":[
+  {"id":"quay","type":"choice","text":"The ferry waits. You have {fare} coins.","choices":[{"id":"board","text":"Board","effects":[{"var":"fare","op":"decrement","value":1}],"to":"deck"}]},
+  {"id":"deck","type":"choice","text":"The deck rolls under a grey sky.","choices":[{"id":"sit","text":"Sit down","to":"shore"},{"id":"watch","text":"Watch the gulls","to":"gulls"}]},
+  {"id":"gulls","type":"choice","text":"The gulls wheel over the wake.","choices":[{"id":"land","text":"Go ashore","to":"shore"}]},
+  {"id":"shore","type":"ending","endingId":"shore","title":"Ashore","text":"You step ashore.","outcome":"win"}]}}`,
+	"3.0.0": `{"format":1,"id":"ferry","kind":"story-graph","version":"3.0.0","title":"The Ferry",
+ "content":{"start":"quay","variables":[{"id":"fare","type":"int","initial":2,"min":0,"max":9,"visible":true,"label":"Fare"}],
+ "nodes":[
+  {"id":"quay","type":"choice","text":"The ferry waits. You have {fare} coins.","choices":[{"id":"board","text":"Board","effects":[{"var":"fare","op":"decrement","value":1}],"to":"shore"}]},
+  {"id":"shore","type":"ending","endingId":"shore","title":"Ashore","text":"You step ashore.","outcome":"win"}]}}`,
+}
+
+// serveFerry writes version of the ferry campaign into dir/ferry and
+// returns that campaign directory.
+func serveFerry(t *testing.T, dir, version string) string {
+	t.Helper()
+	camp := filepath.Join(dir, "ferry")
+	if err := os.MkdirAll(camp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(camp, campaignFile), []byte(ferryVersions[version]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return camp
+}
+
+func onlyNotice(t *testing.T, h session.SessionHandle, outcome, from, to string) {
+	t.Helper()
+	if len(h.Notices) != 1 {
+		t.Fatalf("notices %+v, want one %s", h.Notices, outcome)
+	}
+	n := h.Notices[0]
+	if n.Outcome != outcome || n.From != from || n.To != to || n.Message.Key != "core.notice.content_"+outcome {
+		t.Fatalf("notice %+v, want %s from %s to %s", n, outcome, from, to)
+	}
+}
+
+// TestMCPKeepsEveryCampaignVersion plays version 1 of a campaign through
+// `bundle mcp` over SQLite and saves, then restarts the server on version
+// 2 and on version 3: the game and the save adopt version 2 with a notice,
+// and version 3, which nothing can adopt, leaves them playing version 2
+// (the save, version 1) and says so.
+func TestMCPKeepsEveryCampaignVersion(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "host.db")
+	args := func(version string) []string {
+		return []string{"-db", db, "-campaigns", serveFerry(t, dir, version)}
+	}
+
+	cs := startMCP(t, args("1.0.0")...)
+	var h session.SessionHandle
+	callOK(t, cs, "create_session", map[string]any{"campaignId": "ferry", "profileId": "p"}, &h)
+	firstAvailable(t, cs, h.SessionID, h.Scene)
+	var save session.SaveHandle
+	callOK(t, cs, "save_game", map[string]any{"sessionId": h.SessionID}, &save)
+	_ = cs.Close()
+
+	cs = startMCP(t, args("2.0.0")...)
+	var resumed session.SessionHandle
+	callOK(t, cs, "resume_session", map[string]any{"sessionId": h.SessionID}, &resumed)
+	onlyNotice(t, resumed, session.NoticeAdopted, "1.0.0", "2.0.0")
+	if resumed.Scene.Body.Text != "The deck rolls under a grey sky." || len(resumed.Scene.Actions) != 2 {
+		t.Fatalf("the resumed game is not on version 2: %+v", resumed.Scene)
+	}
+	var strs mcpserver.StringsOutput
+	callOK(t, cs, "get_strings", map[string]any{"sessionId": h.SessionID}, &strs)
+	if !strings.Contains(strs.Strings[core.NoticeContentAdopted], "{to}") {
+		t.Fatalf("the notice's text is not in the string table: %q", strs.Strings[core.NoticeContentAdopted])
+	}
+	var loaded session.SessionHandle
+	callOK(t, cs, "load_game", map[string]any{"saveId": save.SaveID}, &loaded)
+	onlyNotice(t, loaded, session.NoticeAdopted, "1.0.0", "2.0.0")
+	var view core.PlayerView
+	callOK(t, cs, "get_view", map[string]any{"sessionId": loaded.SessionID}, &view)
+	if !strings.Contains(string(view.KindView), `"fare"`) || strings.Contains(string(view.KindView), `"coins"`) {
+		t.Fatalf("the renamed variable did not migrate: %s", view.KindView)
+	}
+	_ = cs.Close()
+
+	cs = startMCP(t, args("3.0.0")...)
+	callOK(t, cs, "resume_session", map[string]any{"sessionId": h.SessionID}, &resumed)
+	onlyNotice(t, resumed, session.NoticeKept, "2.0.0", "3.0.0")
+	if resumed.Notices[0].Reason != core.ReasonContentIncompatible || resumed.Scene.Body.Text != "The deck rolls under a grey sky." {
+		t.Fatalf("%+v", resumed)
+	}
+	var res session.ActionResult
+	callOK(t, cs, "submit_action", map[string]any{"sessionId": h.SessionID, "actionId": "watch"}, &res)
+	if !res.OK || res.Scene.Body.Text != "The gulls wheel over the wake." {
+		t.Fatalf("the kept game does not play version 2: %+v", res)
+	}
+	callOK(t, cs, "load_game", map[string]any{"saveId": save.SaveID}, &loaded)
+	onlyNotice(t, loaded, session.NoticeKept, "1.0.0", "3.0.0")
+	if loaded.Scene.Body.Text != "The deck rolls." {
+		t.Fatalf("the old save does not play version 1: %+v", loaded.Scene)
+	}
+	var created session.SessionHandle
+	callOK(t, cs, "create_session", map[string]any{"campaignId": "ferry"}, &created)
+	if len(created.Scene.Actions) != 1 || created.Scene.Actions[0].ID != "board" {
+		t.Fatalf("a new game does not start on version 3: %+v", created.Scene)
+	}
+}
+
+// TestPlayKeepsEveryCampaignVersion does the same through the terminal
+// client, each run a new host over one SQLite file.
+func TestPlayKeepsEveryCampaignVersion(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "host.db")
+	run := func(version, script string) string {
+		t.Helper()
+		path := filepath.Join(dir, "script")
+		if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		if code := dispatch([]string{"play", "-db", db, "-campaigns", serveFerry(t, dir, version), "-script", path, "ferry"}, &out, &errb); code != 0 {
+			t.Fatalf("bundle play exited %d: %s", code, errb.String())
+		}
+		return out.String()
+	}
+	first := run("1.0.0", "board\nsave\n")
+	m := regexp.MustCompile(`session (\S+)`).FindStringSubmatch(first)
+	if m == nil {
+		t.Fatalf("no session in %s", first)
+	}
+	game := m[1]
+
+	second := run("2.0.0", "resume "+game+"\nsaves\nload 1\n")
+	for _, want := range []string{
+		"The deck rolls under a grey sky.",
+		"notice (adopted): The campaign was updated: this game now plays version 2.0.0 (it was on 1.0.0).",
+	} {
+		if strings.Count(second, want) != 2 {
+			t.Errorf("the resume and the load should each show %q:\n%s", want, second)
+		}
+	}
+	third := run("3.0.0", "resume "+game+"\nwatch\n")
+	for _, want := range []string{
+		"notice (kept): Version 3.0.0 of the campaign cannot take this game over, so it goes on playing version 2.0.0.",
+		"The gulls wheel over the wake.",
+	} {
+		if !strings.Contains(third, want) {
+			t.Errorf("the transcript lacks %q:\n%s", want, third)
+		}
+	}
+}
