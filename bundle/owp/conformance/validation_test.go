@@ -208,11 +208,7 @@ func TestLostResponse(t *testing.T) {
 // effect and the same answer.
 func TestConcurrentDuplicates(t *testing.T) {
 	m := start(t)
-	owner := m.register("owner", writing, false)
-	rid := owner.createRound(writing, plain)
-	a, b := m.register("a", writing, false), m.register("b", writing, false)
-	a.subscribe(writing, plain)
-	b.subscribe(writing, plain)
+	_, a, b, rid := writingPair(m)
 	ma := a.match(rid)
 	b.match(rid)
 	body := mustJSON(t, map[string]any{"profile": profile, "match_id": ma["match_id"], "content": content(plain)})

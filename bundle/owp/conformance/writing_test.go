@@ -33,6 +33,17 @@ func content(mediaType string) map[string]any {
 	return map[string]any{"media_type": plain, "text": "Elm Garden opens on Saturday. Join the planting workshop."}
 }
 
+// writingPair is an owner, a plain-text writing round and two writing
+// agents subscribed to it.
+func writingPair(m *market) (owner, a, b *agent, roundID string) {
+	owner = m.register("owner", writing, false)
+	roundID = owner.createRound(writing, plain)
+	a, b = m.register("a", writing, false), m.register("b", writing, false)
+	a.subscribe(writing, plain)
+	b.subscribe(writing, plain)
+	return owner, a, b, roundID
+}
+
 // TestWritingRoundEveryFormat plays a writing round in each format with
 // two agents working concurrently, each as an independent goroutine that
 // polls, reads the job and submits.
@@ -200,11 +211,7 @@ func TestUnsubscribe(t *testing.T) {
 func TestSelectionTiesAndNoWinner(t *testing.T) {
 	t.Run("tie", func(t *testing.T) {
 		m := start(t)
-		owner := m.register("owner", writing, false)
-		rid := owner.createRound(writing, plain)
-		a, b := m.register("a", writing, false), m.register("b", writing, false)
-		a.subscribe(writing, plain)
-		b.subscribe(writing, plain)
+		_, a, b, rid := writingPair(m)
 		ma, mb := a.match(rid), b.match(rid)
 		b.submitText(mb["match_id"].(string), plain, "Saturday at Elm Garden").ok(t)
 		a.submitText(ma["match_id"].(string), plain, "Elm Garden, Saturday").ok(t)
@@ -217,11 +224,7 @@ func TestSelectionTiesAndNoWinner(t *testing.T) {
 	})
 	t.Run("zero points", func(t *testing.T) {
 		m := start(t)
-		owner := m.register("owner", writing, false)
-		rid := owner.createRound(writing, plain)
-		a, b := m.register("a", writing, false), m.register("b", writing, false)
-		a.subscribe(writing, plain)
-		b.subscribe(writing, plain)
+		owner, a, b, rid := writingPair(m)
 		a.submitText(a.match(rid)["match_id"].(string), plain, "nothing relevant").ok(t)
 		b.post("/v1/fail", map[string]any{"profile": profile, "match_id": b.match(rid)["match_id"], "reason": "DECLINED"}).ok(t)
 		got := a.match(rid)
@@ -243,11 +246,7 @@ func TestSelectionTiesAndNoWinner(t *testing.T) {
 // session; a closed round refuses submissions.
 func TestDeadlines(t *testing.T) {
 	m := start(t)
-	owner := m.register("owner", writing, false)
-	rid := owner.createRound(writing, plain)
-	a, b := m.register("a", writing, false), m.register("b", writing, false)
-	a.subscribe(writing, plain)
-	b.subscribe(writing, plain)
+	owner, a, b, rid := writingPair(m)
 	ma, mb := a.match(rid), b.match(rid)
 	deadline, _ := time.Parse(time.RFC3339, ma["deadline"].(string))
 	if want := m.clock.Now().Add(120 * time.Second); !deadline.Equal(want) {
@@ -284,11 +283,7 @@ func TestDeadlines(t *testing.T) {
 // after it; slots of failed workers are never reassigned.
 func TestFailures(t *testing.T) {
 	m := start(t)
-	owner := m.register("owner", writing, false)
-	rid := owner.createRound(writing, plain)
-	a, b := m.register("a", writing, false), m.register("b", writing, false)
-	a.subscribe(writing, plain)
-	b.subscribe(writing, plain)
+	_, a, b, rid := writingPair(m)
 	ma, mb := a.match(rid), b.match(rid)
 	r := a.post("/v1/fail", map[string]any{"profile": profile, "match_id": ma["match_id"], "reason": "EXECUTION_FAILED"}).ok(t)
 	if got := r.obj["match"].(map[string]any); got["state"] != "FAILED" || got["failure_reason"] != "EXECUTION_FAILED" {
