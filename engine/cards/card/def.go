@@ -109,7 +109,8 @@ type Ability struct {
 	// Loyalty is a loyalty ability's cost: +1, -3 (0 is "+0").
 	Loyalty *int `json:"loyalty,omitempty"`
 	// Produce lists the colours a mana ability can make ("W","U","B","R",
-	// "G","C"): one of them per activation; Amount of it (0 means 1).
+	// "G","C", or "chosen": the colour a choose_color effect of the card
+	// chose): one of them per activation; Amount of it (0 means 1).
 	Produce []string `json:"produce,omitempty"`
 	Amount  int      `json:"amount,omitempty"`
 	// SorcerySpeed restricts an activated ability to its controller's main
@@ -147,7 +148,9 @@ type Effect struct {
 	Counter string `json:"counter,omitempty"`
 	// Token describes created tokens.
 	Token *Token `json:"token,omitempty"`
-	// Filter is a Target kind restricting a search, sacrifice or look.
+	// Filter restricts a search, look, discard or sacrifice: a Target kind
+	// read as a card or permanent type, or one of the filter-only words
+	// "card" (any), "basic_land", "nonland".
 	Filter string `json:"filter,omitempty"`
 	// Take and Rest shape a look at the top of a library: take up to Take
 	// cards into the hand, the rest "bottom" (in any order) or "graveyard".
