@@ -234,7 +234,12 @@ func appendLobbyView(b []byte, v LobbyView, dir []byte) []byte {
 
 func appendPrompt(b []byte, p Prompt) []byte {
 	o := openObj(b)
-	o.optStrs("candidates", p.Candidates)
+	if p.Kind == PromptPayMana {
+		o.key("candidates")
+		o.b = appendArray(o.b, p.ManaCandidates, appendManaCandidate)
+	} else {
+		o.optStrs("candidates", p.Candidates)
+	}
 	o.optNum("count", int64(p.Count))
 	o.optStrs("items", p.Items)
 	o.str("kind", p.Kind)
@@ -245,6 +250,7 @@ func appendPrompt(b []byte, p Prompt) []byte {
 		o.b = appendArray(o.b, p.Options, appendOption)
 	}
 	o.optStr("owner", p.Owner)
+	o.optStr("pip", p.Pip)
 	o.str("prompt", p.Prompt)
 	o.str("slot", p.Slot)
 	if len(p.Values) > 0 {
@@ -252,6 +258,31 @@ func appendPrompt(b []byte, p Prompt) []byte {
 		o.b = appendArray(o.b, p.Values, appendValue)
 	}
 	o.optStr("zone", p.Zone)
+	return o.close()
+}
+
+func appendManaCandidate(b []byte, c ManaCandidate) []byte {
+	o := openObj(b)
+	o.str("id", c.ID)
+	o.optStr("label", c.Label)
+	o.str("source", c.Source)
+	o.optTrue("taps", c.Taps)
+	return o.close()
+}
+
+func appendCost(b []byte, c *Cost) []byte {
+	o := openObj(b)
+	o.str("modified", c.Modified)
+	o.optStr("printed", c.Printed)
+	return o.close()
+}
+
+func appendDestination(b []byte, d Destination) []byte {
+	o := openObj(b)
+	o.str("id", d.ID)
+	o.optStr("label", d.Label)
+	o.optStr("owner", d.Owner)
+	o.str("type", d.Type)
 	return o.close()
 }
 
@@ -284,8 +315,17 @@ func appendRequirement(b []byte, q Requirement) []byte {
 
 func appendAction(b []byte, a Action) []byte {
 	o := openObj(b)
+	if a.Cost != nil {
+		o.key("cost")
+		o.b = appendCost(o.b, a.Cost)
+	}
+	if len(a.Destinations) > 0 {
+		o.key("destinations")
+		o.b = appendArray(o.b, a.Destinations, appendDestination)
+	}
 	o.str("id", a.ID)
 	o.str("label", a.Label)
+	o.optTrue("mana_ability", a.ManaAbility)
 	if len(a.Prompts) > 0 {
 		o.key("prompts")
 		o.b = appendArray(o.b, a.Prompts, appendPrompt)
@@ -313,6 +353,13 @@ func appendTokenInput(b []byte, seat int, a Action) []byte {
 	b = append(b, `,"seat":`...)
 	b = AppendInt(b, seat)
 	return append(b, '}')
+}
+
+func appendPassedStep(b []byte, ps passedStep) []byte {
+	o := openObj(b)
+	o.str("phase", ps.Phase)
+	o.num("turn", int64(ps.Turn))
+	return o.close()
 }
 
 func appendTableSeats(b []byte, seats []TableSeat) []byte {

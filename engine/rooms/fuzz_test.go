@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
 )
@@ -127,6 +128,40 @@ func FuzzServer(f *testing.F) {
 			if b2, _ := s2.Marshal(); !bytes.Equal(b, b2) {
 				t.Fatal("restore changed the state")
 			}
+		}
+	})
+}
+
+// FuzzPromptJSON checks that a Prompt decoded from any JSON re-encodes
+// canonically to bytes that decode to the same prompt: the candidates
+// member is a list of ids or of mana candidates by kind.
+func FuzzPromptJSON(f *testing.F) {
+	for _, s := range []string{
+		`{"kind":"pay_mana","slot":"pay0","prompt":"Pay {G}","pip":"{G}","candidates":[{"id":"a","source":"perm_1","label":"Add {G}","taps":true}]}`,
+		`{"kind":"pay_mana","slot":"pay0","prompt":"","candidates":[]}`,
+		`{"kind":"select_from_zone","slot":"s","prompt":"p","zone":"hand","count":2,"min":0,"candidates":["a","b"]}`,
+		`{"kind":"option","slot":"mode","prompt":"p","options":[{"id":"k","label":"Keep","requires":["bottom"]}]}`,
+		`{"kind":"pay_mana","candidates":["a"]}`,
+		`{"kind":"number","candidates":[{"id":"a"}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var p rooms.Prompt
+		if json.Unmarshal(data, &p) != nil {
+			return
+		}
+		enc, err := canon.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p2 rooms.Prompt
+		if err := json.Unmarshal(enc, &p2); err != nil {
+			t.Fatalf("re-decoding %s: %v", enc, err)
+		}
+		enc2, err := canon.Marshal(p2)
+		if err != nil || !bytes.Equal(enc, enc2) {
+			t.Fatalf("%s re-encodes as %s (%v)", enc, enc2, err)
 		}
 	})
 }

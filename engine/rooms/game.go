@@ -2,6 +2,7 @@ package rooms
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -13,7 +14,9 @@ import (
 const Spectator = -1
 
 // Format describes a game to the lobby: its id, its seat range, whether it
-// needs a deck, and the AI kinds it can seat.
+// needs a deck, and the AI kinds it can seat; and to the match: its
+// Commander flag, its step names and default stops, and its own log window
+// and settle bound.
 type Format struct {
 	// ID is the game_setup id a RoomConfig names.
 	ID string
@@ -26,6 +29,64 @@ type Format struct {
 	Deck *DeckRules
 	// AI lists the AI kinds a host may seat in this format.
 	AI []AIOption
+	// Commander marks a Commander format: every view's format carries
+	// commander: true.
+	Commander bool
+	// Phases, when set, are the only step names set_stops accepts (the
+	// card game's Phase values); unset, any snake_case name is stored.
+	Phases []string
+	// DefaultStops are the own_turn_stops every human seat starts a game
+	// with, until its first set_stops replaces them; AI seats start with
+	// none. Each must be one of Phases when Phases is set.
+	DefaultStops []string
+	// LogWindow and SettleSteps, when positive, replace the server's
+	// Limits of the same names for this format's rooms.
+	LogWindow, SettleSteps int
+}
+
+// Step is where a stepped game stands, as a Stepper reports it.
+type Step struct {
+	Turn   int    // the turn, from 1
+	Phase  string // the step's name, one of the format's Phases
+	Active int    // the active seat
+	// Entered counts the steps the game has entered so far. Two reports
+	// with the same Turn and Phase are one visit only if Entered is equal
+	// too: an extra combat or cleanup enters the same step again.
+	Entered int
+}
+
+// Stepper is an optional Position capability for a game played in turns
+// of named steps (the card game). With it the machine's settle answers for
+// a human seat too: when the seat is asked something, the current step is
+// not one of its stops (stops on any turn, own_turn_stops while it is the
+// active seat), and Idle says it has nothing meaningful to do, the machine
+// applies Idle's choice and reports the step on the seat's next view
+// (auto_passed, auto_passed_steps, auto_passed_from).
+type Stepper interface {
+	// Step reports the current step.
+	Step() Step
+	// Idle returns the choice a seat with no meaningful action makes: a
+	// pass, or the empty declaration of a combat step it cannot declare
+	// anything in. ok is false when the seat has a real decision.
+	Idle(seat int) (c Choice, ok bool)
+}
+
+// SeatStatus is what only the machine knows of a seat during a match.
+type SeatStatus struct {
+	// Connected is false for a human seat whose session has no connection
+	// and true otherwise (an AI seat is always connected).
+	Connected bool
+	// AI is the AI kind filling the seat, empty for a human.
+	AI string
+}
+
+// SeatViewer is an optional Position capability: a projection that
+// carries every seat's connection and AI flags (the card game's me,
+// opponents[] and players[]). When a Position has it, the machine calls
+// ViewSeats instead of View, with seats in seat order.
+type SeatViewer interface {
+	// ViewSeats is View, given every seat's status.
+	ViewSeats(seat int, seats []SeatStatus) any
 }
 
 // DeckRules is the deck policy of a format that needs a deck. Check is the
@@ -138,11 +199,29 @@ func NewRegistry(games ...Game) (*Registry, error) {
 		if f.Deck != nil && f.Deck.Check == nil {
 			return nil, fmt.Errorf("rooms: format %q has deck rules without Check", f.ID)
 		}
+		if err := checkPhases(f); err != nil {
+			return nil, err
+		}
 		r.games[f.ID] = g
 		r.ids = append(r.ids, f.ID)
 	}
 	sort.Strings(r.ids)
 	return r, nil
+}
+
+// checkPhases checks a format's step names and default stops.
+func checkPhases(f Format) error {
+	for _, p := range f.Phases {
+		if !isToken(p) {
+			return fmt.Errorf("rooms: format %q phase %q is not a snake_case name", f.ID, p)
+		}
+	}
+	for _, p := range f.DefaultStops {
+		if !isToken(p) || len(f.Phases) > 0 && !slices.Contains(f.Phases, p) {
+			return fmt.Errorf("rooms: format %q default stop %q is not one of its phases", f.ID, p)
+		}
+	}
+	return nil
 }
 
 // Game returns the game registered under format id.

@@ -327,9 +327,7 @@ func (x *call) updateRoom(r *Room, seat int, cfg RoomConfig) *Rejection {
 	}
 	if cfg.Seats != old.Seats || cfg.UndoEnabled != old.UndoEnabled || formatChanged || cfg.ActionSeconds != old.ActionSeconds {
 		for i := range seats {
-			if seats[i].AI == "" {
-				seats[i].Ready = false
-			}
+			seats[i].Ready = false
 		}
 	}
 	r.Config, r.Seats = cfg, seats
@@ -480,6 +478,15 @@ func (x *call) ready(r *Room, seat int, ready bool) *Rejection {
 		return reject(CodeDeckRequired, "submit a deck before readying")
 	}
 	r.Seats[seat].Ready = ready
+	if ready && seat == 0 {
+		// The host answers for the AI seats it seated: an update_room
+		// that cleared their readiness is agreed to here.
+		for i := range r.Seats {
+			if r.Seats[i].AI != "" {
+				r.Seats[i].Ready = true
+			}
+		}
+	}
 	x.s.touchRoom(x.se.Room, x.ob)
 	if ready {
 		return x.s.maybeStart(x.se.Room, r, x.now, x.ids, x.ob)

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,13 +41,20 @@ func (s *Server) maybeStart(id string, r *Room, now int64, ids IDSource, ob *out
 	n := len(r.Seats)
 	m := &Match{Seed: seed, AISeq: make([]int, n), Acks: make([]*ActionAck, n),
 		Stops: make([][]string, n), OwnStops: make([][]string, n)}
+	f := g.Format()
+	for i, st := range r.Seats {
+		if st.AI == "" && len(f.DefaultStops) > 0 {
+			m.OwnStops[i] = append([]string(nil), f.DefaultStops...)
+		}
+	}
 	var events []Event
-	s.settle(r, m, pos, m.AISeq, &events)
+	acted := passes{}
+	s.settle(r, m, pos, m.AISeq, &events, acted, 1)
 	state, err := pos.State()
 	if err != nil {
 		return reject(CodeInternal, "%s state: %v", r.Config.GameSetup, err)
 	}
-	entries, err := s.logEntries(m, events)
+	entries, err := s.logEntries(m, events, s.logWindow(f))
 	if err != nil {
 		return reject(CodeInternal, "%v", err)
 	}
@@ -56,15 +64,32 @@ func (s *Server) maybeStart(id string, r *Room, now int64, ids IDSource, ob *out
 	r.Match = m
 	t := &table{pos: pos, acts: map[int][]Action{}}
 	ob.tables[id] = t
+	ob.acted(id, acted)
 	s.rearm(r, t, now)
 	ob.rooms[id] = true
 	ob.dir = true
 	return nil
 }
 
-// logEntries numbers events and appends them to m's log window; it does not
-// change m except for the sequence counter.
-func (s *Server) logEntries(m *Match, events []Event) ([]LogEntry, error) {
+// logWindow is how many log entries format f's views carry.
+func (s *Server) logWindow(f Format) int {
+	if f.LogWindow > 0 {
+		return f.LogWindow
+	}
+	return s.Limits.LogWindow
+}
+
+// format returns the format room r plays (the zero Format if unknown).
+func (s *Server) format(r *Room) Format {
+	if g, ok := s.reg.Game(r.Config.GameSetup); ok {
+		return g.Format()
+	}
+	return Format{}
+}
+
+// logEntries numbers events and appends them to m's log, keeping the last
+// window entries; it does not change m except for the sequence counter.
+func (s *Server) logEntries(m *Match, events []Event, window int) ([]LogEntry, error) {
 	log := append([]LogEntry(nil), m.Log...)
 	for _, e := range events {
 		if t, ok := e["type"].(string); !ok || t == "" {
@@ -77,7 +102,7 @@ func (s *Server) logEntries(m *Match, events []Event) ([]LogEntry, error) {
 		m.NextLog++
 		log = append(log, LogEntry{Sequence: m.NextLog, Event: b})
 	}
-	if over := len(log) - s.Limits.LogWindow; over > 0 {
+	if over := len(log) - window; over > 0 {
 		log = append([]LogEntry(nil), log[over:]...)
 	}
 	return log, nil
@@ -102,9 +127,11 @@ func (s *Server) load(id string, r *Room, ob *outbox) (*table, error) {
 }
 
 // transition runs one accepted state change of room id: do mutates the
-// position, AI seats then settle, and the result is committed with a
-// checkpoint of the state before it. On error nothing changes.
-func (s *Server) transition(id string, r *Room, ob *outbox, now int64, do func(pos Position, events *[]Event) *Rejection) *Rejection {
+// position, the seats the machine answers for then settle, and the result
+// is committed with a checkpoint of the state before it. acted holds what
+// the machine already did for seats in this transition (a clock expiry),
+// or is nil. On error nothing changes.
+func (s *Server) transition(id string, r *Room, ob *outbox, now int64, acted passes, do func(pos Position, events *[]Event) *Rejection) *Rejection {
 	t, err := s.load(id, r, ob)
 	if err != nil {
 		return reject(CodeInternal, "%v", err)
@@ -117,14 +144,18 @@ func (s *Server) transition(id string, r *Room, ob *outbox, now int64, do func(p
 		return rej
 	}
 	aiSeq := append([]int(nil), m.AISeq...)
-	s.settle(r, m, t.pos, aiSeq, &events)
+	if acted == nil {
+		acted = passes{}
+	}
+	f := s.format(r)
+	s.settle(r, m, t.pos, aiSeq, &events, acted, m.NextLog+1)
 	state, err := t.pos.State()
 	if err != nil {
 		delete(ob.tables, id)
 		return reject(CodeInternal, "state: %v", err)
 	}
 	next := m.NextLog
-	entries, err := s.logEntries(m, events)
+	entries, err := s.logEntries(m, events, s.logWindow(f))
 	if err != nil {
 		m.NextLog = next
 		delete(ob.tables, id)
@@ -146,35 +177,62 @@ func (s *Server) transition(id string, r *Room, ob *outbox, now int64, do func(p
 	t.acts, t.shared, t.spectator = map[int][]Action{}, nil, nil
 	s.rearm(r, t, now)
 	ob.rooms[id] = true
+	ob.acted(id, acted)
 	return nil
 }
 
-// settle lets AI seats move, lowest seat first, until no AI seat is asked
-// anything or the step bound is reached.
-func (s *Server) settle(r *Room, m *Match, pos Position, aiSeq []int, events *[]Event) {
-	for range s.Limits.SettleSteps {
+// settle lets the seats the machine answers for move, lowest seat first,
+// until none of them is asked anything or the format's step bound is
+// reached: every AI seat, and in a Stepper game every human seat that is
+// idle at a step outside its stops. acted records the human seats' steps,
+// with from, the log sequence of the action that started the settle.
+func (s *Server) settle(r *Room, m *Match, pos Position, aiSeq []int, events *[]Event, acted passes, from int64) {
+	stepper, _ := pos.(Stepper)
+	bound := s.Limits.SettleSteps
+	if f := s.format(r); f.SettleSteps > 0 {
+		bound = f.SettleSteps
+	}
+	for range bound {
 		if pos.Result() != nil {
 			return
 		}
 		moved := false
 		for seat, st := range r.Seats {
-			if st.AI == "" {
+			if st.AI == "" && stepper == nil {
 				continue
 			}
 			acts := pos.Actions(seat)
 			if len(acts) == 0 {
 				continue
 			}
-			h := rng.For(m.Seed, rng.Agent(PlayerID(seat), aiSeq[seat]))
-			aiSeq[seat]++
-			evs, err := applyChoice(pos, seat, acts, pos.AI(st.AI, seat, h))
-			if err != nil {
-				c, ok := pos.Timeout(seat)
+			var evs []Event
+			if st.AI == "" {
+				step := stepper.Step()
+				if stopsAt(m, seat, step) {
+					continue
+				}
+				c, ok := stepper.Idle(seat)
 				if !ok {
 					continue
 				}
+				var err error
 				if evs, err = applyChoice(pos, seat, acts, c); err != nil {
 					continue
+				}
+				acted.note(seat, from, &step)
+			} else {
+				h := rng.For(m.Seed, rng.Agent(PlayerID(seat), aiSeq[seat]))
+				aiSeq[seat]++
+				var err error
+				evs, err = applyChoice(pos, seat, acts, pos.AI(st.AI, seat, h))
+				if err != nil {
+					c, ok := pos.Timeout(seat)
+					if !ok {
+						continue
+					}
+					if evs, err = applyChoice(pos, seat, acts, c); err != nil {
+						continue
+					}
 				}
 			}
 			*events = append(*events, evs...)
@@ -185,6 +243,52 @@ func (s *Server) settle(r *Room, m *Match, pos Position, aiSeq []int, events *[]
 			return
 		}
 	}
+}
+
+// stopsAt reports whether step is one of seat's stops: on its stops list,
+// or on its own_turn_stops while it is the active seat.
+func stopsAt(m *Match, seat int, step Step) bool {
+	return slices.Contains(m.Stops[seat], step.Phase) ||
+		step.Active == seat && slices.Contains(m.OwnStops[seat], step.Phase)
+}
+
+// passes records, for one room and one call, what the machine did for each
+// seat it answered for while a human: see seatPasses.
+type passes map[int]*seatPasses
+
+// seatPasses is what the machine did for one human seat: from is the log
+// sequence of the action that started the first such settle, steps the
+// positions it acted at (empty for a game that is not a Stepper).
+type seatPasses struct {
+	from  int64
+	steps []passedStep
+}
+
+// passedStep is one position, with the Step.Entered that tells a revisit
+// from another priority window of the same visit.
+type passedStep struct {
+	AutoPassedStep
+	entered int
+}
+
+// note records that the machine acted for seat (at step, when known).
+func (p passes) note(seat int, from int64, step *Step) {
+	sp := p[seat]
+	if sp == nil {
+		sp = &seatPasses{from: from}
+		p[seat] = sp
+	}
+	if step != nil {
+		sp.add(passedStep{AutoPassedStep{Phase: step.Phase, Turn: step.Turn}, step.Entered})
+	}
+}
+
+// add appends ps unless it is the same visit as the last entry.
+func (sp *seatPasses) add(ps passedStep) {
+	if n := len(sp.steps); n > 0 && sp.steps[n-1] == ps {
+		return
+	}
+	sp.steps = append(sp.steps, ps)
 }
 
 // applyChoice checks c against the action it names among acts and applies it.
@@ -244,7 +348,16 @@ func (s *Server) expireClock(id string, r *Room, now int64, ob *outbox) {
 		if seat < 0 {
 			return
 		}
-		rej := s.transition(id, r, ob, now, func(pos Position, events *[]Event) *Rejection {
+		acted := passes{}
+		if t, err := s.load(id, r, ob); err == nil {
+			var at *Step
+			if sp, ok := t.pos.(Stepper); ok {
+				step := sp.Step()
+				at = &step
+			}
+			acted.note(seat, m.NextLog+1, at)
+		}
+		rej := s.transition(id, r, ob, now, acted, func(pos Position, events *[]Event) *Rejection {
 			c, ok := pos.Timeout(seat)
 			if !ok {
 				return reject(CodeInternal, "no timeout default")
@@ -259,12 +372,7 @@ func (s *Server) expireClock(id string, r *Room, now int64, ob *outbox) {
 		})
 		if rej != nil {
 			m.Clock[seat].At = 0 // keep the key: not re-armed until the decision changes
-			continue
 		}
-		if ob.autoPassed[id] == nil {
-			ob.autoPassed[id] = map[int]bool{}
-		}
-		ob.autoPassed[id][seat] = true
 	}
 }
 
@@ -280,7 +388,7 @@ func (x *call) choose(r *Room, seat int, ca ChooseAction) {
 		x.rejectAction(r, seat, ca, reject(CodeGameOver, "the game is over"))
 		return
 	}
-	rej := s.transition(id, r, x.ob, x.now, func(pos Position, events *[]Event) *Rejection {
+	rej := s.transition(id, r, x.ob, x.now, nil, func(pos Position, events *[]Event) *Rejection {
 		acts := stamp(seat, pos.Actions(seat))
 		var act *Action
 		for i := range acts {
@@ -355,6 +463,13 @@ func (x *call) setStops(r *Room, seat int, ss SetStops) *Rejection {
 	if !ok1 || !ok2 {
 		return reject(CodeInvalidStops, "stops are at most 32 snake_case phase names per list")
 	}
+	if phases := x.s.format(r).Phases; len(phases) > 0 {
+		for _, p := range append(append([]string(nil), stops...), own...) {
+			if !slices.Contains(phases, p) {
+				return reject(CodeInvalidStops, "%q is not a step of this game", clip(p))
+			}
+		}
+	}
 	var ownOnly []string
 	for _, p := range own {
 		wide := false
@@ -400,7 +515,7 @@ func (x *call) undo(r *Room, seat int) {
 	}
 	cp := m.Checkpoints[len(m.Checkpoints)-1]
 	entries, err := x.s.logEntries(&Match{Log: cp.Log, NextLog: m.NextLog},
-		[]Event{{"type": "undone", "player": PlayerID(seat)}})
+		[]Event{{"type": "undone", "player": PlayerID(seat)}}, x.s.logWindow(x.s.format(r)))
 	if err != nil {
 		refuse(reject(CodeInternal, "%v", err))
 		return
@@ -445,9 +560,11 @@ func stamp(seat int, acts []Action) []Action {
 
 // checkSlots validates the shape of an answer against an action's slots:
 // every slot known and answered at most once, every required slot
-// answered, every chosen id among the candidates.
+// answered, every chosen id among the candidates, and no mana source spent
+// on two pay_mana slots.
 func checkSlots(a Action, targets map[string][]string) *Rejection {
 	known := map[string]bool{}
+	spent := map[string]string{} // mana source -> the pay_mana slot spending it
 	bad := func(slot, why string) *Rejection {
 		return reject(CodeInvalidChoice, "slot %q: %s", clip(slot), why)
 	}
@@ -509,6 +626,18 @@ func checkSlots(a Action, targets map[string][]string) *Rejection {
 					return bad(p.Slot, "value not offered")
 				}
 			}
+		case PromptPayMana:
+			if len(chosen) != 1 {
+				return bad(p.Slot, "pay the pip with one candidate")
+			}
+			src, ok := manaSource(p.ManaCandidates, chosen[0])
+			if !ok {
+				return bad(p.Slot, "not a candidate")
+			}
+			if other, dup := spent[src]; dup {
+				return bad(p.Slot, fmt.Sprintf("source %q already pays slot %q", clip(src), clip(other)))
+			}
+			spent[src] = p.Slot
 		default:
 			return bad(p.Slot, "unknown prompt kind")
 		}
@@ -519,6 +648,16 @@ func checkSlots(a Action, targets map[string][]string) *Rejection {
 		}
 	}
 	return nil
+}
+
+// manaSource returns the source of the candidate with id.
+func manaSource(cands []ManaCandidate, id string) (string, bool) {
+	for _, c := range cands {
+		if c.ID == id {
+			return c.Source, true
+		}
+	}
+	return "", false
 }
 
 func subsetDistinct(chosen, candidates []string) bool {
@@ -593,8 +732,12 @@ func (s *Server) gameView(r *Room, seat int, ob *outbox, now int64, rejected boo
 	if len(m.OwnStops[seat]) > 0 {
 		ms = append(ms, member{"own_turn_stops", AppendStrings(nil, m.OwnStops[seat])})
 	}
-	if ob.autoPassed[r.ID][seat] {
+	if sp := ob.passed[r.ID][seat]; sp != nil {
 		ms = append(ms, member{"auto_passed", []byte("true")})
+		if len(sp.steps) > 0 {
+			ms = append(ms, member{"auto_passed_from", AppendInt(nil, sp.from)})
+			ms = append(ms, member{"auto_passed_steps", appendArray(nil, sp.steps, appendPassedStep)})
+		}
 	}
 	if rejected {
 		ms = append(ms, member{"action_rejected", []byte("true")})

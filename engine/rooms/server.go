@@ -538,18 +538,35 @@ func (s *Server) expireSessions(now int64, ob *outbox) {
 
 // outbox accumulates what one call sends.
 type outbox struct {
-	direct     []Outbound      // errors and catalogs, in order
-	views      map[string]bool // connections owed a current view
-	rejected   map[string]bool // game views carrying action_rejected
-	rooms      map[string]bool // rooms whose every member is owed a view
-	dir        bool            // the directory may have changed
-	autoPassed map[string]map[int]bool
-	tables     map[string]*table // loaded positions, by room
+	direct   []Outbound        // errors and catalogs, in order
+	views    map[string]bool   // connections owed a current view
+	rejected map[string]bool   // game views carrying action_rejected
+	rooms    map[string]bool   // rooms whose every member is owed a view
+	dir      bool              // the directory may have changed
+	passed   map[string]passes // what the machine did for human seats, by room
+	tables   map[string]*table // loaded positions, by room
 }
 
 func newOutbox() *outbox {
 	return &outbox{views: map[string]bool{}, rejected: map[string]bool{}, rooms: map[string]bool{},
-		autoPassed: map[string]map[int]bool{}, tables: map[string]*table{}}
+		passed: map[string]passes{}, tables: map[string]*table{}}
+}
+
+// acted merges what one transition of room id did for human seats.
+func (ob *outbox) acted(id string, p passes) {
+	for seat, sp := range p {
+		if ob.passed[id] == nil {
+			ob.passed[id] = passes{}
+		}
+		dst := ob.passed[id][seat]
+		if dst == nil {
+			ob.passed[id][seat] = sp
+			continue
+		}
+		for _, ps := range sp.steps {
+			dst.add(ps)
+		}
+	}
 }
 
 func (ob *outbox) fail(conn string, r *Rejection) {
@@ -562,6 +579,7 @@ type table struct {
 	pos       Position
 	acts      map[int][]Action // stamped with tokens
 	shared    []member         // view members every receiver shares
+	status    []SeatStatus     // every seat's status, with shared
 	spectator []byte           // the spectator view, once built
 }
 

@@ -27,6 +27,10 @@ func (s *Server) shared(r *Room, t *table) ([]member, error) {
 	}
 	m := r.Match
 	order, seats, names := s.seatsOf(r)
+	t.status = make([]SeatStatus, len(seats))
+	for i, ts := range seats {
+		t.status[i] = SeatStatus{Connected: ts.Connected == nil, AI: ts.AI}
+	}
 	ms := make([]member, 0, 7)
 	ms = append(ms, member{"room_id", AppendString(nil, r.ID)})
 	ms = append(ms, member{"seat_order", AppendStrings(nil, order)})
@@ -44,7 +48,7 @@ func (s *Server) shared(r *Room, t *table) ([]member, error) {
 		}
 		ms = append(ms, member{"log", appendArray(make([]byte, 0, n), m.Log, appendLogEntry)})
 	}
-	ms = append(ms, member{"format", appendMatchFormat(nil, MatchFormat{ID: r.Config.GameSetup})})
+	ms = append(ms, member{"format", appendMatchFormat(nil, MatchFormat{ID: r.Config.GameSetup, Commander: s.format(r).Commander})})
 	t.shared = ms
 	return ms, nil
 }
@@ -57,7 +61,13 @@ func (s *Server) viewMembers(r *Room, t *table, seat int) ([]member, error) {
 	if err != nil {
 		return nil, err
 	}
-	ms, err := projectionMembers(t.pos.View(seat))
+	var v any
+	if sv, ok := t.pos.(SeatViewer); ok {
+		v = sv.ViewSeats(seat, t.status)
+	} else {
+		v = t.pos.View(seat)
+	}
+	ms, err := projectionMembers(v)
 	if err != nil {
 		return nil, err
 	}

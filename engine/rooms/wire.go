@@ -224,22 +224,96 @@ const (
 	PromptSelectFromZone = "select_from_zone"
 	PromptOrder          = "order"
 	PromptNumber         = "number"
+	PromptPayMana        = "pay_mana"
 )
 
-// Prompt is a tagged non-target choice of a ValidAction.
+// Prompt is a tagged non-target choice of a ValidAction. On the wire its
+// candidates member holds Candidates (select_from_zone) or ManaCandidates
+// (pay_mana), by kind.
 type Prompt struct {
-	Kind       string        `json:"kind"`                 // option, select_from_zone, order or number
-	Slot       string        `json:"slot"`                 // opaque slot id
-	Prompt     string        `json:"prompt"`               // display prompt
-	Options    []Option      `json:"options,omitempty"`    // option
-	Zone       string        `json:"zone,omitempty"`       // select_from_zone
-	Owner      string        `json:"owner,omitempty"`      // select_from_zone
-	Count      int           `json:"count,omitempty"`      // select_from_zone: most ids
-	Min        *int          `json:"min,omitempty"`        // select_from_zone (omitted: count) and number
-	Max        *int          `json:"max,omitempty"`        // number
-	Candidates []string      `json:"candidates,omitempty"` // select_from_zone
-	Items      []string      `json:"items,omitempty"`      // order
-	Values     []NumberValue `json:"values,omitempty"`     // number, when enumerated
+	Kind           string          `json:"kind"`              // option, select_from_zone, order, number or pay_mana
+	Slot           string          `json:"slot"`              // opaque slot id
+	Prompt         string          `json:"prompt"`            // display prompt
+	Options        []Option        `json:"options,omitempty"` // option
+	Zone           string          `json:"zone,omitempty"`    // select_from_zone
+	Owner          string          `json:"owner,omitempty"`   // select_from_zone
+	Count          int             `json:"count,omitempty"`   // select_from_zone: most ids
+	Min            *int            `json:"min,omitempty"`     // select_from_zone (omitted: count) and number
+	Max            *int            `json:"max,omitempty"`     // number
+	Candidates     []string        `json:"-"`                 // select_from_zone: the ids to choose from
+	Items          []string        `json:"items,omitempty"`   // order
+	Values         []NumberValue   `json:"values,omitempty"`  // number, when enumerated
+	Pip            string          `json:"pip,omitempty"`     // pay_mana: the pip paid, e.g. "{G}"
+	ManaCandidates []ManaCandidate `json:"-"`                 // pay_mana: the ways to pay the pip
+}
+
+// ManaCandidate is one way to pay a pay_mana pip: the activation to send
+// back (ID) and the permanent it taps or spends (Source). A source that can
+// pay the pip several ways appears once per way, each with a Label.
+type ManaCandidate struct {
+	ID     string `json:"id"`              // the answer
+	Source string `json:"source"`          // the permanent to click
+	Label  string `json:"label,omitempty"` // what this way produces
+	Taps   bool   `json:"taps,omitempty"`  // answering taps the source
+}
+
+type promptFields Prompt
+
+// promptWire is a Prompt as JSON: its candidates member by kind.
+type promptWire struct {
+	promptFields
+	Candidates json.RawMessage `json:"candidates,omitempty"`
+}
+
+// MarshalJSON encodes the prompt with its kind's candidates member: a
+// pay_mana prompt always carries its (possibly empty) list, any other kind
+// omits an empty one.
+func (p Prompt) MarshalJSON() ([]byte, error) {
+	w := promptWire{promptFields: promptFields(p)}
+	var err error
+	switch {
+	case p.Kind == PromptPayMana:
+		w.Candidates, err = json.Marshal(append([]ManaCandidate{}, p.ManaCandidates...))
+	case len(p.Candidates) > 0:
+		w.Candidates, err = json.Marshal(p.Candidates)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON decodes a prompt, its candidates member by kind.
+func (p *Prompt) UnmarshalJSON(data []byte) error {
+	var w promptWire
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*p = Prompt(w.promptFields)
+	if len(w.Candidates) == 0 || string(w.Candidates) == "null" {
+		return nil
+	}
+	if p.Kind == PromptPayMana {
+		return json.Unmarshal(w.Candidates, &p.ManaCandidates)
+	}
+	return json.Unmarshal(w.Candidates, &p.Candidates)
+}
+
+// Cost is what a cast costs, in printed {…} notation: Printed as the card
+// states it, Modified as it will be paid (commander tax and cost changes
+// included; "{0}" is a real cost).
+type Cost struct {
+	Printed  string `json:"printed,omitempty"` // the printed cost, if any
+	Modified string `json:"modified"`          // the cost actually paid
+}
+
+// Destination is where an action puts something: a zone, an entity or a
+// player (Type is free-form).
+type Destination struct {
+	Type  string `json:"type"`            // zone, entity or player
+	ID    string `json:"id"`              // the destination's id
+	Owner string `json:"owner,omitempty"` // whose it is, for a zone
+	Label string `json:"label,omitempty"` // display text
 }
 
 // Action is one valid action offered to one seat. A Position returns it
@@ -249,6 +323,9 @@ type Action struct {
 	Type         string        `json:"type"`                   // free-form category
 	Label        string        `json:"label"`                  // display text
 	Subject      []string      `json:"subject,omitempty"`      // entities owning the action
+	ManaAbility  bool          `json:"mana_ability,omitempty"` // a mana ability: no targets, no stack
+	Cost         *Cost         `json:"cost,omitempty"`         // what a cast costs
+	Destinations []Destination `json:"destinations,omitempty"` // where the action puts things
 	Token        string        `json:"token,omitempty"`        // content token, set by the machine
 	Requirements []Requirement `json:"requirements,omitempty"` // target slots
 	Prompts      []Prompt      `json:"prompts,omitempty"`      // non-target slots
@@ -294,6 +371,12 @@ type MatchFormat struct {
 	Commander bool   `json:"commander,omitempty"` // a Commander game
 }
 
+// AutoPassedStep is one position a settle acted at for the receiver.
+type AutoPassedStep struct {
+	Phase string `json:"phase"` // the step
+	Turn  int    `json:"turn"`  // the turn it belonged to
+}
+
 // TableSeat is the public presentation state of one seat in a match (a
 // Storyloom addition carrying what the card game puts on OpponentView).
 type TableSeat struct {
@@ -321,10 +404,15 @@ type GameView struct {
 	Stops          []string          `json:"stops,omitempty"`
 	OwnTurnStops   []string          `json:"own_turn_stops,omitempty"`
 	AutoPassed     bool              `json:"auto_passed,omitempty"`
-	ActionRejected bool              `json:"action_rejected,omitempty"`
-	ActionAck      *ActionAck        `json:"action_ack,omitempty"`
-	Format         *MatchFormat      `json:"format,omitempty"`
-	Undo           *UndoView         `json:"undo,omitempty"`
+	// AutoPassedSteps is the path of steps a Stepper game's settle acted
+	// at for this receiver; AutoPassedFrom, present exactly with it, is
+	// the log sequence of the action that started that settle.
+	AutoPassedSteps []AutoPassedStep `json:"auto_passed_steps,omitempty"`
+	AutoPassedFrom  *int64           `json:"auto_passed_from,omitempty"`
+	ActionRejected  bool             `json:"action_rejected,omitempty"`
+	ActionAck       *ActionAck       `json:"action_ack,omitempty"`
+	Format          *MatchFormat     `json:"format,omitempty"`
+	Undo            *UndoView        `json:"undo,omitempty"`
 
 	// Game holds the game's projection members; see the type comment.
 	Game map[string]json.RawMessage `json:"-"`
@@ -440,7 +528,8 @@ func reserved(key string) bool {
 	switch key {
 	case "you", "room_id", "seat_order", "seats", "player_names",
 		"valid_actions", "action_deadline", "result", "log", "stops",
-		"own_turn_stops", "auto_passed", "action_rejected", "action_ack",
+		"own_turn_stops", "auto_passed", "auto_passed_steps", "auto_passed_from",
+		"action_rejected", "action_ack",
 		"format", "undo", "session", "lobby_error", "catalog_version",
 		"valid_commands", "directory":
 		return true
