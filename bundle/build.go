@@ -31,11 +31,12 @@ func moduleRoot() (string, error) {
 }
 
 // buildSite is what build and offline share: it reads the flags both take
-// (name is the command's), builds the site, with the single offline file
-// when offline is set, and returns the result, or nil and the command's
+// (name is the command's), builds the site with the single offline file,
+// keeping compressed copies in .cache/site/ so that a build with nothing
+// changed takes seconds, and returns the result, or nil and the command's
 // exit code when the flags or the build failed; a failure is written to
 // stderr as "bundle name: …".
-func buildSite(name string, offline bool, args []string, stderr io.Writer) (*site.Result, int) {
+func buildSite(name string, args []string, stderr io.Writer) (*site.Result, int) {
 	fl := flag.NewFlagSet(name, flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	out := fl.String("out", "", "output directory (default dist/ at the module root)")
@@ -55,7 +56,8 @@ func buildSite(name string, offline bool, args []string, stderr io.Writer) (*sit
 	if err != nil {
 		return fail(err)
 	}
-	o := site.Options{Web: pages, Static: static.FS, Out: *out, ModuleDir: root, Fast: *fast, Log: stderr, Offline: offline}
+	o := site.Options{Web: pages, Static: static.FS, Out: *out, ModuleDir: root, Fast: *fast, Log: stderr, Offline: true,
+		Cache: filepath.Join(root, ".cache", "site")}
 	if o.Out == "" {
 		o.Out = filepath.Join(root, "dist")
 	}
@@ -66,9 +68,10 @@ func buildSite(name string, offline bool, args []string, stderr io.Writer) (*sit
 	return res, 0
 }
 
-// runBuild is `bundle build`: it builds the site into dist/.
+// runBuild is `bundle build`: it builds the site into dist/, with the
+// offline file, which the served library offers for download.
 func runBuild(args []string, stdout, stderr io.Writer) int {
-	res, code := buildSite("build", false, args, stderr)
+	res, code := buildSite("build", args, stderr)
 	if res == nil {
 		return code
 	}

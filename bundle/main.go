@@ -27,7 +27,7 @@ type command struct {
 var commands = map[string]command{
 	"build":       {"build the site into dist/ (WASM module, hashed assets, service worker)", runBuild},
 	"serve":       {"serve dist/ on 127.0.0.1:8080 (-addr to change)", runServe},
-	"offline":     {"build, then write dist/storyloom-offline.html, the single offline file", runOffline},
+	"offline":     {"build (as build does) and say where dist/storyloom-offline.html, the single offline file, is", runOffline},
 	"sizes":       {"print raw, gzip and brotli sizes of the files in dist/", runSizes},
 	"validate":    {"validate campaigns and report findings by tier", runValidate},
 	"benchreport": {"turn `make bench` outputs into docs/performance.md, charts and a JSON result file", runBenchReport},

@@ -5,10 +5,11 @@ import (
 	"io"
 )
 
-// runOffline is `bundle offline`: it builds the site into dist/ and writes
-// dist/storyloom-offline.html, the single file that plays from disk.
+// runOffline is `bundle offline`: it builds the site into dist/ as `bundle
+// build` does and says where dist/storyloom-offline.html, the single file
+// that plays from disk, is.
 func runOffline(args []string, stdout, stderr io.Writer) int {
-	res, code := buildSite("offline", true, args, stderr)
+	res, code := buildSite("offline", args, stderr)
 	if res == nil {
 		return code
 	}

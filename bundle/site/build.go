@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/tdewolff/minify/v2"
 )
@@ -45,7 +46,12 @@ type Options struct {
 	Fast bool
 	// Offline also writes the self-contained storyloom-offline.html.
 	Offline bool
-	// Log receives progress lines; nil discards them.
+	// Cache is a directory that keeps compressed copies between builds, by
+	// content hash, so that a build with nothing changed does not compress
+	// again; entries no build used for a week are removed. Empty keeps none.
+	Cache string
+	// Log receives progress lines, one per step with how long it took; nil
+	// discards them.
 	Log io.Writer
 }
 
@@ -109,6 +115,7 @@ type builder struct {
 	css     map[string][]byte // CSS source name → source, for the offline pack
 	modules map[string][]byte // module entry source name → minified bundle
 	index   []byte            // index.html as written in the sources
+	cache   *compressCache
 }
 
 // Build builds the site into o.Out: it compiles the WASM module, bundles and
@@ -139,13 +146,16 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 		assets:  map[string]string{},
 		css:     map[string][]byte{},
 		modules: map[string][]byte{},
+		cache:   &compressCache{dir: o.Cache},
 	}
+	start := time.Now()
 	if err := prepareOut(o.Out); err != nil {
 		return nil, err
 	}
 	if err := b.wasm(ctx); err != nil {
 		return nil, err
 	}
+	step := time.Now()
 	if err := b.static(); err != nil {
 		return nil, err
 	}
@@ -159,10 +169,14 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 	if err := writeTree(o.Out, b.out); err != nil {
 		return nil, err
 	}
-	if err := compressTree(o.Out, b.out, o.Fast); err != nil {
+	b.logf(step, "bundled and minified the page and the campaigns")
+	step = time.Now()
+	if err := compressTree(o.Out, b.out, o.Fast, b.cache); err != nil {
 		return nil, err
 	}
+	b.logf(step, "compressed copies (.br, .gz): %d made, %d reused from %s", b.cache.misses.Swap(0), b.cache.hits.Swap(0), cacheName(o.Cache))
 	if o.Offline {
+		step = time.Now()
 		page, err := b.offline(res.Manifest.Version)
 		if err != nil {
 			return nil, err
@@ -172,9 +186,26 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 		if err := os.WriteFile(res.OfflinePath, page, 0o644); err != nil {
 			return nil, err
 		}
+		b.logf(step, "wrote the offline file %s (%.1f MB)", OfflineName, float64(len(page))/1e6)
 	}
-	fmt.Fprintf(o.Log, "site: built %d files into %s (version %s)\n", len(res.Manifest.Files), o.Out, res.Manifest.Version)
+	if err := b.cache.prune(); err != nil {
+		return nil, err
+	}
+	b.logf(start, "built %d files into %s (version %s)", len(res.Manifest.Files), o.Out, res.Manifest.Version)
 	return res, nil
+}
+
+// logf writes one progress line with the time since start.
+func (b *builder) logf(start time.Time, format string, args ...any) {
+	fmt.Fprintf(b.o.Log, "site: "+format+" (%.1f s)\n", append(args, time.Since(start).Seconds())...)
+}
+
+// cacheName says where compressed copies are kept, for the log.
+func cacheName(dir string) string {
+	if dir == "" {
+		return "no cache"
+	}
+	return dir
 }
 
 // prepareOut creates dir, or empties it when it holds a previous build.
@@ -272,7 +303,8 @@ func (b *builder) wasm(ctx context.Context) error {
 	defer os.RemoveAll(tmp)
 	wasmPath := filepath.Join(tmp, WasmSource)
 	args := append(append([]string{"build"}, wasmBuildFlags...), "-o", wasmPath, b.o.Package)
-	fmt.Fprintf(b.o.Log, "site: GOOS=js GOARCH=wasm go %s\n", strings.Join(args, " "))
+	fmt.Fprintf(b.o.Log, "site: compiling the WASM module: GOOS=js GOARCH=wasm go %s (the Go build cache makes an unchanged module quick)\n", strings.Join(args, " "))
+	start := time.Now()
 	cmd := exec.CommandContext(ctx, b.o.GoTool, args...)
 	cmd.Dir = b.o.ModuleDir
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
@@ -285,6 +317,7 @@ func (b *builder) wasm(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	b.logf(start, "compiled the WASM module (%.1f MB)", float64(len(module))/1e6)
 	if _, err := b.emitHashed(WasmSource, module); err != nil {
 		return err
 	}

@@ -216,7 +216,7 @@ func (b *builder) offline(version string) ([]byte, error) {
 			m.Assets[src] = url
 		}
 		if compressible(url) && len(data) > gzipInline {
-			gz, err := gzipBytes(data, 9)
+			gz, err := b.cache.get(data, "gz", 9)
 			if err != nil {
 				return nil, err
 			}

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -343,5 +344,71 @@ func TestRewriteHTMLKeepsTheRest(t *testing.T) {
 	want := `<!doctype html><html><head><title>x</title><link rel="stylesheet" href="x/a.css"><!--in--></head><body><script>inline()</script><p class="x">t</p></body></html>`
 	if string(out) != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+// TestSecondBuildReusesCompressedCopies: with a cache, a build of an
+// unchanged tree compresses nothing again, says so, and writes the same
+// compressed files; without one, every copy is made again.
+func TestSecondBuildReusesCompressedCopies(t *testing.T) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := filepath.Dir(strings.TrimSpace(string(out)))
+	cache := t.TempDir()
+	build := func() (string, string) {
+		t.Helper()
+		var log bytes.Buffer
+		dir := t.TempDir()
+		if _, err := Build(context.Background(), Options{
+			Web:       os.DirFS(filepath.Join(mod, "web", "site")),
+			Static:    os.DirFS(filepath.Join(mod, "static")),
+			Out:       dir,
+			ModuleDir: mod,
+			Package:   "./bundle/site/testdata/mini",
+			Fast:      true,
+			Offline:   true,
+			Cache:     cache,
+			Log:       &log,
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return dir, log.String()
+	}
+	first, log1 := build()
+	second, log2 := build()
+	made := regexp.MustCompile(`compressed copies \(\.br, \.gz\): (\d+) made, (\d+) reused`)
+	m1, m2 := made.FindStringSubmatch(log1), made.FindStringSubmatch(log2)
+	if m1 == nil || m2 == nil {
+		t.Fatalf("the build does not say what it compressed:\n%s\n%s", log1, log2)
+	}
+	if m1[1] == "0" || m1[2] != "0" {
+		t.Errorf("a first build with an empty cache: %s", m1[0])
+	}
+	if m2[1] != "0" || m2[2] != m1[1] {
+		t.Errorf("a second build of the same tree: %s (the first made %s)", m2[0], m1[1])
+	}
+	for _, line := range []string{"compiling the WASM module", "compiled the WASM module", "wrote the offline file", "built "} {
+		if !strings.Contains(log2, "site: "+line) {
+			t.Errorf("the build's log does not say %q:\n%s", line, log2)
+		}
+	}
+	n := 0
+	err = filepath.WalkDir(first, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".br") || strings.HasSuffix(p, ".gz")) {
+			return err
+		}
+		rel, _ := filepath.Rel(first, p)
+		a, _ := os.ReadFile(p)
+		b, err := os.ReadFile(filepath.Join(second, rel))
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between the builds (%v)", rel, err)
+		}
+		n++
+		return nil
+	})
+	if err != nil || n == 0 {
+		t.Fatalf("compared %d compressed files: %v", n, err)
 	}
 }
