@@ -27,6 +27,15 @@ func TestOfflineAfterTheFirstVisit(t *testing.T) {
 	p.do(chromedp.Reload())
 	p.ready()
 	p.screen("library")
+	// The pages that need the server say so instead of leading to the
+	// browser's connection error.
+	p.waitJS(`document.querySelector('a[href="rooms/"]')?.getAttribute("aria-disabled") === "" && document.querySelector('a[href="rooms/"]').textContent.includes("needs the network")`)
+	p.click(`a[href="freeport/"]`)
+	p.waitJS(`[...document.querySelectorAll("#toasts .toast strong")].some((s) => s.textContent === "Freeport needs the network")`)
+	if eval[string](p, `document.querySelector("main").dataset.screen`) != "library" {
+		t.Error("the Freeport link left the page while offline")
+	}
+	p.shot("offline-links")
 	p.click(`[data-start="gannet-rock"]`)
 	p.screen("play")
 	p.waitJS(`document.querySelector(".scene-text")?.textContent.length > 0`)
@@ -51,6 +60,9 @@ func TestOfflineFilePlaysAndSaves(t *testing.T) {
 	p.screen("library")
 	if eval[bool](p, `storyloomAssets.offline`) != true {
 		t.Fatal("the offline file does not say it is offline")
+	}
+	if p.count(`[data-role="offline-download"]`) != 0 {
+		t.Error("the offline file offers itself for download")
 	}
 	p.click(`[data-start="gannet-rock"]`)
 	p.screen("play")

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/storyloom/storyloom/engine/content"
@@ -567,6 +569,8 @@ type newsOut struct {
 	EndingIsNew  bool              `json:"endingIsNew,omitempty"`
 }
 
+
+
 func opSubmitAction(ctx context.Context, arg json.RawMessage) (any, error) {
 	return act(ctx, arg, false)
 }
@@ -872,12 +876,68 @@ func opExportSave(ctx context.Context, arg json.RawMessage) (any, error) {
 		return nil, err
 	}
 	rec, _, _ := h.keep.Records().GetSave(ctx, a.SaveID)
-	name := fmt.Sprintf("storyloom-%s-%s.json", rec.CampaignID, strings.NewReplacer(":", "", ".", "", "-", "").Replace(rec.SavedAt))
-	return map[string]any{"fileName": name, "data": string(doc)}, nil
+	name := h.slotName(a.SaveID)
+	return map[string]any{"fileName": exportFileName(rec.CampaignID, name, rec.SavedAt), "data": string(withName(doc, name))}, nil
+}
+
+// slotName is the name a save was given, or "".
+func (h *host) slotName(saveID string) string {
+	var sl slot
+	if doc, ok := h.keep.getMeta(slotKey(saveID)); ok {
+		_ = json.Unmarshal([]byte(doc), &sl)
+	}
+	return sl.Name
+}
+
+// withName adds the slot's name to an export document, as its first
+// member "name", which the session store's reader ignores and
+// importSave reads back.
+func withName(doc []byte, name string) []byte {
+	if name == "" || len(doc) < 2 || doc[0] != '{' {
+		return doc
+	}
+	n, _ := json.Marshal(name)
+	out := append([]byte(`{"name":`), n...)
+	if doc[1] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, doc[1:]...)
+}
+
+// exportFileName is a save file's name: the campaign, the slot's name
+// reduced to letters, digits and dashes, and the minute it was saved, as
+// storyloom-gannet-rock-at-the-light-20261203-1330.json.
+func exportFileName(campaignID, name, savedAt string) string {
+	parts := []string{"storyloom", campaignID}
+	var slug strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if dash && slug.Len() > 0 {
+				slug.WriteByte('-')
+			}
+			slug.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+		if slug.Len() >= 40 {
+			break
+		}
+	}
+	if slug.Len() > 0 {
+		parts = append(parts, slug.String())
+	}
+	if t, err := time.Parse(time.RFC3339Nano, savedAt); err == nil {
+		parts = append(parts, t.Format("20060102-1504"))
+	}
+	return strings.Join(parts, "-") + ".json"
 }
 
 type importArgs struct {
 	Data string `json:"data"`
+	// Name is the slot's name when the file has none (the page passes the
+	// file's name).
 	Name string `json:"name,omitempty"`
 }
 
@@ -900,9 +960,17 @@ func opImportSave(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.nameSave(sh.SaveID, strings.TrimSpace(a.Name))
+	var named struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal([]byte(a.Data), &named)
+	name := strings.TrimSpace(named.Name)
+	if name == "" {
+		name = strings.TrimSpace(a.Name)
+	}
+	h.nameSave(sh.SaveID, name)
 	rec, _, _ := h.keep.Records().GetSave(ctx, sh.SaveID)
-	return map[string]any{"saveId": sh.SaveID, "savedAt": sh.SavedAt, "savedAtSeq": sh.SavedAtSeq, "campaignId": rec.CampaignID}, nil
+	return map[string]any{"saveId": sh.SaveID, "savedAt": sh.SavedAt, "savedAtSeq": sh.SavedAtSeq, "campaignId": rec.CampaignID, "name": name}, nil
 }
 
 // importedCampaign reads the campaign id a save file (or a bare envelope)

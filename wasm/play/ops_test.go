@@ -47,3 +47,44 @@ func TestPlainActionArgsReadAsDecodeDoes(t *testing.T) {
 		}
 	}
 }
+
+// TestExportFileName: a save file is named by its campaign, its slot's name
+// and the minute it was saved, with no fraction of a second.
+func TestExportFileName(t *testing.T) {
+	tests := []struct {
+		name, slot, at, want string
+	}{
+		{"named", "At the light — Tuesday!", "2026-12-03T13:30:09.123456789Z", "storyloom-gannet-rock-at-the-light-tuesday-20261203-1330.json"},
+		{"unnamed", "", "2026-12-03T13:30:09.000000001Z", "storyloom-gannet-rock-20261203-1330.json"},
+		{"accented", "Café Noël", "2026-01-02T03:04:05Z", "storyloom-gannet-rock-café-noël-20260102-0304.json"},
+		{"bad stamp", "x", "yesterday", "storyloom-gannet-rock-x.json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := exportFileName("gannet-rock", tt.slot, tt.at); got != tt.want {
+				t.Errorf("exportFileName = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestWithNameKeepsTheDocument: the slot's name goes in as the first
+// member and the rest of the export document is untouched.
+func TestWithNameKeepsTheDocument(t *testing.T) {
+	doc := []byte(`{"format":"storyloom.save/1","envelope":{"a":1}}`)
+	got := withName(doc, `Say "hi"`)
+	var back struct {
+		Name     string          `json:"name"`
+		Format   string          `json:"format"`
+		Envelope json.RawMessage `json:"envelope"`
+	}
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatalf("%s: %v", got, err)
+	}
+	if back.Name != `Say "hi"` || back.Format != "storyloom.save/1" || string(back.Envelope) != `{"a":1}` {
+		t.Errorf("withName = %s", got)
+	}
+	if string(withName(doc, "")) != string(doc) {
+		t.Error("an unnamed save's document changed")
+	}
+}

@@ -11,7 +11,7 @@
 // picked. docs/browser.md describes the bridge.
 import { loadBridge, call, onStorage } from "./js/bridge.js";
 import { h, replace } from "./js/dom.js";
-import { announce, download, errorBox } from "./js/ui.js";
+import { announce, download, errorBox, toast } from "./js/ui.js";
 import { renderLibrary } from "./js/library.js";
 import { renderPlay } from "./js/play.js";
 import { renderGallery } from "./js/gallery.js";
@@ -67,12 +67,32 @@ async function fetchCampaigns() {
   }));
 }
 
+// A screen drawn by a route change (not the first one) opens at its top,
+// with keyboard focus on its text (or its heading), not where the last
+// screen left them. Toasts stay: "Rewound" and "Loaded" are told across
+// the change they cause.
+let routed = false;
+function settle() {
+  window.scrollTo(0, 0);
+  if (!routed) {
+    routed = true;
+    return;
+  }
+  const target = main.querySelector("[data-focus-target]") || main.querySelector("h1");
+  if (target && !target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+  (target || main).focus({ preventScroll: true });
+}
+
 async function route() {
+  await draw();
+  settle();
+}
+
+async function draw() {
   if (app.cleanup) {
     app.cleanup();
     app.cleanup = null;
   }
-  document.getElementById("toasts").replaceChildren();
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   for (const a of document.querySelectorAll("[data-nav]")) {
     const here = (parts[0] || "library") === a.dataset.nav;
@@ -112,11 +132,50 @@ async function route() {
   }
 }
 
-// The multiplayer and Freeport pages need the host's server: the offline
-// file and a page opened from disk have none, so they do not offer them.
-function hideOnlineLinks() {
-  if (!storyloomAssets.offline && location.protocol !== "file:") return;
-  for (const a of document.querySelectorAll("[data-online]")) a.hidden = true;
+/** Whether the page runs with no server behind it (the offline file, or a page opened from disk). */
+export function serverless() {
+  return storyloomAssets.offline || location.protocol === "file:";
+}
+
+// The multiplayer and Freeport pages (and the offline file's download)
+// need the host's server: the offline file and a page opened from disk
+// have none, so they do not offer them; a served page with the network
+// gone says they need it, rather than leading to the browser's error.
+function watchOnlineLinks() {
+  if (serverless()) {
+    for (const a of document.querySelectorAll("[data-online]")) a.hidden = true;
+    return;
+  }
+  const sync = () => {
+    for (const a of document.querySelectorAll("[data-online]")) markOnline(a);
+  };
+  window.addEventListener("online", sync);
+  window.addEventListener("offline", sync);
+  sync();
+  document.addEventListener("click", (e) => {
+    const a = e.target.closest?.("a[data-online]");
+    if (!a || navigator.onLine) return;
+    e.preventDefault();
+    const what = a.dataset.online || [...a.childNodes].filter((n) => !n.classList?.contains("net-note")).map((n) => n.textContent).join("").trim();
+    toast(`${what} needs the network`, "You are offline: the stories and simulations still play, and this works again once you are connected.", "neutral");
+    announce(`${what} needs the network. You are offline.`);
+  });
+}
+
+/** Marks a link that needs the network as such while the browser is offline. */
+export function markOnline(a) {
+  const off = !navigator.onLine;
+  a.toggleAttribute("aria-disabled", off);
+  a.classList.toggle("needs-network", off);
+  let note = a.querySelector(".net-note");
+  if (off && !note) {
+    note = document.createElement("span");
+    note.className = "net-note";
+    note.textContent = " (needs the network)";
+    a.append(note);
+  } else if (!off && note) {
+    note.remove();
+  }
 }
 
 // "Reload to update": a new service worker waits until the player asks.
@@ -182,10 +241,10 @@ async function boot() {
   for (const s of res.skipped) console.warn(`storyloom: campaign ${s.id} was left out: ${s.message}`);
   await setupStorage(res.storage);
   window.addEventListener("hashchange", route);
+  watchOnlineLinks();
   await route();
   document.documentElement.dataset.storyloom = "ready";
   performance.mark("storyloom-ready");
-  hideOnlineLinks();
   watchUpdates().catch((err) => console.warn("storyloom: service worker:", err));
 }
 

@@ -4,7 +4,7 @@ import { call, attempt } from "./bridge.js";
 import { h, replace, nextId } from "./dom.js";
 import { announce, guard, toast } from "./ui.js";
 import { when } from "./i18n.js";
-import { app } from "../app.js";
+import { app, serverless, markOnline } from "../app.js";
 
 export const kindNames = { "story-graph": "Story", simulation: "Simulation", "world-graph": "World" };
 
@@ -26,10 +26,24 @@ export async function renderLibrary(main) {
     h("section.import", { "aria-labelledby": "import-h" },
       h("h2", { id: "import-h" }, "Bring a save with you"),
       h("p", null, "Load a save file you downloaded from Storyloom, here or on another device."),
-      h("label.button", { for: fileId }, "Import a save file…"), input, importMsg));
+      h("label.button", { for: fileId }, "Import a save file…"), input, importMsg),
+    offlineOffer());
   main.dataset.screen = "library";
   document.title = "Storyloom — Library";
   announce("Library. " + campaigns.length + " campaigns.");
+}
+
+// The single offline file, offered by a served site (the build writes it
+// beside index.html); the offline file itself and a page opened from disk
+// have nothing to download it from.
+function offlineOffer() {
+  if (serverless()) return null;
+  const link = h("a.button", { href: "storyloom-offline.html", download: "storyloom-offline.html", dataset: { online: "The offline file", role: "offline-download" } }, "Download Storyloom as one file");
+  markOnline(link);
+  return h("section.import", { "aria-labelledby": "offline-h" },
+    h("h2", { id: "offline-h" }, "Play with no connection at all"),
+    h("p", null, "One HTML file with every campaign: open it from disk in a browser, no server needed. Its saves stay in that browser."),
+    link);
 }
 
 function card(c) {
@@ -78,7 +92,7 @@ async function importFile(input, msg) {
   }
   msg.className = "note";
   msg.textContent = "Save imported.";
-  toast("Save imported", file.name, "positive");
+  toast("Save imported", res.name || file.name, "positive");
   const loaded = await call("loadGame", { saveId: res.saveId });
   app.go(`#/play/${encodeURIComponent(loaded.sessionId)}`);
 }

@@ -99,7 +99,9 @@ export async function renderPlay(main, sessionId, created) {
 
   function tell(news) {
     const parts = [];
-    for (const a of news.achievements) {
+    // An achievement the profile had from an earlier game (a new game or a
+    // branch unlocks it again) is not news.
+    for (const a of news.achievements.filter((x) => x.new)) {
       const title = g.strings.t(a.titleKey, null, a.title);
       toast("Achievement unlocked", title, "positive");
       parts.push(`Achievement unlocked: ${title}.`);

@@ -46,13 +46,15 @@ export async function openSaves(g, { tab = "saves" } = {}) {
       body.append(h("p.muted", null, "Nothing to rewind yet."));
     } else {
       body.append(h("p.muted", null, "Start a new branch from just before one of your moves. This game stays as it is."));
+      body.append(h("p.note", { dataset: { role: "same-dice" } }, "Chance is fixed when a game starts: the same move from the same place turns out the same way again. To try your luck afresh, start a new game."));
       body.append(h("ol.rewind-list", { "aria-labelledby": "rewind-h" }, history.entries.map((e, i) =>
         h("li", null,
           h("span", null, describe(g, e)),
           h("button.small", { type: "button", dataset: { branch: String(i) }, "aria-label": `Rewind here, before move ${i + 1}: ${describe(g, e)}`, onclick: () => close({ branch: i }) }, "Rewind here")))));
     }
     body.append(h("div.actions.end", null, h("button", { type: "button", onclick: () => close(null) }, "Close")));
-    if (tab === "rewind") setTimeout(() => body.querySelector("[data-branch]")?.focus(), 0);
+    // From an ending, the move to take back is most likely the last one.
+    if (tab === "rewind") setTimeout(() => [...body.querySelectorAll("[data-branch]")].at(-1)?.focus(), 0);
     return body;
   }, { className: "wide" });
   if (!choice) return;
@@ -121,7 +123,7 @@ function importControl(close) {
       announce(msg.textContent);
       return;
     }
-    toast("Save imported", file.name, "positive");
+    toast("Save imported", res.name || file.name, "positive");
     close({ imported: res.saveId });
   }));
   return h("span", null, h("label.button", { for: id }, "Import a save file…"), input, msg);
