@@ -509,6 +509,12 @@ func (x *call) undo(r *Room, seat int) {
 		refuse(reject(CodeUndoDisabled, "this table does not allow undo"))
 		return
 	}
+	if m.Result != nil {
+		// A result stands: one seat must not take another's win back
+		// (docs/rooms.md, "Undo").
+		refuse(reject(CodeGameOver, "the game is over: its result stands"))
+		return
+	}
 	if len(m.Checkpoints) == 0 {
 		refuse(reject(CodeNothingToUndo, "no earlier checkpoint survives"))
 		return
@@ -524,14 +530,10 @@ func (x *call) undo(r *Room, seat int) {
 	if len(m.Checkpoints) == 0 {
 		m.Checkpoints = nil
 	}
-	wasOver := m.Result != nil
 	m.State, m.Log, m.AISeq, m.Result = cp.State, entries, cp.AISeq, cp.Result
 	m.NextLog++
 	m.Step++
 	m.Clock = nil
-	if wasOver != (m.Result != nil) {
-		x.ob.dir = true
-	}
 	delete(x.ob.tables, id)
 	t, err := x.s.load(id, r, x.ob)
 	if err == nil {
@@ -746,7 +748,11 @@ func (s *Server) gameView(r *Room, seat int, ob *outbox, now int64, rejected boo
 		ms = append(ms, member{"action_ack", appendAck(nil, a)})
 	}
 	if r.Config.UndoEnabled {
-		ms = append(ms, member{"undo", appendUndo(nil, UndoView{Available: len(m.Checkpoints), Limit: s.Limits.UndoDepth})})
+		available := len(m.Checkpoints)
+		if m.Result != nil {
+			available = 0 // a result stands
+		}
+		ms = append(ms, member{"undo", appendUndo(nil, UndoView{Available: available, Limit: s.Limits.UndoDepth})})
 	}
 	return object(ms)
 }

@@ -223,7 +223,7 @@ export function createTable(root, ui) {
     fill(actions,
       h("h2", { id: "actions-h", text: list.length ? "Your move" : "Actions" }),
       list.length ? h("div", { class: "row act-row" }, buttons) : h("p", { class: "hint", text: v.result ? "The game is over." : "Nothing to do right now: wait for the others." }),
-      undo ? h("p", { class: "undo-line" }, undo, h("span", { class: "hint", id: "undo-hint", text: ` ${v.undo.available} of ${v.undo.limit} moves can be taken back.` })) : null);
+      undo ? h("p", { class: "undo-line" }, undo, h("span", { class: "hint", id: "undo-hint", text: v.result ? " The game is over: its result stands." : ` ${v.undo.available} of ${v.undo.limit} moves can be taken back.` })) : null);
   }
 
   function choose(a, p) {
