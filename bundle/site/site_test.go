@@ -38,15 +38,7 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	built, err = Build(context.Background(), Options{
-		Web:       os.DirFS(filepath.Join(root, "web", "site")),
-		Static:    os.DirFS(filepath.Join(root, "static")),
-		Out:       dir,
-		ModuleDir: root,
-		Package:   "./bundle/site/testdata/mini",
-		Fast:      true,
-		Offline:   true,
-	})
+	built, err = Build(context.Background(), testOptions(root, dir))
 	if err != nil {
 		os.RemoveAll(dir)
 		panic(err)
@@ -55,6 +47,20 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// testOptions builds the repository's page and static tree with the small
+// module in testdata into out, fast, with the offline file.
+func testOptions(root, out string) Options {
+	return Options{
+		Web:       os.DirFS(filepath.Join(root, "web", "site")),
+		Static:    os.DirFS(filepath.Join(root, "static")),
+		Out:       out,
+		ModuleDir: root,
+		Package:   "./bundle/site/testdata/mini",
+		Fast:      true,
+		Offline:   true,
+	}
 }
 
 func TestBuildNamesAssetsByContentAndListsThemAll(t *testing.T) {
@@ -361,17 +367,9 @@ func TestSecondBuildReusesCompressedCopies(t *testing.T) {
 		t.Helper()
 		var log bytes.Buffer
 		dir := t.TempDir()
-		if _, err := Build(context.Background(), Options{
-			Web:       os.DirFS(filepath.Join(mod, "web", "site")),
-			Static:    os.DirFS(filepath.Join(mod, "static")),
-			Out:       dir,
-			ModuleDir: mod,
-			Package:   "./bundle/site/testdata/mini",
-			Fast:      true,
-			Offline:   true,
-			Cache:     cache,
-			Log:       &log,
-		}); err != nil {
+		o := testOptions(mod, dir)
+		o.Cache, o.Log = cache, &log
+		if _, err := Build(context.Background(), o); err != nil {
 			t.Fatal(err)
 		}
 		return dir, log.String()
