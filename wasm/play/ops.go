@@ -569,8 +569,6 @@ type newsOut struct {
 	EndingIsNew  bool              `json:"endingIsNew,omitempty"`
 }
 
-
-
 func opSubmitAction(ctx context.Context, arg json.RawMessage) (any, error) {
 	return act(ctx, arg, false)
 }
