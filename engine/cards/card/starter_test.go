@@ -1,0 +1,135 @@
+package card_test
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/storyloom/storyloom/engine/cards/card"
+	"github.com/storyloom/storyloom/static/cardgame"
+)
+
+// starter builds the catalog the game ships.
+func starter(t *testing.T) *card.Catalog {
+	t.Helper()
+	names, err := fs.Glob(cardgame.FS, "cards/*.json")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("catalog files: %v %v", names, err)
+	}
+	var files [][]byte
+	for _, n := range names {
+		b, err := fs.ReadFile(cardgame.FS, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, b)
+	}
+	c, err := card.NewCatalog(files...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestStarterCatalog validates the shipped catalog and logs every card's
+// generated text (go test -v shows it for review).
+func TestStarterCatalog(t *testing.T) {
+	c := starter(t)
+	for _, d := range c.Cards() {
+		t.Logf("%s  %s  [%s]\n%s\n", d.Name, d.Cost, card.TypeLine(d), card.Text(d))
+	}
+}
+
+// TestStarterCoverage checks that the shipped catalog exercises every
+// word of the format's effect, trigger, static and keyword vocabularies,
+// and holds the promised shape: legendary creatures for commanders, two
+// planeswalkers with an emblem, artifacts, five basic and five dual lands.
+func TestStarterCoverage(t *testing.T) {
+	c := starter(t)
+	used := map[string]bool{}
+	var walk func(es []card.Effect)
+	walk = func(es []card.Effect) {
+		for _, e := range es {
+			used["op "+e.Op] = true
+			if e.Chooser != "" {
+				used["chooser "+e.Chooser] = true
+			}
+			if e.SkipUntap {
+				used["skip untap"] = true
+			}
+			if e.XAmount {
+				used["x"] = true
+			}
+			walk(e.Then)
+		}
+	}
+	var legends, walkers, artifacts, basics, duals int
+	for _, d := range c.Cards() {
+		for _, k := range d.Keywords {
+			used["keyword "+k] = true
+		}
+		if d.Spell != nil {
+			if len(d.Spell.Modes) > 1 {
+				used["modal"] = true
+			}
+			if x := d.Spell.AdditionalCost; x != nil {
+				used["additional sacrifice"] = used["additional sacrifice"] || x.Sacrifice != ""
+				used["additional discard"] = used["additional discard"] || x.Discard > 0
+			}
+			for _, m := range d.Spell.Modes {
+				walk(m.Effects)
+			}
+		}
+		for _, a := range d.Abilities {
+			if a.When != "" {
+				used["when "+a.When] = true
+			}
+			if a.Pay != "" {
+				used["trigger pay"] = true
+			}
+			if a.Static != nil {
+				used["static "+a.Static.Op] = true
+			}
+			if a.Extra != nil && a.Extra.ExileFromGraveyard != "" {
+				used["ability exile"] = true
+			}
+			if a.Mode != nil {
+				walk(a.Mode.Effects)
+			}
+		}
+		switch {
+		case d.Legendary() && d.Is("creature"):
+			legends++
+		case d.Is("planeswalker"):
+			walkers++
+		case d.Basic():
+			basics++
+		case d.Is("land") && len(d.Identity()) == 2:
+			duals++
+		}
+		if d.Is("artifact") && len(d.Colors()) == 0 {
+			artifacts++
+		}
+	}
+	var missing []string
+	for _, w := range strings.Fields(`op_damage op_destroy op_exile op_bounce op_draw op_discard op_gain_life
+		op_lose_life op_counter op_pump op_add_counters op_create_token op_tap op_untap op_scry op_search
+		op_look_top op_mill op_exile_top op_sacrifice op_gain_control op_return op_emblem op_choose_color
+		op_name_card chooser_you skip_untap x modal additional_sacrifice additional_discard ability_exile trigger_pay
+		when_enters when_dies when_attacks when_upkeep when_end_step when_you_cast_noncreature
+		when_creature_you_control_dies when_deals_combat_damage_to_player
+		static_anthem static_control static_cant_attack_or_block static_doesnt_untap static_cost_change
+		static_no_max_hand_size static_named_cost_more
+		keyword_flying keyword_reach keyword_vigilance keyword_haste keyword_trample keyword_first_strike
+		keyword_deathtouch keyword_lifelink keyword_menace keyword_defender keyword_unblockable keyword_flash keyword_venom`) {
+		if w = strings.Replace(w, "_", " ", 1); !used[w] {
+			missing = append(missing, w)
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("the starter catalog never uses: %v", missing)
+	}
+	if n := len(c.Cards()); n < 75 || legends < 5 || walkers != 2 || artifacts < 4 || basics != 5 || duals != 5 {
+		t.Errorf("%d cards, %d legendary creatures, %d planeswalkers, %d artifacts, %d basics, %d duals", n, legends, walkers, artifacts, basics, duals)
+	}
+}
