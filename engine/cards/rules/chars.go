@@ -1,0 +1,192 @@
+package rules
+
+import (
+	"slices"
+
+	"github.com/storyloom/storyloom/engine/cards/card"
+)
+
+// kw is a set of keywords, one bit each in keywordNames order.
+type kw uint16
+
+// Keyword bits.
+const (
+	kwFlying kw = 1 << iota
+	kwReach
+	kwVigilance
+	kwHaste
+	kwTrample
+	kwFirstStrike
+	kwDeathtouch
+	kwLifelink
+	kwMenace
+	kwDefender
+	kwUnblockable
+	kwFlash
+	kwVenom
+)
+
+// keywordNames are the keyword words, in bit order.
+var keywordNames = [...]string{"flying", "reach", "vigilance", "haste", "trample",
+	"first_strike", "deathtouch", "lifelink", "menace", "defender", "unblockable", "flash", "venom"}
+
+// keywordLabels are the display words granted_keywords carries.
+var keywordLabels = [...]string{"Flying", "Reach", "Vigilance", "Haste", "Trample",
+	"First strike", "Deathtouch", "Lifelink", "Menace", "Defender", "Unblockable", "Flash", "Venom"}
+
+// kwOf returns the set of the named keywords; unknown words are ignored.
+func kwOf(words []string) kw {
+	var k kw
+	for _, w := range words {
+		if i := slices.Index(keywordNames[:], w); i >= 0 {
+			k |= 1 << i
+		}
+	}
+	return k
+}
+
+// words lists the set's keywords as words (labels when label is set).
+func (k kw) words(label bool) []string {
+	var out []string
+	for i := range keywordNames {
+		if k&(1<<i) != 0 {
+			if label {
+				out = append(out, keywordLabels[i])
+			} else {
+				out = append(out, keywordNames[i])
+			}
+		}
+	}
+	return out
+}
+
+// chars are a permanent's current characteristics (layers 2, 6 and 7).
+type chars struct {
+	def          *card.Def
+	ctrl         int
+	power, tough int
+	kw           kw // every keyword it has
+	granted      kw // keywords it has but does not print
+	cantFight    bool
+	noUntap      bool
+}
+
+// is reports whether d has card type t.
+func is(d *card.Def, t string) bool { return slices.Contains(d.Types, t) }
+
+// staticSrc is one static ability in force: its source permanent (nil for
+// an emblem), controller and effect.
+type staticSrc struct {
+	src  *Perm
+	ctrl int
+	st   *card.Static
+}
+
+// statics lists the static abilities in force, in timestamp order.
+func (g *Game) statics() []staticSrc {
+	var out []staticSrc
+	for i := range g.st.Field {
+		p := &g.st.Field[i]
+		if p.Tok != nil {
+			continue
+		}
+		d := g.def(p.ID)
+		for k := range d.Abilities {
+			if a := &d.Abilities[k]; a.Kind == card.AbilityStatic && a.Static != nil {
+				out = append(out, staticSrc{src: p, ctrl: g.ctrl(p), st: a.Static})
+			}
+		}
+	}
+	for i := range g.st.Emblems {
+		e := &g.st.Emblems[i]
+		out = append(out, staticSrc{ctrl: e.Ctrl, st: &e.Static})
+	}
+	return out
+}
+
+// ctrl is a permanent's controller after control-changing effects (layer
+// 2): resolved effects and "control enchanted" auras, latest last.
+func (g *Game) ctrl(p *Perm) int {
+	c := p.Ctrl
+	best := -1
+	for _, e := range g.st.Effects {
+		if e.Perm == p.N && e.Control > 0 && e.TS > best {
+			c, best = e.Control-1, e.TS
+		}
+	}
+	for i := range g.st.Field {
+		a := &g.st.Field[i]
+		if a.Attach != p.N || a.Tok != nil || a.TS < best {
+			continue
+		}
+		for _, ab := range g.def(a.ID).Abilities {
+			if ab.Kind == card.AbilityStatic && ab.Static != nil && ab.Static.Op == "control" && ab.Static.Affects == "enchanted" {
+				c, best = a.Ctrl, a.TS
+			}
+		}
+	}
+	return c
+}
+
+// affects reports whether static s applies to permanent p controlled by
+// ctrl.
+func (g *Game) affects(s staticSrc, p *Perm, ctrl int, creature bool) bool {
+	switch s.st.Affects {
+	case "creatures_you_control":
+		return creature && ctrl == s.ctrl
+	case "other_creatures_you_control":
+		return creature && ctrl == s.ctrl && p != s.src
+	case "enchanted":
+		return s.src != nil && s.src.Attach == p.N
+	case "self":
+		return s.src == p
+	}
+	return false
+}
+
+// charsWith computes p's characteristics given the statics in force.
+func (g *Game) charsWith(p *Perm, sts []staticSrc) chars {
+	d := g.permDef(p)
+	c := chars{def: d, ctrl: g.ctrl(p)}
+	printed := kwOf(d.Keywords)
+	c.kw = printed
+	if d.Power != nil {
+		c.power = *d.Power
+	}
+	if d.Toughness != nil {
+		c.tough = *d.Toughness
+	}
+	creature := is(d, "creature")
+	for _, s := range sts {
+		if !g.affects(s, p, c.ctrl, creature) {
+			continue
+		}
+		switch s.st.Op {
+		case "anthem":
+			c.power += s.st.Power
+			c.tough += s.st.Toughness
+			c.kw |= kwOf(s.st.Keywords)
+		case "cant_attack_or_block":
+			c.cantFight = true
+		case "doesnt_untap":
+			c.noUntap = true
+		}
+	}
+	for _, e := range g.st.Effects {
+		if e.Perm == p.N {
+			c.power += e.Power
+			c.tough += e.Tough
+			c.kw |= kwOf(e.Keywords)
+		}
+	}
+	c.power += p.Plus - p.Minus
+	c.tough += p.Plus - p.Minus
+	c.granted = c.kw &^ printed
+	return c
+}
+
+// chars computes one permanent's characteristics.
+func (g *Game) chars(p *Perm) chars { return g.charsWith(p, g.statics()) }
+
+// creature reports whether p is a creature.
+func (g *Game) creature(p *Perm) bool { return is(g.permDef(p), "creature") }

@@ -1,0 +1,287 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/storyloom/storyloom/engine/canon"
+	"github.com/storyloom/storyloom/engine/cards/card"
+	"github.com/storyloom/storyloom/engine/rng"
+	"github.com/storyloom/storyloom/engine/rooms"
+	"github.com/storyloom/storyloom/engine/strictjson"
+)
+
+// Cards is what the rules need of a card catalog: a definition by
+// functional id, and the rules text of a definition (nil for none).
+type Cards struct {
+	Def  func(id string) (*card.Def, bool)
+	Text func(d *card.Def) string
+}
+
+// Game is one decoded game: the state and the catalog it refers to. It
+// implements every method of rooms.Position but AI, which the AI package
+// adds.
+type Game struct {
+	st     State
+	cards  Cards
+	events []rooms.Event
+}
+
+// HandSize is the maximum hand size kept at cleanup.
+const HandSize = 7
+
+// OpeningHand is the number of cards each player draws before mulligans.
+const OpeningHand = 7
+
+// Setup deals a new game: libraries from the players' decks shuffled from
+// seed, commanders to the command zone, the first player drawn from seed,
+// seven cards each, and the mulligan decision for every seat.
+func Setup(cards Cards, cfg Config, seed string, players []rooms.Player) (*Game, error) {
+	if len(players) < 2 || len(players) > rooms.MaxSeats {
+		return nil, fmt.Errorf("rules: %d players", len(players))
+	}
+	if cfg.Life <= 0 {
+		return nil, fmt.Errorf("rules: starting life %d", cfg.Life)
+	}
+	g := &Game{cards: cards, st: State{Config: cfg, Seed: seed, Field: []Perm{}, Stack: []Item{}}}
+	st := &g.st
+	seen := map[string]bool{}
+	for i, p := range players {
+		if p.Seat != i {
+			return nil, fmt.Errorf("rules: player %d sits in seat %d", i, p.Seat)
+		}
+		pl := Player{Life: cfg.Life, Library: []string{}, Hand: []Card{}, Grave: []Card{}, Exile: []Card{}, Name: p.Name}
+		deck := append([]string(nil), p.Deck...)
+		if cfg.Commander {
+			pl.CmdrDmg = make([]int, len(players))
+			if p.Commander == "" {
+				return nil, fmt.Errorf("rules: seat %d has no commander", i)
+			}
+			d, ok := cards.Def(p.Commander)
+			if !ok {
+				return nil, fmt.Errorf("rules: unknown commander %q", p.Commander)
+			}
+			for k, id := range deck {
+				if id == p.Commander {
+					deck = append(deck[:k], deck[k+1:]...)
+					break
+				}
+			}
+			pl.Cmdr = p.Commander
+			pl.Identity = identity(d)
+			st.Next++
+			pl.Command = []Card{{N: st.Next, ID: p.Commander, Cmdr: true}}
+			seen[p.Commander] = true
+		}
+		for _, id := range deck {
+			if _, ok := cards.Def(id); !ok {
+				return nil, fmt.Errorf("rules: unknown card %q in seat %d's deck", id, i)
+			}
+			seen[id] = true
+		}
+		pl.Library = deck
+		st.Players = append(st.Players, pl)
+	}
+	for id := range seen {
+		st.Pool = append(st.Pool, id)
+	}
+	sort.Strings(st.Pool)
+	for i := range st.Players {
+		g.shuffle(i)
+	}
+	st.Active = rng.For(seed, rng.System("first", 0)).Intn(len(players))
+	for i := range st.Players {
+		g.draw(i, OpeningHand, false)
+	}
+	st.Dec = Decision{Kind: DecMulligan}
+	return g, nil
+}
+
+// Load decodes a state State returned, strictly, and checks its shape.
+func Load(cards Cards, data []byte) (*Game, error) {
+	g := &Game{cards: cards}
+	if err := strictjson.Decode(data, &g.st); err != nil {
+		return nil, fmt.Errorf("rules: %w", err)
+	}
+	st := &g.st
+	n := len(st.Players)
+	switch {
+	case n < 2 || n > rooms.MaxSeats:
+		return nil, fmt.Errorf("rules: %d players", n)
+	case st.Active < 0 || st.Active >= n, st.Dec.Seat < 0 || st.Dec.Seat >= n:
+		return nil, fmt.Errorf("rules: seat out of range")
+	case st.Step < 0 || st.Step > StepCleanup:
+		return nil, fmt.Errorf("rules: step %d", st.Step)
+	}
+	return g, nil
+}
+
+// State returns the canonical bytes of the whole state.
+func (g *Game) State() ([]byte, error) { return canon.Marshal(&g.st) }
+
+// Result returns the verdict once the game is over.
+func (g *Game) Result() *rooms.Result {
+	if g.st.Result == nil {
+		return nil
+	}
+	r := *g.st.Result
+	return &r
+}
+
+// def returns the definition of a functional id; an id the catalog lost
+// reads as a vanilla card so that a game never fails on it.
+func (g *Game) def(id string) *card.Def {
+	if d, ok := g.cards.Def(id); ok {
+		return d
+	}
+	return &card.Def{ID: id, Name: id}
+}
+
+// permDef returns the definition a permanent has: its card's, or one
+// built from its token description.
+func (g *Game) permDef(p *Perm) *card.Def {
+	if p.Tok == nil {
+		return g.def(p.ID)
+	}
+	pw, tg := p.Tok.Power, p.Tok.Toughness
+	return &card.Def{Name: p.Tok.Name, Types: p.Tok.Types, Subtypes: p.Tok.Subtypes,
+		Power: &pw, Toughness: &tg, Keywords: p.Tok.Keywords}
+}
+
+// emit records a log event.
+func (g *Game) emit(typ string, kv ...any) {
+	ev := rooms.Event{"type": typ}
+	for i := 0; i+1 < len(kv); i += 2 {
+		ev[kv[i].(string)] = kv[i+1]
+	}
+	g.events = append(g.events, ev)
+}
+
+// mint returns a fresh object number.
+func (g *Game) mint() int {
+	g.st.Next++
+	return g.st.Next
+}
+
+// stamp returns a fresh timestamp.
+func (g *Game) stamp() int {
+	g.st.TS++
+	return g.st.TS
+}
+
+// shuffle shuffles seat's library from the game's "shuffle" stream.
+func (g *Game) shuffle(seat int) {
+	h := rng.For(g.st.Seed, rng.System("shuffle", g.st.Shuffles))
+	g.st.Shuffles++
+	lib := g.st.Players[seat].Library
+	for i := len(lib) - 1; i > 0; i-- {
+		j := h.Intn(i + 1)
+		lib[i], lib[j] = lib[j], lib[i]
+	}
+}
+
+// draw moves n cards from the top of seat's library to its hand. Drawing
+// from an empty library marks the player for the state-based loss when
+// lose is set.
+func (g *Game) draw(seat, n int, lose bool) int {
+	pl := &g.st.Players[seat]
+	drawn := 0
+	for ; drawn < n; drawn++ {
+		if len(pl.Library) == 0 {
+			if lose {
+				pl.Drew = true
+			}
+			break
+		}
+		pl.Hand = append(pl.Hand, Card{N: g.mint(), ID: pl.Library[0]})
+		pl.Library = pl.Library[1:]
+	}
+	return drawn
+}
+
+// alive reports whether seat is still playing.
+func (g *Game) alive(seat int) bool { return g.st.Players[seat].Out == "" }
+
+// nextAlive returns the next seat after seat in turn order still playing.
+func (g *Game) nextAlive(seat int) int {
+	n := len(g.st.Players)
+	for k := 1; k <= n; k++ {
+		if s := (seat + k) % n; g.alive(s) {
+			return s
+		}
+	}
+	return seat
+}
+
+// apnap returns the seats still playing, the active player first.
+func (g *Game) apnap() []int {
+	n := len(g.st.Players)
+	out := make([]int, 0, n)
+	for k := 0; k < n; k++ {
+		if s := (g.st.Active + k) % n; g.alive(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// perm returns the permanent numbered n, or nil.
+func (g *Game) perm(n int) *Perm {
+	for i := range g.st.Field {
+		if g.st.Field[i].N == n {
+			return &g.st.Field[i]
+		}
+	}
+	return nil
+}
+
+// Wire ids.
+func permID(n int) string  { return "perm_" + strconv.Itoa(n) }
+func cardID(n int) string  { return "card_" + strconv.Itoa(n) }
+func stackID(n int) string { return "stack_" + strconv.Itoa(n) }
+
+// parseID splits a wire id into its kind ("perm", "card", "stack", "p")
+// and number.
+func parseID(id string) (kind string, n int, ok bool) {
+	for _, k := range [...]string{"perm_", "card_", "stack_", "p"} {
+		if len(id) > len(k) && id[:len(k)] == k {
+			v, err := strconv.Atoi(id[len(k):])
+			if err != nil || v < 0 || strconv.Itoa(v) != id[len(k):] {
+				return "", 0, false
+			}
+			return strings.TrimSuffix(k, "_"), v, true
+		}
+	}
+	return "", 0, false
+}
+
+// identity is a card's colour identity: the colours of the pips in its
+// cost and its abilities' costs, in WUBRG order.
+func identity(d *card.Def) []string {
+	var have [5]bool
+	mark := func(s string) {
+		c := mustCost(s)
+		for i := 0; i < len(c.Pips); i++ {
+			if k := strings.IndexByte("WUBRG", c.Pips[i]); k >= 0 {
+				have[k] = true
+			}
+		}
+	}
+	mark(d.Cost)
+	for _, a := range d.Abilities {
+		mark(a.Cost)
+		mark(a.Pay)
+		for _, p := range a.Produce {
+			mark("{" + p + "}")
+		}
+	}
+	var out []string
+	for i, h := range have {
+		if h {
+			out = append(out, "WUBRG"[i:i+1])
+		}
+	}
+	return out
+}

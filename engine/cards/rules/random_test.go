@@ -1,0 +1,132 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"testing"
+
+	"github.com/storyloom/storyloom/engine/rng"
+	"github.com/storyloom/storyloom/engine/rooms"
+)
+
+// randomAnswer fills a's slots with a random legal-looking answer: every
+// mandatory slot, some optional ones, the suggested payment.
+func randomAnswer(h *rng.Handle, a rooms.Action) map[string][]string {
+	ans := map[string][]string{}
+	pick := func(cands []string, n int) []string {
+		c := append([]string(nil), cands...)
+		for i := len(c) - 1; i > 0; i-- {
+			j := h.Intn(i + 1)
+			c[i], c[j] = c[j], c[i]
+		}
+		return c[:n]
+	}
+	for _, r := range a.Requirements {
+		if len(r.Candidates) == 0 || (r.Optional && h.Intn(2) == 0) {
+			continue
+		}
+		ans[r.Slot] = pick(r.Candidates, 1+h.Intn(min(max(r.Count, 1), len(r.Candidates))))
+	}
+	for _, p := range a.Prompts {
+		switch p.Kind {
+		case rooms.PromptOption:
+			ans[p.Slot] = []string{p.Options[h.Intn(len(p.Options))].ID}
+		case rooms.PromptNumber:
+			ans[p.Slot] = []string{strconv.Itoa(*p.Min + h.Intn(*p.Max-*p.Min+1))}
+		case rooms.PromptOrder:
+			ans[p.Slot] = pick(p.Items, len(p.Items))
+		case "pay_mana":
+			if p.Min == nil && len(p.Candidates) > 0 {
+				ans[p.Slot] = p.Candidates[:1]
+			}
+		default:
+			lo := p.Count
+			if p.Min != nil {
+				lo = *p.Min
+			}
+			ans[p.Slot] = pick(p.Candidates, lo+h.Intn(p.Count-lo+1))
+		}
+	}
+	return ans
+}
+
+// playRandom plays one game with random legal actions, restoring the
+// state from its bytes after every input, and returns the number of
+// inputs applied.
+func playRandom(t testing.TB, cards Cards, seed string, seats int, commander, restore bool) (*Game, int) {
+	cfg := Config{Format: "test", Life: 20}
+	if commander {
+		cfg = Config{Format: "commander", Life: 30, Commander: true}
+	}
+	g, err := Setup(cards, cfg, seed, players(t, cards, seats, commander))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := rng.For(seed, rng.System("test", 0))
+	for step := 0; step < 30000; step++ {
+		if g.Result() != nil {
+			return g, step
+		}
+		seat := -1
+		var acts []rooms.Action
+		for s := 0; s < seats && seat < 0; s++ {
+			if acts = g.Actions(s); len(acts) > 0 {
+				seat = s
+			}
+		}
+		if seat < 0 {
+			t.Fatalf("seed %s step %d: nobody is asked anything; decision %+v", seed, step, g.st.Dec)
+		}
+		a := acts[h.Intn(len(acts))]
+		if a.Type == "concede" && h.Intn(400) != 0 {
+			a = acts[0]
+		}
+		if _, err := g.Apply(seat, rooms.Choice{ActionID: a.ID, Targets: randomAnswer(h, a)}); err != nil {
+			c, ok := g.Timeout(seat)
+			if !ok {
+				t.Fatalf("seed %s step %d: no timeout default for seat %d", seed, step, seat)
+			}
+			if _, err := g.Apply(seat, c); err != nil {
+				t.Fatalf("seed %s step %d: the default %+v was refused: %v", seed, step, c, err)
+			}
+		}
+		if !restore {
+			continue
+		}
+		saved, err := g.State()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Load(cards, saved)
+		if err != nil {
+			t.Fatalf("seed %s step %d: reload: %v", seed, step, err)
+		}
+		again, _ := r.State()
+		if !bytes.Equal(saved, again) {
+			t.Fatalf("seed %s step %d: state bytes changed across a restore", seed, step)
+		}
+		v1, _ := json.Marshal(g.View(seat))
+		v2, _ := json.Marshal(r.View(seat))
+		if !bytes.Equal(v1, v2) {
+			t.Fatalf("seed %s step %d: view changed across a restore", seed, step)
+		}
+		g = r
+	}
+	t.Fatalf("seed %s: the game did not end", seed)
+	return nil, 0
+}
+
+func TestRandomGamesTerminate(t *testing.T) {
+	cards := testLib(t)
+	games := 40
+	if testing.Short() {
+		games = 8
+	}
+	for i := 0; i < games; i++ {
+		seats := 2 + i%3
+		seed := "random-" + strconv.Itoa(i)
+		g, n := playRandom(t, cards, seed, seats, i%4 == 3, i%10 == 0)
+		t.Logf("%s: %d seats, %d inputs, turn %d, %+v", seed, seats, n, g.st.Turn, g.Result())
+	}
+}

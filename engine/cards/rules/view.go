@@ -1,0 +1,385 @@
+package rules
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/storyloom/storyloom/engine/cards/card"
+	"github.com/storyloom/storyloom/engine/rooms"
+)
+
+// CardView is a card as the wire shows it.
+type CardView struct {
+	ID            string   `json:"id"`
+	FunctionalID  string   `json:"functional_id,omitempty"`
+	Name          string   `json:"name"`
+	TypeLine      string   `json:"type_line"`
+	ManaCost      string   `json:"mana_cost,omitempty"`
+	RulesText     string   `json:"rules_text,omitempty"`
+	Power         string   `json:"power,omitempty"`
+	Toughness     string   `json:"toughness,omitempty"`
+	Loyalty       string   `json:"loyalty,omitempty"`
+	Keywords      []string `json:"keywords,omitempty"`
+	CardTypes     []string `json:"card_types,omitempty"`
+	ColorIdentity []string `json:"color_identity,omitempty"`
+	Token         bool     `json:"token,omitempty"`
+}
+
+// Counter is a counter kind and count on a permanent or a player.
+type Counter struct {
+	Kind  string `json:"kind"`
+	Count int    `json:"count"`
+}
+
+// PermanentView is a permanent with its current characteristics.
+type PermanentView struct {
+	ID                    string    `json:"id"`
+	Controller            string    `json:"controller"`
+	Owner                 string    `json:"owner"`
+	Card                  CardView  `json:"card"`
+	Tapped                bool      `json:"tapped,omitempty"`
+	Attacking             bool      `json:"attacking,omitempty"`
+	AttackingPlayer       string    `json:"attacking_player,omitempty"`
+	AttackingPlaneswalker string    `json:"attacking_planeswalker,omitempty"`
+	Blocking              []string  `json:"blocking,omitempty"`
+	Damage                int       `json:"damage,omitempty"`
+	AttachedTo            string    `json:"attached_to,omitempty"`
+	IsCommander           bool      `json:"is_commander,omitempty"`
+	Counters              []Counter `json:"counters,omitempty"`
+	SummoningSick         bool      `json:"summoning_sick,omitempty"`
+	SkipsNextUntap        bool      `json:"skips_next_untap,omitempty"`
+	GrantedKeywords       []string  `json:"granted_keywords,omitempty"`
+	ChosenColor           string    `json:"chosen_color,omitempty"`
+	NamedCard             string    `json:"named_card,omitempty"`
+}
+
+// StackTarget is one target of a stack item.
+type StackTarget struct {
+	Kind   string `json:"kind"`
+	Player string `json:"player,omitempty"`
+	ID     string `json:"id,omitempty"`
+}
+
+// StackItemView is an object on the stack.
+type StackItemView struct {
+	ID          string        `json:"id"`
+	Controller  string        `json:"controller"`
+	Description string        `json:"description"`
+	Source      string        `json:"source,omitempty"`
+	Kind        string        `json:"kind"`
+	Targets     []StackTarget `json:"targets,omitempty"`
+	Card        *CardView     `json:"card,omitempty"`
+}
+
+// ZonePile is one player's public pile, top last.
+type ZonePile struct {
+	PlayerID string     `json:"player_id"`
+	Cards    []CardView `json:"cards"`
+}
+
+// EmblemView is an emblem.
+type EmblemView struct {
+	ID         string   `json:"id"`
+	Controller string   `json:"controller"`
+	Abilities  []string `json:"abilities,omitempty"`
+}
+
+// SelfView is the receiver's own public and private counts.
+type SelfView struct {
+	Life            int       `json:"life"`
+	LibrarySize     int       `json:"library_size"`
+	MaximumHandSize any       `json:"maximum_hand_size"`
+	Counters        []Counter `json:"counters,omitempty"`
+	Eliminated      bool      `json:"eliminated,omitempty"`
+}
+
+// OpponentView is another seat's public state.
+type OpponentView struct {
+	PlayerID      string    `json:"player_id"`
+	HandSize      int       `json:"hand_size"`
+	Life          int       `json:"life"`
+	LibrarySize   int       `json:"library_size"`
+	GraveyardSize int       `json:"graveyard_size"`
+	Counters      []Counter `json:"counters,omitempty"`
+	Eliminated    bool      `json:"eliminated,omitempty"`
+}
+
+// CommanderDamage is one commander's combat damage to one player.
+type CommanderDamage struct {
+	Commander string `json:"commander"`
+	Damaged   string `json:"damaged"`
+	Amount    int    `json:"amount"`
+}
+
+// CommanderTax is one commander's casts and tax.
+type CommanderTax struct {
+	Commander string `json:"commander"`
+	Casts     int    `json:"casts,omitempty"`
+	Tax       int    `json:"tax,omitempty"`
+}
+
+// CommanderIdentity is one seat's commander name and colour identity.
+type CommanderIdentity struct {
+	Commander     string   `json:"commander"`
+	Name          string   `json:"name,omitempty"`
+	ColorIdentity []string `json:"color_identity,omitempty"`
+}
+
+// View is the game's members of a GameView (seat set) or a
+// SpectatorView (Players set instead of MyHand, Me and Opponents).
+type View struct {
+	MyHand            []CardView          `json:"my_hand,omitempty"`
+	Revealed          []CardView          `json:"revealed,omitempty"`
+	Me                *SelfView           `json:"me,omitempty"`
+	Opponents         []OpponentView      `json:"opponents,omitempty"`
+	Players           []OpponentView      `json:"players,omitempty"`
+	Battlefield       []PermanentView     `json:"battlefield"`
+	Emblems           []EmblemView        `json:"emblems,omitempty"`
+	Stack             []StackItemView     `json:"stack"`
+	Graveyards        []ZonePile          `json:"graveyards"`
+	Exile             []ZonePile          `json:"exile"`
+	Command           []ZonePile          `json:"command,omitempty"`
+	Phase             string              `json:"phase"`
+	Turn              int                 `json:"turn"`
+	ActivePlayer      string              `json:"active_player"`
+	ManaPool          []string            `json:"mana_pool,omitempty"`
+	PriorityPlayer    string              `json:"priority_player,omitempty"`
+	CommanderDamage   []CommanderDamage   `json:"commander_damage,omitempty"`
+	CommanderTax      []CommanderTax      `json:"commander_tax,omitempty"`
+	CommanderIdentity []CommanderIdentity `json:"commander_identity,omitempty"`
+}
+
+// typeLine writes "Legendary Creature — Elf Druid".
+func typeLine(d *card.Def) string {
+	var words []string
+	for _, s := range d.Supertypes {
+		words = append(words, title(s))
+	}
+	for _, t := range d.Types {
+		words = append(words, title(t))
+	}
+	line := strings.Join(words, " ")
+	if len(d.Subtypes) > 0 {
+		line += " — " + strings.Join(d.Subtypes, " ")
+	}
+	return line
+}
+
+func title(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// cardView projects a definition under id.
+func (g *Game) cardView(id string, d *card.Def, token bool) CardView {
+	v := CardView{ID: id, FunctionalID: d.ID, Name: d.Name, TypeLine: typeLine(d), ManaCost: d.Cost,
+		Keywords: d.Keywords, CardTypes: d.Types, Token: token}
+	if token {
+		v.FunctionalID, v.ManaCost = "", ""
+	} else {
+		v.ColorIdentity = identity(d)
+	}
+	if g.cards.Text != nil {
+		v.RulesText = g.cards.Text(d)
+	}
+	if d.Power != nil {
+		v.Power = strconv.Itoa(*d.Power)
+	}
+	if d.Toughness != nil {
+		v.Toughness = strconv.Itoa(*d.Toughness)
+	}
+	if d.Loyalty != nil {
+		v.Loyalty = strconv.Itoa(*d.Loyalty)
+	}
+	return v
+}
+
+// cardViews projects a zone's cards.
+func (g *Game) cardViews(cards []Card) []CardView {
+	out := make([]CardView, len(cards))
+	for i, c := range cards {
+		out[i] = g.cardView(cardID(c.N), g.def(c.ID), false)
+	}
+	return out
+}
+
+// permView projects a permanent with its computed characteristics.
+func (g *Game) permView(p *Perm, sts []staticSrc) PermanentView {
+	c := g.charsWith(p, sts)
+	cv := g.cardView(permID(p.N), c.def, p.Tok != nil)
+	if is(c.def, "creature") {
+		cv.Power, cv.Toughness = strconv.Itoa(c.power), strconv.Itoa(c.tough)
+	}
+	cv.Keywords = c.kw.words(false)
+	v := PermanentView{ID: permID(p.N), Controller: rooms.PlayerID(c.ctrl), Owner: rooms.PlayerID(p.Owner), Card: cv,
+		Tapped: p.Tapped, Damage: p.Damage, IsCommander: p.Cmdr, SkipsNextUntap: p.Skip,
+		GrantedKeywords: c.granted.words(true), ChosenColor: p.Color, NamedCard: p.Named}
+	if p.Attack != "" {
+		v.Attacking = true
+		v.AttackingPlayer = rooms.PlayerID(g.defendingSeat(p.Attack))
+		if strings.HasPrefix(p.Attack, "perm_") {
+			v.AttackingPlaneswalker = p.Attack
+		}
+	}
+	if len(p.Blocks) > 0 {
+		v.Blocking = numIDs(p.Blocks, permID)
+	}
+	if p.Attach != 0 {
+		v.AttachedTo = permID(p.Attach)
+	}
+	for _, k := range []Counter{{"+1/+1", p.Plus}, {"-1/-1", p.Minus}, {"loyalty", p.Loyalty}} {
+		if k.Count > 0 {
+			v.Counters = append(v.Counters, k)
+		}
+	}
+	v.SummoningSick = is(c.def, "creature") && p.Sick && c.kw&kwHaste == 0
+	return v
+}
+
+// View projects the game for seat, or for rooms.Spectator.
+func (g *Game) View(seat int) any {
+	st := &g.st
+	v := View{Phase: phaseNames[st.Step], Turn: st.Turn, ActivePlayer: rooms.PlayerID(st.Active),
+		Battlefield: []PermanentView{}, Stack: []StackItemView{}, Graveyards: []ZonePile{}, Exile: []ZonePile{}}
+	if st.Dec.Kind == DecPriority {
+		v.PriorityPlayer = rooms.PlayerID(st.Dec.Seat)
+	}
+	for i := range st.Players {
+		pl := &st.Players[i]
+		ov := OpponentView{PlayerID: rooms.PlayerID(i), HandSize: len(pl.Hand), Life: pl.Life, LibrarySize: len(pl.Library),
+			GraveyardSize: len(pl.Grave), Counters: playerCounters(pl), Eliminated: pl.Out != ""}
+		switch {
+		case seat == rooms.Spectator:
+			v.Players = append(v.Players, ov)
+		case i == seat:
+			v.MyHand = g.cardViews(pl.Hand)
+			if v.MyHand == nil {
+				v.MyHand = []CardView{}
+			}
+			var mh any = map[string]int{"cards": HandSize}
+			if g.noMaxHand(i) {
+				mh = "unlimited"
+			}
+			v.Me = &SelfView{Life: pl.Life, LibrarySize: len(pl.Library), MaximumHandSize: mh, Counters: ov.Counters, Eliminated: ov.Eliminated}
+			for k := 0; k < len(pl.Pool); k++ {
+				v.ManaPool = append(v.ManaPool, "{"+pl.Pool[k:k+1]+"}")
+			}
+		default:
+			v.Opponents = append(v.Opponents, ov)
+		}
+		v.Graveyards = append(v.Graveyards, ZonePile{PlayerID: rooms.PlayerID(i), Cards: orCards(g.cardViews(pl.Grave))})
+		v.Exile = append(v.Exile, ZonePile{PlayerID: rooms.PlayerID(i), Cards: orCards(g.cardViews(pl.Exile))})
+		if len(pl.Command) > 0 {
+			v.Command = append(v.Command, ZonePile{PlayerID: rooms.PlayerID(i), Cards: g.cardViews(pl.Command)})
+		}
+		if st.Config.Commander {
+			for j, d := range pl.CmdrDmg {
+				if d > 0 {
+					v.CommanderDamage = append(v.CommanderDamage, CommanderDamage{Commander: rooms.PlayerID(j), Damaged: rooms.PlayerID(i), Amount: d})
+				}
+			}
+			v.CommanderTax = append(v.CommanderTax, CommanderTax{Commander: rooms.PlayerID(i), Casts: pl.Casts, Tax: 2 * pl.Casts})
+			v.CommanderIdentity = append(v.CommanderIdentity, CommanderIdentity{Commander: rooms.PlayerID(i), Name: g.def(pl.Cmdr).Name, ColorIdentity: pl.Identity})
+		}
+	}
+	sts := g.statics()
+	for i := range st.Field {
+		v.Battlefield = append(v.Battlefield, g.permView(&st.Field[i], sts))
+	}
+	for _, e := range st.Emblems {
+		ev := EmblemView{ID: "emblem_" + strconv.Itoa(e.N), Controller: rooms.PlayerID(e.Ctrl)}
+		if g.cards.Text != nil {
+			ev.Abilities = []string{g.cards.Text(&card.Def{Abilities: []card.Ability{{Kind: card.AbilityStatic, Static: &e.Static}}})}
+		}
+		v.Emblems = append(v.Emblems, ev)
+	}
+	for i := range st.Stack {
+		v.Stack = append(v.Stack, g.stackView(&st.Stack[i]))
+	}
+	if seat >= 0 && seat < len(st.Players) {
+		v.Revealed = g.revealed(seat)
+	}
+	return v
+}
+
+// orCards returns list or an empty non-nil list.
+func orCards(list []CardView) []CardView {
+	if list == nil {
+		return []CardView{}
+	}
+	return list
+}
+
+// playerCounters lists a player's counters.
+func playerCounters(pl *Player) []Counter {
+	if pl.Poison > 0 {
+		return []Counter{{"poison", pl.Poison}}
+	}
+	return nil
+}
+
+// stackView projects a stack item.
+func (g *Game) stackView(it *Item) StackItemView {
+	v := StackItemView{ID: stackID(it.N), Controller: rooms.PlayerID(it.Ctrl), Description: it.Name, Kind: it.Kind}
+	if it.X > 0 || mustCost(g.def(it.ID).Cost).X > 0 && it.Kind == "spell" {
+		v.Description += " (X=" + strconv.Itoa(it.X) + ")"
+	}
+	if it.Kind == "spell" {
+		cv := g.cardView(stackID(it.N), g.def(it.ID), false)
+		v.Card = &cv
+	} else {
+		v.Source = permID(it.Source)
+		if g.cards.Text != nil {
+			d := g.def(it.ID)
+			if it.Ab >= 0 && it.Ab < len(d.Abilities) {
+				v.Description = it.Name + ": " + g.cards.Text(&card.Def{Abilities: d.Abilities[it.Ab : it.Ab+1]})
+			}
+		}
+	}
+	for _, t := range it.Targets {
+		k, n, ok := parseID(t)
+		switch {
+		case !ok:
+		case k == "p":
+			v.Targets = append(v.Targets, StackTarget{Kind: "player", Player: rooms.PlayerID(n)})
+		case k == "perm":
+			v.Targets = append(v.Targets, StackTarget{Kind: "permanent", ID: t})
+		case k == "stack":
+			v.Targets = append(v.Targets, StackTarget{Kind: "stack", ID: t})
+		default:
+			v.Targets = append(v.Targets, StackTarget{Kind: "card", ID: t})
+		}
+	}
+	return v
+}
+
+// revealed lists the hidden cards seat is being shown while it answers a
+// choice: library cards it may pick, or another player's hand.
+func (g *Game) revealed(seat int) []CardView {
+	st := &g.st
+	c := st.Dec.Choice
+	if st.Dec.Kind != DecChoice || c == nil || c.Seat != seat {
+		return nil
+	}
+	pl := &st.Players[c.Owner]
+	var out []CardView
+	switch c.Kind {
+	case chScry, chSearch, chLook:
+		for i, pos := range c.Lib {
+			if pos < len(pl.Library) {
+				out = append(out, g.cardView(cardID(c.Cards[i]), g.def(pl.Library[pos]), false))
+			}
+		}
+	case chLookOrder:
+		for i, n := range c.Cards {
+			out = append(out, g.cardView(cardID(n), g.def(c.IDs[i]), false))
+		}
+	case chDiscard:
+		if c.Owner != seat {
+			out = g.cardViews(pl.Hand)
+		}
+	}
+	return out
+}
