@@ -13,44 +13,15 @@ import (
 	"github.com/storyloom/storyloom/engine/session"
 )
 
-// The three versions of a small story a host serves one after another:
-// 2.0.0 rewords the deck, adds a node and renames a variable with a
-// declared migration; 3.0.0 drops the deck, where the games stand, and
-// declares nothing, so no game on the deck can adopt or migrate to it.
-var ferryVersions = map[string]string{
-	"1.0.0": `{"format":1,"id":"ferry","kind":"story-graph","version":"1.0.0","title":"The Ferry",
- "content":{"start":"quay","variables":[{"id":"coins","type":"int","initial":2,"min":0,"max":9,"visible":true,"label":"Coins"}],
- "nodes":[
-  {"id":"quay","type":"choice","text":"The ferry waits. You have {coins} coins.","choices":[{"id":"board","text":"Board","effects":[{"var":"coins","op":"decrement","value":1}],"to":"deck"}]},
-  {"id":"deck","type":"choice","text":"The deck rolls.","choices":[{"id":"sit","text":"Sit down","to":"shore"}]},
-  {"id":"shore","type":"ending","endingId":"shore","title":"Ashore","text":"You step ashore.","outcome":"win"}]}}`,
-	"2.0.0": `{"format":1,"id":"ferry","kind":"story-graph","version":"2.0.0","title":"The Ferry",
- "migration":{"from":["1.0.0"],"renames":{"variable":{"coins":"fare"}}},
- "content":{"start":"quay","variables":[{"id":"fare","type":"int","initial":2,"min":0,"max":9,"visible":true,"label":"Fare"}],
- "nodes":[
-  {"id":"quay","type":"choice","text":"The ferry waits. You have {fare} coins.","choices":[{"id":"board","text":"Board","effects":[{"var":"fare","op":"decrement","value":1}],"to":"deck"}]},
-  {"id":"deck","type":"choice","text":"The deck rolls under a grey sky.","choices":[{"id":"sit","text":"Sit down","to":"shore"},{"id":"watch","text":"Watch the gulls","to":"gulls"}]},
-  {"id":"gulls","type":"choice","text":"The gulls wheel over the wake.","choices":[{"id":"land","text":"Go ashore","to":"shore"}]},
-  {"id":"shore","type":"ending","endingId":"shore","title":"Ashore","text":"You step ashore.","outcome":"win"}]}}`,
-	"3.0.0": `{"format":1,"id":"ferry","kind":"story-graph","version":"3.0.0","title":"The Ferry",
- "content":{"start":"quay","variables":[{"id":"fare","type":"int","initial":2,"min":0,"max":9,"visible":true,"label":"Fare"}],
- "nodes":[
-  {"id":"quay","type":"choice","text":"The ferry waits. You have {fare} coins.","choices":[{"id":"board","text":"Board","effects":[{"var":"fare","op":"decrement","value":1}],"to":"shore"}]},
-  {"id":"shore","type":"ending","endingId":"shore","title":"Ashore","text":"You step ashore.","outcome":"win"}]}}`,
-}
+// bundle/testdata/update holds three versions of a small story a host
+// serves one after another: 2.0.0 rewords the deck, adds a node and
+// renames a variable with a declared migration; 3.0.0 drops the deck,
+// where the games stand, and declares nothing, so no game on the deck can
+// adopt or migrate to it. The browser test (bundle/e2e) serves them too.
 
-// serveFerry writes version of the ferry campaign into dir/ferry and
-// returns that campaign directory.
-func serveFerry(t *testing.T, dir, version string) string {
-	t.Helper()
-	camp := filepath.Join(dir, "ferry")
-	if err := os.MkdirAll(camp, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(camp, campaignFile), []byte(ferryVersions[version]), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return camp
+// ferry is the directory of version of the ferry campaign.
+func ferry(version string) string {
+	return filepath.Join("testdata", "update", version, "ferry")
 }
 
 func onlyNotice(t *testing.T, h session.SessionHandle, outcome, from, to string) {
@@ -73,7 +44,7 @@ func TestMCPKeepsEveryCampaignVersion(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "host.db")
 	args := func(version string) []string {
-		return []string{"-db", db, "-campaigns", serveFerry(t, dir, version)}
+		return []string{"-db", db, "-campaigns", ferry(version)}
 	}
 
 	cs := startMCP(t, args("1.0.0")...)
@@ -141,7 +112,7 @@ func TestPlayKeepsEveryCampaignVersion(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out, errb bytes.Buffer
-		if code := dispatch([]string{"play", "-db", db, "-campaigns", serveFerry(t, dir, version), "-script", path, "ferry"}, &out, &errb); code != 0 {
+		if code := dispatch([]string{"play", "-db", db, "-campaigns", ferry(version), "-script", path, "ferry"}, &out, &errb); code != 0 {
 			t.Fatalf("bundle play exited %d: %s", code, errb.String())
 		}
 		return out.String()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -38,9 +39,19 @@ func Build(ctx context.Context, dir string, offline bool) (*site.Result, error) 
 	if err != nil {
 		return nil, err
 	}
+	return BuildStatic(ctx, dir, os.DirFS(filepath.Join(root, "static")), offline)
+}
+
+// BuildStatic is Build with another static tree (campaigns and icons), as
+// a test serving its own campaigns needs.
+func BuildStatic(ctx context.Context, dir string, static fs.FS, offline bool) (*site.Result, error) {
+	root, err := ModuleRoot()
+	if err != nil {
+		return nil, err
+	}
 	return site.Build(ctx, site.Options{
 		Web:       os.DirFS(filepath.Join(root, "web", "site")),
-		Static:    os.DirFS(filepath.Join(root, "static")),
+		Static:    static,
 		Out:       dir,
 		ModuleDir: root,
 		Fast:      os.Getenv("STORYLOOM_FULL_COMPRESSION") != "1",
@@ -58,8 +69,9 @@ type Site struct {
 	// Server serves Dir.
 	Server *httptest.Server
 
-	down   atomic.Bool
-	ownDir bool
+	down    atomic.Bool
+	handler atomic.Pointer[http.Handler]
+	ownDir  bool
 }
 
 // NewSite builds the site with the offline file into a new temporary
@@ -82,12 +94,12 @@ func NewSite(ctx context.Context) (*Site, error) {
 // ServeDir serves an already built site.
 func ServeDir(dir string, res *site.Result, mounts ...site.Mount) *Site {
 	s := &Site{Dir: dir, Result: res}
-	h := site.Handler(os.DirFS(dir), mounts...)
+	s.Swap(dir, mounts...)
 	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.down.Load() {
 			panic(http.ErrAbortHandler) // drop the connection: a network error
 		}
-		h.ServeHTTP(w, r)
+		(*s.handler.Load()).ServeHTTP(w, r)
 	}))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -96,6 +108,13 @@ func ServeDir(dir string, res *site.Result, mounts ...site.Mount) *Site {
 	s.Server.Listener = ln
 	s.Server.Start()
 	return s
+}
+
+// Swap serves another built site from now on, on the same origin: what a
+// host does when it deploys a new build. Dir and Result keep the first.
+func (s *Site) Swap(dir string, mounts ...site.Mount) {
+	h := site.Handler(os.DirFS(dir), mounts...)
+	s.handler.Store(&h)
 }
 
 // URL returns the site's root URL, ending in a slash.

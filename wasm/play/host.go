@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"sync"
 	"time"
 
@@ -55,6 +56,40 @@ type campaignHost struct {
 	store   *session.Store
 	locales []string
 	err     error
+	// warnings are the kept versions of the campaign that did not come
+	// back (content.Reopened.Warnings), for the console.
+	warnings []core.ValidationWarning
+}
+
+// epochPrefix starts the meta document of every campaign version the
+// browser has played: epochPrefix + campaignID + ":" + version holds its
+// content.StoredEpoch, so a game or save made on it still plays after the
+// site serves a newer version.
+const epochPrefix = "epoch:"
+
+// keptEpochs returns every version of campaignID this browser kept. A
+// document that does not decode is left out: Reopen could not restore it
+// either.
+func (h *host) keptEpochs(campaignID string) []content.StoredEpoch {
+	var out []content.StoredEpoch
+	for _, doc := range h.keep.listMeta(epochPrefix + campaignID + ":") {
+		var e content.StoredEpoch
+		if json.Unmarshal([]byte(doc), &e) == nil && e.Form.Campaign.ID == campaignID {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// keepEpochs stores campaign versions beside the saves.
+func (h *host) keepEpochs(epochs []content.StoredEpoch) {
+	for _, e := range epochs {
+		doc, err := json.Marshal(e)
+		if err != nil {
+			continue
+		}
+		h.keep.putMeta(epochPrefix+e.Form.Campaign.ID+":"+e.Form.Campaign.Version, string(doc))
+	}
 }
 
 // forCampaign returns the campaign's engine and store, building them the
@@ -77,13 +112,21 @@ func (h *host) forCampaign(id string) (*campaignHost, error) {
 		ch.err = failf(e.Code, "campaign %q does not build: %s", id, e.Message)
 		return ch, ch.err
 	}
-	ids := randomIDs{}
-	engine, err := core.New(core.Host{Kinds: kinds(), Registry: reg, IDs: ids})
+	opened, err := content.Reopen(kinds(), reg, h.keptEpochs(id))
 	if err != nil {
 		ch.err = failf(core.ReasonInvalidState, "%v", err)
 		return ch, ch.err
 	}
-	store, err := session.New(session.Config{Engine: engine, Records: h.keep.Records(), Profiles: h.keep.Profiles(), Clock: stamps, IDs: ids})
+	h.keepEpochs(opened.Persist)
+	ch.warnings = opened.Warnings
+	ids := randomIDs{}
+	engine, err := core.New(core.Host{Kinds: kinds(), Registry: reg, Archive: opened.Archive, IDs: ids})
+	if err != nil {
+		ch.err = failf(core.ReasonInvalidState, "%v", err)
+		return ch, ch.err
+	}
+	store, err := session.New(session.Config{Engine: engine, Records: h.keep.Records(), Profiles: h.keep.Profiles(), Clock: stamps, IDs: ids,
+		Content: session.LatestChannel(opened.Archive.Current)})
 	if err != nil {
 		ch.err = failf(core.ReasonInvalidState, "%v", err)
 		return ch, ch.err

@@ -255,6 +255,7 @@ func opListCampaigns(ctx context.Context, arg json.RawMessage) (any, error) {
 	prof, _ := h.keep.Profiles().Load(ctx, profileID)
 	out := make([]librarySummary, 0, len(h.order))
 	skips := []skipped{}
+	kept := []core.ValidationWarning{}
 	for _, id := range h.order {
 		ch, err := h.forCampaign(id)
 		if err != nil {
@@ -262,6 +263,7 @@ func opListCampaigns(ctx context.Context, arg json.RawMessage) (any, error) {
 			skips = append(skips, skipped{ID: id, Code: e.Code, Reason: e.Message})
 			continue
 		}
+		kept = append(kept, ch.warnings...)
 		cat, err := ch.store.ListCampaigns(ctx, profileID, a.Locale)
 		if err != nil {
 			return nil, err
@@ -278,7 +280,7 @@ func opListCampaigns(ctx context.Context, arg json.RawMessage) (any, error) {
 			out = append(out, s)
 		}
 	}
-	return map[string]any{"campaigns": out, "skipped": skips}, nil
+	return map[string]any{"campaigns": out, "skipped": skips, "keptVersions": kept}, nil
 }
 
 type campaignArgs struct {
@@ -362,13 +364,16 @@ type handleOut struct {
 	Scene      core.Scene               `json:"scene"`
 	ActionLen  int                      `json:"actionCount"`
 	Warnings   []core.ValidationWarning `json:"warnings,omitempty"`
+	// Notices say what a campaign update did to the game at resume or
+	// load: adopted, migrated, or kept on its version.
+	Notices []session.ContentNotice `json:"notices,omitempty"`
 }
 
 // handle describes a session handle for the page: it fills in the
 // campaign, kind and log length of the session, from the session store's
 // decoded state, and remembers its campaign.
 func (h *host) handle(ctx context.Context, ch *campaignHost, sh session.SessionHandle) handleOut {
-	out := handleOut{SessionID: sh.SessionID, Scene: sh.Scene, Warnings: sh.Warnings}
+	out := handleOut{SessionID: sh.SessionID, Scene: sh.Scene, Warnings: sh.Warnings, Notices: sh.Notices}
 	sum, err := ch.store.Summary(ctx, out.SessionID)
 	if err != nil {
 		return out
@@ -400,11 +405,11 @@ func opResumeSession(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc, err := ch.store.ResumeSession(ctx, a.SessionID)
+	sh, err := ch.store.Resume(ctx, a.SessionID)
 	if err != nil {
 		return nil, err
 	}
-	return h.handle(ctx, ch, session.SessionHandle{SessionID: a.SessionID, Scene: sc}), nil
+	return h.handle(ctx, ch, sh), nil
 }
 
 func opSessionSummary(ctx context.Context, arg json.RawMessage) (any, error) {

@@ -24,6 +24,8 @@ const main = document.getElementById("main");
 export const app = {
   campaigns: [],
   sessionId: null,
+  /** Notices of a campaign update from a load, for the game screen. */
+  notices: [],
   cleanup: null,
   /** The preferred locale of the whole page (the library's titles). */
   get locale() {

@@ -10,8 +10,9 @@ export const kindNames = { "story-graph": "Story", simulation: "Simulation", "wo
 
 /** Draws the library into main. */
 export async function renderLibrary(main) {
-  const { campaigns } = await call("listCampaigns", { locale: app.locale });
+  const { campaigns, keptVersions } = await call("listCampaigns", { locale: app.locale });
   app.campaigns = campaigns;
+  for (const w of keptVersions || []) console.warn(`storyloom: a kept campaign version did not come back (${w.code}): ${w.message}`);
   const list = h("ul.cards", { role: "list" });
   for (const c of campaigns) list.appendChild(card(c));
   const fileId = nextId("import");
@@ -94,5 +95,6 @@ async function importFile(input, msg) {
   msg.textContent = "Save imported.";
   toast("Save imported", res.name || file.name, "positive");
   const loaded = await call("loadGame", { saveId: res.saveId });
+  app.notices = loaded.notices || [];
   app.go(`#/play/${encodeURIComponent(loaded.sessionId)}`);
 }

@@ -70,9 +70,14 @@ export async function renderPlay(main, sessionId, created) {
 
   const errors = h("div.feedback", { "aria-live": "assertive" });
   const body = h("div.kind-screen", { dataset: { kind: g.kindId } });
+  // What a campaign update did to this game: the load's notices (kept by
+  // the screen that loaded) and the resume's.
+  const notices = [...(app.notices || []), ...(handle.notices || [])];
+  app.notices = [];
+  const noticeBox = notices.length ? contentNotices(g, notices) : null;
   replace(main,
     h("div.play-head", null, h("p.kind", null, h("a", { href: "#/" }, "Library"), " / ", kindLabel(g.kindId)), titleEl, tools),
-    errors, body);
+    noticeBox, errors, body);
   main.dataset.screen = "play";
   document.documentElement.lang = locale || "en";
 
@@ -147,6 +152,15 @@ export async function renderPlay(main, sessionId, created) {
   app.cleanup = () => document.removeEventListener("keydown", onKey);
 
   draw({ announceScene: true });
+  if (noticeBox) setTimeout(() => announce([...noticeBox.querySelectorAll("p")].map((p) => p.textContent).join(" ")), 400);
+}
+
+/** The notices of a campaign update, rendered through the string table. */
+function contentNotices(g, notices) {
+  const box = h("section.content-notice", { role: "status", "aria-label": "Campaign update", dataset: { role: "content-notice" } },
+    notices.map((n) => h("p", { dataset: { outcome: n.outcome } }, g.strings.t(n.message.key, n.message.params, n.outcome))),
+    h("button", { type: "button", onclick: () => box.remove() }, "Dismiss"));
+  return box;
 }
 
 async function loadStrings(sessionId, locale) {

@@ -64,6 +64,7 @@ export async function openSaves(g, { tab = "saves" } = {}) {
     app.go(`#/play/${encodeURIComponent(res.sessionId)}`);
   } else if (choice.load) {
     const res = await call("loadGame", { saveId: choice.load });
+    app.notices = res.notices || [];
     toast("Loaded", choice.name || "", "neutral");
     app.go(`#/play/${encodeURIComponent(res.sessionId)}`);
   } else if (choice.deleted || choice.imported) {

@@ -1,0 +1,142 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/storyloom/storyloom/bundle/browsertest"
+	"github.com/storyloom/storyloom/bundle/site"
+)
+
+// buildFerry builds the site with version of the ferry campaign
+// (bundle/testdata/update) as its only campaign, into a directory of its
+// own under dir.
+func buildFerry(t *testing.T, dir, version string) *site.Result {
+	t.Helper()
+	static := filepath.Join(dir, "static-"+version)
+	if err := os.CopyFS(filepath.Join(static, "icons"), os.DirFS(filepath.Join(suite.root, "static", "icons"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(filepath.Join(static, "campaigns", "ferry"), os.DirFS(filepath.Join(suite.root, "bundle", "testdata", "update", version, "ferry"))); err != nil {
+		t.Fatal(err)
+	}
+	res, err := browsertest.BuildStatic(context.Background(), filepath.Join(dir, "dist-"+version), os.DirFS(static), false)
+	if err != nil {
+		t.Fatalf("building the site with ferry %s: %v", version, err)
+	}
+	return res
+}
+
+// deploy serves res on the page's origin and takes the update the way a
+// player does: a reload finds the new service worker, the page offers
+// "Reload to update", and the click reloads onto the new version.
+func (p *page) deploy(res *site.Result) {
+	p.t.Helper()
+	p.site.Swap(res.Out)
+	p.do(chromedp.Reload())
+	p.ready()
+	p.waitJS(`!document.getElementById("update").hidden`)
+	p.do(chromedp.Evaluate[chromedp.Void](`window.storyloomOldPage = true`))
+	p.click("#update-reload")
+	// The page reloads itself: until it has, an evaluation may land on the
+	// old page or fail in the navigation, so poll through both.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+		fresh, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.storyloomOldPage === undefined && document.documentElement.dataset.storyloom === "ready"`))
+		cancel()
+		if err == nil && fresh {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("the page did not reload onto the new version: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// notice waits for the play screen's content notice of outcome and
+// returns its text.
+func (p *page) notice(outcome string) string {
+	p.t.Helper()
+	sel := fmt.Sprintf(`[data-role="content-notice"] p[data-outcome=%q]`, outcome)
+	p.waitJS(fmt.Sprintf(`document.querySelector(%q) !== null`, sel))
+	return p.text(sel)
+}
+
+// TestCampaignUpdatesNeverStrandAPlayer plays version 1 of a story partway
+// and saves it, then the host deploys version 2 (a scene reworded, a node
+// added, a variable renamed with a declared migration): the game goes on
+// where it was, on version 2, and says so, and the old save loads onto
+// version 2 too. Offline, the game still plays version 2. Then version 3,
+// which drops the node the game stands on and declares no migration: the
+// game keeps playing version 2 and says so.
+func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
+	t.Parallel()
+	need(t)
+	dir := t.TempDir()
+	v1, v2, v3 := buildFerry(t, dir, "1.0.0"), buildFerry(t, dir, "2.0.0"), buildFerry(t, dir, "3.0.0")
+	s := browsertest.ServeDir(v1.Out, v1)
+	t.Cleanup(s.Close)
+	// Offline, the browser's own update check of sw.js fails, and says so.
+	p := &page{t: t, base: s.URL(), site: s}
+	p.attach([]string{"sw.js", "ERR_INTERNET_DISCONNECTED", "ERR_CONNECTION_REFUSED"})
+
+	startStory(t, p, "ferry")
+	firstChoice(t, p) // board: the deck, with one coin left
+	if got := sceneText(p); got != "The deck rolls." {
+		t.Fatalf("version 1 shows %q", got)
+	}
+	p.click(`[data-role="quick-save"]`)
+	p.waitJS(`document.querySelector("dialog[open] input") !== null`)
+	p.do(chromedp.SetValue(chromedp.CSS("dialog[open] input"), "On deck"))
+	p.dialogButton(`button[type="submit"]`)
+	p.waitJS(`document.querySelector("dialog[open]") === null`)
+	p.waitJS(`navigator.serviceWorker.controller !== null`)
+
+	p.deploy(v2)
+	p.screen("play")
+	if got := p.notice("adopted"); got != "The campaign was updated: this game now plays version 2.0.0 (it was on 1.0.0)." {
+		t.Errorf("the notice reads %q", got)
+	}
+	p.waitJS(`document.querySelector(".scene-text")?.textContent === "The deck rolls under a grey sky."`)
+	if n := p.count("[data-numbered]"); n != 2 {
+		t.Errorf("version 2's deck has %d choices, want 2", n)
+	}
+	p.shot("update-adopted")
+	p.axe("play screen with a content notice")
+
+	p.click(`[data-role="open-saves"]`)
+	p.waitJS(`document.querySelectorAll("dialog[open] .slot").length === 1`)
+	p.dialogButton(`.slot [data-role="load"]`)
+	p.screen("play")
+	if got := p.notice("adopted"); got == "" {
+		t.Error("the old save loaded without a notice")
+	}
+	p.waitJS(`document.querySelector(".scene-text")?.textContent === "The deck rolls under a grey sky."`)
+
+	p.offline()
+	p.do(chromedp.Reload())
+	p.ready()
+	p.screen("play")
+	p.waitJS(`document.querySelector(".scene-text")?.textContent === "The deck rolls under a grey sky."`)
+	p.bp.SetOffline(false)
+	p.site.SetDown(false)
+
+	p.deploy(v3)
+	p.screen("play")
+	if got := p.notice("kept"); got != "Version 3.0.0 of the campaign cannot take this game over, so it goes on playing version 2.0.0." {
+		t.Errorf("the notice reads %q", got)
+	}
+	p.shot("update-kept")
+	p.act(`[data-action-id="watch"]`)
+	if got := sceneText(p); got != "The gulls wheel over the wake." {
+		t.Errorf("the kept game does not play version 2: %q", got)
+	}
+}
