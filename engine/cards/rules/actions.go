@@ -115,7 +115,8 @@ func (g *Game) priorityActions(seat int) []rooms.Action {
 		d := g.def(c.ID)
 		if is(d, "land") {
 			if pl.Lands == 0 && g.canSorcery(seat) {
-				acts = append(acts, rooms.Action{ID: g.aid("land", cardID(c.N)), Type: "play_land", Label: "Play " + d.Name, Subject: []string{cardID(c.N)}})
+				acts = append(acts, rooms.Action{ID: g.aid("land", cardID(c.N)), Type: "play_land", Label: "Play " + d.Name, Subject: []string{cardID(c.N)},
+					Destinations: []rooms.Destination{{Type: "zone", ID: "battlefield", Owner: rooms.PlayerID(seat)}}})
 			}
 			continue
 		}
@@ -154,7 +155,7 @@ func (g *Game) manaActions(seat int) []rooms.Action {
 			}
 			for k := 0; k < len(m.produce); k++ {
 				col := m.produce[k : k+1]
-				acts = append(acts, rooms.Action{ID: g.aid("mana", permID(p.N), strconv.Itoa(m.idx), col), Type: "activate_ability",
+				acts = append(acts, rooms.Action{ID: g.aid("mana", permID(p.N), strconv.Itoa(m.idx), col), Type: "activate_ability", ManaAbility: true,
 					Label: c.def.Name + ": add " + strings.Repeat("{"+col+"}", m.amount), Subject: []string{permID(p.N)}})
 			}
 		}
@@ -271,6 +272,7 @@ func checkAnswer(a rooms.Action, ans map[string][]string) error {
 			}
 		}
 	}
+	paid := map[string]bool{}
 	for _, p := range a.Prompts {
 		known[p.Slot] = true
 		got := ans[p.Slot]
@@ -299,7 +301,20 @@ func checkAnswer(a rooms.Action, ans map[string][]string) error {
 					return fmt.Errorf("rules: %q is not an item of %q", id, p.Slot)
 				}
 			}
-		default: // select_from_zone, pay_mana
+		case rooms.PromptPayMana:
+			if len(got) > 1 || (len(got) == 0 && p.Min == nil) {
+				return fmt.Errorf("rules: %q needs one source", p.Slot)
+			}
+			for _, id := range got {
+				if !slices.ContainsFunc(p.ManaCandidates, func(m rooms.ManaCandidate) bool { return m.ID == id }) {
+					return fmt.Errorf("rules: %q is not a candidate of %q", id, p.Slot)
+				}
+				if paid[id] {
+					return fmt.Errorf("rules: %q pays twice", id)
+				}
+				paid[id] = true
+			}
+		default: // select_from_zone
 			lo := p.Count
 			if p.Min != nil {
 				lo = *p.Min
@@ -525,7 +540,7 @@ func (g *Game) applyCast(seat int, id string, ans map[string][]string) error {
 		fromCommand = true
 	}
 	d := g.def(c.ID)
-	_, modified := g.spellCost(seat, d, fromCommand)
+	modified := g.spellCost(seat, d, fromCommand)
 	if fromCommand {
 		// the tax counted the casts before this one
 		pl.Casts++

@@ -85,9 +85,8 @@ func manaAbilities(d *card.Def) []manaAb {
 
 // spellCost is what casting d costs seat now: the printed cost, plus
 // commander tax from the command zone, plus or minus cost changes.
-func (g *Game) spellCost(seat int, d *card.Def, fromCommand bool) (printed, modified cost) {
-	printed = mustCost(d.Cost)
-	modified = printed
+func (g *Game) spellCost(seat int, d *card.Def, fromCommand bool) cost {
+	modified := mustCost(d.Cost)
 	if fromCommand {
 		modified.Generic += 2 * g.st.Players[seat].Casts
 	}
@@ -103,7 +102,8 @@ func (g *Game) spellCost(seat int, d *card.Def, fromCommand bool) (printed, modi
 			}
 			modified.Generic += s.st.Amount
 		case "named_cost_more":
-			if s.src != nil && s.src.Named == d.ID && s.ctrl != seat {
+			who := s.st.Affects
+			if s.src != nil && s.src.Named == d.ID && !((who == "you" && s.ctrl != seat) || (who == "opponents" && s.ctrl == seat)) {
 				modified.Generic += s.st.Amount
 			}
 		}
@@ -111,7 +111,7 @@ func (g *Game) spellCost(seat int, d *card.Def, fromCommand bool) (printed, modi
 	if modified.Generic < 0 {
 		modified.Generic = 0
 	}
-	return printed, modified
+	return modified
 }
 
 // payPlan is the mana side of a cast: the pips left after the pool, the
@@ -161,7 +161,7 @@ func (g *Game) castAction(seat int, c Card, fromCommand bool) (rooms.Action, boo
 	if !instant && !g.canSorcery(seat) {
 		return rooms.Action{}, false
 	}
-	printed, modified := g.spellCost(seat, d, fromCommand)
+	modified := g.spellCost(seat, d, fromCommand)
 	a := rooms.Action{ID: g.aid("cast", cardID(c.N)), Type: "cast_spell", Label: "Cast " + d.Name, Subject: []string{cardID(c.N)}}
 	it := Item{N: -1, Kind: "spell", Ctrl: seat, ID: c.ID}
 	// mode
@@ -232,10 +232,7 @@ func (g *Game) castAction(seat int, c Card, fromCommand bool) (rooms.Action, boo
 		maxPips = top.pips
 	}
 	a.Prompts = append(a.Prompts, g.payPrompts(maxPips, len(pl.pips), pl, seat)...)
-	a.Label += " " + modified.String()
-	if modified != printed {
-		a.Label += " (printed " + printed.String() + ")"
-	}
+	a.Cost = &rooms.Cost{Printed: d.Cost, Modified: modified.String()}
 	return a, true
 }
 
@@ -245,20 +242,27 @@ func (g *Game) payPrompts(pips []byte, need int, pl payPlan, seat int) []rooms.P
 	top, _ := assign(pips, pl.srcs)
 	var out []rooms.Prompt
 	for i, pip := range pips {
-		var cands []string
-		if top != nil {
-			cands = append(cands, permID(pl.srcs[top[i]].Perm))
-		}
-		for _, s := range pl.srcs {
-			if id := permID(s.Perm); s.pays(pip) && !slices.Contains(cands, id) {
-				cands = append(cands, id)
-			}
-		}
 		sym := "{1}"
 		if pip != '1' {
 			sym = "{" + string(pip) + "}"
 		}
-		p := payPrompt("pay"+strconv.Itoa(i), sym, cands)
+		var cands []rooms.ManaCandidate
+		add := func(s source) {
+			id := permID(s.Perm)
+			if !slices.ContainsFunc(cands, func(c rooms.ManaCandidate) bool { return c.ID == id }) {
+				cands = append(cands, rooms.ManaCandidate{ID: id, Source: id, Taps: true})
+			}
+		}
+		if top != nil {
+			add(pl.srcs[top[i]])
+		}
+		for _, s := range pl.srcs {
+			if s.pays(pip) {
+				add(s)
+			}
+		}
+		p := rooms.Prompt{Kind: rooms.PromptPayMana, Slot: "pay" + strconv.Itoa(i), Prompt: "Pay " + sym, Pip: sym,
+			ManaCandidates: append([]rooms.ManaCandidate{}, cands...)}
 		if i >= need {
 			zero := 0
 			p.Min = &zero
@@ -266,11 +270,6 @@ func (g *Game) payPrompts(pips []byte, need int, pl payPlan, seat int) []rooms.P
 		out = append(out, p)
 	}
 	return out
-}
-
-// payPrompt is one pay_mana slot.
-func payPrompt(slot, pip string, cands []string) rooms.Prompt {
-	return rooms.Prompt{Kind: "pay_mana", Slot: slot, Prompt: "Pay " + pip, Count: 1, Candidates: orEmpty(cands)}
 }
 
 // extraPrompts builds the slots of an additional or activation cost: a
@@ -388,17 +387,10 @@ func targetPrompt(kind string) string {
 	return "Choose target " + kindWord(kind)
 }
 
-// modeLabel is the label of a spell's mode k: the generated sentence when
-// a text generator is present, else its number.
+// modeLabel is the label of a spell's mode k: its generated sentence.
 func (g *Game) modeLabel(d *card.Def, k int) string {
-	if g.cards.Text != nil {
-		one := *d
-		sp := *d.Spell
-		sp.Modes = d.Spell.Modes[k : k+1]
-		one.Spell = &sp
-		if t := g.cards.Text(&one); t != "" {
-			return t
-		}
+	if t := card.SpellText(*d, k); t != "" {
+		return t
 	}
 	return "Mode " + strconv.Itoa(k+1)
 }

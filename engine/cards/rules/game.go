@@ -13,11 +13,28 @@ import (
 	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
-// Cards is what the rules need of a card catalog: a definition by
-// functional id, and the rules text of a definition (nil for none).
+// Cards is the card pool a game plays with: definitions by functional id
+// and their generated rules text, indexed once.
 type Cards struct {
-	Def  func(id string) (*card.Def, bool)
-	Text func(d *card.Def) string
+	defs  map[string]*card.Def
+	texts map[string]string
+}
+
+// NewCards indexes definitions (a catalog's Cards()) for the rules.
+func NewCards(defs []card.Def) Cards {
+	c := Cards{defs: make(map[string]*card.Def, len(defs)), texts: make(map[string]string, len(defs))}
+	for i := range defs {
+		d := &defs[i]
+		c.defs[d.ID] = d
+		c.texts[d.ID] = card.Text(*d)
+	}
+	return c
+}
+
+// Def returns the definition of functional id.
+func (c Cards) Def(id string) (*card.Def, bool) {
+	d, ok := c.defs[id]
+	return d, ok
 }
 
 // Game is one decoded game: the state and the catalog it refers to. It
@@ -70,7 +87,7 @@ func Setup(cards Cards, cfg Config, seed string, players []rooms.Player) (*Game,
 				}
 			}
 			pl.Cmdr = p.Commander
-			pl.Identity = identity(d)
+			pl.Identity = d.Identity()
 			st.Next++
 			pl.Command = []Card{{N: st.Next, ID: p.Commander, Cmdr: true}}
 			seen[p.Commander] = true
@@ -255,33 +272,4 @@ func parseID(id string) (kind string, n int, ok bool) {
 		}
 	}
 	return "", 0, false
-}
-
-// identity is a card's colour identity: the colours of the pips in its
-// cost and its abilities' costs, in WUBRG order.
-func identity(d *card.Def) []string {
-	var have [5]bool
-	mark := func(s string) {
-		c := mustCost(s)
-		for i := 0; i < len(c.Pips); i++ {
-			if k := strings.IndexByte("WUBRG", c.Pips[i]); k >= 0 {
-				have[k] = true
-			}
-		}
-	}
-	mark(d.Cost)
-	for _, a := range d.Abilities {
-		mark(a.Cost)
-		mark(a.Pay)
-		for _, p := range a.Produce {
-			mark("{" + p + "}")
-		}
-	}
-	var out []string
-	for i, h := range have {
-		if h {
-			out = append(out, "WUBRG"[i:i+1])
-		}
-	}
-	return out
 }

@@ -67,11 +67,7 @@ func testLib(t testing.TB) Cards {
 	if err := json.Unmarshal([]byte(testCards), &defs); err != nil {
 		t.Fatal(err)
 	}
-	by := map[string]*card.Def{}
-	for i := range defs {
-		by[defs[i].ID] = &defs[i]
-	}
-	return Cards{Def: func(id string) (*card.Def, bool) { d, ok := by[id]; return d, ok }}
+	return NewCards(defs)
 }
 
 // testDeck is a 40-card deck of every test card plus basics.

@@ -1,9 +1,9 @@
 package rules
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
+
+	"github.com/storyloom/storyloom/engine/cards/card"
 )
 
 // colorOrder is the order pips and pools are written in.
@@ -18,49 +18,19 @@ type cost struct {
 	Tap     bool
 }
 
-// parseCost reads pip notation: "{2}{R}{R}", "{X}{G}", "{T}", "{1}, {T}".
-// The empty string is no cost.
-func parseCost(s string) (cost, error) {
-	var c cost
-	rest := s
-	for rest != "" {
-		switch rest[0] {
-		case ' ', ',':
-			rest = rest[1:]
-			continue
-		case '{':
-		default:
-			return c, fmt.Errorf("rules: bad mana cost %q", s)
-		}
-		end := strings.IndexByte(rest, '}')
-		if end < 0 {
-			return c, fmt.Errorf("rules: bad mana cost %q", s)
-		}
-		sym := rest[1:end]
-		rest = rest[end+1:]
-		switch {
-		case sym == "T":
-			c.Tap = true
-		case sym == "X":
-			c.X++
-		case len(sym) == 1 && strings.Contains(colorOrder, sym):
-			c.Pips += sym
-		default:
-			n, err := strconv.Atoi(sym)
-			if err != nil || n < 0 || n > 20 {
-				return c, fmt.Errorf("rules: bad mana symbol {%s} in %q", sym, s)
-			}
-			c.Generic += n
-		}
-	}
-	return c, nil
-}
-
-// mustCost parses a cost a validated catalog already accepted; a card that
-// slipped through costs nothing rather than failing a game.
+// mustCost reads a mana or ability cost in pip notation ("{2}{R}{R}",
+// "{X}{G}", "{T}", "{1}, {T}") through the card package's parser. A
+// validated catalog's costs always parse; one that does not costs nothing
+// rather than failing a game. The empty string is no cost.
 func mustCost(s string) cost {
-	c, _ := parseCost(s)
-	return c
+	if s == "" {
+		return cost{}
+	}
+	a, err := card.ParseAbilityCost(s)
+	if err != nil || a.Mana == nil {
+		return cost{Tap: a.Tap}
+	}
+	return cost{Generic: a.Mana.Generic, Pips: strings.Join(a.Mana.Symbols, ""), X: a.Mana.X, Tap: a.Tap}
 }
 
 // withX returns the cost with X fixed, as generic mana.
@@ -70,19 +40,13 @@ func (c cost) withX(x int) cost {
 	return c
 }
 
-// String writes the cost in pip notation; a cost of nothing is "{0}".
+// String writes the cost's mana in pip notation; nothing is "{0}".
 func (c cost) String() string {
-	var b strings.Builder
-	for i := 0; i < c.X; i++ {
-		b.WriteString("{X}")
-	}
-	if c.Generic > 0 || (c.Pips == "" && c.X == 0) {
-		b.WriteString("{" + strconv.Itoa(c.Generic) + "}")
-	}
+	cc := card.Cost{Generic: c.Generic, X: c.X}
 	for i := 0; i < len(c.Pips); i++ {
-		b.WriteString("{" + c.Pips[i:i+1] + "}")
+		cc.Symbols = append(cc.Symbols, c.Pips[i:i+1])
 	}
-	return b.String()
+	return cc.String()
 }
 
 // payFromPool spends pool mana on c: coloured pips from matching mana

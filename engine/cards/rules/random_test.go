@@ -36,9 +36,9 @@ func randomAnswer(h *rng.Handle, a rooms.Action) map[string][]string {
 			ans[p.Slot] = []string{strconv.Itoa(*p.Min + h.Intn(*p.Max-*p.Min+1))}
 		case rooms.PromptOrder:
 			ans[p.Slot] = pick(p.Items, len(p.Items))
-		case "pay_mana":
-			if p.Min == nil && len(p.Candidates) > 0 {
-				ans[p.Slot] = p.Candidates[:1]
+		case rooms.PromptPayMana:
+			if p.Min == nil && len(p.ManaCandidates) > 0 {
+				ans[p.Slot] = []string{p.ManaCandidates[0].ID}
 			}
 		default:
 			lo := p.Count
@@ -59,7 +59,16 @@ func playRandom(t testing.TB, cards Cards, seed string, seats int, commander, re
 	if commander {
 		cfg = Config{Format: "commander", Life: 30, Commander: true}
 	}
-	g, err := Setup(cards, cfg, seed, players(t, cards, seats, commander))
+	return playSeats(t, cards, cfg, seed, players(t, cards, seats, commander), restore)
+}
+
+// playSeats plays one game of the seated players to its end with random
+// answers (falling back on the timeout default when one is refused); with
+// restore, the state is reloaded from its bytes after every input and
+// must give the same bytes and views.
+func playSeats(t testing.TB, cards Cards, cfg Config, seed string, ps []rooms.Player, restore bool) (*Game, int) {
+	seats := len(ps)
+	g, err := Setup(cards, cfg, seed, ps)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -223,5 +223,6 @@ type State struct {
 	Pool     []string      `json:"pool"` // functional ids present in the game, sorted
 	Result   *rooms.Result `json:"result,omitempty"`
 	TS       int           `json:"ts"`
+	Entered  int           `json:"entered"`       // steps entered so far
 	Ask      []int         `json:"ask,omitempty"` // commanders in a graveyard or exile whose owner is to be asked
 }

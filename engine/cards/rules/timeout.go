@@ -46,6 +46,10 @@ func defaults(a rooms.Action) map[string][]string {
 			ans[p.Slot] = []string{strconv.Itoa(*p.Min)}
 		case rooms.PromptOrder:
 			ans[p.Slot] = p.Items
+		case rooms.PromptPayMana:
+			if p.Min == nil && len(p.ManaCandidates) > 0 {
+				ans[p.Slot] = []string{p.ManaCandidates[0].ID}
+			}
 		default:
 			lo := p.Count
 			if p.Min != nil {
@@ -64,10 +68,10 @@ func defaults(a rooms.Action) map[string][]string {
 	return ans
 }
 
-// Step reports where the game stands: the turn, the wire phase and the
-// active seat.
-func (g *Game) Step() (turn int, phase string, active int) {
-	return g.st.Turn, phaseNames[g.st.Step], g.st.Active
+// Step reports where the game stands: the turn, the wire phase, the
+// active seat and how many steps the game has entered.
+func (g *Game) Step() rooms.Step {
+	return rooms.Step{Turn: g.st.Turn, Phase: phaseNames[g.st.Step], Active: g.st.Active, Entered: g.st.Entered}
 }
 
 // Idle returns the pass a seat holding priority would make when it has

@@ -144,6 +144,7 @@ func (g *Game) startTurn(seat int) {
 // queues its triggers.
 func (g *Game) beginStep() {
 	st := &g.st
+	st.Entered++
 	g.emit("step_changed", "turn", st.Turn, "active_player", rooms.PlayerID(st.Active), "phase", phaseNames[st.Step])
 	switch st.Step {
 	case StepUntap:

@@ -149,40 +149,19 @@ type View struct {
 	CommanderIdentity []CommanderIdentity `json:"commander_identity,omitempty"`
 }
 
-// typeLine writes "Legendary Creature — Elf Druid".
-func typeLine(d *card.Def) string {
-	var words []string
-	for _, s := range d.Supertypes {
-		words = append(words, title(s))
-	}
-	for _, t := range d.Types {
-		words = append(words, title(t))
-	}
-	line := strings.Join(words, " ")
-	if len(d.Subtypes) > 0 {
-		line += " — " + strings.Join(d.Subtypes, " ")
-	}
-	return line
-}
-
-func title(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
 // cardView projects a definition under id.
 func (g *Game) cardView(id string, d *card.Def, token bool) CardView {
-	v := CardView{ID: id, FunctionalID: d.ID, Name: d.Name, TypeLine: typeLine(d), ManaCost: d.Cost,
+	v := CardView{ID: id, FunctionalID: d.ID, Name: d.Name, TypeLine: card.TypeLine(*d), ManaCost: d.Cost,
 		Keywords: d.Keywords, CardTypes: d.Types, Token: token}
 	if token {
 		v.FunctionalID, v.ManaCost = "", ""
 	} else {
-		v.ColorIdentity = identity(d)
+		v.ColorIdentity = d.Identity()
 	}
-	if g.cards.Text != nil {
-		v.RulesText = g.cards.Text(d)
+	if t, ok := g.cards.texts[d.ID]; ok && !token {
+		v.RulesText = t
+	} else {
+		v.RulesText = card.Text(*d)
 	}
 	if d.Power != nil {
 		v.Power = strconv.Itoa(*d.Power)
@@ -290,9 +269,7 @@ func (g *Game) View(seat int) any {
 	}
 	for _, e := range st.Emblems {
 		ev := EmblemView{ID: "emblem_" + strconv.Itoa(e.N), Controller: rooms.PlayerID(e.Ctrl)}
-		if g.cards.Text != nil {
-			ev.Abilities = []string{g.cards.Text(&card.Def{Abilities: []card.Ability{{Kind: card.AbilityStatic, Static: &e.Static}}})}
-		}
+		ev.Abilities = []string{card.StaticText("", e.Static)}
 		v.Emblems = append(v.Emblems, ev)
 	}
 	for i := range st.Stack {
@@ -331,11 +308,8 @@ func (g *Game) stackView(it *Item) StackItemView {
 		v.Card = &cv
 	} else {
 		v.Source = permID(it.Source)
-		if g.cards.Text != nil {
-			d := g.def(it.ID)
-			if it.Ab >= 0 && it.Ab < len(d.Abilities) {
-				v.Description = it.Name + ": " + g.cards.Text(&card.Def{Abilities: d.Abilities[it.Ab : it.Ab+1]})
-			}
+		if d := g.def(it.ID); it.Ab >= 0 && it.Ab < len(d.Abilities) {
+			v.Description = card.AbilityText(*d, d.Abilities[it.Ab])
 		}
 	}
 	for _, t := range it.Targets {
