@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -58,7 +59,10 @@ func (b *Browser) newPage(t testing.TB, isolated bool) *Page {
 	}
 	ctx, cancel := chromedp.NewContext(b.ctx, opts...)
 	p.Ctx, p.cancel = ctx, cancel
-	var actions []chromedp.Action[chromedp.Void]
+	actions := []chromedp.Action[chromedp.Void]{chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: reportViolations})
+		return err
+	})}
 	if isolated {
 		actions = append(actions, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 			_, err := cdp.Call(ctx, tg, log.Enable, cdp.Empty{})
@@ -77,6 +81,12 @@ func (b *Browser) newPage(t testing.TB, isolated bool) *Page {
 	})
 	return p
 }
+
+// reportViolations runs in every document of a tab before its own
+// scripts: a Content-Security-Policy violation becomes a console error, so
+// it fails the test like any other unless the test allows "CSP violation".
+const reportViolations = `document.addEventListener("securitypolicyviolation", (e) =>
+	console.error("CSP violation: " + e.effectiveDirective + " blocked " + (e.blockedURI || "inline") + " at " + e.sourceFile + ":" + e.lineNumber));`
 
 // Close closes the tab; later calls do nothing.
 func (p *Page) Close() {

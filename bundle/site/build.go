@@ -103,6 +103,8 @@ const (
 	OfflineName  = "storyloom-offline.html"
 	WasmSource   = "play.wasm"
 	WasmExecName = "wasm_exec.js"
+	// AssetsName is the served page's asset map (docs/site-build.md).
+	AssetsName = "storyloom-assets.js"
 )
 
 // builder holds one build's state.
@@ -175,6 +177,9 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	b.logf(step, "compressed copies (.br, .gz): %d made, %d reused from %s", b.cache.misses.Swap(0), b.cache.hits.Swap(0), cacheName(o.Cache))
+	if err := os.WriteFile(filepath.Join(o.Out, HeadersName), headersFile(), 0o644); err != nil {
+		return nil, err
+	}
 	if o.Offline {
 		step = time.Now()
 		page, err := b.offline(res.Manifest.Version)

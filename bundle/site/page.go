@@ -7,8 +7,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -25,15 +27,18 @@ type assetMap struct {
 	Gzip    []string          `json:"gzip"`
 }
 
-// assetScript is the classic script injected before </head>: it defines the
-// global storyloomAssets, through which the page names and fetches every
-// asset, so that the same page code runs served, offline and from file://.
+// assetCode is the classic script that defines the global
+// storyloomAssets, through which the page names and fetches every asset,
+// so that the same page code runs served, offline and from file://. The
+// served page loads it as AssetsName (no inline script under the site's
+// Content-Security-Policy); the offline file carries it inline, allowed by
+// its hash.
 //
 //	storyloomAssets.version       the site version
 //	storyloomAssets.offline       true in storyloom-offline.html
 //	storyloomAssets.url(name)     the URL to use for a source name
 //	storyloomAssets.fetch(name)   fetch(url(name)), checked and decoded
-const assetScript = `<script id="storyloom-assets">(function(){
+const assetCode = `(function(){
 var m=%s,has=Object.prototype.hasOwnProperty;
 function norm(n){return String(n).replace(/^\.?\//,"")}
 function key(n){n=norm(n);for(var i=0;i<3&&has.call(m.assets,n)&&m.assets[n]!==n&&has.call(m.assets,m.assets[n]);i++)n=m.assets[n];return n}
@@ -42,10 +47,10 @@ function get(n,init){var k=key(n);return fetch(url(n),init).then(function(r){
 if(!r.ok)throw new Error("storyloom: fetching "+norm(n)+": HTTP "+r.status);
 if(m.gzip.indexOf(k)<0)return r;
 return new Response(r.body.pipeThrough(new DecompressionStream("gzip")),{headers:{"Content-Type":r.headers.get("Content-Type")||"application/octet-stream"}})})}
-window.storyloomAssets=Object.freeze({version:m.version,offline:m.offline,url:url,fetch:get})})();</script>`
+window.storyloomAssets=Object.freeze({version:m.version,offline:m.offline,url:url,fetch:get})})();`
 
-// injectAssets renders the asset script for a map.
-func injectAssets(m assetMap) (string, error) {
+// assetJS renders the asset script's code for a map.
+func assetJS(m assetMap) (string, error) {
 	if m.Gzip == nil {
 		m.Gzip = []string{}
 	}
@@ -53,7 +58,7 @@ func injectAssets(m assetMap) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf(assetScript, data), nil
+	return fmt.Sprintf(assetCode, data), nil
 }
 
 // refAttr is the attribute of a tag that names an asset, if any.
@@ -68,18 +73,22 @@ func refAttr(t *htmlTag) string {
 }
 
 // sitePage renders index.html for the served site: references to assets
-// point at their hashed names, and the asset map is injected.
+// point at their hashed names, and AssetsName, the asset map, is emitted
+// and loaded before </head>.
 func (b *builder) sitePage() ([]byte, error) {
 	assets := make(map[string]string, len(b.assets))
 	for k, v := range b.assets {
 		assets[k] = v
 	}
-	script, err := injectAssets(assetMap{Version: versionPlaceholder, Assets: assets})
+	code, err := assetJS(assetMap{Version: versionPlaceholder, Assets: assets})
 	if err != nil {
 		return nil, err
 	}
+	if err := b.emit(AssetsName, []byte(code)); err != nil {
+		return nil, err
+	}
 	var missing []string
-	page, err := rewriteHTML(b.index, script, func(t *htmlTag) (tagEdit, string) {
+	page, err := rewriteHTML(b.index, `<script src="`+AssetsName+`"></script>`, func(t *htmlTag) (tagEdit, string) {
 		attr := refAttr(t)
 		if attr == "" {
 			return keepTag, ""
@@ -104,8 +113,9 @@ func (b *builder) sitePage() ([]byte, error) {
 	return b.minify(IndexName, page)
 }
 
-// finish writes index.html, works out the version, and generates the
-// service worker and the precache manifest.
+// finish writes index.html and AssetsName, works out the version (which
+// AssetsName carries), and generates the service worker and the precache
+// manifest.
 func (b *builder) finish() (*Result, error) {
 	page, err := b.sitePage()
 	if err != nil {
@@ -124,7 +134,7 @@ func (b *builder) finish() (*Result, error) {
 		fmt.Fprintf(h, "%s %s\n", url, sum(b.out[url]))
 	}
 	version := hex.EncodeToString(h.Sum(nil))[:16]
-	b.out[IndexName] = bytes.ReplaceAll(page, []byte(versionPlaceholder), []byte(version))
+	b.out[AssetsName] = bytes.ReplaceAll(b.out[AssetsName], []byte(versionPlaceholder), []byte(version))
 
 	man := Manifest{Version: version}
 	for _, url := range urls {
@@ -227,13 +237,15 @@ func (b *builder) offline(version string) ([]byte, error) {
 		m.Assets[url] = dataURL(url, data)
 	}
 	sort.Strings(m.Gzip)
-	script, err := injectAssets(m)
+	code, err := assetJS(m)
 	if err != nil {
 		return nil, err
 	}
+	// Every inline script and style, for the page's policy.
+	scripts, styles := []string{code}, []string(nil)
 	known := func(s string) bool { _, ok := b.assets[s]; return ok }
 	var failed error
-	page, err := rewriteHTML(b.index, script, func(t *htmlTag) (tagEdit, string) {
+	page, err := rewriteHTML(b.index, "<script>"+code+"</script>", func(t *htmlTag) (tagEdit, string) {
 		attr := refAttr(t)
 		if attr == "" {
 			return keepTag, ""
@@ -256,7 +268,9 @@ func (b *builder) offline(version string) ([]byte, error) {
 			if mod, ok := b.modules[s]; ok {
 				code = mod
 			}
-			return replaceElement, t.String() + scriptText(code) + "</script>"
+			text := scriptText(code)
+			scripts = append(scripts, text)
+			return replaceElement, t.String() + text + "</script>"
 		case t.name == "link" && isStylesheet(t):
 			css := rewriteCSS(b.css[s], path.Dir(s), known, func(src, _ string) string {
 				return dataURL(b.assets[src], b.out[b.assets[src]])
@@ -266,6 +280,7 @@ func (b *builder) offline(version string) ([]byte, error) {
 				failed = err
 			}
 			css = bytes.ReplaceAll(css, []byte("</style"), []byte(`<\/style`))
+			styles = append(styles, string(css))
 			return replaceElement, "<style>" + string(css) + "</style>"
 		default:
 			t.set(attr, dataURL(url, b.out[url]))
@@ -278,5 +293,18 @@ func (b *builder) offline(version string) ([]byte, error) {
 	if failed != nil {
 		return nil, failed
 	}
-	return page, nil
+	return withPolicyMeta(page, offlinePolicy(scripts, styles))
+}
+
+// withPolicyMeta puts a Content-Security-Policy <meta> right after the
+// page's <meta charset> (which must stay in the first 1024 bytes), before
+// any script or style it governs.
+func withPolicyMeta(page []byte, policy string) ([]byte, error) {
+	at := bytes.Index(page, []byte("<meta charset"))
+	if at < 0 {
+		return nil, fmt.Errorf("site: %s has no <meta charset> to put its policy after", IndexName)
+	}
+	at += bytes.IndexByte(page[at:], '>') + 1
+	meta := `<meta http-equiv="Content-Security-Policy" content="` + html.EscapeString(policy) + `">`
+	return slices.Concat(page[:at], []byte(meta), page[at:]), nil
 }

@@ -45,14 +45,16 @@ const (
 // allows it (with Vary: Accept-Encoding), an immutable year-long
 // Cache-Control for content-hashed files and no-cache with an ETag for the
 // rest. "/" serves index.html, and a path ending in a slash the index.html
-// of that directory.
+// of that directory. A path that is not valid UTF-8 or holds a control
+// character is 400, one with a segment over MaxSegment bytes 404. Every
+// response, the mounts' included, carries SecurityHeaders.
 func Handler(fsys fs.FS, mounts ...Mount) http.Handler {
 	mux := http.NewServeMux()
 	for _, m := range mounts {
 		mux.Handle(m.Pattern, m.Handler)
 	}
 	mux.Handle("/", &fileServer{fsys: fsys})
-	return mux
+	return withSecurityHeaders(mux)
 }
 
 // fileServer serves a built site.
@@ -78,24 +80,24 @@ func (s *fileServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else if strings.HasSuffix(r.URL.Path, "/") {
 		name += "/" + IndexName // a nested page: /rooms/ is rooms/index.html
 	}
-	for _, seg := range strings.Split(name, "/") {
-		if strings.HasPrefix(seg, ".") {
-			http.NotFound(w, r)
-			return
-		}
+	if code := checkName(name); code != 0 {
+		http.Error(w, http.StatusText(code), code)
+		return
 	}
 	data, modTime, err := readFile(s.fsys, name)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			http.NotFound(w, r)
-		} else {
+		case errors.Is(err, fs.ErrInvalid):
+			http.Error(w, http.StatusText(http.StatusBadRequest), http.StatusBadRequest)
+		default:
 			http.Error(w, "internal error", http.StatusInternalServerError)
 		}
 		return
 	}
 	h := w.Header()
 	h.Set("Content-Type", ContentType(name))
-	h.Set("X-Content-Type-Options", "nosniff")
 	etag := ""
 	if IsHashed(name) {
 		h.Set("Cache-Control", CacheImmutable)

@@ -4,8 +4,9 @@
 
 /**
  * h("button.primary", {type: "button", onclick}, "Label", child, ...)
- * builds an element. Attributes starting with "on" are listeners; "class"
- * and "dataset" are handled; null/false attributes are skipped. Children
+ * builds an element. Attributes starting with "on" are listeners; "class",
+ * "dataset" and "style" (an object of style properties) are handled;
+ * null/false attributes are skipped. Children
  * are nodes or strings (set as text) or arrays of them; null is skipped.
  */
 export function h(tag, attrs, ...children) {
@@ -21,6 +22,8 @@ export function h(tag, attrs, ...children) {
         el.className = [el.className, v].filter(Boolean).join(" ");
       } else if (k === "dataset") {
         Object.assign(el.dataset, v);
+      } else if (k === "style") {
+        Object.assign(el.style, v); // CSSOM: a style attribute would break the page's CSP
       } else if (k === "text") {
         el.textContent = v;
       } else if (v === true) {

@@ -59,7 +59,7 @@ function card(c) {
   }
   if (c.last) stats.append(h("div", null, h("dt", null, "Last played"), h("dd", null, when(c.last.playedAt))));
   const meter = c.progress && c.progress.total > 0
-    ? h("div.meter", { role: "presentation" }, h("span", { style: `width:${Math.round((100 * c.progress.discovered) / c.progress.total)}%` }))
+    ? h("div.meter", { role: "presentation" }, h("span", { style: { width: `${Math.round((100 * c.progress.discovered) / c.progress.total)}%` } }))
     : null;
   const buttons = h("div.card-actions", null);
   if (c.last && !ended) {

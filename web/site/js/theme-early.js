@@ -1,0 +1,7 @@
+// Applies the chosen theme before the first paint (no flash): a classic
+// script every page loads from <head>, since the pages' Content-Security-
+// Policy runs no inline script. js/theme.js wires the toggle.
+try {
+  var t = localStorage.getItem("storyloom-theme");
+  if (t === "light" || t === "dark") document.documentElement.dataset.theme = t;
+} catch (e) { /* storage blocked: the system's theme */ }
