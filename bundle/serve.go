@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -25,6 +26,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	addr := fl.String("addr", "127.0.0.1:8080", "address to listen on")
 	dir := fl.String("dir", "", "built site to serve (default dist/ at the module root)")
 	db := fl.String("db", "", "SQLite file for rooms and Freeport games (default .storyloom/host.db at the module root)")
+	hosts := fl.String("hosts", "", "comma-separated host names the room WebSocket answers to, * for any (default: loopback names only)")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -41,7 +43,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	hoststore.TuneGC()
-	host, err := openHost(*db)
+	var names []string
+	if *hosts != "" {
+		names = strings.Split(*hosts, ",")
+	}
+	host, err := openHost(*db, names)
 	if err != nil {
 		fmt.Fprintln(stderr, "bundle serve:", err)
 		return 1
@@ -89,8 +95,9 @@ func serveUntil(ctx context.Context, h http.Handler, ln net.Listener, stderr io.
 
 // openHost opens the room server and the Freeport endpoint (bundle/hosting)
 // on the SQLite file db: by default .storyloom/host.db at the module root,
-// or in the user cache directory outside a checkout.
-func openHost(db string) (*hoststore.Host, error) {
+// or in the user cache directory outside a checkout. hosts are the names
+// the room WebSocket answers to (empty: loopback names only).
+func openHost(db string, hosts []string) (*hoststore.Host, error) {
 	root, rootErr := moduleRoot()
 	if db == "" {
 		base := root
@@ -101,6 +108,6 @@ func openHost(db string) (*hoststore.Host, error) {
 		}
 		db = filepath.Join(base, ".storyloom", "host.db")
 	}
-	return hoststore.OpenHost(context.Background(), hoststore.HostConfig{Path: db,
+	return hoststore.OpenHost(context.Background(), hoststore.HostConfig{Path: db, Hosts: hosts,
 		FreeportGame: filepath.Join(root, "static", "freeport", "freeport.json")})
 }

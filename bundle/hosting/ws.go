@@ -5,7 +5,10 @@ package hosting
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,11 +31,41 @@ const (
 )
 
 // WSOptions configures ServeWebSocket. The zero value accepts same-origin
-// browsers and non-browser clients.
+// browsers and non-browser clients that reach the server by a loopback
+// name.
 type WSOptions struct {
 	// OriginPatterns lists further origins a browser may connect from
 	// (websocket.AcceptOptions.OriginPatterns).
 	OriginPatterns []string
+	// Hosts lists the names (the Host header without its port, compared
+	// case-insensitively) the socket may be reached by; "*" allows any.
+	// Empty allows the loopback names only: localhost and loopback IPs.
+	// The Origin check alone cannot stop DNS rebinding, since the
+	// rebinding page's Origin names the same host as its Host header.
+	Hosts []string
+}
+
+// hostAllowed reports whether a request's Host header names a host the
+// socket serves (WSOptions.Hosts).
+func hostAllowed(hostHeader string, hosts []string) bool {
+	name := hostHeader
+	if h, _, err := net.SplitHostPort(hostHeader); err == nil {
+		name = h
+	}
+	name = strings.TrimSuffix(strings.TrimPrefix(name, "["), "]")
+	if len(hosts) == 0 {
+		if strings.EqualFold(name, "localhost") {
+			return true
+		}
+		ip := net.ParseIP(name)
+		return ip != nil && ip.IsLoopback()
+	}
+	for _, h := range hosts {
+		if h == "*" || strings.EqualFold(h, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // WebSocketHandler returns the WebSocket transport (GET /rooms/ws): one
@@ -41,6 +74,10 @@ type WSOptions struct {
 // when the client is slow.
 func (h *Rooms) WebSocketHandler(opts WSOptions) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !hostAllowed(r.Host, opts.Hosts) {
+			http.Error(w, "this server does not answer to the host "+strconv.Quote(r.Host), http.StatusForbidden)
+			return
+		}
 		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: opts.OriginPatterns})
 		if err != nil {
 			return // Accept wrote the HTTP error

@@ -47,6 +47,9 @@ type HostConfig struct {
 	Clock hosting.Clock
 	// Limits bounds the room server; zero fields take the defaults.
 	Limits rooms.Limits
+	// Hosts are the names the WebSocket may be reached by
+	// (hosting.WSOptions.Hosts); empty means loopback names only.
+	Hosts []string
 }
 
 // Host is the native host: the room server and the Freeport endpoint on
@@ -56,6 +59,7 @@ type Host struct {
 	Rooms    *hosting.Rooms
 	Freeport *hosting.Freeport // nil when no game file was found
 
+	hosts  []string
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 }
@@ -75,7 +79,7 @@ func OpenHost(ctx context.Context, cfg HostConfig) (*Host, error) {
 		st.Close()
 		return nil, err
 	}
-	h := &Host{Store: st}
+	h := &Host{Store: st, hosts: cfg.Hosts}
 	if h.Rooms, err = hosting.NewRooms(ctx, hosting.RoomsConfig{Store: st, Registry: reg, Clock: cfg.Clock, Limits: cfg.Limits}); err != nil {
 		st.Close()
 		return nil, err
@@ -127,7 +131,7 @@ func OpenHost(ctx context.Context, cfg HostConfig) (*Host, error) {
 func (h *Host) Handlers() map[string]http.Handler {
 	api := h.Rooms.Handler()
 	m := map[string]http.Handler{
-		"GET /rooms/ws":       h.Rooms.WebSocketHandler(hosting.WSOptions{}),
+		"GET /rooms/ws":       h.Rooms.WebSocketHandler(hosting.WSOptions{Hosts: h.hosts}),
 		"POST /rooms/command": api,
 		"GET /rooms/view":     api,
 	}

@@ -1,0 +1,72 @@
+//go:build !js
+
+package hosting
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/coder/websocket"
+
+	"github.com/storyloom/storyloom/engine/rooms"
+)
+
+// TestWebSocketChecksHost dials the socket over loopback with the Host and
+// Origin headers a DNS-rebinding page would send (both naming the
+// attacker's host, so the Origin check alone passes them) and checks it is
+// refused 403 before the upgrade, while the loopback names and a host the
+// server is configured for connect.
+func TestWebSocketChecksHost(t *testing.T) {
+	h, err := NewRooms(context.Background(), RoomsConfig{Store: &MemStore{}, Registry: registry(t), Limits: rooms.DefaultLimits(), Clock: newTestClock().now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/default/ws", h.WebSocketHandler(WSOptions{}))
+	mux.Handle("/named/ws", h.WebSocketHandler(WSOptions{Hosts: []string{"play.example"}}))
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
+	tests := []struct {
+		name, path, host, origin string
+		ok                       bool
+	}{
+		{"a loopback IP", "/default/ws", "127.0.0.1:" + port, "http://127.0.0.1:" + port, true},
+		{"localhost", "/default/ws", "localhost:" + port, "http://localhost:" + port, true},
+		{"IPv6 loopback", "/default/ws", "[::1]:" + port, "", true},
+		{"no Origin (not a browser)", "/default/ws", "127.0.0.1:" + port, "", true},
+		{"a rebound name", "/default/ws", "evil.example:" + port, "http://evil.example:" + port, false},
+		{"a name ending in localhost", "/default/ws", "localhost.evil.example:" + port, "http://localhost.evil.example:" + port, false},
+		{"a configured host", "/named/ws", "PLAY.example:" + port, "http://play.example:" + port, true},
+		{"loopback where a host is configured", "/named/ws", "127.0.0.1:" + port, "", false},
+		{"a cross-origin page on the right host", "/default/ws", "127.0.0.1:" + port, "http://evil.example", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			hdr := http.Header{}
+			if tc.origin != "" {
+				hdr.Set("Origin", tc.origin)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+			defer cancel()
+			c, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+tc.path, &websocket.DialOptions{Host: tc.host, HTTPHeader: hdr})
+			if tc.ok {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				_ = c.CloseNow()
+				return
+			}
+			if err == nil {
+				_ = c.CloseNow()
+				t.Fatal("connected, want 403")
+			}
+			if resp == nil || resp.StatusCode != http.StatusForbidden {
+				t.Fatalf("err %v resp %v, want 403", err, resp)
+			}
+		})
+	}
+}
