@@ -196,7 +196,7 @@ func TestExportImportAndATamperedFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(data), `"storyloom.save/1"`) {
+	if !strings.Contains(string(data), `"storyloom.save/2"`) {
 		t.Fatalf("the download is not a save file: %.200s", data)
 	}
 

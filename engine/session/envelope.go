@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"slices"
 	"strconv"
 
 	"github.com/storyloom/storyloom/engine/canon"
@@ -260,17 +262,80 @@ func resolveEnvelope(op string, e *core.Engine, env SaveEnvelope) (s *core.GameS
 	return res.Value, env.ReplayCompatible && !migrated, serialized, nil
 }
 
-// saveFile is the standalone document ExportSave writes: the envelope and
-// the creation input a branch of the loaded game will need. profileId never
-// travels in it.
+// saveFile is the standalone document ExportSave writes: the envelope, the
+// creation input a branch of the loaded game will need, and (from format 2)
+// a checksum of the whole file. profileId never travels in it.
 type saveFile struct {
-	Format         string          `json:"format"`
 	Envelope       json.RawMessage `json:"envelope"`
+	FileChecksum   *string         `json:"fileChecksum"`
+	Format         string          `json:"format"`
 	Initialization *Initialization `json:"initialization,omitempty"`
 }
 
-// saveFileFormat names the export document format.
-const saveFileFormat = "storyloom.save/1"
+// Export document formats. Format 1 (until December 2026) is checked by
+// its envelope's checksum only, which covers {replayCompatible, state}: an
+// edit to engineVersion or to initialization went unnoticed. Format 2 adds
+// fileChecksum, over every byte of the file but its own 64 hex digits.
+// Both are read; format 2 is written.
+const (
+	saveFileFormat   = "storyloom.save/2"
+	saveFileFormatV1 = "storyloom.save/1"
+)
+
+// sealSaveFile writes a format 2 export document: the document with an
+// empty fileChecksum, whose SHA-256 then fills it.
+func sealSaveFile(envelope []byte, init *Initialization) ([]byte, error) {
+	empty := ""
+	doc, err := json.Marshal(saveFile{Envelope: envelope, FileChecksum: &empty, Format: saveFileFormat, Initialization: init})
+	if err != nil {
+		return nil, err
+	}
+	sum, at, ok := fileChecksum(doc)
+	if !ok {
+		return nil, errors.New("session: the export has no fileChecksum member")
+	}
+	return slices.Concat(doc[:at+1], []byte(sum), doc[at+1:]), nil
+}
+
+// fileChecksum finds the top-level fileChecksum member of a save file and
+// returns the SHA-256 (hex) of the file with that member's value emptied
+// to "", and the offset of the value's opening quote. ok is false when the
+// file is not an object with exactly one fileChecksum string member.
+func fileChecksum(doc []byte) (sum string, at int, ok bool) {
+	start, end, found := 0, 0, 0
+	if err := memberSpans(doc, func(key []byte, s, e int) {
+		if string(key) == "fileChecksum" {
+			start, end = s, e
+			found++
+		}
+	}); err != nil || found != 1 || end-start < 2 || doc[start] != '"' {
+		return "", 0, false
+	}
+	h := sha256.New()
+	h.Write(doc[:start])
+	h.Write([]byte(`""`))
+	h.Write(doc[end:])
+	return hex.EncodeToString(h.Sum(nil)), start, true
+}
+
+// openSaveFile reads an export document of either format into its
+// envelope and initialization, checking a format 2 file's checksum.
+func openSaveFile(op string, data []byte, file saveFile) ([]byte, *Initialization, *Error) {
+	switch file.Format {
+	case saveFileFormatV1:
+		if file.FileChecksum != nil {
+			return nil, nil, errorf(op, core.ReasonInvalidState, "a %s file carries no fileChecksum: it is corrupted or was altered", saveFileFormatV1)
+		}
+	case saveFileFormat:
+		sum, _, ok := fileChecksum(data)
+		if !ok || file.FileChecksum == nil || sum != *file.FileChecksum {
+			return nil, nil, errorf(op, core.ReasonInvalidState, "the save file's checksum does not match: it is corrupted or was altered")
+		}
+	default:
+		return nil, nil, errorf(op, core.ReasonSaveRequiresMigration, "save file format %q is not supported", file.Format)
+	}
+	return file.Envelope, file.Initialization, nil
+}
 
 // Checksum returns the checksum a save envelope carries for a canonical
 // serialized state: the SHA-256 of the canonical {replayCompatible, state}.

@@ -423,7 +423,8 @@ func (s *Store) LoadGame(ctx context.Context, saveID string) (SessionHandle, err
 }
 
 // ExportSave returns a save as a standalone document a player can keep as
-// a file: its envelope and creation input, never its profile id. The
+// a file: its envelope and creation input, never its profile id, sealed by
+// a checksum of every byte but its own (format storyloom.save/2). The
 // profile must own the save, as DeleteSave requires; "" exports an
 // anonymous save.
 func (s *Store) ExportSave(ctx context.Context, profileID, saveID string) ([]byte, error) {
@@ -437,15 +438,16 @@ func (s *Store) ExportSave(ctx context.Context, profileID, saveID string) ([]byt
 	if !ok || rec.ProfileID != profileID {
 		return nil, errorf(op, core.ReasonUnknownSave, "unknown save %q", saveID)
 	}
-	doc, merr := json.Marshal(saveFile{Format: saveFileFormat, Envelope: rec.Blob, Initialization: rec.Initialization})
+	doc, merr := sealSaveFile(rec.Blob, rec.Initialization)
 	if merr != nil {
 		return nil, errorf(op, core.ReasonInvalidState, "%v", merr)
 	}
 	return doc, nil
 }
 
-// ImportSave stores a document ExportSave wrote, or a bare save envelope, as
-// a new save of profileID ("" for anonymous). The envelope is checked and
+// ImportSave stores a document ExportSave wrote (format 2, or format 1 of
+// earlier builds), or a bare save envelope, as a new save of profileID (""
+// for anonymous). A file whose checksum does not match is invalid_state. The envelope is checked and
 // resolved exactly as LoadGame would before anything is written; a bare
 // envelope carries no initialization, so a profiled game loaded from it
 // cannot be branched.
@@ -454,10 +456,10 @@ func (s *Store) ImportSave(ctx context.Context, profileID string, data []byte) (
 	envelope, init := data, (*Initialization)(nil)
 	var file saveFile
 	if err := json.Unmarshal(data, &file); err == nil && file.Format != "" {
-		if file.Format != saveFileFormat {
-			return SaveHandle{}, errorf(op, core.ReasonSaveRequiresMigration, "save file format %q is not supported", file.Format)
+		var ferr *Error
+		if envelope, init, ferr = openSaveFile(op, data, file); ferr != nil {
+			return SaveHandle{}, ferr
 		}
-		envelope, init = file.Envelope, file.Initialization
 	}
 	env, oerr := OpenEnvelope(envelope)
 	if oerr != nil {

@@ -3,6 +3,7 @@ package session_test
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -256,5 +257,69 @@ func TestExportImport(t *testing.T) {
 				}
 			})
 		}
+	})
+}
+
+// TestExportedSaveChecksumCoversEveryByte changes, removes and duplicates
+// each byte of an exported save in turn, its engineVersion and
+// initialization included, and checks every such file is refused with
+// nothing written; and that a file in the earlier format 1 still imports.
+func TestExportedSaveChecksumCoversEveryByte(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	id := e.create(t, "p")
+	e.submit(t, id, "inc", "inc")
+	h, _ := e.store.SaveGame(ctx, id)
+	doc, err := e.store.ExportSave(ctx, "p", h.SaveID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []string{`"format":"storyloom.save/2"`, `"fileChecksum":"`, `"engineVersion":`, `"initialization":`} {
+		if !bytes.Contains(doc, []byte(part)) {
+			t.Fatalf("the export has no %s: %s", part, doc)
+		}
+	}
+	other := newEnv(t, envOptions{})
+	if _, err := other.store.ImportSave(ctx, "q", doc); err != nil {
+		t.Fatalf("the export as written: %v", err)
+	}
+	edits := map[string]func(i int) []byte{
+		"changed": func(i int) []byte { d := bytes.Clone(doc); d[i] ^= 0x01; return d },
+		"removed": func(i int) []byte { return slices.Concat(doc[:i], doc[i+1:]) },
+		"doubled": func(i int) []byte { return slices.Concat(doc[:i+1], doc[i:]) },
+	}
+	for name, edit := range edits {
+		for i := range doc {
+			if _, err := other.store.ImportSave(ctx, "z", edit(i)); err == nil {
+				t.Errorf("byte %d (%q in %.40q) %s: the file was accepted", i, doc[i], doc[max(0, i-20):], name)
+			}
+		}
+	}
+	if l, _ := other.store.ListSaves(ctx, "z"); len(l) != 0 {
+		t.Fatalf("refused imports stored %d saves", len(l))
+	}
+
+	t.Run("format 1 still imports", func(t *testing.T) {
+		var file map[string]json.RawMessage
+		if err := json.Unmarshal(doc, &file); err != nil {
+			t.Fatal(err)
+		}
+		delete(file, "fileChecksum")
+		file["format"] = json.RawMessage(`"storyloom.save/1"`)
+		v1, _ := json.Marshal(file)
+		in, err := other.store.ImportSave(ctx, "v1", v1)
+		if err != nil {
+			t.Fatalf("a format 1 file: %v", err)
+		}
+		l, err := other.store.LoadGame(ctx, in.SaveID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := other.store.BranchSession(ctx, l.SessionID, 1); err != nil {
+			t.Fatalf("a format 1 file lost its initialization: %v", err)
+		}
+		file["fileChecksum"] = json.RawMessage(`"00"`)
+		relabelled, _ := json.Marshal(file)
+		_, err = other.store.ImportSave(ctx, "v1", relabelled)
+		wantCode(t, err, core.ReasonInvalidState)
 	})
 }

@@ -7,6 +7,11 @@ import "fmt"
 // the exact bytes of its value. It checks only the structure it needs to
 // find the members; a value's own validity is for whoever decodes it.
 func members(data []byte, fn func(key, value []byte)) error {
+	return memberSpans(data, func(key []byte, start, end int) { fn(key, data[start:end]) })
+}
+
+// memberSpans is members, giving each value as its span data[start:end].
+func memberSpans(data []byte, fn func(key []byte, start, end int)) error {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return fmt.Errorf("not an object")
@@ -33,7 +38,7 @@ func members(data []byte, fn func(key, value []byte)) error {
 		if err != nil {
 			return err
 		}
-		fn(key, data[i:vend])
+		fn(key, i, vend)
 		i = skipSpace(data, vend)
 		if i < len(data) && data[i] == ',' {
 			i = skipSpace(data, i+1)
