@@ -263,13 +263,15 @@ func resolveEnvelope(op string, e *core.Engine, env SaveEnvelope) (s *core.GameS
 }
 
 // saveFile is the standalone document ExportSave writes: the envelope, the
-// creation input a branch of the loaded game will need, and (from format 2)
-// a checksum of the whole file. profileId never travels in it.
+// creation input a branch of the loaded game will need, the name the
+// player gave the save, and (from format 2) a checksum of the whole file.
+// profileId never travels in it.
 type saveFile struct {
 	Envelope       json.RawMessage `json:"envelope"`
 	FileChecksum   *string         `json:"fileChecksum"`
 	Format         string          `json:"format"`
 	Initialization *Initialization `json:"initialization,omitempty"`
+	Name           string          `json:"name,omitempty"`
 }
 
 // Export document formats. Format 1 (until December 2026) is checked by
@@ -284,9 +286,9 @@ const (
 
 // sealSaveFile writes a format 2 export document: the document with an
 // empty fileChecksum, whose SHA-256 then fills it.
-func sealSaveFile(envelope []byte, init *Initialization) ([]byte, error) {
+func sealSaveFile(envelope []byte, init *Initialization, name string) ([]byte, error) {
 	empty := ""
-	doc, err := json.Marshal(saveFile{Envelope: envelope, FileChecksum: &empty, Format: saveFileFormat, Initialization: init})
+	doc, err := json.Marshal(saveFile{Envelope: envelope, FileChecksum: &empty, Format: saveFileFormat, Initialization: init, Name: name})
 	if err != nil {
 		return nil, err
 	}

@@ -428,6 +428,13 @@ func (s *Store) LoadGame(ctx context.Context, saveID string) (SessionHandle, err
 // profile must own the save, as DeleteSave requires; "" exports an
 // anonymous save.
 func (s *Store) ExportSave(ctx context.Context, profileID, saveID string) ([]byte, error) {
+	return s.ExportNamedSave(ctx, profileID, saveID, "")
+}
+
+// ExportNamedSave is ExportSave with the name the player gave the save
+// carried in the file as "name", under the file's checksum; ImportSave
+// leaves it to the caller, which may read it back.
+func (s *Store) ExportNamedSave(ctx context.Context, profileID, saveID, name string) ([]byte, error) {
 	const op = "ExportSave"
 	unlock := s.saveLocks.lock(saveID)
 	defer unlock()
@@ -438,7 +445,7 @@ func (s *Store) ExportSave(ctx context.Context, profileID, saveID string) ([]byt
 	if !ok || rec.ProfileID != profileID {
 		return nil, errorf(op, core.ReasonUnknownSave, "unknown save %q", saveID)
 	}
-	doc, merr := sealSaveFile(rec.Blob, rec.Initialization)
+	doc, merr := sealSaveFile(rec.Blob, rec.Initialization, name)
 	if merr != nil {
 		return nil, errorf(op, core.ReasonInvalidState, "%v", merr)
 	}

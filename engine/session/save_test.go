@@ -261,19 +261,19 @@ func TestExportImport(t *testing.T) {
 }
 
 // TestExportedSaveChecksumCoversEveryByte changes, removes and duplicates
-// each byte of an exported save in turn, its engineVersion and
-// initialization included, and checks every such file is refused with
+// each byte of an exported save in turn, its engineVersion,
+// initialization and name included, and checks every such file is refused with
 // nothing written; and that a file in the earlier format 1 still imports.
 func TestExportedSaveChecksumCoversEveryByte(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	id := e.create(t, "p")
 	e.submit(t, id, "inc", "inc")
 	h, _ := e.store.SaveGame(ctx, id)
-	doc, err := e.store.ExportSave(ctx, "p", h.SaveID)
+	doc, err := e.store.ExportNamedSave(ctx, "p", h.SaveID, "At the light")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, part := range []string{`"format":"storyloom.save/2"`, `"fileChecksum":"`, `"engineVersion":`, `"initialization":`} {
+	for _, part := range []string{`"format":"storyloom.save/2"`, `"fileChecksum":"`, `"engineVersion":`, `"initialization":`, `"name":"At the light"`} {
 		if !bytes.Contains(doc, []byte(part)) {
 			t.Fatalf("the export has no %s: %s", part, doc)
 		}

@@ -874,13 +874,13 @@ func opExportSave(ctx context.Context, arg json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, err := ch.store.ExportSave(ctx, profileID, a.SaveID)
+	name := h.slotName(a.SaveID)
+	doc, err := ch.store.ExportNamedSave(ctx, profileID, a.SaveID, name)
 	if err != nil {
 		return nil, err
 	}
 	rec, _, _ := h.keep.Records().GetSave(ctx, a.SaveID)
-	name := h.slotName(a.SaveID)
-	return map[string]any{"fileName": exportFileName(rec.CampaignID, name, rec.SavedAt), "data": string(withName(doc, name))}, nil
+	return map[string]any{"fileName": exportFileName(rec.CampaignID, name, rec.SavedAt), "data": string(doc)}, nil
 }
 
 // slotName is the name a save was given, or "".
@@ -890,21 +890,6 @@ func (h *host) slotName(saveID string) string {
 		_ = json.Unmarshal([]byte(doc), &sl)
 	}
 	return sl.Name
-}
-
-// withName adds the slot's name to an export document, as its first
-// member "name", which the session store's reader ignores and
-// importSave reads back.
-func withName(doc []byte, name string) []byte {
-	if name == "" || len(doc) < 2 || doc[0] != '{' {
-		return doc
-	}
-	n, _ := json.Marshal(name)
-	out := append([]byte(`{"name":`), n...)
-	if doc[1] != '}' {
-		out = append(out, ',')
-	}
-	return append(out, doc[1:]...)
 }
 
 // exportFileName is a save file's name: the campaign, the slot's name

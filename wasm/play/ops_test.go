@@ -67,24 +67,3 @@ func TestExportFileName(t *testing.T) {
 		})
 	}
 }
-
-// TestWithNameKeepsTheDocument: the slot's name goes in as the first
-// member and the rest of the export document is untouched.
-func TestWithNameKeepsTheDocument(t *testing.T) {
-	doc := []byte(`{"format":"storyloom.save/1","envelope":{"a":1}}`)
-	got := withName(doc, `Say "hi"`)
-	var back struct {
-		Name     string          `json:"name"`
-		Format   string          `json:"format"`
-		Envelope json.RawMessage `json:"envelope"`
-	}
-	if err := json.Unmarshal(got, &back); err != nil {
-		t.Fatalf("%s: %v", got, err)
-	}
-	if back.Name != `Say "hi"` || back.Format != "storyloom.save/1" || string(back.Envelope) != `{"a":1}` {
-		t.Errorf("withName = %s", got)
-	}
-	if string(withName(doc, "")) != string(doc) {
-		t.Error("an unnamed save's document changed")
-	}
-}
