@@ -1,7 +1,6 @@
 package card_test
 
 import (
-	"io/fs"
 	"strings"
 	"testing"
 
@@ -12,17 +11,9 @@ import (
 // starter builds the catalog the game ships.
 func starter(t *testing.T) *card.Catalog {
 	t.Helper()
-	names, err := fs.Glob(cardgame.FS, "cards/*.json")
-	if err != nil || len(names) == 0 {
-		t.Fatalf("catalog files: %v %v", names, err)
-	}
-	var files [][]byte
-	for _, n := range names {
-		b, err := fs.ReadFile(cardgame.FS, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, b)
+	files, err := cardgame.CardFiles()
+	if err != nil {
+		t.Fatal(err)
 	}
 	c, err := card.NewCatalog(files...)
 	if err != nil {
