@@ -154,6 +154,7 @@ func TestValidateAbilities(t *testing.T) {
 		{"named without name_card", `{"id":"a","name":"A","cost":"{2}","types":["artifact"],"abilities":[{"kind":"static","static":{"op":"named_cost_more","affects":"opponents","amount":2}}]}`, "needs a name_card"},
 		{"static wrong affects", `{"id":"a","name":"A","cost":"{2}","types":["artifact"],"abilities":[{"kind":"static","static":{"op":"no_max_hand_size","affects":"opponents"}}]}`, "affects you"},
 		{"poison on creature", `{"id":"a","name":"A","cost":"{B}","types":["sorcery"],"spell":{"modes":[{"targets":[{"kind":"creature"}],"effects":[{"op":"add_counters","counter":"poison","to":"t0"}]}]}}`, "poison counters go on players"},
+		{"look without take", `{"id":"a","name":"A","cost":"{U}","types":["sorcery"],"spell":{"modes":[{"effects":[{"op":"look_top","amount":3,"rest":"bottom"}]}]}}`, "take 1 to 3"},
 		{"ability x", `{"id":"a","name":"A","cost":"{2}","types":["artifact"],"abilities":[{"kind":"activated","cost":"{X}, {T}","mode":{"effects":[{"op":"draw","amount":1}]}}]}`, "no {X}"},
 	}
 	for _, tt := range tests {

@@ -223,6 +223,9 @@ func triggerText(d Def, a Ability) string {
 		lead = "Whenever you cast a noncreature spell, "
 	case "creature_you_control_dies":
 		lead = "Whenever a creature you control dies, "
+		if d.Is("creature") {
+			lead = "Whenever another creature you control dies, "
+		}
 	case "deals_combat_damage_to_player":
 		lead = "Whenever " + d.Name + " deals combat damage to a player, "
 	}
@@ -631,7 +634,7 @@ func (r *renderer) counters(e Effect) clause {
 }
 
 func (r *renderer) lookTop(e Effect) []clause {
-	take := max(e.Take, 1)
+	take := e.Take
 	what := "up to " + numberWord(take)
 	if e.Filter != "" && e.Filter != "card" {
 		what += " " + cardNoun(e.Filter)

@@ -394,8 +394,8 @@ func (v *validator) effect(field string, e Effect, targets []Target, used []bool
 		default:
 			v.fail(field+".rest", "rest is \"bottom\" or \"graveyard\", not %q", e.Rest)
 		}
-		if e.Take < 0 || e.Take > e.Amount {
-			v.fail(field+".take", "take %d of %d cards", e.Take, e.Amount)
+		if e.Take < 1 || e.Take > e.Amount {
+			v.fail(field+".take", "take 1 to %d of the cards looked at, not %d", e.Amount, e.Take)
 		}
 	}
 	if e.Token != nil {
