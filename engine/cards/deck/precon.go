@@ -8,16 +8,19 @@ import (
 	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
-// Precon is a preconstructed deck.
+// Precon is a preconstructed deck, tagged for a catalog's JSON: its
+// cards are functional ids, as submit_deck takes them.
 type Precon struct {
 	// ID, Name and Description identify and present the deck.
-	ID, Name, Description string
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
 	// Format is the format the deck was built for.
-	Format string
+	Format string `json:"format"`
 	// Commander is the commander's functional id, if any.
-	Commander string
+	Commander string `json:"commander,omitempty"`
 	// Cards are the deck's functional ids, one per copy.
-	Cards []string
+	Cards []string `json:"cards"`
 }
 
 // preconFile is decks.json as authors write it.
