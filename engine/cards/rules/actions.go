@@ -477,11 +477,11 @@ func (g *Game) applyMulligan(seat int, ans map[string][]string) error {
 	if len(bottom) != pl.Mulls {
 		return fmt.Errorf("rules: keeping after %d mulligans bottoms %d cards", pl.Mulls, pl.Mulls)
 	}
-	for _, id := range bottom {
-		_, n, _ := parseID(id)
+	for i := len(bottom) - 1; i >= 0; i-- { // the first id ends up deepest
+		_, n, _ := parseID(bottom[i])
 		c, ok := takeCard(&pl.Hand, n)
 		if !ok {
-			return fmt.Errorf("rules: %q is not in the hand", id)
+			return fmt.Errorf("rules: %q is not in the hand", bottom[i])
 		}
 		pl.Library = append(pl.Library, c.ID)
 	}

@@ -719,8 +719,8 @@ func (g *Game) applyChoice(ans map[string][]string) error {
 		return g.applyLibrary(c, nums)
 	case chLookOrder:
 		pl := &st.Players[c.Owner]
-		for _, n := range nums {
-			if k := slices.Index(c.Cards, n); k >= 0 {
+		for i := len(nums) - 1; i >= 0; i-- { // the first id ends up deepest
+			if k := slices.Index(c.Cards, nums[i]); k >= 0 {
 				pl.Library = append(pl.Library, c.IDs[k])
 			}
 		}
@@ -784,8 +784,8 @@ func (g *Game) applyLibrary(c *Choice, nums []int) error {
 				top = append(top, pl.Library[c.Lib[i]])
 			}
 		}
-		for _, n := range nums {
-			bottom = append(bottom, pl.Library[c.Lib[slices.Index(c.Cards, n)]])
+		for i := len(nums) - 1; i >= 0; i-- { // the first id ends up deepest
+			bottom = append(bottom, pl.Library[c.Lib[slices.Index(c.Cards, nums[i])]])
 		}
 		rest := pl.Library[len(c.Lib):]
 		pl.Library = append(append(append([]string{}, top...), rest...), bottom...)

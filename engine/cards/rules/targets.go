@@ -47,7 +47,7 @@ func (g *Game) permMatches(p *Perm, kind string, seat int) bool {
 // cards in a library, a hand or a graveyard ("" matches every card).
 func cardMatches(d *card.Def, kind string) bool {
 	switch kind {
-	case "", "card", "card_in_a_graveyard":
+	case "", "card", "card_in_a_graveyard", "spell":
 		return true
 	case "creature", "creature_card_in_your_graveyard", "creature_spell":
 		return is(d, "creature")

@@ -1,0 +1,175 @@
+package rules
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestAnthemAuraPumpAndControl(t *testing.T) {
+	g := scene(t, 2)
+	for range 6 {
+		g.put(0, "island")
+	}
+	g.put(0, "forest")
+	bear := g.put(0, "bear")
+	g.put(0, "captain")
+	c := g.chars(g.perm(bear))
+	if c.power != 3 || c.tough != 3 || c.kw&kwVigilance == 0 || c.granted&kwVigilance == 0 {
+		t.Fatalf("anthem: %d/%d %v", c.power, c.tough, c.kw.words(false))
+	}
+	wings := g.give(0, "wings")
+	cast(t, g, 0, wings, map[string][]string{"t0": ids(permID(bear))})
+	resolve(t, g)
+	c = g.chars(g.perm(bear))
+	if c.power != 4 || c.kw&kwFlying == 0 {
+		t.Fatalf("aura: %d/%d %v", c.power, c.tough, c.kw.words(false))
+	}
+	growth := g.give(0, "growth")
+	cast(t, g, 0, growth, map[string][]string{"t0": ids(permID(bear))})
+	resolve(t, g)
+	if c = g.chars(g.perm(bear)); c.power != 7 || c.kw&kwTrample == 0 {
+		t.Fatalf("pump: %d/%d", c.power, c.tough)
+	}
+	checkView(t, g, 1, "layers")
+	// the opponent steals the bear: it loses the captain's anthem
+	skipTo(t, g, 1, StepMain1)
+	if c = g.chars(g.perm(bear)); c.power != 4 || c.kw&kwTrample != 0 {
+		t.Fatalf("the pump outlived the turn: %d/%d", c.power, c.tough)
+	}
+	for range 3 {
+		g.put(1, "island")
+	}
+	steal := g.give(1, "steal")
+	cast(t, g, 1, steal, map[string][]string{"t0": ids(permID(bear))})
+	resolve(t, g)
+	c = g.chars(g.perm(bear))
+	if c.ctrl != 1 || c.power != 3 || c.kw&kwVigilance != 0 {
+		t.Fatalf("control change: ctrl %d %d/%d", c.ctrl, c.power, c.tough)
+	}
+	if v := g.View(1).(View); !slices.ContainsFunc(v.Battlefield, func(p PermanentView) bool { return p.ID == permID(bear) && p.Controller == "p1" && p.Owner == "p0" }) {
+		t.Fatal("the view does not show the new controller")
+	}
+}
+
+func TestTokensCountersAndEndStepTrigger(t *testing.T) {
+	g := scene(t, 2)
+	g.put(0, "hive")
+	toStep(t, g, StepEnd)
+	resolve(t, g)
+	var bee *Perm
+	for i := range g.st.Field {
+		if g.st.Field[i].Tok != nil {
+			bee = &g.st.Field[i]
+		}
+	}
+	if bee == nil {
+		t.Fatal("no token")
+	}
+	v := g.permView(bee, g.statics())
+	if !v.Card.Token || v.Card.FunctionalID != "" || v.Card.Power != "1" {
+		t.Fatalf("token view %+v", v.Card)
+	}
+	n := bee.N
+	g.leaveField(n, toHand)
+	if len(g.st.Players[0].Hand) != 0 {
+		t.Fatal("a token reached a hand")
+	}
+}
+
+func TestPlaneswalkerLoyaltyAndEmblem(t *testing.T) {
+	g := scene(t, 2)
+	for range 3 {
+		g.put(0, "mountain")
+	}
+	sage := g.give(0, "sage")
+	cast(t, g, 0, sage, nil)
+	resolve(t, g)
+	var pw *Perm
+	for i := range g.st.Field {
+		if g.st.Field[i].ID == "sage" {
+			pw = &g.st.Field[i]
+		}
+	}
+	if pw == nil || pw.Loyalty != 3 {
+		t.Fatal("the planeswalker did not enter with its loyalty")
+	}
+	n := pw.N
+	acts := 0
+	for _, a := range g.Actions(0) {
+		if a.Type == "activate_ability" && slices.Contains(a.Subject, permID(n)) {
+			acts++
+		}
+	}
+	if acts != 1 { // +1 only: -2 has no creature to target, -6 is too dear
+		t.Fatalf("%d loyalty abilities offered", acts)
+	}
+	do(t, g, 0, "activate_ability", permID(n), nil)
+	if g.perm(n).Loyalty != 4 {
+		t.Fatal("loyalty not paid")
+	}
+	if _, ok := offered(g, 0, "activate_ability", permID(n)); ok {
+		t.Fatal("a second loyalty ability in one turn")
+	}
+	resolve(t, g)
+	g.perm(n).Loyalty, g.perm(n).Used = 6, false
+	a := g.Actions(0)
+	var ult string
+	for _, x := range a {
+		if x.Type == "activate_ability" && slices.Contains(x.Subject, permID(n)) && x.Label == "Sage of Ash: -6" {
+			ult = x.ID
+		}
+	}
+	if ult == "" {
+		t.Fatalf("no ultimate: %s", actionList(g, 0))
+	}
+	if _, err := g.Apply(0, choiceOf(ult)); err != nil {
+		t.Fatal(err)
+	}
+	resolve(t, g)
+	if len(g.st.Emblems) != 1 || g.perm(n) != nil {
+		t.Fatalf("emblems %d, walker left %v", len(g.st.Emblems), g.perm(n) == nil)
+	}
+	bear := g.put(0, "bear")
+	if c := g.chars(g.perm(bear)); c.power != 4 {
+		t.Fatalf("emblem anthem: %d", c.power)
+	}
+	checkView(t, g, -1, "emblem_spectator")
+}
+
+func TestChosenColorAndNamedCard(t *testing.T) {
+	g := scene(t, 2)
+	for range 4 {
+		g.put(0, "plains")
+	}
+	prism := g.give(0, "prism")
+	cast(t, g, 0, prism, nil)
+	resolve(t, g)
+	resolve(t, g)
+	answer(t, g, 0, "R")
+	nay := g.give(0, "naysayer")
+	cast(t, g, 0, nay, nil)
+	resolve(t, g)
+	resolve(t, g)
+	a, _ := offered(g, 0, "player_choice", "")
+	if len(a.Prompts[0].Options) != len(g.st.Pool) && len(g.st.Pool) != 0 {
+		t.Fatal("name options are not the game's cards")
+	}
+	answer(t, g, 0, "ember_lash")
+	var colors, names []string
+	for _, p := range g.View(1).(View).Battlefield {
+		colors = append(colors, p.ChosenColor)
+		names = append(names, p.NamedCard)
+	}
+	if !slices.Contains(colors, "R") || !slices.Contains(names, "ember_lash") {
+		t.Fatalf("colors %v names %v", colors, names)
+	}
+	for range 4 {
+		g.put(1, "mountain")
+	}
+	lash := g.give(1, "ember_lash")
+	do(t, g, 0, "pass_priority", "", nil)
+	a, ok := offered(g, 1, "cast_spell", lash)
+	if !ok || a.Cost.Modified != "{3}{R}" {
+		t.Fatalf("named cost %+v", a.Cost)
+	}
+}

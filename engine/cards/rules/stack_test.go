@@ -1,0 +1,250 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/storyloom/storyloom/engine/rooms"
+)
+
+func TestBurnPaysPerPipAndResolves(t *testing.T) {
+	g := scene(t, 2)
+	m := g.put(0, "mountain")
+	f := g.put(0, "forest")
+	lash := g.give(0, "ember_lash")
+	a, ok := offered(g, 0, "cast_spell", lash)
+	if !ok {
+		t.Fatal("Ember Lash is not offered")
+	}
+	if a.Cost == nil || a.Cost.Printed != "{1}{R}" || a.Cost.Modified != "{1}{R}" {
+		t.Fatalf("cost %+v", a.Cost)
+	}
+	var pips []string
+	for _, p := range a.Prompts {
+		if p.Kind == rooms.PromptPayMana {
+			pips = append(pips, p.Pip)
+		}
+	}
+	if len(pips) != 2 || pips[0] != "{R}" || pips[1] != "{1}" {
+		t.Fatalf("pay slots %v", pips)
+	}
+	// the red pip can only be paid by the Mountain: the Forest is refused
+	if _, err := try(g, 0, "cast_spell", lash, map[string][]string{"t0": ids("p1"), "pay0": ids(permID(f)), "pay1": ids(permID(m))}); err == nil {
+		t.Fatal("a Forest paid {R}")
+	}
+	// one source cannot pay two pips
+	if _, err := try(g, 0, "cast_spell", lash, map[string][]string{"t0": ids("p1"), "pay0": ids(permID(m)), "pay1": ids(permID(m))}); err == nil {
+		t.Fatal("a source paid twice")
+	}
+	evs := cast(t, g, 0, lash, map[string][]string{"t0": ids("p1")})
+	if !hasEvent(evs, "spell_cast") || len(g.st.Stack) != 1 || !g.perm(m).Tapped || !g.perm(f).Tapped {
+		t.Fatalf("cast: events %v stack %d", evs, len(g.st.Stack))
+	}
+	if g.st.Dec.Seat != 0 {
+		t.Fatal("the caster does not keep priority")
+	}
+	resolve(t, g)
+	if g.st.Players[1].Life != 17 {
+		t.Fatalf("life %d, want 17", g.st.Players[1].Life)
+	}
+	if len(g.st.Players[0].Grave) != 1 {
+		t.Fatal("the spell is not in the graveyard")
+	}
+	checkView(t, g, 0, "burn")
+}
+
+func TestFloatingManaPaysFirstAndEmptiesBetweenSteps(t *testing.T) {
+	g := scene(t, 2)
+	m := g.put(0, "mountain")
+	g.put(0, "forest")
+	do(t, g, 0, "activate_ability", permID(m), nil)
+	if g.st.Players[0].Pool != "R" {
+		t.Fatalf("pool %q", g.st.Players[0].Pool)
+	}
+	lash := g.give(0, "ember_lash")
+	a, _ := offered(g, 0, "cast_spell", lash)
+	n := 0
+	for _, p := range a.Prompts {
+		if p.Kind == rooms.PromptPayMana {
+			n++
+			if p.Pip != "{1}" {
+				t.Fatalf("the floating {R} left pip %s", p.Pip)
+			}
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d pay slots, want 1", n)
+	}
+	toStep(t, g, StepBeginCombat)
+	if g.st.Players[0].Pool != "" {
+		t.Fatal("the pool did not empty when the step ended")
+	}
+}
+
+func TestCounterspellCountersTheSpell(t *testing.T) {
+	g := scene(t, 2)
+	g.put(0, "mountain")
+	g.put(0, "mountain")
+	g.put(1, "island")
+	g.put(1, "island")
+	lash := g.give(0, "ember_lash")
+	hush := g.give(1, "hush")
+	cast(t, g, 0, lash, map[string][]string{"t0": ids("p1")})
+	do(t, g, 0, "pass_priority", "", nil)
+	target := stackID(g.st.Stack[0].N)
+	evs := cast(t, g, 1, hush, map[string][]string{"t0": ids(target)})
+	if len(g.st.Stack) != 2 {
+		t.Fatalf("stack %d, events %v", len(g.st.Stack), evs)
+	}
+	passAll(t, g, 4)
+	if len(g.st.Stack) != 0 || g.st.Players[1].Life != 20 {
+		t.Fatalf("stack %d, life %d", len(g.st.Stack), g.st.Players[1].Life)
+	}
+	if len(g.st.Players[0].Grave) != 1 || len(g.st.Players[1].Grave) != 1 {
+		t.Fatal("the countered spell or the counterspell is not in a graveyard")
+	}
+}
+
+func TestFizzleWhenTheTargetIsGone(t *testing.T) {
+	g := scene(t, 2)
+	for range 4 {
+		g.put(0, "mountain")
+	}
+	bear := g.put(1, "bear")
+	a := g.give(0, "ember_lash")
+	b := g.give(0, "ember_lash")
+	cast(t, g, 0, a, map[string][]string{"t0": ids(permID(bear))})
+	cast(t, g, 0, b, map[string][]string{"t0": ids(permID(bear))})
+	resolve(t, g)
+	if g.perm(bear) != nil {
+		t.Fatal("the bear survived")
+	}
+	var evs []rooms.Event
+	for g.st.Dec.Kind == DecPriority && len(g.st.Stack) > 0 {
+		evs = append(evs, do(t, g, g.st.Dec.Seat, "pass_priority", "", nil)...)
+	}
+	if !hasEvent(evs, "spell_fizzled") {
+		t.Fatalf("no fizzle: %v", evs)
+	}
+}
+
+func TestXSpellOffersAffordableValues(t *testing.T) {
+	g := scene(t, 2)
+	for range 3 {
+		g.put(0, "mountain")
+	}
+	wave := g.give(0, "blaze_wave")
+	a, ok := offered(g, 0, "cast_spell", wave)
+	if !ok {
+		t.Fatal("not offered")
+	}
+	var x *rooms.Prompt
+	for i := range a.Prompts {
+		if a.Prompts[i].Slot == "x" {
+			x = &a.Prompts[i]
+		}
+	}
+	if x == nil || *x.Min != 0 || *x.Max != 2 || len(x.Values) != 3 || x.Values[2].Cost != "{2}{R}" {
+		t.Fatalf("x prompt %+v", x)
+	}
+	if _, err := try(g, 0, "cast_spell", wave, map[string][]string{"x": ids("3"), "t0": ids("p1")}); err == nil {
+		t.Fatal("X=3 accepted with three lands")
+	}
+	ans := map[string][]string{"x": ids("2"), "t0": ids("p1")}
+	for _, p := range a.Prompts {
+		if p.Kind == rooms.PromptPayMana {
+			ans[p.Slot] = []string{p.ManaCandidates[0].ID}
+		}
+	}
+	do(t, g, 0, "cast_spell", wave, ans)
+	if g.st.Stack[0].X != 2 {
+		t.Fatal("X not kept")
+	}
+	resolve(t, g)
+	if g.st.Players[1].Life != 18 {
+		t.Fatalf("life %d", g.st.Players[1].Life)
+	}
+}
+
+func TestModalSpell(t *testing.T) {
+	g := scene(t, 2)
+	g.put(0, "mountain")
+	bolt := g.give(0, "choice_bolt")
+	a, _ := offered(g, 0, "cast_spell", bolt)
+	if len(a.Prompts) == 0 || a.Prompts[0].Slot != "mode" || len(a.Prompts[0].Options) != 1 {
+		t.Fatalf("with no creature only the life mode is offered: %+v", a.Prompts)
+	}
+	cast(t, g, 0, bolt, map[string][]string{"mode": ids("1")})
+	resolve(t, g)
+	if g.st.Players[0].Life != 23 {
+		t.Fatalf("life %d", g.st.Players[0].Life)
+	}
+}
+
+func TestOneLandPerTurnAndSorceryTiming(t *testing.T) {
+	g := scene(t, 2)
+	f1 := g.give(0, "forest")
+	f2 := g.give(0, "forest")
+	do(t, g, 0, "play_land", f1, nil)
+	if _, ok := offered(g, 0, "play_land", f2); ok {
+		t.Fatal("a second land is offered")
+	}
+	g.put(0, "island")
+	g.put(0, "island")
+	ins := g.give(0, "insight")
+	if _, ok := offered(g, 0, "cast_spell", ins); !ok {
+		t.Fatal("a sorcery is not offered in the main phase")
+	}
+	toStep(t, g, StepBeginCombat)
+	if _, ok := offered(g, 0, "cast_spell", ins); ok {
+		t.Fatal("a sorcery is offered in combat")
+	}
+}
+
+func TestAdditionalCostSacrifice(t *testing.T) {
+	g := scene(t, 2)
+	g.put(0, "swamp")
+	bear := g.put(0, "bear")
+	off := g.give(0, "offering")
+	cast(t, g, 0, off, map[string][]string{"cost_sacrifice": ids(permID(bear))})
+	if g.perm(bear) != nil {
+		t.Fatal("the sacrifice was not paid")
+	}
+	resolve(t, g)
+	if len(g.st.Players[0].Hand) != 2 {
+		t.Fatalf("hand %d", len(g.st.Players[0].Hand))
+	}
+}
+
+func TestStaleAndBadAnswersChangeNothing(t *testing.T) {
+	g := scene(t, 2)
+	g.put(0, "mountain")
+	g.put(0, "mountain")
+	lash := g.give(0, "ember_lash")
+	before, _ := g.State()
+	a, _ := offered(g, 0, "cast_spell", lash)
+	bad := []map[string][]string{
+		{"pay0": ids(a.Prompts[0].ManaCandidates[0].ID), "pay1": ids(a.Prompts[1].ManaCandidates[0].ID)}, // missing target
+		{"t0": ids("perm_999"), "pay0": ids(a.Prompts[0].ManaCandidates[0].ID), "pay1": ids(a.Prompts[1].ManaCandidates[0].ID)},
+		{"t0": ids("p1"), "nonsense": ids("x")},
+	}
+	for i, ans := range bad {
+		if _, err := g.Apply(0, rooms.Choice{ActionID: a.ID, Targets: ans}); err == nil {
+			t.Fatalf("bad answer %d accepted", i)
+		}
+	}
+	if _, err := g.Apply(1, rooms.Choice{ActionID: a.ID, Targets: nil}); err == nil {
+		t.Fatal("a seat not asked acted")
+	}
+	do(t, g, 0, "pass_priority", "", nil)
+	if _, err := g.Apply(0, rooms.Choice{ActionID: a.ID}); err == nil {
+		t.Fatal("a stale action was accepted")
+	}
+	g2 := scene(t, 2)
+	g2.put(0, "mountain")
+	g2.put(0, "mountain")
+	g2.give(0, "ember_lash")
+	after, _ := g2.State()
+	if string(before) != string(after) {
+		t.Fatal("refused answers changed the state")
+	}
+}
