@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/storyloom/storyloom/bundle/hoststore"
+	"github.com/storyloom/storyloom/bundle/serving"
 	"github.com/storyloom/storyloom/bundle/site"
 )
 
@@ -26,6 +27,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	addr := fl.String("addr", "127.0.0.1:8080", "address to listen on")
 	dir := fl.String("dir", "", "built site to serve (default dist/ at the module root)")
 	db := fl.String("db", "", "SQLite file for rooms and Freeport games (default .storyloom/host.db at the module root)")
+	perAddr := fl.Int("conns-per-addr", serving.ConnsPerAddr, "most connections one client IP may hold open")
 	hosts := fl.String("hosts", "", "comma-separated host names the room WebSocket answers to, * for any (default: loopback names only)")
 	if err := fl.Parse(args); err != nil {
 		return 2
@@ -55,7 +57,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	defer host.Close()
 	var mounts []site.Mount
 	for pattern, h := range host.Handlers() {
-		mounts = append(mounts, site.Mount{Pattern: pattern, Handler: h})
+		mounts = append(mounts, site.Mount{Pattern: pattern, Handler: serving.WithDeadlines(h, routeDeadlines(pattern))})
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -66,7 +68,20 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := untilStopped()
 	defer stop()
-	return serveUntil(ctx, site.Handler(os.DirFS(*dir), mounts...), ln, stderr, "bundle serve:")
+	h := serving.WithDeadlines(site.Handler(os.DirFS(*dir), mounts...), serving.PageDeadlines)
+	return serveUntil(ctx, h, serving.LimitPerAddr(ln, *perAddr), stderr, "bundle serve:")
+}
+
+// routeDeadlines are the read and write deadlines of a host route, by its
+// ServeMux pattern (hoststore.Host.Handlers).
+func routeDeadlines(pattern string) serving.Deadlines {
+	switch pattern {
+	case "GET /rooms/ws":
+		return serving.SocketDeadlines
+	case "GET /rooms/view":
+		return serving.PollDeadlines
+	}
+	return serving.CommandDeadlines
 }
 
 // untilStopped is the context a long-running command (serve, mcp) runs
@@ -79,7 +94,7 @@ func untilStopped() (context.Context, context.CancelFunc) {
 // giving the requests in flight five seconds. It returns the command's
 // exit code; a failure is written to stderr after prefix.
 func serveUntil(ctx context.Context, h http.Handler, ln net.Listener, stderr io.Writer, prefix string) int {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := serving.Server(h, serving.ReadHeaderTimeout, serving.IdleTimeout)
 	go func() {
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)

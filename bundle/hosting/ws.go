@@ -28,6 +28,10 @@ const (
 	WSQueue = 256
 	// WSWriteTimeout bounds one frame's write.
 	WSWriteTimeout = 10 * time.Second
+	// WSPingInterval is how often the server pings a socket; a socket
+	// whose pong does not come back within half of it is closed, so a
+	// peer that vanished without closing frees its connection.
+	WSPingInterval = 30 * time.Second
 )
 
 // WSOptions configures ServeWebSocket. The zero value accepts same-origin
@@ -43,6 +47,8 @@ type WSOptions struct {
 	// The Origin check alone cannot stop DNS rebinding, since the
 	// rebinding page's Origin names the same host as its Host header.
 	Hosts []string
+	// PingInterval overrides WSPingInterval (tests).
+	PingInterval time.Duration
 }
 
 // hostAllowed reports whether a request's Host header names a host the
@@ -82,22 +88,52 @@ func (h *Rooms) WebSocketHandler(opts WSOptions) http.Handler {
 		if err != nil {
 			return // Accept wrote the HTTP error
 		}
-		h.serveSocket(r.Context(), c)
+		ping := opts.PingInterval
+		if ping <= 0 {
+			ping = WSPingInterval
+		}
+		h.serveSocket(r.Context(), c, ping)
 	})
 }
 
-func (h *Rooms) serveSocket(ctx context.Context, c *websocket.Conn) {
+// keepAlive pings c every interval until ctx ends, and closes it when a
+// pong does not come back within half the interval. The socket's read
+// loop reads the pongs.
+func keepAlive(ctx context.Context, c *websocket.Conn, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		pctx, cancel := context.WithTimeout(ctx, interval/2)
+		err := c.Ping(pctx)
+		cancel()
+		if err != nil {
+			_ = c.CloseNow()
+			return
+		}
+	}
+}
+
+func (h *Rooms) serveSocket(ctx context.Context, c *websocket.Conn, ping time.Duration) {
 	c.SetReadLimit(WSReadLimit)
 	id := NewConnID(WSConnPrefix)
 	q := &sendQueue{wake: make(chan struct{}, 1)}
 	h.Attach(id, q.push)
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	wg.Add(1)
+	wg.Add(2)
 	go func() {
 		defer wg.Done()
 		defer cancel()
 		q.writeLoop(ctx, c)
+	}()
+	go func() {
+		defer wg.Done()
+		keepAlive(ctx, c, ping)
 	}()
 	defer func() {
 		cancel()

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -68,5 +69,59 @@ func TestWebSocketChecksHost(t *testing.T) {
 				t.Fatalf("err %v resp %v, want 403", err, resp)
 			}
 		})
+	}
+}
+
+// TestWebSocketPingsFreeAVanishedPeer connects a client that never reads,
+// so it answers no ping, and checks the server closes its socket and
+// drops its connection; a client that reads stays.
+func TestWebSocketPingsFreeAVanishedPeer(t *testing.T) {
+	h, err := NewRooms(context.Background(), RoomsConfig{Store: &MemStore{}, Registry: registry(t), Limits: rooms.DefaultLimits(), Clock: newTestClock().now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h.WebSocketHandler(WSOptions{PingInterval: 100 * time.Millisecond}))
+	defer srv.Close()
+	attached := func() int {
+		h.smu.Lock()
+		defer h.smu.Unlock()
+		return len(h.sinks)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	url := "ws" + strings.TrimPrefix(srv.URL, "http")
+	live, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.CloseNow()
+	go func() { // reads, and so answers pings
+		for {
+			if _, _, err := live.Read(ctx); err != nil {
+				return
+			}
+		}
+	}()
+	silent, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.CloseNow()
+	waitFor(t, "both sockets attached", func() bool { return attached() == 2 })
+	waitFor(t, "the silent socket dropped", func() bool { return attached() == 1 })
+	if err := live.Ping(ctx); err != nil {
+		t.Fatalf("the reading socket was dropped too: %v", err)
+	}
+}
+
+// waitFor polls cond until it holds, failing after waitLimit.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s", waitLimit, what)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
