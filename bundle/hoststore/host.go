@@ -13,7 +13,6 @@ import (
 	"github.com/storyloom/storyloom/bundle/hosting"
 	"github.com/storyloom/storyloom/engine/freeport"
 	"github.com/storyloom/storyloom/engine/rooms"
-	"github.com/storyloom/storyloom/engine/rooms/cheat"
 )
 
 // TickEvery is how often the native host drives the room machine's clock.
@@ -74,7 +73,7 @@ func OpenHost(ctx context.Context, cfg HostConfig) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg, err := rooms.NewRegistry(cheat.Game{})
+	reg, err := hosting.Games()
 	if err != nil {
 		st.Close()
 		return nil, err

@@ -34,8 +34,6 @@ import (
 
 	"github.com/storyloom/storyloom/bundle/hosting"
 	"github.com/storyloom/storyloom/engine/freeport"
-	"github.com/storyloom/storyloom/engine/rooms"
-	"github.com/storyloom/storyloom/engine/rooms/cheat"
 )
 
 const (
@@ -94,7 +92,7 @@ func (wk *worker) roomServer(ctx context.Context) (*hosting.Rooms, error) {
 		if err != nil {
 			return nil, err
 		}
-		reg, err := rooms.NewRegistry(cheat.Game{})
+		reg, err := hosting.Games()
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,26 @@
+package hosting
+
+import (
+	"fmt"
+
+	"github.com/storyloom/storyloom/engine/cards"
+	"github.com/storyloom/storyloom/engine/cards/card"
+	"github.com/storyloom/storyloom/engine/rooms"
+	"github.com/storyloom/storyloom/engine/rooms/cheat"
+	"github.com/storyloom/storyloom/static/cardgame"
+)
+
+// Games returns the registry every Storyloom host serves rooms from:
+// Cheat, and the card game's formats over the catalog shipped in
+// static/cardgame.
+func Games() (*rooms.Registry, error) {
+	files, err := cardgame.CardFiles()
+	if err != nil {
+		return nil, fmt.Errorf("hosting: card files: %w", err)
+	}
+	cat, err := card.NewCatalog(files...)
+	if err != nil {
+		return nil, fmt.Errorf("hosting: %w", err)
+	}
+	return rooms.NewRegistry(append([]rooms.Game{cheat.Game{}}, cards.Games(cat)...)...)
+}

@@ -1,0 +1,234 @@
+package cards_test
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/storyloom/storyloom/engine/cards"
+	"github.com/storyloom/storyloom/engine/cards/card"
+	"github.com/storyloom/storyloom/engine/cards/deck"
+	"github.com/storyloom/storyloom/engine/cards/rules"
+	"github.com/storyloom/storyloom/engine/rng"
+	"github.com/storyloom/storyloom/engine/rooms"
+	"github.com/storyloom/storyloom/static/cardgame"
+)
+
+// shipped returns the shipped catalog and preconstructed decks.
+func shipped(t testing.TB) (*card.Catalog, []deck.Precon) {
+	t.Helper()
+	files, err := cardgame.CardFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := card.NewCatalog(files...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := cardgame.FS.ReadFile("decks.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	precons, err := deck.LoadPrecons(raw, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat, precons
+}
+
+// TestGamesFormats checks the three formats as the lobby and the match
+// see them.
+func TestGamesFormats(t *testing.T) {
+	cat, _ := shipped(t)
+	games := cards.Games(cat)
+	tests := []struct {
+		id         string
+		min, max   int
+		commander  bool
+		minDeck    int
+		maxCopies  int
+		identityOn bool
+	}{
+		{id: deck.StarterDuel, min: 2, max: 2, minDeck: 40, maxCopies: 4},
+		{id: deck.FreeForAll, min: 3, max: 4, minDeck: 40, maxCopies: 4},
+		{id: deck.Commander, min: 2, max: 4, commander: true, minDeck: 40, maxCopies: 1, identityOn: true},
+	}
+	if len(games) != len(tests) {
+		t.Fatalf("%d games", len(games))
+	}
+	for i, tc := range tests {
+		t.Run(tc.id, func(t *testing.T) {
+			f := games[i].Format()
+			if f.ID != tc.id || f.MinSeats != tc.min || f.MaxSeats != tc.max || f.Commander != tc.commander ||
+				f.Deck == nil || f.Deck.MinDeckSize != tc.minDeck || f.Deck.MaxCopies != tc.maxCopies ||
+				f.Deck.RequiresCommander != tc.commander || f.Deck.EnforceColorIdentity != tc.identityOn ||
+				len(f.Deck.Cards) != len(cat.Cards()) {
+				t.Fatalf("format = %+v, deck rules = %+v", f, f.Deck)
+			}
+			if !slices.Equal(f.Phases, rules.Phases()) || !slices.Equal(f.DefaultStops, []string{"precombat_main", "postcombat_main"}) ||
+				f.LogWindow != cards.LogWindow || f.SettleSteps != cards.SettleSteps {
+				t.Fatalf("match settings = %v %v %d %d", f.Phases, f.DefaultStops, f.LogWindow, f.SettleSteps)
+			}
+			if _, rej := f.Deck.Check([]string{"nothing"}, ""); rej == nil {
+				t.Fatal("a one-card deck of an unknown card passes")
+			}
+		})
+	}
+	if _, err := rooms.NewRegistry(games...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// randomAnswer fills every slot of a with a legal-looking answer from h.
+func randomAnswer(a rooms.Action, h *rng.Handle) []rooms.TargetChoice {
+	var out []rooms.TargetChoice
+	pick := func(slot string, cands []string, n int) {
+		c := slices.Clone(cands)
+		for i := len(c) - 1; i > 0; i-- {
+			j := h.Intn(i + 1)
+			c[i], c[j] = c[j], c[i]
+		}
+		out = append(out, rooms.TargetChoice{Slot: slot, Chosen: c[:n]})
+	}
+	for _, r := range a.Requirements {
+		if len(r.Candidates) > 0 && (!r.Optional || h.Intn(2) == 0) {
+			pick(r.Slot, r.Candidates, 1+h.Intn(min(max(r.Count, 1), len(r.Candidates))))
+		}
+	}
+	spent := map[string]bool{}
+	for _, p := range a.Prompts {
+		switch p.Kind {
+		case rooms.PromptOption:
+			out = append(out, rooms.TargetChoice{Slot: p.Slot, Chosen: []string{p.Options[h.Intn(len(p.Options))].ID}})
+		case rooms.PromptNumber:
+			out = append(out, rooms.TargetChoice{Slot: p.Slot, Chosen: []string{strconv.Itoa(*p.Min + h.Intn(*p.Max-*p.Min+1))}})
+		case rooms.PromptOrder:
+			pick(p.Slot, p.Items, len(p.Items))
+		case rooms.PromptPayMana:
+			for _, c := range p.ManaCandidates {
+				if !spent[c.Source] {
+					spent[c.Source] = true
+					out = append(out, rooms.TargetChoice{Slot: p.Slot, Chosen: []string{c.ID}})
+					break
+				}
+			}
+		default:
+			lo := p.Count
+			if p.Min != nil {
+				lo = *p.Min
+			}
+			pick(p.Slot, p.Candidates, lo+h.Intn(p.Count-lo+1))
+		}
+	}
+	return out
+}
+
+// table drives a rooms.Server hosting the card game for the test's seats.
+type table struct {
+	t     *testing.T
+	s     *rooms.Server
+	ids   *rooms.DerivedIDs
+	now   int64
+	views map[string]json.RawMessage // latest game view per connection
+	sent  int                        // frames seen
+}
+
+func (tb *table) feed(out []rooms.Outbound) {
+	tb.t.Helper()
+	for _, o := range out {
+		tb.sent++
+		if o.Kind == rooms.KindError {
+			continue
+		}
+		if o.Kind == rooms.KindGame {
+			tb.views[o.Conn] = o.Frame
+		}
+	}
+}
+
+func (tb *table) send(conn string, c rooms.Command) {
+	tb.t.Helper()
+	b, err := rooms.EncodeCommand(c)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	tb.now += 50
+	tb.feed(tb.s.Receive(conn, b, tb.now, tb.ids))
+}
+
+// TestPlayThroughRooms seats two humans with preconstructed decks in each
+// two-seat format and plays random answers through the room machine: the
+// card game runs as a rooms.Game, the human settle passes idle seats, and
+// a commander game says so in its views.
+func TestPlayThroughRooms(t *testing.T) {
+	cat, precons := shipped(t)
+	reg, err := rooms.NewRegistry(cards.Games(cat)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{deck.StarterDuel, deck.Commander} {
+		t.Run(id, func(t *testing.T) {
+			f, _ := deck.FormatByID(id)
+			decks := deck.For(precons, f, cat)
+			if len(decks) < 2 {
+				t.Fatalf("%d decks for %s", len(decks), id)
+			}
+			tb := &table{t: t, s: rooms.New(reg, rooms.Limits{}), ids: &rooms.DerivedIDs{Secret: id},
+				now: 1_000_000, views: map[string]json.RawMessage{}}
+			for _, c := range []string{"a", "b"} {
+				tb.now += 10
+				tb.feed(tb.s.Connect(c, tb.now, tb.ids))
+			}
+			tb.send("a", rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 2, GameSetup: id}})
+			var room string
+			for _, r := range tb.s.Rooms {
+				room = r.ID
+			}
+			tb.send("b", rooms.JoinRoom{RoomID: room})
+			for i, c := range []string{"a", "b"} {
+				tb.send(c, rooms.SubmitDeck{Cards: decks[i].Cards, Commander: decks[i].Commander})
+				tb.send(c, rooms.Ready{Ready: true})
+			}
+			h := rng.For(id, rng.System("test", 0))
+			passedFor, payMana := false, false
+			for step := 0; step < 300 && tb.s.Rooms[room].Match.Result == nil; step++ {
+				moved := false
+				for _, c := range []string{"a", "b"} {
+					var v struct {
+						Format          *rooms.MatchFormat     `json:"format"`
+						AutoPassedSteps []rooms.AutoPassedStep `json:"auto_passed_steps"`
+						ValidActions    []rooms.Action         `json:"valid_actions"`
+					}
+					if err := json.Unmarshal(tb.views[c], &v); err != nil {
+						t.Fatalf("%s's view: %v", c, err)
+					}
+					if want := id == deck.Commander; v.Format == nil || v.Format.Commander != want {
+						t.Fatalf("format = %+v", v.Format)
+					}
+					passedFor = passedFor || len(v.AutoPassedSteps) > 0
+					if len(v.ValidActions) == 0 {
+						continue
+					}
+					acts := slices.DeleteFunc(slices.Clone(v.ValidActions), func(a rooms.Action) bool { return a.Type == "concede" })
+					if len(acts) == 0 {
+						continue
+					}
+					a := acts[h.Intn(len(acts))]
+					for _, p := range a.Prompts {
+						payMana = payMana || p.Kind == rooms.PromptPayMana
+					}
+					tb.send(c, rooms.ChooseAction{ActionID: a.ID, Token: a.Token, Targets: randomAnswer(a, h)})
+					moved = true
+					break
+				}
+				if !moved {
+					t.Fatalf("step %d: nobody is asked anything and the game is not over", step)
+				}
+			}
+			if !passedFor || !payMana {
+				t.Fatalf("after the random play: auto-passed %v, pay_mana offered %v", passedFor, payMana)
+			}
+		})
+	}
+}
