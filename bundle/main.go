@@ -33,7 +33,7 @@ var commands = map[string]command{
 	"benchreport": {"turn `make bench` outputs into docs/performance.md, charts and a JSON result file", runBenchReport},
 	"mcp":         {"serve the session store's MCP tools on stdio (-http 127.0.0.1:PORT for HTTP)", runMCP},
 	"play":        {"play a campaign in the terminal (-script FILE for a reproducible run)", runPlay},
-	"owp":         {"serve the OWP market sandbox on 127.0.0.1 and its operator view", runOWP},
+	"owp":         {"serve the OWP market sandbox on 127.0.0.1 (`owp demo` plays its demonstration)", runOWP},
 }
 
 func main() {

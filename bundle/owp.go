@@ -6,11 +6,15 @@ import (
 	"io"
 
 	"github.com/storyloom/storyloom/bundle/owp"
+	"github.com/storyloom/storyloom/bundle/owp/demo"
 )
 
 // runOWP is `bundle owp`: it serves the OWP market sandbox on loopback
-// until stopped.
+// until stopped. `bundle owp demo` plays the demonstration instead.
 func runOWP(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "demo" {
+		return runOWPDemo(args[1:], stdout, stderr)
+	}
 	fl := flag.NewFlagSet("owp", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	addr := fl.String("addr", "127.0.0.1:0", "loopback address to listen on, 127.0.0.1:PORT")
@@ -29,5 +33,21 @@ func runOWP(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := untilStopped()
 	defer stop()
 	<-ctx.Done()
+	return 0
+}
+
+// runOWPDemo is `bundle owp demo`: a market and its agents in this
+// process, playing a writing round and the weather flow.
+func runOWPDemo(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		fmt.Fprintln(stderr, "bundle owp demo: takes no arguments")
+		return 2
+	}
+	ctx, stop := untilStopped()
+	defer stop()
+	if err := demo.Run(ctx, stdout); err != nil {
+		fmt.Fprintln(stderr, "bundle owp demo:", err)
+		return 1
+	}
 	return 0
 }
