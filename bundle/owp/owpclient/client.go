@@ -11,7 +11,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -20,6 +19,7 @@ import (
 	"time"
 
 	"github.com/storyloom/storyloom/bundle/owp/wire"
+	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // Error is a failure with a protocol code: a server's error code, or one
@@ -118,7 +118,7 @@ func (m *Market) discover(ctx context.Context, expect *wire.ContextKeys) error {
 	}
 	defer res.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(res.Body, wire.MaxRequestBytes))
-	if err != nil || res.StatusCode != http.StatusOK || decodeStrict(raw, &m.profile) != nil {
+	if err != nil || res.StatusCode != http.StatusOK || strictjson.Decode(raw, &m.profile) != nil {
 		return failed
 	}
 	p := m.profile
@@ -256,13 +256,13 @@ func (a *Agent) send(ctx context.Context, method, pathQuery string, body []byte,
 			continue // transport loss or an interrupted answer
 		}
 		if status == http.StatusOK {
-			if decodeStrict(raw, out) != nil {
+			if strictjson.Decode(raw, out) != nil {
 				return clientError(wire.CodeResponseInvalid, rid)
 			}
 			return nil
 		}
 		var e wire.ErrorResponse
-		if decodeStrict(raw, &e) != nil || e.Profile != wire.Profile || wire.Status(e.Error.Code) != status {
+		if strictjson.Decode(raw, &e) != nil || e.Profile != wire.Profile || wire.Status(e.Error.Code) != status {
 			return clientError(wire.CodeResponseInvalid, rid)
 		}
 		if !e.Error.Retryable {
@@ -317,18 +317,6 @@ func (a *Agent) post(ctx context.Context, route string, v any, requestID []strin
 		return err
 	}
 	return a.send(ctx, http.MethodPost, route, mustJSON(v), rid, out)
-}
-
-func decodeStrict(raw []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return fmt.Errorf("trailing data")
-	}
-	return nil
 }
 
 func mustJSON(v any) []byte {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/storyloom/storyloom/bundle/owp/wire"
+	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // binding is what a context exchange of this agent binds.
@@ -95,7 +96,7 @@ func (a *Agent) encrypted(ctx context.Context, route, target, rid string, body [
 	if err != nil {
 		return failed
 	}
-	if decodeStrict(pt, out) != nil {
+	if strictjson.Decode(pt, out) != nil {
 		return clientError(wire.CodeResponseInvalid, rid)
 	}
 	return nil
