@@ -198,6 +198,16 @@ func (b *builder) campaign(src Source) (built, bool) {
 	if !vr.OK && len(vr.Errors) == 0 {
 		b.fail(src, f.ID, core.Errorf(core.ReasonInvalidState, "content", "the kind refused the campaign"))
 	}
+	if c.Migration != nil && vr.OK {
+		m, ok := k.(core.ContentMigrator)
+		if !ok {
+			b.fail(src, f.ID, core.Errorf(core.ReasonMigrationUnsupported, "migration", "kind %q cannot apply a migration; a save made on an earlier version keeps playing it", k.ID()))
+		} else {
+			for _, e := range core.CheckMigration(c.Migration, c.Version, m.MigrationIDs(c)) {
+				b.fail(src, f.ID, e)
+			}
+		}
+	}
 	prov := &core.Provenance{Strings: strs, Catalogs: b.translations(src, f.ID, strs)}
 	if len(b.errors) > before {
 		return built{}, false

@@ -258,3 +258,22 @@ func TestReopen(t *testing.T) {
 		}
 	})
 }
+
+// pinned is the counter kind without its migrations: a kind whose games
+// stay on the version they started.
+type pinned struct{ core.Kind }
+
+func TestBuildChecksTheMigration(t *testing.T) {
+	v2 := strings.Replace(string(testkind.Campaign("alpha", "2.0.0", 3)), `"format":1`, `"format":1,"migration":{"from":["1.0.0"]}`, 1)
+	if _, res := content.Build(kinds, src("x.json", v2)); !res.OK {
+		t.Fatalf("a migration the kind applies was refused: %v", res.Errors)
+	}
+	_, res := content.Build([]core.Kind{pinned{testkind.Kind{}}}, src("x.json", v2))
+	if res.OK || res.Errors[0].Code != core.ReasonMigrationUnsupported || res.Errors[0].Path != "migration" {
+		t.Fatalf("%+v", res.Errors)
+	}
+	bad := strings.Replace(v2, `"from":["1.0.0"]`, `"from":["1.0.0"],"renames":{"node":{"a":"b"}}`, 1)
+	if _, res := content.Build(kinds, src("x.json", bad)); res.OK || res.Errors[0].Code != core.ReasonInvalidIdentifier || res.Errors[0].Path != "migration.renames.node" {
+		t.Fatalf("%+v", res.Errors)
+	}
+}

@@ -2,8 +2,10 @@ package core
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/storyloom/storyloom/engine/strictjson"
 )
@@ -47,6 +49,52 @@ func (m *CampaignMigration) Accepts(version string) bool {
 		}
 	}
 	return false
+}
+
+// CheckMigration is the tier 1 check of a campaign's declared migration
+// against the id categories of its kind (ContentMigrator.MigrationIDs): it
+// must accept at least one earlier version, name only the kind's
+// categories, rename only onto ids this version declares, and remove only
+// ids it no longer declares.
+func CheckMigration(m *CampaignMigration, version string, cats map[string]func(string) bool) []ValidationError {
+	if m == nil {
+		return nil
+	}
+	var errs []ValidationError
+	if len(m.From) == 0 {
+		errs = append(errs, Errorf(ReasonInvalidIdentifier, "migration.from", "a migration must name the versions it accepts"))
+	}
+	for i, v := range m.From {
+		if v == version || !IsVersion(v) {
+			errs = append(errs, Errorf(ReasonInvalidIdentifier, fmt.Sprintf("migration.from[%d]", i), "%q is not an earlier version", v))
+		}
+	}
+	category := func(field, cat string) (func(string) bool, bool) {
+		known, ok := cats[cat]
+		if !ok {
+			errs = append(errs, Errorf(ReasonInvalidIdentifier, "migration."+field+"."+cat, "this kind has no id category %q (it has %s)", cat, strings.Join(slices.Sorted(maps.Keys(cats)), ", ")))
+		}
+		return known, ok
+	}
+	for _, cat := range slices.Sorted(maps.Keys(m.Renames)) {
+		if known, ok := category("renames", cat); ok {
+			for _, old := range slices.Sorted(maps.Keys(m.Renames[cat])) {
+				if to := m.Renames[cat][old]; !known(to) {
+					errs = append(errs, Errorf(ReasonInvalidIdentifier, "migration.renames."+cat+"."+old, "%s %q is renamed to %q, which this version does not declare", cat, old, to))
+				}
+			}
+		}
+	}
+	for _, cat := range slices.Sorted(maps.Keys(m.Removed)) {
+		if known, ok := category("removed", cat); ok {
+			for i, id := range m.Removed[cat] {
+				if known(id) {
+					errs = append(errs, Errorf(ReasonInvalidIdentifier, fmt.Sprintf("migration.removed.%s[%d]", cat, i), "%s %q is removed but this version still declares it", cat, id))
+				}
+			}
+		}
+	}
+	return errs
 }
 
 // Registry is a frozen, validated set of campaigns and their strings

@@ -82,6 +82,10 @@ type StateMigrator interface {
 // play, and fails when a reference can be neither remapped nor dropped.
 type ContentMigrator interface {
 	MigrateForCampaign(old json.RawMessage, to *Campaign, fromVersion string) (json.RawMessage, error)
+	// MigrationIDs returns the id categories a migration on c may name,
+	// each with whether c's content declares an id: what CheckMigration
+	// checks a declared migration against.
+	MigrationIDs(c *Campaign) map[string]func(id string) bool
 }
 
 // ContentAdopter is implemented by a kind whose running games can move to

@@ -97,6 +97,9 @@ const (
 	ReasonSearchBounded      = "search_bounded"
 	ReasonNoReachableChoice  = "no_reachable_choice"
 	ReasonMissingTranslation = "missing_translation"
+	// ReasonMigrationUnsupported: a campaign declares a migration its kind
+	// cannot apply.
+	ReasonMigrationUnsupported = "migration_unsupported"
 )
 
 // baseMessages is the core catalog: a default-English message for every base
@@ -165,6 +168,7 @@ var baseMessages = map[string]string{
 	ReasonSearchBounded:                 "The reachability search hit its budget; the result is not a proof.",
 	ReasonNoReachableChoice:             "The campaign ends before the player makes any choice.",
 	ReasonMissingTranslation:            "A translation lacks some strings; they show in the default language.",
+	ReasonMigrationUnsupported:          "This kind of campaign cannot declare a migration.",
 }
 
 // BaseReasonCodes returns every base reason code, sorted.

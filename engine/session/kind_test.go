@@ -172,6 +172,8 @@ func (tally) MigrateState(old json.RawMessage, from string) (json.RawMessage, er
 	return json.Marshal(tallyState{Count: o.N})
 }
 
+func (tally) MigrationIDs(*core.Campaign) map[string]func(string) bool { return nil }
+
 func (tally) MigrateForCampaign(old json.RawMessage, to *core.Campaign, from string) (json.RawMessage, error) {
 	return old, nil
 }

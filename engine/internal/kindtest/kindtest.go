@@ -7,6 +7,7 @@ package kindtest
 
 import (
 	"bytes"
+	"encoding/json"
 	"io/fs"
 	"path"
 	"strings"
@@ -234,4 +235,62 @@ func Reaches(t *testing.T, k core.Kind, reg *core.Registry, id string, b validat
 		t.Logf("  %v", w)
 	}
 	return warnings, ex
+}
+
+// Revised returns a later version of src: each old, new pair of renames
+// replaced throughout its text (ids and everything naming them), edit (if
+// not nil) applied to the decoded document, the version set, and
+// migration (a JSON object, or "" for none) declared.
+func Revised(t testing.TB, src content.Source, version, migration string, edit func(doc map[string]any), renames ...string) content.Source {
+	t.Helper()
+	text := strings.NewReplacer(renames...).Replace(string(src.Campaign))
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(text), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		edit(doc)
+	}
+	doc["version"] = version
+	if migration != "" {
+		doc["migration"] = json.RawMessage(migration)
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return content.Source{Path: src.Path, Campaign: out}
+}
+
+// Without returns list (a JSON array of objects) without the object whose
+// "id" is id.
+func Without(list any, id string) []any {
+	var out []any
+	for _, o := range list.([]any) {
+		if o.(map[string]any)["id"] != id {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Epochs returns an engine for k over every registry of regs, each
+// published in turn into one archive: the first is the default epoch, and
+// every other version resolves too.
+func Epochs(t testing.TB, k core.Kind, regs ...*core.Registry) *core.Engine {
+	t.Helper()
+	a, err := content.NewArchive([]core.Kind{k}, regs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range regs[1:] {
+		if res := a.Publish(r); !res.OK {
+			t.Fatal(res.Errors)
+		}
+	}
+	e, err := core.New(core.Host{Kinds: []core.Kind{k}, Registry: regs[0], Archive: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }

@@ -253,6 +253,9 @@ func (Kind) MigrateState(old json.RawMessage, from string) (json.RawMessage, err
 	return json.Marshal(State{Count: o.N, Achieved: o.Achieved, Done: o.Done})
 }
 
+// MigrationIDs implements core.ContentMigrator: the counter has no ids.
+func (Kind) MigrationIDs(*core.Campaign) map[string]func(string) bool { return nil }
+
 // MigrateForCampaign implements core.ContentMigrator: the counter has no ids,
 // so a declared migration changes nothing.
 func (Kind) MigrateForCampaign(old json.RawMessage, to *core.Campaign, from string) (json.RawMessage, error) {

@@ -154,6 +154,8 @@ var (
 	_ core.Kind            = Kind{}
 	_ core.ProfileKind     = Kind{}
 	_ core.TerminalCounter = Kind{}
+	_ core.ContentMigrator = Kind{}
+	_ core.ContentAdopter  = Kind{}
 )
 
 // ID implements core.Kind.

@@ -3,6 +3,7 @@ package story
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/strictjson"
@@ -15,6 +16,25 @@ const (
 	CategoryAchievement = "achievement"
 	CategoryEnding      = "ending"
 )
+
+// MigrationIDs implements core.ContentMigrator: nodes, variables,
+// achievements and endings.
+func (Kind) MigrationIDs(c *core.Campaign) map[string]func(string) bool {
+	sc, err := contentOf(c)
+	if err != nil {
+		return nil
+	}
+	ix := sc.index()
+	in := func(m map[string]int32) func(string) bool {
+		return func(id string) bool { _, ok := m[id]; return ok }
+	}
+	return map[string]func(string) bool{
+		CategoryNode:        in(ix.nodeByID),
+		CategoryVariable:    in(ix.varByID),
+		CategoryAchievement: in(ix.achByID),
+		CategoryEnding:      func(id string) bool { return slices.Contains(ix.endings, id) },
+	}
+}
 
 // MigrateForCampaign implements core.ContentMigrator: it applies to's
 // declared migration to an encoded state made under fromVersion (§10 of

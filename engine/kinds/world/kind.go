@@ -160,6 +160,8 @@ type Kind struct{}
 var (
 	_ core.Kind            = Kind{}
 	_ core.TerminalCounter = Kind{}
+	_ core.ContentMigrator = Kind{}
+	_ core.ContentAdopter  = Kind{}
 )
 
 // ID implements core.Kind.
