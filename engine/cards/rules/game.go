@@ -122,17 +122,112 @@ func Load(cards Cards, data []byte) (*Game, error) {
 	if err := strictjson.Decode(data, &g.st); err != nil {
 		return nil, fmt.Errorf("rules: %w", err)
 	}
-	st := &g.st
-	n := len(st.Players)
-	switch {
-	case n < 2 || n > rooms.MaxSeats:
-		return nil, fmt.Errorf("rules: %d players", n)
-	case st.Active < 0 || st.Active >= n, st.Dec.Seat < 0 || st.Dec.Seat >= n:
-		return nil, fmt.Errorf("rules: seat out of range")
-	case st.Step < 0 || st.Step > StepCleanup:
-		return nil, fmt.Errorf("rules: step %d", st.Step)
+	if err := g.st.check(); err != nil {
+		return nil, fmt.Errorf("rules: %w", err)
 	}
 	return g, nil
+}
+
+// check refuses a decoded state that breaks the invariants the engine
+// relies on: seats, steps, owners and controllers in range, a decision
+// that has what it asks about, a resolution cursor that points somewhere.
+func (st *State) check() error {
+	n := len(st.Players)
+	seat := func(s int) bool { return s >= 0 && s < n }
+	switch {
+	case n < 2 || n > rooms.MaxSeats:
+		return fmt.Errorf("%d players", n)
+	case !seat(st.Active) || !seat(st.Dec.Seat):
+		return fmt.Errorf("seat out of range")
+	case st.Step < 0 || st.Step > StepCleanup:
+		return fmt.Errorf("step %d", st.Step)
+	case st.Dec.Kind == DecChoice && st.Dec.Choice == nil:
+		return fmt.Errorf("a choice decision without its choice")
+	case st.Res != nil && (len(st.Res.Path) == 0 || len(st.Res.Path) > 8 || st.Res.Mode < 0 || st.Res.Mode > 16):
+		return fmt.Errorf("a resolution cursor out of range")
+	case (st.Dec.Kind == DecAttackers || st.Dec.Kind == DecBlockers) && st.Combat == nil:
+		return fmt.Errorf("a combat decision outside combat")
+	}
+	if c := st.Dec.Choice; c != nil {
+		if !seat(c.Seat) || !seat(c.Owner) || len(c.Lib) > len(c.Cards) || (c.Kind == chLookOrder && len(c.IDs) != len(c.Cards)) ||
+			(c.Kind == chCommander && len(c.Cards) != 1) || ((c.Kind == chMay || c.Kind == chOptional) && st.Res == nil) {
+			return fmt.Errorf("malformed choice")
+		}
+		if c.Min < 0 || c.Min > c.Max || (c.Kind != chLookOrder && c.Max > len(c.Cards) && c.Kind != chMay && c.Kind != chOptional && c.Kind != chColor && c.Kind != chName && c.Kind != chCommander) {
+			return fmt.Errorf("choice bounds out of range")
+		}
+		for _, pos := range c.Lib {
+			if pos < 0 || pos >= len(st.Players[c.Owner].Library) {
+				return fmt.Errorf("choice outside the library")
+			}
+		}
+	}
+	if st.Dec.Kind == DecChoice && st.Dec.Choice.Kind == chCommander && len(st.Ask) == 0 {
+		return fmt.Errorf("a commander question with nothing asked")
+	}
+	for _, p := range st.Field {
+		if !seat(p.Owner) || !seat(p.Ctrl) {
+			return fmt.Errorf("permanent %d: seat out of range", p.N)
+		}
+	}
+	for _, it := range st.Stack {
+		if !seat(it.Ctrl) || !seat(it.Owner) {
+			return fmt.Errorf("stack item %d: seat out of range", it.N)
+		}
+	}
+	for _, e := range st.Effects {
+		if e.Control < 0 || e.Control > n {
+			return fmt.Errorf("effect: controller out of range")
+		}
+	}
+	for _, e := range st.Emblems {
+		if !seat(e.Ctrl) {
+			return fmt.Errorf("emblem: seat out of range")
+		}
+	}
+	alive := 0
+	for _, p := range st.Players {
+		if p.Out == "" {
+			alive++
+		}
+		if st.Config.Commander && len(p.CmdrDmg) != n {
+			return fmt.Errorf("commander damage for %d seats", len(p.CmdrDmg))
+		}
+	}
+	if alive < 2 && st.Result == nil {
+		return fmt.Errorf("%d players left and no result", alive)
+	}
+	if st.Res != nil {
+		if !seat(st.Res.Item.Ctrl) || !seat(st.Res.Item.Owner) {
+			return fmt.Errorf("resolution: seat out of range")
+		}
+		for _, i := range st.Res.Path {
+			if i < 0 || i > 64 {
+				return fmt.Errorf("resolution: cursor out of range")
+			}
+		}
+	}
+	for _, s := range st.Res.seats() {
+		if !seat(s) {
+			return fmt.Errorf("resolution: seat out of range")
+		}
+	}
+	if st.Combat != nil {
+		for _, s := range st.Combat.Defenders {
+			if !seat(s) {
+				return fmt.Errorf("combat: seat out of range")
+			}
+		}
+	}
+	return nil
+}
+
+// seats are the seats still to act on a per-player effect.
+func (r *Res) seats() []int {
+	if r == nil {
+		return nil
+	}
+	return r.Seats
 }
 
 // State returns the canonical bytes of the whole state.

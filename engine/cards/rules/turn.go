@@ -8,7 +8,7 @@ import (
 // maxSettle bounds the steps one settle may take, so that a state that
 // cannot reach a decision (which would be a bug) ends in a draw instead of
 // hanging the host.
-const maxSettle = 10000
+const maxSettle = 2000
 
 // settle advances the game until a seat is asked something or the game is
 // over: it resumes the resolution in progress, checks state-based actions,

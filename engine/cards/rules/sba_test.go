@@ -1,0 +1,238 @@
+package rules
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/storyloom/storyloom/engine/rooms"
+)
+
+func TestLondonMulliganIsSimultaneous(t *testing.T) {
+	cards := testLib(t)
+	g, err := Setup(cards, Config{Format: "test", Life: 20}, "mull", players(t, cards, 2, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Actions(0)) == 0 || len(g.Actions(1)) == 0 {
+		t.Fatal("both seats are not asked at once")
+	}
+	first := g.st.Active
+	do(t, g, 0, "mulligan_decision", "", map[string][]string{"decision": ids("mulligan")})
+	a, _ := offered(g, 0, "mulligan_decision", "")
+	if len(a.Prompts) != 2 || a.Prompts[1].Slot != "bottom" || a.Prompts[1].Count != 1 || len(g.st.Players[0].Hand) != 7 {
+		t.Fatalf("after a mulligan: %+v", a.Prompts)
+	}
+	if _, err := try(g, 0, "mulligan_decision", "", map[string][]string{"decision": ids("keep")}); err == nil {
+		t.Fatal("kept without bottoming")
+	}
+	bottom := cardID(g.st.Players[0].Hand[2].N)
+	bottomID := g.st.Players[0].Hand[2].ID
+	do(t, g, 0, "mulligan_decision", "", map[string][]string{"decision": ids("keep"), "bottom": ids(bottom)})
+	if len(g.st.Players[0].Hand) != 6 || g.st.Players[0].Library[len(g.st.Players[0].Library)-1] != bottomID {
+		t.Fatal("the bottomed card is not at the bottom")
+	}
+	if g.st.Turn != 0 {
+		t.Fatal("the game began before every seat kept")
+	}
+	do(t, g, 1, "mulligan_decision", "", map[string][]string{"decision": ids("keep")})
+	if g.st.Turn != 1 || g.st.Active != first || g.st.Step != StepUpkeep || len(g.st.Players[first].Hand) != 7-boolN(first == 0) {
+		t.Fatalf("turn %d step %d hand %d", g.st.Turn, g.st.Step, len(g.st.Players[first].Hand))
+	}
+	toStep(t, g, StepMain1)
+	if len(g.st.Players[first].Hand) != 7-boolN(first == 0) {
+		t.Fatal("the first player drew on the first turn")
+	}
+}
+
+func boolN(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func TestCleanupDiscardsToHandSize(t *testing.T) {
+	g := scene(t, 2)
+	for range 9 {
+		g.give(0, "bear")
+	}
+	toStep(t, g, StepEnd)
+	passAll(t, g, 2)
+	if g.st.Dec.Kind != DecDiscard {
+		t.Fatalf("no cleanup discard: %+v", g.st.Dec)
+	}
+	a, _ := offered(g, 0, "discard", "")
+	if a.Prompts[0].Count != 2 {
+		t.Fatalf("discard count %d", a.Prompts[0].Count)
+	}
+	do(t, g, 0, "discard", "", map[string][]string{"discard": a.Prompts[0].Candidates[:2]})
+	if len(g.st.Players[0].Hand) != 7 || g.st.Active != 1 {
+		t.Fatalf("hand %d active %d", len(g.st.Players[0].Hand), g.st.Active)
+	}
+}
+
+func TestPoisonAndDeckingLose(t *testing.T) {
+	g := scene(t, 2)
+	for range 2 {
+		g.put(0, "swamp")
+	}
+	for range 2 {
+		s := g.give(0, "poison_shot")
+		cast(t, g, 0, s, map[string][]string{"t0": ids("p1")})
+		resolve(t, g)
+	}
+	if r := g.Result(); r == nil || r.Reason != "poison" || r.Winner != "p0" {
+		t.Fatalf("result %+v", r)
+	}
+	if g.Actions(0) != nil || g.Actions(1) != nil {
+		t.Fatal("actions after the game ended")
+	}
+
+	g = scene(t, 2)
+	g.st.Players[1].Library = nil
+	var evs []rooms.Event
+	for g.Result() == nil {
+		evs = append(evs, do(t, g, g.st.Dec.Seat, g.Actions(g.st.Dec.Seat)[0].Type, "", nil)...)
+	}
+	if r := g.Result(); r.Reason != "decked" || r.Winner != "p0" || evs[len(evs)-1]["type"] != "game_over" {
+		t.Fatalf("result %+v", r)
+	}
+}
+
+func TestMultiplayerEliminationKeepsPlaying(t *testing.T) {
+	g := scene(t, 3)
+	g.put(2, "bear")
+	g.put(1, "bear")
+	g.st.Players[1].Life = 2
+	g.put(0, "mountain")
+	g.put(0, "mountain")
+	lash := g.give(0, "ember_lash")
+	cast(t, g, 0, lash, map[string][]string{"t0": ids("p1")})
+	evs := []rooms.Event{}
+	for len(g.st.Stack) > 0 {
+		evs = append(evs, do(t, g, g.st.Dec.Seat, "pass_priority", "", nil)...)
+	}
+	if g.Result() != nil || !hasEvent(evs, "player_eliminated") {
+		t.Fatalf("result %+v events %v", g.Result(), evs)
+	}
+	for _, p := range g.st.Field {
+		if p.Owner == 1 {
+			t.Fatal("an eliminated player's permanent stayed")
+		}
+	}
+	if g.View(0).(View).Opponents[0].Eliminated != true {
+		t.Fatal("the view does not show the elimination")
+	}
+	// the next seat concedes on its own turn; p0 wins
+	skipTo(t, g, 2, StepMain1)
+	do(t, g, 2, "concede", "", nil)
+	if r := g.Result(); r == nil || r.Winner != "p0" || !slices.Equal(r.Losers, []string{"p1", "p2"}) || r.Reason != "concede" {
+		t.Fatalf("result %+v", r)
+	}
+}
+
+func TestCommanderTaxReturnAndDamage(t *testing.T) {
+	g := scene(t, 2)
+	g.st.Config = Config{Format: "commander", Life: 30, Commander: true}
+	for i := range g.st.Players {
+		g.st.Players[i].Life = 30
+		g.st.Players[i].CmdrDmg = make([]int, 2)
+		g.st.Players[i].Cmdr = "lord"
+		g.st.Players[i].Identity = []string{"R", "G"}
+		g.st.Players[i].Command = []Card{{N: g.mint(), ID: "lord", Cmdr: true}}
+	}
+	for range 3 {
+		g.put(0, "twin_spring")
+	}
+	g.put(0, "mountain")
+	g.put(0, "mountain")
+	cmd := cardID(g.st.Players[0].Command[0].N)
+	a, ok := offered(g, 0, "cast_spell", cmd)
+	if !ok || a.Cost.Modified != "{1}{R}{G}" {
+		t.Fatalf("commander cast %+v", a.Cost)
+	}
+	cast(t, g, 0, cmd, nil)
+	resolve(t, g)
+	var lord int
+	for _, p := range g.st.Field {
+		if p.Cmdr {
+			lord = p.N
+		}
+	}
+	if lord == 0 {
+		t.Fatal("the commander did not enter")
+	}
+	g.leaveField(lord, toGrave) // as a removal spell would, mid-game
+	g.st.Dec = Decision{}
+	g.settle()
+	if g.st.Dec.Kind != DecChoice || g.st.Dec.Choice.Kind != chCommander {
+		t.Fatalf("no return question: %+v", g.st.Dec)
+	}
+	evs := do(t, g, 0, "player_choice", "", map[string][]string{"choice": ids("accept")})
+	if !hasEvent(evs, "commander_returned_to_command_zone") || len(g.st.Players[0].Command) != 1 {
+		t.Fatal("the commander did not return")
+	}
+	for i := range g.st.Field {
+		g.st.Field[i].Tapped = false
+	}
+	cmd = cardID(g.st.Players[0].Command[0].N)
+	if a, ok = offered(g, 0, "cast_spell", cmd); !ok || a.Cost.Modified != "{3}{R}{G}" {
+		t.Fatalf("tax: %+v", a.Cost)
+	}
+	cast(t, g, 0, cmd, nil)
+	resolve(t, g)
+	v := g.View(-1).(View)
+	if len(v.CommanderTax) != 2 || v.CommanderTax[0].Tax != 4 || len(v.CommanderIdentity) != 2 || !slices.Equal(v.CommanderIdentity[0].ColorIdentity, []string{"R", "G"}) {
+		t.Fatalf("commander view %+v %+v", v.CommanderTax, v.CommanderIdentity)
+	}
+	for _, p := range g.st.Field {
+		if p.Cmdr {
+			lord = p.N
+		}
+	}
+	g.st.Players[1].CmdrDmg[0] = 18
+	attack(t, g, lord)
+	passAll(t, g, 10)
+	toStep(t, g, StepEndCombat)
+	if r := g.Result(); r == nil || r.Reason != "commander_damage" {
+		t.Fatalf("result %+v, damage %v", r, g.st.Players[1].CmdrDmg)
+	}
+	checkView(t, g, 0, "commander_over")
+}
+
+func TestSacrificeMillAndReturn(t *testing.T) {
+	g := scene(t, 2)
+	for range 4 {
+		g.put(0, "swamp")
+	}
+	g.put(0, "island")
+	b1 := g.put(1, "bear")
+	g.put(1, "hawk")
+	pact := g.give(0, "grave_pact")
+	cast(t, g, 0, pact, nil)
+	resolve(t, g)
+	if g.st.Dec.Choice == nil || g.st.Dec.Seat != 1 || g.st.Dec.Choice.Kind != chSacrifice {
+		t.Fatalf("no sacrifice choice: %+v", g.st.Dec)
+	}
+	answer(t, g, 1, permID(b1))
+	if g.perm(b1) != nil || len(g.st.Players[1].Grave) != 1 {
+		t.Fatal("the sacrifice did not happen")
+	}
+	mill := g.give(0, "mill_rite")
+	cast(t, g, 0, mill, map[string][]string{"t0": ids("p1")})
+	resolve(t, g)
+	if len(g.st.Players[1].Library) != 7 || len(g.st.Players[1].Grave) != 4 {
+		t.Fatalf("mill: library %d grave %d", len(g.st.Players[1].Library), len(g.st.Players[1].Grave))
+	}
+	g.putCard(0, "bear", false, toGrave)
+	raise := g.give(0, "raise")
+	a, _ := offered(g, 0, "cast_spell", raise)
+	if len(a.Requirements) != 1 || len(a.Requirements[0].Candidates) != 1 {
+		t.Fatalf("raise targets %+v", a.Requirements)
+	}
+	cast(t, g, 0, raise, map[string][]string{"t0": a.Requirements[0].Candidates})
+	resolve(t, g)
+	if !slices.ContainsFunc(g.st.Players[0].Hand, func(c Card) bool { return c.ID == "bear" }) {
+		t.Fatal("the bear did not return")
+	}
+}
