@@ -48,6 +48,20 @@ func TestSimulationPlaysWeeksToAResolution(t *testing.T) {
 			if !strings.Contains(p.text(".changes"), "Week") {
 				t.Errorf("what changed reads %q", p.text(".changes"))
 			}
+			// The week's totals come first; each message once, with a
+			// count; every step folded away, grouped.
+			if !eval[bool](p, `document.querySelector(".changes h2 + h3")?.textContent.includes("in all") === true`) {
+				t.Errorf("what changed does not open with the week's totals: %q", p.text(".changes"))
+			}
+			if eval[bool](p, `(() => { const t = [...document.querySelectorAll(".changes .messages li")].map((li) => li.textContent); return new Set(t).size !== t.length; })()`) {
+				t.Error("what changed repeats a message")
+			}
+			if !eval[bool](p, `!!document.querySelector(".changes details.steps:not([open]) table")`) {
+				t.Error("the step-by-step changes are not folded")
+			}
+			if n := p.count(".changes details.steps tbody tr"); n > 12 {
+				t.Errorf("the step-by-step changes have %d rows: not grouped", n)
+			}
 			p.shot("sim-weeks")
 		}
 	}

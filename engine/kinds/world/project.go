@@ -215,15 +215,20 @@ func (k Kind) Project(state any, _ core.Audience, ctx *core.ProjectionContext) a
 			if in := c.incident(a.Subject); in != nil {
 				av.TitleKey, av.MessageKey = in.TitleKey, in.MessageKey
 			}
-		case AlertBuildingBroken:
+		case AlertBuildingBroken, AlertBuildingRepaired:
 			av.TitleKey, av.MessageKey = ctx.EngineRef(KeyAlertBrokenTitle), ctx.EngineRef(KeyAlertBrokenMessage)
+			if a.Type == AlertBuildingRepaired {
+				av.TitleKey, av.MessageKey = ctx.EngineRef(KeyAlertRepairedTitle), ctx.EngineRef(KeyAlertRepairedMessage)
+			}
+			// Each id param comes with its label's key (name and nameKey),
+			// which a page renders in place of the id.
 			av.Params = map[string]any{"node": a.Subject, "nodeKey": c.Nodes[ix.node[a.Subject]].LabelKey}
-		case AlertBuildingRepaired:
-			av.TitleKey, av.MessageKey = ctx.EngineRef(KeyAlertRepairedTitle), ctx.EngineRef(KeyAlertRepairedMessage)
-			av.Params = map[string]any{"node": a.Subject, "nodeKey": c.Nodes[ix.node[a.Subject]].LabelKey}
+			if site, ok := s.Sites[a.Subject]; ok {
+				av.Params["building"], av.Params["buildingKey"] = site.Building, c.Buildings[ix.building[site.Building]].LabelKey
+			}
 		case AlertScenarioResolved:
 			av.TitleKey, av.MessageKey = ctx.EngineRef(KeyAlertResolvedTitle), ctx.EngineRef(KeyAlertResolvedMessage)
-			av.Params = map[string]any{"resolution": a.Subject}
+			av.Params = map[string]any{"resolution": a.Subject, "resolutionKey": c.endingKey(a.Subject)}
 		}
 		v.Alerts = append(v.Alerts, av)
 	}

@@ -19,11 +19,28 @@ export class Strings {
   has(key) {
     return Object.prototype.hasOwnProperty.call(this.table, key);
   }
-  /** t renders key with params; fallback is the engine's own text. */
+  /**
+   * t renders key with params; fallback is the engine's own text. A param
+   * "x" that comes with "xKey" (an id and its label's key, as the engine
+   * sends node and nodeKey) is rendered as that label, never as the id.
+   */
   t(key, params, fallback) {
     if (!key) return fallback || "";
     const text = this.has(key) ? this.table[key] : fallback !== undefined && fallback !== "" ? fallback : key;
-    return format(text, params);
+    return format(text, this.labelled(params));
+  }
+  /** labelled returns params with each id that has a label key replaced by the label. */
+  labelled(params) {
+    if (!params) return params;
+    let out = params;
+    for (const [k, v] of Object.entries(params)) {
+      const name = k.endsWith("Key") ? k.slice(0, -3) : "";
+      if (name && typeof v === "string" && this.has(v)) {
+        if (out === params) out = { ...params };
+        out[name] = this.table[v];
+      }
+    }
+    return out;
   }
 }
 

@@ -5,10 +5,9 @@
 import { h, replace, nextId } from "./dom.js";
 import { money } from "./i18n.js";
 import { lineChart } from "./chart.js";
+import { changesPanel, signed, statusText } from "./changes.js";
 
 export const numbered = false;
-
-const statusText = { pending: "In progress", met: "Met", failed: "Failed" };
 
 /** Draws the simulation scene of g into root; act(actionId, params) submits. */
 export function render(root, g, act) {
@@ -19,8 +18,9 @@ export function render(root, g, act) {
   const t = (k, p, f) => strings.t(k, p, f);
   const statLabel = Object.fromEntries(v.stats.map((s) => [s.id, t(s.labelKey, null, s.id)]));
 
+  const ended = scene.status === "ended";
   const headline = h("div.sim-head", null,
-    h("p.scene-line", { tabindex: "-1", "data-focus-target": "" }, t(scene.body.textKey, scene.body.params, scene.body.text)),
+    h("p.scene-line", { tabindex: "-1", "data-focus-target": "" }, ended ? `The end, after week ${v.lastWeek?.week ?? v.week}.` : t(scene.body.textKey, scene.body.params, scene.body.text)),
     h("dl.figures", null,
       fig("Cash", money(v.money, cur)),
       v.investment ? fig(t(v.investment.labelKey, null, "Invested"), money(v.invested, cur)) : null,
@@ -40,15 +40,18 @@ export function render(root, g, act) {
       h("dd", null, h("meter", { min: s.min, max: s.max, value: s.value, low: s.min + (s.max - s.min) * 0.25, optimum: s.max, "aria-hidden": "true" }),
         ` ${s.value} / ${s.max}`, s.drift ? h("span.muted", null, ` (${signed(s.drift)} a week)`) : null)))));
 
+  // What the week did (or the premise, before the first) comes before the
+  // plan for the next; once the game is over, the ending is said once.
   const parts = [headline];
   if (scene.status === "ended") {
     parts.push(h("section.panel.resolution", { "aria-labelledby": "res-h" },
       h("h2", { id: "res-h" }, "The end"),
       h("p", null, t(v.endingKey || scene.body.textKey, null, scene.body.text))));
+    parts.push(changes(v, g, t, cur, statLabel));
   } else {
+    parts.push(changes(v, g, t, cur, statLabel));
     parts.push(planEditor(v, g, act, action, t, cur, statLabel));
   }
-  parts.push(changes(v, g, t, cur, statLabel));
   if (v.history.length > 1) {
     const xs = v.history.map((w) => w.week);
     const series = [{ name: "Cash", values: v.history.map((w) => w.money), format: (n) => money(n, cur) }];
@@ -62,10 +65,6 @@ export function render(root, g, act) {
 
 function fig(label, value) {
   return h("div", null, h("dt", null, label), h("dd", null, value));
-}
-
-function signed(n) {
-  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
 }
 
 function effects(a, cur, statLabel) {
@@ -127,58 +126,46 @@ function planEditor(v, g, act, action, t, cur, statLabel) {
   return h("div.plan-editor", null, plan, acts);
 }
 
+// What the week changed: its totals, the incident and the goals decided
+// first, then the messages and every change folded (changes.js).
 function changes(v, g, t, cur, statLabel) {
-  const box = h("section.panel.changes", { "aria-labelledby": "chg-h" }, h("h2", { id: "chg-h" }, "What changed"));
-  const msgs = (g.result?.messages || []).filter((m) => m.visible !== false);
   const lw = v.lastWeek;
-  if (!lw && msgs.length === 0) {
-    box.append(h("p.muted", null, v.introKey ? t(v.introKey) : "Plan your first week."));
-    return box;
-  }
-  if (msgs.length) {
-    box.append(h("ul.messages", null, msgs.map((m) => h("li", { class: `tone-${m.tone || "neutral"}` }, t(m.key, m.params)))));
-  }
-  const changed = (g.result?.changes || []).filter((c) => c.visible !== false && c.path !== "week");
-  if (changed.length) {
-    box.append(h("table.changes-table", null,
-      h("caption.sr-only", null, "What the week changed, step by step"),
-      h("thead", null, h("tr", null, h("th", { scope: "col" }, "What"), h("th", { scope: "col" }, "From"), h("th", { scope: "col" }, "To"), h("th", { scope: "col" }, "Why"))),
-      h("tbody", null, changed.map((c) => h("tr", null,
-        h("th", { scope: "row" }, changeLabel(c.path, t, statLabel)),
-        h("td", null, changeValue(c.path, c.previous, cur)),
-        h("td", null, changeValue(c.path, c.value, cur)),
-        h("td.muted", null, t(`simulation.reason.${c.reason}`, null, c.reason)))))));
-  }
+  const summary = [];
   if (lw) {
     const deltas = [h("li", null, `Cash ${lw.moneyDelta >= 0 ? "+" : "−"}${money(Math.abs(lw.moneyDelta), cur)}`)];
     if (lw.investedDelta) deltas.push(h("li", null, `Invested ${lw.investedDelta >= 0 ? "+" : "−"}${money(Math.abs(lw.investedDelta), cur)}`));
     for (const [id, d] of Object.entries(lw.statDeltas || {})) {
-      if (d) deltas.push(h("li", null, `${statLabel[id] || id} ${signed(d)}`));
+      if (d && statLabel[id]) deltas.push(h("li", null, `${statLabel[id]} ${signed(d)}`));
     }
-    box.append(h("h3", null, `Week ${lw.week} in all`), h("ul.deltas", null, deltas));
+    summary.push(h("h3", null, `Week ${lw.week} in all`), h("ul.deltas", null, deltas));
     if (lw.incidentTitleKey) {
-      box.append(h("div.incident", null, h("strong", null, t(lw.incidentTitleKey)), h("p", null, t(lw.incidentTextKey))));
+      summary.push(h("div.incident", null, h("strong", null, t(lw.incidentTitleKey)), h("p", null, t(lw.incidentTextKey))));
     }
   }
-  return box;
-}
-
-// changeLabel names a StateChange's path for the player.
-function changeLabel(path, t, statLabel) {
-  if (path === "money") return "Cash";
-  if (path === "invested") return "Invested";
-  if (path.startsWith("stat.")) return statLabel[path.slice(5)] || path.slice(5);
-  if (path.startsWith("goal.") || path.startsWith("goals.")) return "Goal";
-  if (path.startsWith("chain.")) return "Story so far";
-  return path;
-}
-
-// changeValue renders a StateChange's value (money in cents as money).
-function changeValue(path, v, cur) {
-  if (v === undefined || v === null) return "—";
-  if ((path === "money" || path === "invested") && typeof v === "number") return money(v, cur);
-  if (typeof v === "object") return JSON.stringify(v);
-  return String(v);
+  const goalLabel = Object.fromEntries(v.goals.map((goal) => [goal.id, t(goal.labelKey, null, "")]));
+  const decided = (g.result?.changes || []).filter((c) => c.path.startsWith("goal.") && c.value !== "pending" && goalLabel[c.path.slice(5)]);
+  if (decided.length) {
+    summary.push(h("ul.goal-news", null, decided.map((c) =>
+      h("li", { class: `goal-${c.value}` }, h("span.badge", null, statusText[c.value] || ""), " ", goalLabel[c.path.slice(5)]))));
+  }
+  const name = (c) => {
+    const num = (x) => (typeof x === "number" ? String(x) : "—");
+    const cash = (x) => (typeof x === "number" ? money(x, cur) : "—");
+    if (c.path === "money") return { what: "Cash", from: cash(c.previous), to: cash(c.value) };
+    if (c.path === "invested") return { what: "Invested", from: cash(c.previous), to: cash(c.value) };
+    if (c.path === "plan") return { what: "Activities planned", from: num(c.previous), to: num(c.value) };
+    if (c.path.startsWith("stat.") && statLabel[c.path.slice(5)]) return { what: statLabel[c.path.slice(5)], from: num(c.previous), to: num(c.value) };
+    if (c.path.startsWith("goal.") && goalLabel[c.path.slice(5)]) {
+      return { what: goalLabel[c.path.slice(5)], from: statusText[c.previous] || statusText.pending, to: statusText[c.value] || "—" };
+    }
+    if (c.path === "incident" && lw?.incident === c.value && lw.incidentTitleKey) return { what: "Event", from: "—", to: t(lw.incidentTitleKey) };
+    return null; // the story's chapters, the resolution, bookkeeping: told elsewhere or not the player's
+  };
+  const why = (c) => {
+    const key = `simulation.reason.${c.reason}`;
+    return g.strings.has(key) ? t(key) : "";
+  };
+  return changesPanel(g, { id: "chg-h", summary, describe: name, reason: why, empty: v.introKey ? t(v.introKey) : "Plan your first week." });
 }
 
 /** What the live region says after an action. */

@@ -4,10 +4,9 @@
 import { h, svg, replace, nextId } from "./dom.js";
 import { money } from "./i18n.js";
 import { confirm, guard } from "./ui.js";
+import { changesPanel, statusText } from "./changes.js";
 
 export const numbered = false;
-
-const statusText = { pending: "In progress", met: "Met", failed: "Failed" };
 
 /** Draws the world scene of g into root; act(actionId, params) submits. */
 export function render(root, g, act) {
@@ -31,16 +30,20 @@ export function render(root, g, act) {
     parts.push(timePanel(action("advance_ticks"), v, t, act));
   }
   parts.push(messages(g, t, v, label));
-  parts.push(map(v, label));
+  parts.push(map(v, label, t));
   parts.push(h("section.panel", { "aria-labelledby": "places-h" }, h("h2", { id: "places-h" }, "Places"),
     h("ul.places", null, v.nodes.map((n) => place(n, v, g, t, cur, action, act, label)))));
 
   const side = h("div.sim-side", null,
     h("section.panel.goals", { "aria-labelledby": "obj-h" }, h("h2", { id: "obj-h" }, "Objectives"),
-      h("ul", null, v.objectives.map((o) => h("li", { class: `goal-${o.status}` }, h("span.badge", null, statusText[o.status] || o.status), " ", t(o.labelKey, null, o.id)))),
+      h("ul", null, v.objectives.map((o) => {
+        // Once the game is over, an objective still pending was not met.
+        const status = scene.status === "ended" && o.status === "pending" ? "failed" : o.status;
+        return h("li", { class: `goal-${status}`, dataset: { objective: o.id } }, h("span.badge", null, status === "failed" && o.status === "pending" ? "Not met" : statusText[status] || ""), " ", t(o.labelKey, null, ""));
+      })),
       v.failures.length ? h("p.muted", null, "Avoid: ", v.failures.map((f) => t(f.labelKey, null, f.id)).join("; ")) : null),
     staffPanel(v, t, cur, action, act, scene.status === "ended"),
-    alerts(v, t, label));
+    alerts(v, t));
   replace(root, h("div.sim-layout", null, h("div.sim-main", null, parts), side));
 }
 
@@ -52,26 +55,44 @@ function timePanel(adv, v, t, act) {
   if (!adv) return null;
   const max = adv.params?.max ?? v.maxTicksPerAdvance ?? 24;
   const inputId = nextId("ticks");
-  const input = h("input", { id: inputId, type: "number", min: adv.params?.min ?? 1, max, value: 8, inputmode: "numeric" });
   const left = Math.max(0, v.tickLimit - v.tick);
+  const min = adv.params?.min ?? 1;
+  // The hours that can really pass now: no more than one advance allows,
+  // nor more than the season has left.
+  const most = Math.max(min, Math.min(max, left || max));
+  const input = h("input", { id: inputId, type: "number", min, max: most, value: Math.min(8, most), inputmode: "numeric", "aria-describedby": `${inputId}-range` });
+  const problem = h("p.error", { id: `${inputId}-problem`, role: "alert", hidden: true });
+  const advance = () => {
+    const n = Number(input.value);
+    if (!Number.isInteger(n) || n < min || n > most) {
+      problem.textContent = `Choose a whole number of hours from ${min} to ${most}.`;
+      problem.hidden = false;
+      input.setAttribute("aria-invalid", "true");
+      input.focus();
+      return;
+    }
+    act("advance_ticks", { ticks: n });
+  };
   return h("section.panel.time", { "aria-labelledby": "time-h" },
     h("h2", { id: "time-h" }, t(adv.labelKey, null, "Let time pass")),
     h("p.muted", null, `Hour ${v.tick} of ${v.tickLimit}; ${left} hours left.`),
     h("div.actions", null,
-      [1, 8, 24].map((n) => h("button", { type: "button", disabled: !adv.available, dataset: { advance: String(n) }, onclick: () => act("advance_ticks", { ticks: n }) },
+      [1, 8, 24].filter((n) => n <= most).map((n) => h("button", { type: "button", disabled: !adv.available, dataset: { advance: String(n) }, onclick: () => act("advance_ticks", { ticks: n }) },
         n === 1 ? "+1 hour" : `+${n} hours`)),
       h("span.inline-form", null, h("label", { for: inputId }, "Hours"), input,
-        h("button.primary", { type: "button", disabled: !adv.available, onclick: () => act("advance_ticks", { ticks: Number(input.value) }) }, "Advance"))));
+        h("span.muted", { id: `${inputId}-range` }, ` ${min}–${most}`),
+        h("button.primary", { type: "button", disabled: !adv.available, dataset: { role: "advance-hours" }, onclick: advance }, "Advance"))),
+    problem);
 }
 
-function map(v, label) {
+function map(v, label, t) {
   const xs = v.nodes.map((n) => n.x), ys = v.nodes.map((n) => n.y);
   const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
   const W = 600, H = 260, P = 40;
   const px = (x) => P + ((x - minX) * (W - 2 * P)) / (maxX - minX || 1);
   const py = (y) => P + ((y - minY) * (H - 2 * P)) / (maxY - minY || 1);
   const at = Object.fromEntries(v.nodes.map((n) => [n.id, n]));
-  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "world-map", role: "img", "aria-label": "Map of the world: " + v.nodes.map((n) => label[n.id] + (n.site ? ` (${n.site.building})` : "")).join(", ") });
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "world-map", role: "img", "aria-label": "Map of the world: " + v.nodes.map((n) => label[n.id] + (n.site ? ` (${t(n.site.labelKey, null, "")})` : "")).join(", ") });
   for (const e of v.edges) {
     const a = at[e.from], b = at[e.to];
     if (a && b) root.append(svg("line", { x1: px(a.x), y1: py(a.y), x2: px(b.x), y2: py(b.y), class: "edge" }));
@@ -148,37 +169,43 @@ function staffPanel(v, t, cur, action, act, ended) {
         h("button.small", { type: "button", disabled: !fire?.available || s.hired === 0, onclick: () => act("fire", { staff: s.id, count: 1 }) }, "Let one go"))))));
 }
 
-function alerts(v, t, label) {
+function alerts(v, t) {
   if (!v.alerts.length) return null;
   return h("section.panel", { "aria-labelledby": "alerts-h" }, h("h2", { id: "alerts-h" }, "News"),
-    h("ul.messages", null, v.alerts.slice(-5).reverse().map((a) => {
-      const params = { ...(a.params || {}) };
-      if (params.node && label[params.node]) params.node = label[params.node];
-      return h("li", null, h("strong", null, `Hour ${a.tick}: ${t(a.titleKey)}`), " ", t(a.messageKey, params));
-    })));
+    h("ul.messages", null, v.alerts.slice(-5).reverse().map((a) =>
+      h("li", null, h("strong", null, `Hour ${a.tick}: ${t(a.titleKey)}`), " ", t(a.messageKey, a.params)))));
 }
 
+// What the last action changed, in the player's words (changes.js).
 function messages(g, t, v, label) {
-  const msgs = (g.result?.messages || []).filter((m) => m.visible !== false);
-  const changes = (g.result?.changes || []).filter((c) => c.visible !== false);
-  if (!msgs.length && !changes.length) return null;
   const cur = v.currency || "";
-  const name = (path) => {
-    const [head, rest] = [path.split(".")[0], path.split(".").slice(1).join(".")];
-    if (head === "money") return "Cash";
-    if (head === "site") return `Site: ${label[rest] || rest}`;
-    if (head === "staff") return `Staff: ${rest}`;
-    if (head === "tick") return "Hour";
-    const named = { served: "Rides given", rating: "Rating", guests: "Guests", arrived: "Arrivals", revenue: "Takings" };
-    if (named[head]) return named[head];
-    return path;
+  const building = Object.fromEntries(v.catalogue.map((c) => [c.id, c]));
+  const staff = Object.fromEntries(v.staff.map((s) => [s.id, t(s.labelKey, null, "")]));
+  const objective = Object.fromEntries(v.objectives.map((o) => [o.id, t(o.labelKey, null, "")]));
+  const num = (x) => (typeof x === "number" ? String(x) : "—");
+  const named = { served: "Rides given", rating: "Rating", guests: "Guests", arrived: "Arrivals", revenue: "Takings" };
+  const describe = (c) => {
+    const [head, ...rest] = c.path.split(".");
+    const id = rest[0];
+    if (head === "money") return { what: "Cash", from: typeof c.previous === "number" ? money(c.previous, cur) : "—", to: typeof c.value === "number" ? money(c.value, cur) : "—" };
+    if (head === "tick") return { what: "Hour", from: num(c.previous), to: num(c.value) };
+    if (named[head] && !id) return { what: named[head], from: num(c.previous), to: num(c.value) };
+    if (head === "site" && label[id]) {
+      const site = (b) => (b && building[b] ? t(building[b].labelKey, null, "") : "an empty site");
+      if (rest[1] === "band") {
+        const b = building[v.nodes.find((n) => n.id === id)?.site?.building];
+        const band = (x) => t(b?.priceBands?.find((p) => p.id === x)?.labelKey, null, "—");
+        return b ? { what: `Price at ${label[id]}`, from: band(c.previous), to: band(c.value) } : null;
+      }
+      return { what: label[id], from: site(c.previous), to: site(c.value) };
+    }
+    if (head === "staff" && staff[id]) return { what: staff[id], from: num(c.previous), to: num(c.value) };
+    if (head === "objective" && objective[id]) return { what: objective[id], from: statusText[c.previous] || statusText.pending, to: statusText[c.value] || "—" };
+    return null;
   };
-  const val = (path, x) => (x === undefined || x === null ? "—" : path === "money" && typeof x === "number" ? money(x, cur) : typeof x === "object" ? JSON.stringify(x) : String(x));
-  return h("section.panel.changes", { "aria-labelledby": "wchg-h" }, h("h2", { id: "wchg-h" }, "What changed"),
-    msgs.length ? h("ul.messages", null, msgs.map((m) => h("li", { class: `tone-${m.tone || "neutral"}` }, t(m.key, m.params)))) : null,
-    changes.length ? h("table.changes-table", null,
-      h("thead", null, h("tr", null, h("th", { scope: "col" }, "What"), h("th", { scope: "col" }, "From"), h("th", { scope: "col" }, "To"), h("th", { scope: "col" }, "Why"))),
-      h("tbody", null, changes.slice(0, 12).map((c) => h("tr", null,
-        h("th", { scope: "row" }, name(c.path)), h("td", null, val(c.path, c.previous)), h("td", null, val(c.path, c.value)),
-        h("td.muted", null, t(`world-graph.reason.${c.reason}`, null, c.reason)))))) : null);
+  const why = (c) => {
+    const key = `world-graph.reason.${c.reason}`;
+    return g.strings.has(key) ? t(key) : "";
+  };
+  return changesPanel(g, { id: "wchg-h", describe, reason: why });
 }
