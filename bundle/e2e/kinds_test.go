@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -16,6 +17,10 @@ func TestSimulationPlaysWeeksToAResolution(t *testing.T) {
 	p.waitJS(`document.querySelector(".kind-screen")?.dataset.kind === "simulation"`)
 	p.shot("sim-start")
 	p.axe("simulation screen")
+	// What an activity costs and earns, said once and never as €0.00.
+	if costs := eval[[]string](p, `[...document.querySelectorAll(".act-cost")].map((e) => e.textContent).filter((t) => t.includes("€0.00"))`); len(costs) > 0 {
+		t.Errorf("activities show a cost of nothing: %q", costs)
+	}
 	weeks := 0
 	for ; weeks < 30; weeks++ {
 		if eval[string](p, `document.querySelector(".kind-screen").dataset.status`) == "ended" {
@@ -45,6 +50,7 @@ func TestSimulationPlaysWeeksToAResolution(t *testing.T) {
 			if p.count("svg.chart polyline") == 0 {
 				t.Error("no chart of the weeks")
 			}
+			checkChart(t, p)
 			if !strings.Contains(p.text(".changes"), "Week") {
 				t.Errorf("what changed reads %q", p.text(".changes"))
 			}
@@ -100,4 +106,33 @@ func TestWorldBuildAndAdvanceTime(t *testing.T) {
 		t.Errorf("after 32 hours the clock reads %q", after)
 	}
 	p.shot("world")
+}
+
+// checkChart checks the simulation's chart can be read: money and the
+// stats on charts of their own, each with a labelled scale; a week's
+// values shown when it has keyboard focus; the numbers in a table anyone
+// can open.
+func checkChart(t *testing.T, p *page) {
+	t.Helper()
+	if n := p.count("svg.chart"); n != 2 {
+		t.Errorf("%d charts, want money and the stats apart", n)
+	}
+	axes := eval[[]string](p, `[...document.querySelectorAll("svg.chart .axis-label")].map((e) => e.textContent)`)
+	if strings.Join(axes, "|") != "Week|Money|Week|Points" {
+		t.Errorf("the charts' axes read %q", axes)
+	}
+	if !eval[bool](p, `[...document.querySelectorAll("svg.chart")][0].querySelector(".tick")?.textContent.includes("€")`) {
+		t.Error("the money chart's scale is not in money")
+	}
+	// (The pointer may rest over the charts, so the focused week is read
+	// right after the focus.)
+	got := eval[[]string](p, `(() => { const hit = document.querySelector("svg.chart .hit"); hit.focus(); return [document.activeElement === hit ? "focused" : "not focused", document.querySelector(".chart-readout").textContent]; })()`)
+	if got[0] != "focused" || !regexp.MustCompile(`^Week \d+: Cash €[\d,.]+`).MatchString(got[1]) {
+		t.Errorf("focusing the first week of the money chart (%s) reads %q", got[0], got[1])
+	}
+	if eval[bool](p, `document.querySelector(".chart-data table").closest(".sr-only") !== null`) {
+		t.Error("the chart's numbers are for screen readers only")
+	}
+	p.click(".chart-data summary")
+	p.waitJS(`document.querySelector(".chart-data table").getBoundingClientRect().height > 0`)
 }

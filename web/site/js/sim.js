@@ -54,11 +54,12 @@ export function render(root, g, act) {
   }
   if (v.history.length > 1) {
     const xs = v.history.map((w) => w.week);
-    const series = [{ name: "Cash", values: v.history.map((w) => w.money), format: (n) => money(n, cur) }];
-    if (v.investment) series.push({ name: "Invested", values: v.history.map((w) => w.invested), format: (n) => money(n, cur) });
-    for (const s of v.stats) series.push({ name: statLabel[s.id], values: v.history.map((w) => w.stats[s.id] ?? 0), format: String });
+    // Money on one chart, the stats (all out of the same scale) on another.
+    const series = [{ name: "Cash", unit: "Money", values: v.history.map((w) => w.money), format: (n) => money(n, cur) }];
+    if (v.investment) series.push({ name: "Invested", unit: "Money", values: v.history.map((w) => w.invested), format: (n) => money(n, cur) });
+    for (const s of v.stats) series.push({ name: statLabel[s.id], unit: "Points", values: v.history.map((w) => w.stats[s.id] ?? 0), format: String });
     parts.push(h("section.panel.history", { "aria-labelledby": "hist-h" }, h("h2", { id: "hist-h" }, "Over the weeks"),
-      lineChart("Resources over the weeks", xs, series.slice(0, 4))));
+      lineChart("Resources over the weeks", xs, series.slice(0, 6))));
   }
   replace(root, h("div.sim-layout", null, h("div.sim-main", null, parts), h("div.sim-side", null, goals, stats)));
 }
@@ -70,7 +71,7 @@ function fig(label, value) {
 function effects(a, cur, statLabel) {
   const out = [];
   for (const [k, d] of Object.entries(a.effects || {})) {
-    if (k === "money") out.push(`${d >= 0 ? "+" : "−"}${money(Math.abs(d), cur)}`);
+    if (k === "money") out.push(d >= 0 ? `earns ${money(d, cur)}` : `costs ${money(-d, cur)} more`);
     else out.push(`${statLabel[k] || k} ${signed(d)}`);
   }
   return out.join(", ");
@@ -114,7 +115,7 @@ function planEditor(v, g, act, action, t, cur, statLabel) {
       h("div.act-text", null,
         h("strong", null, label, a.planned ? h("span.badge", null, ` ${a.planned} planned`) : null),
         h("span.muted", null, t(a.descriptionKey, { amount: money(a.cost, cur) })),
-        h("span.act-cost", null, `${a.hours} h · ${money(a.cost, cur)}${effects(a, cur, statLabel) ? " · " + effects(a, cur, statLabel) : ""}`),
+        h("span.act-cost", null, [`${a.hours} h`, a.cost ? `costs ${money(a.cost, cur)}` : "", effects(a, cur, statLabel)].filter(Boolean).join(" · ")),
         can ? null : h("span.reason", { id: reasonId }, t(a.reasonKey || add?.reasonKey, null, "Not possible this week."))),
       h("button.small", {
         type: "button", disabled: !can, "aria-describedby": can ? null : reasonId,
