@@ -141,11 +141,13 @@ func TestExportNamesTheFileAndImportKeepsTheName(t *testing.T) {
 	// (the browser's download directory is shared by the tests running at
 	// once).
 	eval[bool](p, `(() => {
+		const made = URL.createObjectURL, blobs = new Map();
+		URL.createObjectURL = (b) => { const url = made(b); blobs.set(url, b); return url; };
 		const click = HTMLAnchorElement.prototype.click;
 		HTMLAnchorElement.prototype.click = function () {
 			if (!this.download) return click.call(this);
 			window.downloadName = this.download;
-			fetch(this.href).then((r) => r.text()).then((t) => { window.downloadData = t; });
+			blobs.get(this.href)?.text().then((t) => { window.downloadData = t; });
 		};
 		return true;
 	})()`)
