@@ -1,0 +1,31 @@
+package ai
+
+import (
+	"github.com/storyloom/storyloom/engine/cards/rules"
+	"github.com/storyloom/storyloom/engine/rng"
+	"github.com/storyloom/storyloom/engine/rooms"
+)
+
+// AI kinds.
+const (
+	// Random plays any legal action but conceding, uniformly.
+	Random = "random"
+	// Pilot plays by heuristics: curve, colours, race arithmetic, trades.
+	Pilot = "pilot"
+)
+
+// Kinds returns the AI kinds, the strongest first.
+func Kinds() []string { return []string{Pilot, Random} }
+
+// Choose returns the choice the AI kind makes for seat in game g, where
+// acts are g.Actions(seat). Its only randomness is h. An unknown kind
+// plays as Pilot; with no actions the choice is empty.
+func Choose(kind string, g *rules.Game, seat int, acts []rooms.Action, h *rng.Handle) rooms.Choice {
+	if len(acts) == 0 {
+		return rooms.Choice{}
+	}
+	if kind == Random {
+		return chooseRandom(g, seat, acts, h)
+	}
+	return newPilot(g, seat).choose(acts)
+}
