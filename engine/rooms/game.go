@@ -67,7 +67,8 @@ type Stepper interface {
 	Step() Step
 	// Idle returns the choice a seat with no meaningful action makes: a
 	// pass, or the empty declaration of a combat step it cannot declare
-	// anything in. ok is false when the seat has a real decision.
+	// anything in. ok is false when the seat has a real decision or is
+	// not being asked anything.
 	Idle(seat int) (c Choice, ok bool)
 }
 

@@ -198,29 +198,29 @@ func (s *Server) settle(r *Room, m *Match, pos Position, aiSeq []int, events *[]
 		}
 		moved := false
 		for seat, st := range r.Seats {
-			if st.AI == "" && stepper == nil {
-				continue
-			}
-			acts := pos.Actions(seat)
-			if len(acts) == 0 {
-				continue
-			}
 			var evs []Event
 			if st.AI == "" {
+				if stepper == nil {
+					continue
+				}
 				step := stepper.Step()
 				if stopsAt(m, seat, step) {
 					continue
 				}
-				c, ok := stepper.Idle(seat)
+				c, ok := stepper.Idle(seat) // false too when seat is not asked
 				if !ok {
 					continue
 				}
 				var err error
-				if evs, err = applyChoice(pos, seat, acts, c); err != nil {
+				if evs, err = applyChoice(pos, seat, pos.Actions(seat), c); err != nil {
 					continue
 				}
 				acted.note(seat, from, &step)
 			} else {
+				acts := pos.Actions(seat)
+				if len(acts) == 0 {
+					continue
+				}
 				h := rng.For(m.Seed, rng.Agent(PlayerID(seat), aiSeq[seat]))
 				aiSeq[seat]++
 				var err error
