@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/storyloom/storyloom/bundle/displayname"
 	"github.com/storyloom/storyloom/engine/freeport"
 )
 
@@ -113,6 +114,9 @@ type fpLogEntry struct {
 func NewFreeport(ctx context.Context, cfg FreeportConfig) (*Freeport, error) {
 	if cfg.Store == nil || cfg.Clock == nil || len(cfg.Games) == 0 {
 		return nil, errors.New("hosting: freeport needs a Store, a Clock and at least one game")
+	}
+	for _, g := range cfg.Games {
+		g.SetNamePolicy(displayname.Check) // the product's one name policy
 	}
 	if cfg.CommandsPerSecond <= 0 {
 		cfg.CommandsPerSecond = 20

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/storyloom/storyloom/bundle/displayname"
 	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/rooms"
 )
@@ -149,6 +150,8 @@ func NewRooms(ctx context.Context, cfg RoomsConfig) (*Rooms, error) {
 	if cfg.IDs == nil {
 		cfg.IDs = RandomIDs{}
 	}
+	// The product's one name policy (docs/hosting.md).
+	cfg.Registry.SetNamePolicy(displayname.Check)
 	if cfg.Name == "" {
 		cfg.Name = "main"
 	}

@@ -38,7 +38,16 @@ type Game struct {
 	minExpiry   int64 // milliseconds
 	maxExpiry   int64
 	defExpiry   int64
+	names       func(string) (string, error)
 }
+
+// SetNamePolicy makes p the policy a Trading Name claim must pass: it
+// returns the name normalized, or an error whose text the refusal
+// (invalid_trading_name) carries. The product's policy is
+// bundle/displayname.Check, which the hosts set before the game serves
+// (the engine takes no third-party dependency); without one, a claim is
+// at most MaxTradingName characters with no control character.
+func (g *Game) SetNamePolicy(p func(string) (string, error)) { g.names = p }
 
 // Asset is one kind of good a game defines.
 type Asset struct {

@@ -222,7 +222,21 @@ func (s *State) query(me int, now int64, c *command) (any, *refusal) {
 	return nil, refuse(CodeMalformedRequest, fmt.Sprintf("unknown action %q", c.action))
 }
 
-// normalizeTradingName trims a claim and checks it is printable.
+// checkTradingName checks a claim under the game's name policy; an empty
+// claim (after trimming) clears the name, as it always has.
+func (s *State) checkTradingName(claim string) (string, *refusal) {
+	if s.game.names == nil || strings.TrimSpace(claim) == "" {
+		return normalizeTradingName(claim)
+	}
+	name, err := s.game.names(claim)
+	if err != nil {
+		return "", refuse(CodeInvalidTradingName, "this Trading Name is refused: "+err.Error())
+	}
+	return name, nil
+}
+
+// normalizeTradingName trims a claim and checks it is printable: the check
+// without a name policy.
 func normalizeTradingName(s string) (string, *refusal) {
 	s = strings.TrimSpace(s)
 	if utf8.RuneCountInString(s) > MaxTradingName {
@@ -240,7 +254,7 @@ func (s *State) setTradingName(me int, c *command) (any, bool, *refusal) {
 	name := ""
 	if !c.nameNull {
 		var r *refusal
-		if name, r = normalizeTradingName(c.s("tradingName")); r != nil {
+		if name, r = s.checkTradingName(c.s("tradingName")); r != nil {
 			return nil, false, r
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
 )
 
 // MaxFrameBytes is the largest client frame the machine reads (64 KiB).
@@ -187,6 +188,10 @@ func DecodeCommand(frame []byte) (Command, error) {
 	trimmed := bytes.TrimLeft(frame, " \t\r\n")
 	if len(trimmed) == 0 || trimmed[0] != '{' || !json.Valid(frame) {
 		return nil, reject(CodeMalformedFrame, "frame is not a JSON object")
+	}
+	if !utf8.Valid(frame) {
+		// Decoding would replace the bad bytes with U+FFFD silently.
+		return nil, reject(CodeMalformedFrame, "frame is not valid UTF-8")
 	}
 	var tag struct {
 		Type *string `json:"type"`

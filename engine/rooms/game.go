@@ -180,7 +180,20 @@ type Event map[string]any
 type Registry struct {
 	games map[string]Game
 	ids   []string
+	names NamePolicy
 }
+
+// NamePolicy checks a display or table name a client asks for and returns
+// it normalized, or an error saying why it is refused; an error with a
+// ReasonCode() string method puts that code in the rejection's Detail.
+// The product's policy is bundle/displayname.Check, which the hosts set
+// (the engine takes no third-party dependency); without one, a name is
+// 1..MaxNameRunes printable characters.
+type NamePolicy func(name string) (string, error)
+
+// SetNamePolicy makes p the policy of every name the servers using r
+// accept. It is set once, before the registry serves.
+func (r *Registry) SetNamePolicy(p NamePolicy) { r.names = p }
 
 // NewRegistry registers games. Format ids must be unique and non-empty and
 // seat ranges must lie within 2..=8.

@@ -201,9 +201,9 @@ func (s *Server) validateConfig(cfg RoomConfig) (RoomConfig, Format, *Rejection)
 	if strings.TrimSpace(cfg.Name) == "" {
 		cfg.Name = ""
 	} else {
-		n, ok := normalizeName(cfg.Name)
-		if !ok {
-			return cfg, f, reject(CodeInvalidRoomName, "a table name is 1..%d printable characters", MaxNameRunes)
+		n, rej := s.checkName(CodeInvalidRoomName, "table name", cfg.Name)
+		if rej != nil {
+			return cfg, f, rej
 		}
 		cfg.Name = n
 	}
@@ -220,7 +220,29 @@ func (s *Server) validateConfig(cfg RoomConfig) (RoomConfig, Format, *Rejection)
 	return cfg, f, nil
 }
 
-// normalizeName trims s and checks it is 1..32 printable characters.
+// checkName checks a name under the registry's NamePolicy, refusing it
+// with code; what names the name in the refusal ("name", "table name").
+func (s *Server) checkName(code, what, name string) (string, *Rejection) {
+	if s.reg == nil || s.reg.names == nil {
+		n, ok := normalizeName(name)
+		if !ok {
+			return "", reject(code, "a %s is 1..%d printable characters", what, MaxNameRunes)
+		}
+		return n, nil
+	}
+	n, err := s.reg.names(name)
+	if err != nil {
+		rej := reject(code, "this %s is refused: %v", what, err)
+		if rc, ok := err.(interface{ ReasonCode() string }); ok {
+			rej.Detail = rc.ReasonCode()
+		}
+		return "", rej
+	}
+	return n, nil
+}
+
+// normalizeName trims s and checks it is 1..32 printable characters: the
+// check without a NamePolicy.
 func normalizeName(s string) (string, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" || !utf8.ValidString(s) || utf8.RuneCountInString(s) > MaxNameRunes {
@@ -495,9 +517,9 @@ func (x *call) ready(r *Room, seat int, ready bool) *Rejection {
 }
 
 func (x *call) setName(r *Room, seat int, name string) *Rejection {
-	n, ok := normalizeName(name)
-	if !ok {
-		return reject(CodeInvalidName, "a name is 1..%d printable characters", MaxNameRunes)
+	n, rej := x.s.checkName(CodeInvalidName, "name", name)
+	if rej != nil {
+		return rej
 	}
 	x.se.Name = n
 	if r != nil && seat >= 0 {

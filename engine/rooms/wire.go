@@ -124,6 +124,9 @@ type Rejection struct {
 	Reason string `json:"reason"`
 	// Card is the offending card of the sender's own deck, if one is at fault.
 	Card string `json:"card,omitempty"`
+	// Detail is a finer reason code under Code, when there is one: for a
+	// refused name, the NamePolicy's (such as "name_invisible_character").
+	Detail string `json:"detail,omitempty"`
 }
 
 // Error makes a Rejection an error: "rooms: <reason>".
