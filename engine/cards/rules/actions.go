@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -366,13 +365,10 @@ func (g *Game) Apply(seat int, c rooms.Choice) ([]rooms.Event, error) {
 	if err := checkAnswer(a, ans); err != nil {
 		return nil, err
 	}
-	saved, err := json.Marshal(&g.st)
-	if err != nil {
-		return nil, err
-	}
+	saved := g.st.clone()
 	g.events = nil
 	if err := g.apply(seat, a, ans); err != nil {
-		g.restore(saved)
+		g.st, g.events = saved, nil
 		return nil, err
 	}
 	g.st.Serial++
@@ -380,15 +376,6 @@ func (g *Game) Apply(seat int, c rooms.Choice) ([]rooms.Event, error) {
 	ev := g.events
 	g.events = nil
 	return ev, nil
-}
-
-// restore puts back the state saved before a refused answer.
-func (g *Game) restore(saved []byte) {
-	var st State
-	if json.Unmarshal(saved, &st) == nil {
-		g.st = st
-	}
-	g.events = nil
 }
 
 // apply performs a checked answer.

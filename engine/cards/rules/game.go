@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -10,24 +12,27 @@ import (
 	"github.com/storyloom/storyloom/engine/cards/card"
 	"github.com/storyloom/storyloom/engine/rng"
 	"github.com/storyloom/storyloom/engine/rooms"
-	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // Cards is the card pool a game plays with: definitions by functional id
 // and their generated rules text, indexed once.
 type Cards struct {
 	defs  map[string]*card.Def
-	texts map[string]string
+	views map[string]*CardView // each card's view but its id, built once
+	ids   []string             // every functional id, sorted: the names a card may name
 }
 
 // NewCards indexes definitions (a catalog's Cards()) for the rules.
 func NewCards(defs []card.Def) Cards {
-	c := Cards{defs: make(map[string]*card.Def, len(defs)), texts: make(map[string]string, len(defs))}
+	c := Cards{defs: make(map[string]*card.Def, len(defs)), views: make(map[string]*CardView, len(defs))}
 	for i := range defs {
 		d := &defs[i]
 		c.defs[d.ID] = d
-		c.texts[d.ID] = card.Text(*d)
+		v := printedView(d, false)
+		c.views[d.ID] = &v
+		c.ids = append(c.ids, d.ID)
 	}
+	sort.Strings(c.ids)
 	return c
 }
 
@@ -64,7 +69,6 @@ func Setup(cards Cards, cfg Config, seed string, players []rooms.Player) (*Game,
 	}
 	g := &Game{cards: cards, st: State{Config: cfg, Seed: seed, Field: []Perm{}, Stack: []Item{}}}
 	st := &g.st
-	seen := map[string]bool{}
 	for i, p := range players {
 		if p.Seat != i {
 			return nil, fmt.Errorf("rules: player %d sits in seat %d", i, p.Seat)
@@ -90,21 +94,15 @@ func Setup(cards Cards, cfg Config, seed string, players []rooms.Player) (*Game,
 			pl.Identity = d.Identity()
 			st.Next++
 			pl.Command = []Card{{N: st.Next, ID: p.Commander, Cmdr: true}}
-			seen[p.Commander] = true
 		}
 		for _, id := range deck {
 			if _, ok := cards.Def(id); !ok {
 				return nil, fmt.Errorf("rules: unknown card %q in seat %d's deck", id, i)
 			}
-			seen[id] = true
 		}
 		pl.Library = deck
 		st.Players = append(st.Players, pl)
 	}
-	for id := range seen {
-		st.Pool = append(st.Pool, id)
-	}
-	sort.Strings(st.Pool)
 	for i := range st.Players {
 		g.shuffle(i)
 	}
@@ -116,11 +114,20 @@ func Setup(cards Cards, cfg Config, seed string, players []rooms.Player) (*Game,
 	return g, nil
 }
 
-// Load decodes a state State returned, strictly, and checks its shape.
+// Load decodes a state State returned and checks its invariants. It is
+// strict by round trip: unknown keys are refused, and the decoded state
+// must encode back to exactly the bytes given, which refuses a miscased
+// key, a duplicate, trailing data or anything else not written by State,
+// at the cost of one encoding rather than a second walk of the document.
 func Load(cards Cards, data []byte) (*Game, error) {
 	g := &Game{cards: cards}
-	if err := strictjson.Decode(data, &g.st); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&g.st); err != nil {
 		return nil, fmt.Errorf("rules: %w", err)
+	}
+	if again, err := canon.Marshal(&g.st); err != nil || !bytes.Equal(again, data) {
+		return nil, fmt.Errorf("rules: the state is not in its canonical form")
 	}
 	if err := g.st.check(); err != nil {
 		return nil, fmt.Errorf("rules: %w", err)

@@ -151,8 +151,8 @@ func TestChosenColorAndNamedCard(t *testing.T) {
 	resolve(t, g)
 	resolve(t, g)
 	a, _ := offered(g, 0, "player_choice", "")
-	if len(a.Prompts[0].Options) != len(g.st.Pool) && len(g.st.Pool) != 0 {
-		t.Fatal("name options are not the game's cards")
+	if len(a.Prompts[0].Options) != len(g.cards.ids) {
+		t.Fatal("name options are not the catalog's cards")
 	}
 	answer(t, g, 0, "ember_lash")
 	var colors, names []string

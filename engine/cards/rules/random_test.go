@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"testing"
 
@@ -51,6 +52,34 @@ func randomAnswer(h *rng.Handle, a rooms.Action) map[string][]string {
 	return ans
 }
 
+// randomInput makes the lowest seat asked anything take a random action
+// with a random answer (conceding rarely), falling back on its timeout
+// default when the answer is refused; the default must be accepted.
+func randomInput(g *Game, h *rng.Handle) (int, error) {
+	for seat := range g.st.Players {
+		acts := g.Actions(seat)
+		if len(acts) == 0 {
+			continue
+		}
+		a := acts[h.Intn(len(acts))]
+		if a.Type == "concede" && h.Intn(400) != 0 {
+			a = acts[0]
+		}
+		if _, err := g.Apply(seat, rooms.Choice{ActionID: a.ID, Targets: randomAnswer(h, a)}); err == nil {
+			return seat, nil
+		}
+		c, ok := g.Timeout(seat)
+		if !ok {
+			return seat, fmt.Errorf("no timeout default for seat %d", seat)
+		}
+		if _, err := g.Apply(seat, c); err != nil {
+			return seat, fmt.Errorf("the default %+v was refused: %v", c, err)
+		}
+		return seat, nil
+	}
+	return -1, fmt.Errorf("nobody is asked anything; decision %+v", g.st.Dec)
+}
+
 // playRandom plays one game with random legal actions, restoring the
 // state from its bytes after every input, and returns the number of
 // inputs applied.
@@ -67,7 +96,6 @@ func playRandom(t testing.TB, cards Cards, seed string, seats int, commander, re
 // restore, the state is reloaded from its bytes after every input and
 // must give the same bytes and views.
 func playSeats(t testing.TB, cards Cards, cfg Config, seed string, ps []rooms.Player, restore bool) (*Game, int) {
-	seats := len(ps)
 	g, err := Setup(cards, cfg, seed, ps)
 	if err != nil {
 		t.Fatal(err)
@@ -77,28 +105,9 @@ func playSeats(t testing.TB, cards Cards, cfg Config, seed string, ps []rooms.Pl
 		if g.Result() != nil {
 			return g, step
 		}
-		seat := -1
-		var acts []rooms.Action
-		for s := 0; s < seats && seat < 0; s++ {
-			if acts = g.Actions(s); len(acts) > 0 {
-				seat = s
-			}
-		}
-		if seat < 0 {
-			t.Fatalf("seed %s step %d: nobody is asked anything; decision %+v", seed, step, g.st.Dec)
-		}
-		a := acts[h.Intn(len(acts))]
-		if a.Type == "concede" && h.Intn(400) != 0 {
-			a = acts[0]
-		}
-		if _, err := g.Apply(seat, rooms.Choice{ActionID: a.ID, Targets: randomAnswer(h, a)}); err != nil {
-			c, ok := g.Timeout(seat)
-			if !ok {
-				t.Fatalf("seed %s step %d: no timeout default for seat %d", seed, step, seat)
-			}
-			if _, err := g.Apply(seat, c); err != nil {
-				t.Fatalf("seed %s step %d: the default %+v was refused: %v", seed, step, c, err)
-			}
+		seat, err := randomInput(g, h)
+		if err != nil {
+			t.Fatalf("seed %s step %d: %v", seed, step, err)
 		}
 		if !restore {
 			continue

@@ -670,7 +670,7 @@ func (g *Game) choiceAction() rooms.Action {
 		}
 	case chName:
 		p = rooms.Prompt{Kind: rooms.PromptOption, Slot: "choice", Prompt: "Choose a card name"}
-		for _, id := range g.st.Pool {
+		for _, id := range g.cards.ids { // the whole catalog: naming reveals no deck
 			p.Options = append(p.Options, rooms.Option{ID: id, Label: g.def(id).Name})
 		}
 	}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/storyloom/storyloom/engine/rooms"
@@ -234,5 +235,43 @@ func TestSacrificeMillAndReturn(t *testing.T) {
 	resolve(t, g)
 	if !slices.ContainsFunc(g.st.Players[0].Hand, func(c Card) bool { return c.ID == "bear" }) {
 		t.Fatal("the bear did not return")
+	}
+}
+
+func TestLoadIsStrict(t *testing.T) {
+	g := scene(t, 2)
+	g.put(0, "bear")
+	b, _ := g.State()
+	if _, err := Load(g.cards, b); err != nil {
+		t.Fatal(err)
+	}
+	for name, bad := range map[string]string{
+		"miscased": strings.Replace(string(b), `"life"`, `"Life"`, 1),
+		"unknown":  `{"bogus":1,` + string(b[1:]),
+		"trailing": string(b) + " {}",
+		"spaced":   strings.Replace(string(b), `,`, `, `, 1),
+		"seat":     strings.Replace(string(b), `"active":0`, `"active":7`, 1),
+	} {
+		if _, err := Load(g.cards, []byte(bad)); err == nil {
+			t.Errorf("%s state accepted", name)
+		}
+	}
+}
+
+func TestCloneIsDeep(t *testing.T) {
+	g := midgame(t, 20)
+	before, _ := g.State()
+	c := g.st.clone()
+	for i := range c.Players {
+		c.Players[i].Library[0] = "x"
+		c.Players[i].Hand = append(c.Players[i].Hand[:0], Card{N: 1})
+	}
+	for i := range c.Field {
+		c.Field[i].Tapped = !c.Field[i].Tapped
+		c.Field[i].Blocks = append(c.Field[i].Blocks[:0:0], 9)
+	}
+	after, _ := g.State()
+	if string(before) != string(after) {
+		t.Fatal("mutating the clone changed the state")
 	}
 }

@@ -27,10 +27,6 @@ func scene(t *testing.T, n int) *Game {
 		g.st.Players = append(g.st.Players, Player{Life: 20, Library: lib, Hand: []Card{}, Grave: []Card{}, Exile: []Card{}, Kept: true})
 	}
 	g.st.Dec = Decision{Kind: DecPriority}
-	for id := range g.cards.defs {
-		g.st.Pool = append(g.st.Pool, id)
-	}
-	slices.Sort(g.st.Pool)
 	return g
 }
 

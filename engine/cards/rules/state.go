@@ -220,7 +220,6 @@ type State struct {
 	Combat   *Combat       `json:"combat,omitempty"`
 	Next     int           `json:"next"`
 	Shuffles int           `json:"shuffles"`
-	Pool     []string      `json:"pool"` // functional ids present in the game, sorted
 	Result   *rooms.Result `json:"result,omitempty"`
 	TS       int           `json:"ts"`
 	Entered  int           `json:"entered"`       // steps entered so far

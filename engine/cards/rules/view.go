@@ -149,19 +149,14 @@ type View struct {
 	CommanderIdentity []CommanderIdentity `json:"commander_identity,omitempty"`
 }
 
-// cardView projects a definition under id.
-func (g *Game) cardView(id string, d *card.Def, token bool) CardView {
-	v := CardView{ID: id, FunctionalID: d.ID, Name: d.Name, TypeLine: card.TypeLine(*d), ManaCost: d.Cost,
-		Keywords: d.Keywords, CardTypes: d.Types, Token: token}
+// printedView is a definition's card view without an id.
+func printedView(d *card.Def, token bool) CardView {
+	v := CardView{FunctionalID: d.ID, Name: d.Name, TypeLine: card.TypeLine(*d), ManaCost: d.Cost,
+		Keywords: d.Keywords, CardTypes: d.Types, Token: token, RulesText: card.Text(*d)}
 	if token {
 		v.FunctionalID, v.ManaCost = "", ""
 	} else {
 		v.ColorIdentity = d.Identity()
-	}
-	if t, ok := g.cards.texts[d.ID]; ok && !token {
-		v.RulesText = t
-	} else {
-		v.RulesText = card.Text(*d)
 	}
 	if d.Power != nil {
 		v.Power = strconv.Itoa(*d.Power)
@@ -172,6 +167,19 @@ func (g *Game) cardView(id string, d *card.Def, token bool) CardView {
 	if d.Loyalty != nil {
 		v.Loyalty = strconv.Itoa(*d.Loyalty)
 	}
+	return v
+}
+
+// cardView projects a definition under id: the catalog card's view built
+// once, or a token's.
+func (g *Game) cardView(id string, d *card.Def, token bool) CardView {
+	var v CardView
+	if pv, ok := g.cards.views[d.ID]; ok && !token {
+		v = *pv
+	} else {
+		v = printedView(d, token)
+	}
+	v.ID = id
 	return v
 }
 
