@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/storyloom/storyloom/engine/kinds/story"
 	"github.com/storyloom/storyloom/engine/kinds/world"
 	"github.com/storyloom/storyloom/engine/session"
+	"github.com/storyloom/storyloom/wasm/play/idb"
 )
 
 // profileID is the one local player of a browser profile.
@@ -137,7 +139,10 @@ func (h *host) forCampaign(id string) (*campaignHost, error) {
 
 // forSession returns the store of the campaign a session plays.
 func (h *host) forSession(ctx context.Context, sessionID string) (*campaignHost, error) {
-	id := h.campaignOf(ctx, sessionID)
+	id, err := h.campaignOf(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
 	if id == "" {
 		return nil, failf(core.ReasonUnknownSession, "unknown session %q", sessionID)
 	}
@@ -147,6 +152,9 @@ func (h *host) forSession(ctx context.Context, sessionID string) (*campaignHost,
 // forSave returns the store of the campaign a save plays.
 func (h *host) forSave(ctx context.Context, saveID string) (*campaignHost, error) {
 	rec, ok, err := h.keep.Records().GetSave(ctx, saveID)
+	if idb.IsCorrupt(err) {
+		return nil, failf(ReasonCorruptRecord, "%s. Its record is kept: the library lists it, to download or delete.", strings.TrimPrefix(err.Error(), "idb: "))
+	}
 	if err != nil {
 		return nil, failf(core.ReasonStorageFailure, "storage failed: %v", err)
 	}

@@ -39,6 +39,9 @@ func methods() map[string]method {
 		"saveGame":       opSaveGame,
 		"loadGame":       opLoadGame,
 		"listSaves":      opListSaves,
+		"listCorrupt":    opListCorrupt,
+		"deleteCorrupt":  opDeleteCorrupt,
+		"exportCorrupt":  opExportCorrupt,
 		"deleteSave":     opDeleteSave,
 		"branchSession":  opBranchSession,
 		"getHistory":     opGetHistory,
@@ -202,20 +205,23 @@ func (h *host) last(campaignID string) *lastPlayed {
 // created, loaded or branched is remembered; for another (one resumed
 // from IndexedDB) the bridge reads the header of its stored state, which
 // steps over the log without decoding it.
-func (h *host) campaignOf(ctx context.Context, sessionID string) string {
+func (h *host) campaignOf(ctx context.Context, sessionID string) (string, error) {
 	h.mu.Lock()
 	id, ok := h.campaigns[sessionID]
 	h.mu.Unlock()
 	if ok {
-		return id
+		return id, nil
 	}
 	rec, ok, err := h.keep.Records().GetSession(ctx, sessionID)
+	if idb.IsCorrupt(err) {
+		return "", failf(ReasonCorruptRecord, "%s. Its record is kept: the library lists it, to download or delete.", strings.TrimPrefix(err.Error(), "idb: "))
+	}
 	if err != nil || !ok {
-		return ""
+		return "", nil
 	}
 	head, _ := session.ReadStateHeader(rec.Blob)
 	h.remember(sessionID, head.CampaignID)
-	return head.CampaignID
+	return head.CampaignID, nil
 }
 
 // remember notes the campaign a session plays.
@@ -737,7 +743,19 @@ func opListSaves(ctx context.Context, arg json.RawMessage) (any, error) {
 		}
 		out = append(out, o)
 	}
-	return map[string]any{"saves": out}, nil
+	// Saves that cannot be read are reported by id, not hidden, and hide
+	// no other (docs/browser.md).
+	all, err := h.keep.Corrupt(ctx)
+	if err != nil {
+		return nil, failf(core.ReasonStorageFailure, "storage failed: %v", err)
+	}
+	corrupt := []idb.CorruptRecord{}
+	for _, c := range all {
+		if c.Store == "saves" {
+			corrupt = append(corrupt, c)
+		}
+	}
+	return map[string]any{"saves": out, "corrupt": corrupt}, nil
 }
 
 type deleteArgs struct {

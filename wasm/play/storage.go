@@ -100,6 +100,23 @@ func (k *keeper) durable(err error) {
 	}
 }
 
+// Corrupt lists the stored records that cannot be read (none in memory
+// mode: memory holds only what this tab wrote).
+func (k *keeper) Corrupt(ctx context.Context) ([]idb.CorruptRecord, error) {
+	if k.db == nil {
+		return []idb.CorruptRecord{}, nil
+	}
+	return k.db.Records().Corrupt(ctx)
+}
+
+// DeleteCorrupt deletes a stored record that cannot be read.
+func (k *keeper) DeleteCorrupt(ctx context.Context, store, id string) error {
+	if k.db == nil {
+		return session.ErrNotFound
+	}
+	return k.db.Records().DeleteCorrupt(ctx, store, id)
+}
+
 // Records returns the keeper as a session.RecordStore.
 func (k *keeper) Records() session.RecordStore { return keeperRecords{k} }
 

@@ -88,7 +88,8 @@ func decodeRecord(v safejs.Value, rec any) ([]byte, error) {
 
 func present(v safejs.Value) bool { return !v.IsUndefined() && !v.IsNull() }
 
-// GetSession implements session.RecordStore.
+// GetSession implements session.RecordStore; a record that does not
+// decode is a *CorruptError.
 func (r *Records) GetSession(_ context.Context, sessionID string) (session.SessionRecord, bool, error) {
 	const op = "GetSession"
 	x, err := r.db.begin(op, "readonly", storeSessions)
@@ -105,7 +106,7 @@ func (r *Records) GetSession(_ context.Context, sessionID string) (session.Sessi
 	var rec session.SessionRecord
 	blob, err := decodeRecord(v, &rec)
 	if err != nil {
-		return session.SessionRecord{}, false, jsError(op, err)
+		return session.SessionRecord{}, false, corrupt(storeSessions, sessionID, err)
 	}
 	rec.Blob = blob
 	return rec, true, nil
@@ -163,7 +164,8 @@ func (r *Records) putSession(rec session.SessionRecord, check bool) error {
 	return x.wait(rerr)
 }
 
-// GetSave implements session.RecordStore.
+// GetSave implements session.RecordStore; a record that does not decode
+// is a *CorruptError.
 func (r *Records) GetSave(_ context.Context, saveID string) (session.SaveRecord, bool, error) {
 	const op = "GetSave"
 	x, err := r.db.begin(op, "readonly", storeSaves)
@@ -180,7 +182,7 @@ func (r *Records) GetSave(_ context.Context, saveID string) (session.SaveRecord,
 	var rec session.SaveRecord
 	blob, err := decodeRecord(v, &rec)
 	if err != nil {
-		return session.SaveRecord{}, false, jsError(op, err)
+		return session.SaveRecord{}, false, corrupt(storeSaves, saveID, err)
 	}
 	rec.Blob = blob
 	return rec, true, nil
@@ -204,7 +206,8 @@ func (r *Records) PutSave(_ context.Context, rec session.SaveRecord) error {
 	return x.wait(rerr)
 }
 
-// ListSaves implements session.RecordStore, through the profile index.
+// ListSaves implements session.RecordStore, through the profile index. A
+// record that does not decode is left out, not an error: Corrupt lists it.
 func (r *Records) ListSaves(_ context.Context, profileID string) ([]session.SaveRecord, error) {
 	const op = "ListSaves"
 	out := []session.SaveRecord{}
@@ -245,7 +248,7 @@ func (r *Records) ListSaves(_ context.Context, profileID string) ([]session.Save
 		var rec session.SaveRecord
 		blob, err := decodeRecord(v, &rec)
 		if err != nil {
-			return nil, jsError(op, err)
+			continue // a corrupt record hides no other: Corrupt lists it
 		}
 		rec.Blob = blob
 		if rec.ProfileID == profileID {

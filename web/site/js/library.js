@@ -4,6 +4,7 @@ import { call, attempt } from "./bridge.js";
 import { h, replace, nextId } from "./dom.js";
 import { announce, guard, toast } from "./ui.js";
 import { when } from "./i18n.js";
+import { damagedRecords } from "./damaged.js";
 import { app, serverless, markOnline } from "../app.js";
 
 export const kindNames = { "story-graph": "Story", simulation: "Simulation", "world-graph": "World" };
@@ -19,11 +20,13 @@ export async function renderLibrary(main) {
   const importMsg = h("p.note", { role: "status" });
   const input = h("input.visually-hidden-file", { id: fileId, type: "file", accept: ".json,application/json" });
   input.addEventListener("change", guard(() => importFile(input, importMsg)));
+  const damaged = await attempt("listCorrupt", {});
   replace(main,
     h("div.page-head", null,
       h("h1", null, "Library"),
       h("p.lede", null, "Stories and simulations to play in your browser, online or off.")),
     list,
+    damaged.ok ? damagedRecords(damaged.records, () => renderLibrary(main)) : null,
     h("section.import", { "aria-labelledby": "import-h" },
       h("h2", { id: "import-h" }, "Bring a save with you"),
       h("p", null, "Load a save file you downloaded from Storyloom, here or on another device."),

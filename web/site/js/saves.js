@@ -6,6 +6,7 @@ import { call, attempt } from "./bridge.js";
 import { h, nextId } from "./dom.js";
 import { announce, ask, confirm, dialog, download, guard, toast } from "./ui.js";
 import { when } from "./i18n.js";
+import { damagedRecords } from "./damaged.js";
 import { app } from "../app.js";
 
 /** Asks for a name and saves the game g to a new slot. */
@@ -23,7 +24,7 @@ function defaultName(g) {
 
 /** Opens the saves and rewind dialog for the game g. */
 export async function openSaves(g, { tab = "saves" } = {}) {
-  const [{ saves }, history] = await Promise.all([
+  const [{ saves, corrupt }, history] = await Promise.all([
     call("listSaves", { campaignId: g.campaignId }),
     attempt("getHistory", { sessionId: g.sessionId }),
   ]);
@@ -39,6 +40,8 @@ export async function openSaves(g, { tab = "saves" } = {}) {
     } else {
       body.append(h("ul.slots", { "aria-labelledby": "slots-h" }, saves.map((s) => slot(s, close))));
     }
+    const damaged = damagedRecords(corrupt, () => close({ deleted: true }));
+    if (damaged) body.append(damaged);
     body.append(h("h3", { id: "rewind-h" }, "Rewind"));
     if (!history.ok) {
       body.append(h("p.muted", null, `This game cannot be rewound: ${history.error.message}`));
