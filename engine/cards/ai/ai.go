@@ -27,5 +27,16 @@ func Choose(kind string, g *rules.Game, seat int, acts []rooms.Action, h *rng.Ha
 	if kind == Random {
 		return chooseRandom(g, seat, acts, h)
 	}
+	if c, ok := g.Idle(seat); ok {
+		return c // nothing to do but pass: no need to read the table
+	}
 	return newPilot(g, seat).choose(acts)
+}
+
+// Option returns kind's entry in the catalog's AI opponents.
+func Option(kind string) rooms.AIOption {
+	if kind == Random {
+		return rooms.AIOption{ID: Random, Name: "Random", Description: "Plays any legal move at random: a sparring partner that never concedes."}
+	}
+	return rooms.AIOption{ID: Pilot, Name: "Pilot", Description: "Curves out, races and trades sensibly, blocks lethal and aims removal at the biggest threat."}
 }

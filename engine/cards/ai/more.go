@@ -551,7 +551,7 @@ func (p *pilot) choice(a rooms.Action, acts []rooms.Action) rooms.Choice {
 		if pr.Owner == p.me {
 			return many(p.worst(pr.Candidates, hi))
 		}
-		return many(p.dearest(pr.Candidates, hi))
+		return many(p.theirBest(pr.Candidates, hi))
 	case "sacrifice":
 		return many(p.cheapest(pr.Candidates, hi))
 	case "scry":
@@ -571,9 +571,13 @@ func (p *pilot) choice(a rooms.Action, acts []rooms.Action) rooms.Choice {
 		}
 		return one("decline")
 	case "color":
-		return one(p.bestColor(pr.Options))
+		if len(pr.Options) > 0 {
+			return one(p.bestColor(pr.Options))
+		}
 	case "name":
-		return one(p.nameCard(pr.Options))
+		if len(pr.Options) > 0 {
+			return one(p.nameCard(pr.Options))
+		}
 	}
 	if c, ok := p.g.Timeout(p.seat); ok {
 		return c
@@ -619,6 +623,21 @@ func (p *pilot) dearest(ids []string, n int) []string {
 		}
 		mv := manaValue(d.Cost)
 		return 10 + defValue(d) + min(mv, lands+1)
+	}
+	c := append([]string(nil), ids...)
+	sort.SliceStable(c, func(i, j int) bool { return worth(c[i]) > worth(c[j]) })
+	return c[:min(n, len(c))]
+}
+
+// theirBest returns the n cards of an opponent's revealed hand ids the
+// opponent would miss most: spells before lands, the strongest first.
+func (p *pilot) theirBest(ids []string, n int) []string {
+	worth := func(id string) int {
+		d := p.revealedDef(id)
+		if slices.Contains(d.Types, "land") {
+			return 0
+		}
+		return defValue(d) + manaValue(d.Cost)
 	}
 	c := append([]string(nil), ids...)
 	sort.SliceStable(c, func(i, j int) bool { return worth(c[i]) > worth(c[j]) })

@@ -379,7 +379,7 @@ func (p *pilot) targetWorth(id string, e card.Effect, x int, combat bool) int {
 	n := amount(e, x)
 	harm := harmful(e)
 	switch {
-	case strings.HasPrefix(id, "p"):
+	case isPlayer(id):
 		pl, ok := p.playerByID(id)
 		if !ok {
 			return never
@@ -501,4 +501,13 @@ func (p *pilot) helpWorth(pv *rules.PermanentView, e card.Effect, combat bool) i
 		return 1
 	}
 	return value(pv)
+}
+
+// isPlayer reports whether a wire id names a player ("p<seat>").
+func isPlayer(id string) bool {
+	if len(id) < 2 || id[0] != 'p' {
+		return false
+	}
+	_, err := strconv.Atoi(id[1:])
+	return err == nil
 }
