@@ -20,4 +20,9 @@ func TestGames(t *testing.T) {
 	if cv := reg.Catalog(); len(cv.Cards) < 70 || len(cv.Formats) != 4 {
 		t.Fatalf("catalog has %d cards and %d formats", len(cv.Cards), len(cv.Formats))
 	}
+	for _, f := range reg.Catalog().Formats {
+		if f.GameSetup != "cheat" && !slices.Equal(f.AI, []string{"pilot", "random"}) {
+			t.Errorf("format %s seats AI kinds %v", f.GameSetup, f.AI)
+		}
+	}
 }
