@@ -3,6 +3,7 @@ package conformance
 import (
 	"encoding/base64"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 )
@@ -418,5 +419,62 @@ func TestContextReplayAndBinding(t *testing.T) {
 	p2 := w.owner.send(req{path: "/v1/context/policy", requestID: prid, body: pbody}).ok(t)
 	if string(p1.raw) != string(p2.raw) {
 		t.Fatal("policy replay reapplied")
+	}
+}
+
+// TestConcurrentContextDuplicates: one context request sent many times at
+// once makes one grant, and one weather submission one output.
+func TestConcurrentContextDuplicates(t *testing.T) {
+	m := start(t)
+	w := newWeatherRound(t, m, plain)
+	w.policy(t, "harbor", "granted", "available")
+	send := func(rid string, body []byte) []reply {
+		out := make([]reply, 12)
+		var wg sync.WaitGroup
+		for i := range out {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				out[i] = w.a.send(req{path: "/v1/context/request", requestID: rid, body: body})
+			}()
+		}
+		wg.Wait()
+		return out
+	}
+	rid := newUUID()
+	answers := send(rid, mustJSON(t, map[string]any{"profile": profile, "match_id": w.ma, "box": w.a.seal("/v1/context/request", rid, w.ma, scope)}))
+	for _, r := range answers {
+		if r.status != 200 || string(r.raw) != string(answers[0].raw) {
+			t.Fatalf("duplicate answered %d %s", r.status, r.raw)
+		}
+	}
+	var g grantMsg
+	if err := w.a.openResponse(answers[0], "/v1/context/request", rid, w.ma, &g); err != nil {
+		t.Fatal(err)
+	}
+	// The grant is the match's current one: a second grant would have
+	// superseded it and made this read CONTEXT_CHANGED.
+	_, o := readWeather(t, w.a, w.ma, g.GrantID)
+	if o == nil {
+		t.Fatal("the one grant is not current")
+	}
+	srid := newUUID()
+	body := mustJSON(t, map[string]any{"profile": profile, "match_id": w.ma, "content": map[string]any{"media_type": "application/owp-encrypted+json",
+		"box": w.a.seal("/v1/submit", srid, w.ma, map[string]any{"grant_id": g.GrantID, "observation_id": o.ObservationID,
+			"content": map[string]any{"media_type": plain, "text": "Harbor Point, 14 °C, light rain"}})}})
+	var wg sync.WaitGroup
+	for range 12 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if r := w.a.send(req{path: "/v1/submit", requestID: srid, body: body}); r.status != 200 {
+				t.Errorf("duplicate submission %d %s", r.status, r.raw)
+			}
+		}()
+	}
+	wg.Wait()
+	evs, _ := w.a.events(0)
+	if n := countType(evs, "match.submitted"); n != 1 {
+		t.Fatalf("%d submissions", n)
 	}
 }

@@ -18,8 +18,9 @@ import (
 	"sync"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+
 	"github.com/storyloom/storyloom/bundle/owp/wire"
-	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // Error is a failure with a protocol code: a server's error code, or one
@@ -118,7 +119,7 @@ func (m *Market) discover(ctx context.Context, expect *wire.ContextKeys) error {
 	}
 	defer res.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(res.Body, wire.MaxRequestBytes))
-	if err != nil || res.StatusCode != http.StatusOK || strictjson.Decode(raw, &m.profile) != nil {
+	if err != nil || res.StatusCode != http.StatusOK || decodeStrict(raw, &m.profile) != nil {
 		return failed
 	}
 	p := m.profile
@@ -256,13 +257,13 @@ func (a *Agent) send(ctx context.Context, method, pathQuery string, body []byte,
 			continue // transport loss or an interrupted answer
 		}
 		if status == http.StatusOK {
-			if strictjson.Decode(raw, out) != nil {
+			if decodeStrict(raw, out) != nil {
 				return clientError(wire.CodeResponseInvalid, rid)
 			}
 			return nil
 		}
 		var e wire.ErrorResponse
-		if strictjson.Decode(raw, &e) != nil || e.Profile != wire.Profile || wire.Status(e.Error.Code) != status {
+		if decodeStrict(raw, &e) != nil || e.Profile != wire.Profile || wire.Status(e.Error.Code) != status {
 			return clientError(wire.CodeResponseInvalid, rid)
 		}
 		if !e.Error.Retryable {
@@ -317,6 +318,12 @@ func (a *Agent) post(ctx context.Context, route string, v any, requestID []strin
 		return err
 	}
 	return a.send(ctx, http.MethodPost, route, mustJSON(v), rid, out)
+}
+
+// decodeStrict decodes an answer exactly: unknown or duplicate members
+// and trailing data are RESPONSE_INVALID.
+func decodeStrict(raw []byte, v any) error {
+	return jsonv2.Unmarshal(raw, v, jsonv2.RejectUnknownMembers(true))
 }
 
 func mustJSON(v any) []byte {

@@ -8,7 +8,6 @@ import (
 	"net/http"
 
 	"github.com/storyloom/storyloom/bundle/owp/wire"
-	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // binding is what a context exchange of this agent binds.
@@ -96,7 +95,7 @@ func (a *Agent) encrypted(ctx context.Context, route, target, rid string, body [
 	if err != nil {
 		return failed
 	}
-	if strictjson.Decode(pt, out) != nil {
+	if decodeStrict(pt, out) != nil {
 		return clientError(wire.CodeResponseInvalid, rid)
 	}
 	return nil
