@@ -94,7 +94,7 @@ func TestShippedDecksPlay(t *testing.T) {
 			starter = append(starter, d)
 		}
 	}
-	games := 24
+	games := 12
 	if testing.Short() {
 		games = 6
 	}

@@ -173,3 +173,20 @@ func TestChosenColorAndNamedCard(t *testing.T) {
 		t.Fatalf("named cost %+v", a.Cost)
 	}
 }
+
+func TestAuraGoesWhenItsCreatureDies(t *testing.T) {
+	g := scene(t, 2)
+	g.put(0, "island")
+	g.put(0, "mountain")
+	g.put(0, "mountain")
+	bear := g.put(1, "bear")
+	wings := g.give(0, "wings")
+	cast(t, g, 0, wings, map[string][]string{"t0": ids(permID(bear))})
+	resolve(t, g)
+	lash := g.give(0, "ember_lash")
+	cast(t, g, 0, lash, map[string][]string{"t0": ids(permID(bear))})
+	resolve(t, g)
+	if len(g.st.Field) != 3 || len(g.st.Players[0].Grave) != 2 {
+		t.Fatalf("field %d, graveyard %d: the aura stayed", len(g.st.Field), len(g.st.Players[0].Grave))
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/storyloom/storyloom/engine/rng"
@@ -110,8 +111,12 @@ func playSeats(t testing.TB, cards Cards, cfg Config, seed string, ps []rooms.Pl
 			t.Fatalf("seed %s step %d: %v", seed, step, err)
 		}
 		if !restore {
+			if step%16 == 0 {
+				checkPrivacy(t, g)
+			}
 			continue
 		}
+		checkPrivacy(t, g)
 		saved, err := g.State()
 		if err != nil {
 			t.Fatal(err)
@@ -137,7 +142,7 @@ func playSeats(t testing.TB, cards Cards, cfg Config, seed string, ps []rooms.Pl
 
 func TestRandomGamesTerminate(t *testing.T) {
 	cards := testLib(t)
-	games := 40
+	games := 24
 	if testing.Short() {
 		games = 8
 	}
@@ -146,5 +151,36 @@ func TestRandomGamesTerminate(t *testing.T) {
 		seed := "random-" + strconv.Itoa(i)
 		g, n := playRandom(t, cards, seed, seats, i%4 == 3, i%10 == 0)
 		t.Logf("%s: %d seats, %d inputs, turn %d, %+v", seed, seats, n, g.st.Turn, g.Result())
+	}
+}
+
+// checkPrivacy fails when a seat's view or actions, or the spectator's
+// view, carry the id of a card in another seat's hand (unless that hand is
+// being revealed to the seat) or the seed.
+func checkPrivacy(t testing.TB, g *Game) {
+	t.Helper()
+	for s := -1; s < len(g.st.Players); s++ {
+		view, _ := json.Marshal(g.View(s))
+		text := string(view)
+		if s >= 0 {
+			acts, _ := json.Marshal(g.Actions(s))
+			text += string(acts)
+		}
+		if strings.Contains(text, g.st.Seed) {
+			t.Fatalf("seat %d sees the seed", s)
+		}
+		for o := range g.st.Players {
+			if o == s {
+				continue
+			}
+			if c := g.st.Dec.Choice; g.st.Dec.Kind == DecChoice && c != nil && c.Seat == s && c.Owner == o && c.Kind == chDiscard {
+				continue
+			}
+			for _, c := range g.st.Players[o].Hand {
+				if strings.Contains(text, `"`+cardID(c.N)+`"`) {
+					t.Fatalf("seat %d sees %s in seat %d's hand", s, cardID(c.N), o)
+				}
+			}
+		}
 	}
 }
