@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -21,7 +22,15 @@ func runOWP(args []string, stdout, stderr io.Writer) int {
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
-	srv, err := owp.Start(owp.Options{Addr: *addr})
+	ctx, stop := untilStopped()
+	defer stop()
+	return serveOWP(ctx, *addr, stdout, stderr)
+}
+
+// serveOWP serves a market on addr until ctx ends, after printing its
+// address, instance id and operator view.
+func serveOWP(ctx context.Context, addr string, stdout, stderr io.Writer) int {
+	srv, err := owp.Start(owp.Options{Addr: addr})
 	if err != nil {
 		fmt.Fprintln(stderr, "bundle owp:", err)
 		return 1
@@ -30,8 +39,6 @@ func runOWP(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "OWP market sandbox (owp-market-local/0.2) at %s\n", srv.URL())
 	fmt.Fprintf(stdout, "instance id %s\n", srv.InstanceID())
 	fmt.Fprintf(stdout, "operator view %s/operator (read-only); Ctrl-C stops it and discards everything\n", srv.URL())
-	ctx, stop := untilStopped()
-	defer stop()
 	<-ctx.Done()
 	return 0
 }

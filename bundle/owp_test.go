@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -23,5 +25,19 @@ func TestOWPDemoCommand(t *testing.T) {
 	}
 	if code := dispatch([]string{"owp", "-addr", "0.0.0.0:0"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "127.0.0.1:PORT") {
 		t.Fatalf("a non-loopback address: exit %d, %s", code, errb.String())
+	}
+}
+
+// TestOWPServe: the market command prints where it serves and its
+// instance, and stops when its context ends.
+func TestOWPServe(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	if code := serveOWP(ctx, "127.0.0.1:0", &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !regexp.MustCompile(`at http://127\.0\.0\.1:\d+\ninstance id [0-9a-f-]{36}\noperator view http://127\.0\.0\.1:\d+/operator`).MatchString(out.String()) {
+		t.Fatalf("output:\n%s", out.String())
 	}
 }
