@@ -1,10 +1,10 @@
 package ai
 
 import (
-	"encoding/json"
 	"strconv"
 	"testing"
 
+	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/cards/rules"
 	"github.com/storyloom/storyloom/engine/rng"
 	"github.com/storyloom/storyloom/engine/rooms"
@@ -83,7 +83,7 @@ func (b *position) lands(seat int, id string, n int) {
 // game loads the built state.
 func (b *position) game() *rules.Game {
 	b.t.Helper()
-	data, err := json.Marshal(&b.st)
+	data, err := canon.Marshal(&b.st)
 	if err != nil {
 		b.t.Fatal(err)
 	}

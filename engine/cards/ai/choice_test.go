@@ -104,7 +104,6 @@ func TestPilotChoices(t *testing.T) {
 	})
 	t.Run("names the opponent's best card", func(t *testing.T) {
 		b := newPosition(t, cards, 2)
-		b.st.Pool = []string{"cinder_imp", "emberwing_drake", "hush_totem", "island", "mountain"}
 		b.perm(1, "cinder_imp")
 		b.perm(1, "emberwing_drake")
 		g := b.resolve(rules.Item{Kind: "spell", Ctrl: 0, Owner: 0, ID: "hush_totem", Name: "Hush Totem"}, 0)
