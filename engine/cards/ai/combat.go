@@ -124,8 +124,8 @@ func (p *pilot) cmdrTaken(id string) int {
 // attack declares attackers on race arithmetic: everything at a player
 // it can kill this turn; otherwise the attackers that no blocker can eat
 // for free (and even trades when the seat wins the race), keeping back
-// enough to survive the swing back. It attacks the player it can kill,
-// else the leading opponent.
+// enough to survive any one opponent's swing back. It attacks the player
+// it can kill, else the one it can hurt most (the leader on a tie).
 func (p *pilot) attack(a rooms.Action) rooms.Choice {
 	var cands []*rules.PermanentView
 	targets := map[string]bool{}
@@ -171,7 +171,15 @@ func (p *pilot) attack(a rooms.Action) rooms.Choice {
 	}
 	chosen := cands
 	if !lethal {
-		chosen = p.safeAttackers(cands, target)
+		// the opponent it can hurt most, the leader on a tie
+		best := -1
+		for _, o := range opps {
+			set := p.safeAttackers(cands, o)
+			dealt := through(set, p.blockers(o.id)).damage
+			if dealt > best || dealt == best && o.id == p.leader() {
+				target, chosen, best = o, set, dealt
+			}
+		}
 	}
 	for _, c := range chosen {
 		ans["attackers"] = append(ans["attackers"], c.ID)
@@ -186,13 +194,13 @@ func (p *pilot) attack(a rooms.Action) rooms.Choice {
 func (p *pilot) safeAttackers(cands []*rules.PermanentView, target player) []*rules.PermanentView {
 	me, _ := p.playerByID(p.me)
 	blk := p.blockers(target.id)
-	// the swing back: every opponent's creatures that could attack
-	theirs := []*rules.PermanentView{}
+	// the swing back: each opponent's creatures that could attack
+	swing := map[string][]*rules.PermanentView{}
 	for _, pl := range p.players() {
 		if pl.opponent && !pl.eliminated {
 			for _, c := range p.creaturesOf(pl.id) {
 				if !hasKW(c, "defender") && !p.pinned(c) {
-					theirs = append(theirs, c)
+					swing[pl.id] = append(swing[pl.id], c)
 				}
 			}
 		}
@@ -201,7 +209,7 @@ func (p *pilot) safeAttackers(cands []*rules.PermanentView, target player) []*ru
 	for _, c := range cands {
 		myPower += max(power(c), 0)
 	}
-	for _, c := range theirs {
+	for _, c := range swing[target.id] {
 		theirPower += max(power(c), 0)
 	}
 	racing := (target.life+myPower-1)/max(myPower, 1) < (me.life+theirPower-1)/max(theirPower, 1)
@@ -229,7 +237,11 @@ func (p *pilot) safeAttackers(cands []*rules.PermanentView, target player) []*ru
 				home = append(home, c)
 			}
 		}
-		if !through(theirs, home).kills(me, p.cmdrTaken(p.me)) {
+		dies := false
+		for _, theirs := range swing {
+			dies = dies || through(theirs, home).kills(me, p.cmdrTaken(p.me))
+		}
+		if !dies {
 			break
 		}
 		sort.SliceStable(out, func(i, j int) bool { return toughness(out[i]) < toughness(out[j]) })

@@ -230,6 +230,16 @@ func TestPilotAttacks(t *testing.T) {
 			t.Fatalf("attackers %v, want the gryphon", c.Targets["attackers"])
 		}
 	})
+	t.Run("at the leading opponent, not the human by default", func(t *testing.T) {
+		b := newPosition(t, cards, 3)
+		b.st.Step, b.st.Dec, b.st.Combat = rules.StepAttackers, rules.Decision{Kind: rules.DecAttackers}, &rules.Combat{}
+		b.perm(2, "deeproot_colossus", tapped) // seat 2 leads; seat 1 (the human) is behind
+		flier := b.perm(0, "skyhall_gryphon")
+		c, _ := b.choose(Pilot, 0)
+		if !slices.Equal(c.Targets["attackers"], []string{flier}) || !slices.Equal(c.Targets["defender:"+flier], []string{"p2"}) {
+			t.Fatalf("attack %v, want the gryphon at p2", c.Targets)
+		}
+	})
 	t.Run("keeps a blocker home against a lethal swing back", func(t *testing.T) {
 		b := setup(t)
 		b.st.Players[0].Life = 4
