@@ -111,15 +111,22 @@ func FuzzSealedBox(f *testing.F) {
 	a.newRound("r", fuzzClock.Add(time.Minute))
 	a.newMatch("m", "r")
 	b := wire.Binding{Direction: wire.DirectionRequest, Route: wire.RouteContext, InstanceID: "i", AgentID: "a", SessionID: "s", RequestID: "q", TargetID: "m"}
-	f.Add("BAAA", "AAAA", []byte(`{"field":"location.current","purpose":"weather.current"}`))
-	f.Add("", "", []byte(`{"location":"harbor","consent":"granted","provider":"available"}`))
+	f.Add("BAAA", "AAAA", false, []byte(`{"field":"location.current","purpose":"weather.current"}`))
+	f.Add("", "", true, []byte(`{"location":"harbor","consent":"granted","provider":"available"}`))
 	recipient, err := hpke.DHKEM(ecdh.P256()).GenerateKey()
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Fuzz(func(t *testing.T, enc, ct string, plaintext []byte) {
+	policy := wire.Binding{Direction: wire.DirectionRequest, Route: wire.RoutePolicy, TargetID: "r"}
+	f.Fuzz(func(t *testing.T, enc, ct string, asPolicy bool, plaintext []byte) {
 		if _, code := a.open(b, wire.Box{Enc: enc, Ciphertext: ct}); code != wire.CodeInvalidContext {
 			t.Fatalf("a forged box opened (%q)", code)
+		}
+		if asPolicy {
+			if _, code := a.policy(policy, sealFor(t, a, policy, plaintext), recipient.PublicKey(), fuzzClock); code != "" && code != wire.CodeInvalidContext {
+				t.Fatalf("policy code %s", code)
+			}
+			return
 		}
 		box := sealFor(t, a, b, plaintext)
 		other := b
@@ -129,11 +136,6 @@ func FuzzSealedBox(f *testing.F) {
 		}
 		if _, _, code := a.grant(b, box, recipient.PublicKey(), true, fuzzClock); code != "" && wire.Status(code) == 0 {
 			t.Fatalf("grant code %s", code)
-		}
-		if _, code := a.policy(wire.Binding{Direction: wire.DirectionRequest, Route: wire.RoutePolicy, TargetID: "r"},
-			sealFor(t, a, wire.Binding{Direction: wire.DirectionRequest, Route: wire.RoutePolicy, TargetID: "r"}, plaintext),
-			recipient.PublicKey(), fuzzClock); code != "" && code != wire.CodeInvalidContext {
-			t.Fatalf("policy code %s", code)
 		}
 	})
 }
