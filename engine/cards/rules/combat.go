@@ -93,7 +93,7 @@ func (g *Game) applyAttack(ans map[string][]string) error {
 	}
 	st.Combat.Attacked = true
 	g.emit("attackers_declared", "player", rooms.PlayerID(st.Active), "attackers", ents)
-	st.Passes = 0
+	g.givePriority()
 	return nil
 }
 
@@ -174,7 +174,7 @@ func (g *Game) nextBlocker() {
 		st.Dec = Decision{Kind: DecOrder, Seat: st.Active}
 		return
 	}
-	st.Passes = 0
+	g.givePriority()
 }
 
 // blockAction is seat's declare_blockers action.
@@ -264,7 +264,7 @@ func (g *Game) applyOrder(ans map[string][]string) error {
 		p.Blockers = order
 	}
 	g.st.Dec = Decision{}
-	g.st.Passes = 0
+	g.givePriority()
 	return nil
 }
 

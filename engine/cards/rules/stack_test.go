@@ -248,3 +248,34 @@ func TestStaleAndBadAnswersChangeNothing(t *testing.T) {
 		t.Fatal("refused answers changed the state")
 	}
 }
+
+func TestEveryoneMustPassAfterAResponse(t *testing.T) {
+	g := scene(t, 3)
+	g.put(0, "mountain")
+	g.put(0, "mountain")
+	g.put(2, "island")
+	g.put(2, "island")
+	lash := g.give(0, "ember_lash")
+	hush := g.give(2, "hush")
+	cast(t, g, 0, lash, map[string][]string{"t0": ids("p1")})
+	do(t, g, 0, "pass_priority", "", nil)
+	do(t, g, 1, "pass_priority", "", nil)
+	cast(t, g, 2, hush, map[string][]string{"t0": ids(stackID(g.st.Stack[0].N))})
+	if g.st.Dec.Seat != 2 {
+		t.Fatal("the responder does not keep priority")
+	}
+	do(t, g, 2, "pass_priority", "", nil)
+	for _, want := range []int{0, 1} {
+		if len(g.st.Stack) != 2 || g.st.Dec.Seat != want {
+			t.Fatalf("stack %d, priority with seat %d, want seat %d", len(g.st.Stack), g.st.Dec.Seat, want)
+		}
+		a, _ := offered(g, want, "pass_priority", "")
+		if (want == 1) != (a.Label == "Resolve") {
+			t.Fatalf("seat %d's pass is labelled %q", want, a.Label)
+		}
+		do(t, g, want, "pass_priority", "", nil)
+	}
+	if len(g.st.Stack) != 0 || g.st.Dec.Seat != 0 || g.st.Players[1].Life != 20 {
+		t.Fatalf("after the counterspell resolved: stack %d, priority %d", len(g.st.Stack), g.st.Dec.Seat)
+	}
+}

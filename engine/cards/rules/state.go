@@ -212,7 +212,8 @@ type State struct {
 	Turn     int           `json:"turn"`
 	Step     int           `json:"step"`
 	Active   int           `json:"active"`
-	Passes   int           `json:"passes"`
+	Passes   int           `json:"passes"` // passes in succession; -1 ends the step
+	Prio     int           `json:"prio"`   // the seat that holds or next receives priority
 	Dec      Decision      `json:"dec"`
 	Serial   int           `json:"serial"`
 	Res      *Res          `json:"res,omitempty"`

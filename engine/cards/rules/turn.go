@@ -44,8 +44,10 @@ func (g *Game) settle() {
 			return
 		}
 		if st.Passes >= 0 && st.Turn > 0 && g.priorityStep() {
-			seat := g.prioritySeat()
-			st.Dec = Decision{Kind: DecPriority, Seat: seat}
+			if !g.alive(st.Prio) {
+				st.Prio = g.nextAlive(st.Prio)
+			}
+			st.Dec = Decision{Kind: DecPriority, Seat: st.Prio}
 			return
 		}
 		g.nextStep()
@@ -58,26 +60,20 @@ func (g *Game) priorityStep() bool {
 	return g.st.Step != StepUntap && (g.st.Step != StepCleanup || len(g.st.Stack) > 0)
 }
 
-// prioritySeat is the seat that holds priority: the active player after
-// Passes passes in turn order.
-func (g *Game) prioritySeat() int {
-	order := g.apnap()
-	return order[g.st.Passes%len(order)]
-}
-
 // pass handles a priority pass: when every player still playing has
 // passed in succession the top of the stack resolves, or the step ends.
 func (g *Game) pass() {
 	st := &g.st
 	st.Passes++
 	if st.Passes < len(g.apnap()) {
+		st.Prio = g.nextAlive(st.Prio)
 		return
 	}
 	if len(st.Stack) > 0 {
 		top := st.Stack[len(st.Stack)-1]
 		st.Stack = st.Stack[:len(st.Stack)-1]
 		st.Res = &Res{Item: top, Path: []int{0}}
-		st.Passes = 0
+		g.givePriority()
 		g.startResolution()
 		return
 	}
@@ -87,12 +83,12 @@ func (g *Game) pass() {
 // acted resets the passes after a player took an action with priority:
 // priority returns to them (CR 117.3c).
 func (g *Game) acted(seat int) {
-	order := g.apnap()
-	for i, s := range order {
-		if s == seat {
-			g.st.Passes = i
-		}
-	}
+	g.st.Passes, g.st.Prio = 0, seat
+}
+
+// givePriority gives the active player priority with no passes yet.
+func (g *Game) givePriority() {
+	g.st.Passes, g.st.Prio = 0, g.st.Active
 }
 
 // nextStep leaves the current step (emptying mana pools) and enters the
@@ -102,7 +98,7 @@ func (g *Game) nextStep() {
 	for i := range st.Players {
 		st.Players[i].Pool = ""
 	}
-	st.Passes = 0
+	g.givePriority()
 	if st.Turn == 0 {
 		st.Turn = 1
 		st.Step = StepUntap
@@ -129,7 +125,7 @@ func (g *Game) startTurn(seat int) {
 	st.Turn++
 	st.Active = seat
 	st.Step = StepUntap
-	st.Passes = 0
+	g.givePriority()
 	st.Combat = nil
 	for i := range st.Players {
 		st.Players[i].Lands = 0

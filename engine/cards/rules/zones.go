@@ -224,7 +224,9 @@ func (g *Game) eliminate(seats []int, reason string) {
 			st.Res = nil
 		}
 		st.Dec = Decision{}
-		st.Passes = 0
+	}
+	if gone(st.Prio) {
+		st.Prio = g.nextAlive(st.Prio)
 	}
 	if st.Passes >= len(left) {
 		st.Passes = 0
