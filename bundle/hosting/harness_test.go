@@ -101,9 +101,13 @@ func (e *env) kill() {
 	e.h = nil
 }
 
-func (e *env) observe(s *rooms.Server, outs [][]rooms.Outbound) {
+func (e *env) observe(state []byte, outs [][]rooms.Outbound) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	s, err := rooms.DecodeState(state)
+	if err != nil {
+		e.t.Fatal(err)
+	}
 	for _, out := range outs {
 		for _, o := range out {
 			if o.Kind != rooms.KindGame && o.Kind != rooms.KindSpectator {

@@ -13,7 +13,6 @@ import (
 	"sync"
 
 	"github.com/storyloom/storyloom/bundle/displayname"
-	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/rooms"
 )
 
@@ -89,15 +88,16 @@ type Rooms struct {
 	vers  map[string]int64  // key (without prefix) → committed version
 	boxes map[string]*mailbox
 	seen  map[string]int64 // HTTP connection → last request
-	lobby lobbyContent     // what the committed lobby record holds
-	next  *lobbyContent    // the lobby the batch being committed writes
 
 	smu   sync.Mutex
 	sinks map[string]Sink
 
-	// observe, when set (by tests), sees the machine and every committed
-	// batch's frames before they are delivered.
-	observe func(s *rooms.Server, outs [][]rooms.Outbound)
+	// observe, when set (by tests), sees the machine's encoded state and
+	// every committed batch's frames before they are delivered.
+	observe func(state []byte, outs [][]rooms.Outbound)
+	// decoded, when set (by tests), is told the key of every record this
+	// host decodes. The host decodes no frame: the machine does, once.
+	decoded func(key string)
 
 	mmu     sync.Mutex
 	pub     map[string]*mailbox // published mailboxes, read by pollers
@@ -123,20 +123,6 @@ type MailFrame struct {
 
 type headRecord struct {
 	Seq int64 `json:"seq"`
-}
-
-// lobbyContent is what the lobby record holds, as values, so that a batch
-// finds out whether the lobby changed by comparing them rather than by
-// encoding the record (which holds every connection) each time. It also
-// counts the rooms, so that a batch looks for created and deleted rooms
-// only when there are some.
-type lobbyContent struct {
-	known    bool // false after a load: encode and compare the bytes
-	limits   rooms.Limits
-	roomSeq  int64
-	rooms    int
-	sessions map[string]rooms.Session // sessions not seated in a room
-	conns    map[string]rooms.Conn    // every connection, rate counters cleared
 }
 
 // NewRooms loads (or creates) the server cfg.Name from cfg.Store. Unless
@@ -168,7 +154,7 @@ func NewRooms(ctx context.Context, cfg RoomsConfig) (*Rooms, error) {
 	err := h.load(ctx)
 	var dead []rooms.Input
 	if err == nil && !cfg.KeepWebSockets {
-		for _, id := range sortedKeys(h.srv.Conns) {
+		for _, id := range h.srv.Connections() {
 			if strings.HasPrefix(id, WSConnPrefix) {
 				dead = append(dead, rooms.Input{Kind: rooms.InputDisconnect, Conn: id})
 			}
@@ -269,20 +255,18 @@ func (h *Rooms) runBatch(ctx context.Context, batch []*job[[]rooms.Input, []room
 				break
 			}
 		}
-		var outs [][]rooms.Outbound
-		var touched map[string]bool
-		var cand *lobbyCandidates
-		outs, touched, cand = h.applyBatch(batch)
+		outs, changed := h.applyBatch(batch)
 		var writes []Write
 		var boxes map[string]*mailbox
-		writes, boxes, err = h.writes(touched, cand, outs)
+		writes, boxes, err = h.writes(changed, outs)
 		if err == nil && len(writes) > 0 {
 			err = h.cfg.Store.Commit(ctx, writes)
 		}
 		if err == nil {
 			h.committed(writes, boxes)
 			if h.observe != nil {
-				h.observe(h.srv, outs)
+				state, _ := h.srv.Marshal()
+				h.observe(state, outs)
 			}
 			h.deliver(outs, boxes)
 			for i, j := range batch {
@@ -300,80 +284,48 @@ func (h *Rooms) runBatch(ctx context.Context, batch []*job[[]rooms.Input, []room
 	}
 }
 
-// applyBatch applies every job's inputs and returns their frames, the
-// ids of the rooms they may have changed, and the connections and
-// sessions whose lobby entries they may have changed.
-func (h *Rooms) applyBatch(batch []*job[[]rooms.Input, []rooms.Outbound]) ([][]rooms.Outbound, map[string]bool, *lobbyCandidates) {
-	s := h.srv
-	touched := map[string]bool{}
-	cand := &lobbyCandidates{conns: map[string]bool{}, sessions: map[string]bool{}}
+// changed is what a batch changed of the machine's records.
+type changed struct {
+	rooms map[string]bool
+	lobby bool
+}
+
+func (c *changed) add(ch rooms.Changes) {
+	for _, id := range ch.Rooms {
+		c.rooms[id] = true
+	}
+	c.lobby = c.lobby || ch.Lobby
+}
+
+// applyBatch applies every job's inputs and returns their frames and the
+// records they changed.
+func (h *Rooms) applyBatch(batch []*job[[]rooms.Input, []rooms.Outbound]) ([][]rooms.Outbound, *changed) {
+	ch := &changed{rooms: map[string]bool{}}
 	outs := make([][]rooms.Outbound, len(batch))
 	for i, j := range batch {
 		for _, in := range j.in {
 			in.Now = h.cfg.Clock()
 			if in.Kind == rooms.InputTick {
-				cand.all = true // expiries and idle disconnects reach anyone
-				outs[i] = append(outs[i], h.tick(in.Now, touched)...)
+				outs[i] = append(outs[i], h.tick(in.Now, ch)...)
 				continue
 			}
 			if strings.HasPrefix(in.Conn, HTTPConnPrefix) {
 				h.seen[in.Conn] = in.Now
 			}
-			related(s, in, touched)
-			cand.note(s, in)
-			out := s.Apply(in, h.cfg.IDs)
-			related(s, in, touched)
-			cand.note(s, in)
-			for _, o := range out {
-				relatedConn(s, o.Conn, touched)
-				cand.conn(s, o.Conn)
-			}
+			out, c := h.srv.Apply(in, h.cfg.IDs)
+			ch.add(c)
 			outs[i] = append(outs[i], out...)
 		}
 	}
-	return outs, touched, cand
-}
-
-// lobbyCandidates are the connections and sessions whose entries in the
-// lobby record a batch may have changed: those of its inputs (before and
-// after), a session a hello names and that session's old connection, and
-// every receiver of a frame. all means any (a tick).
-type lobbyCandidates struct {
-	conns, sessions map[string]bool
-	all             bool
-}
-
-// note adds the candidates of input in, in the machine as it is now.
-func (lc *lobbyCandidates) note(s *rooms.Server, in rooms.Input) {
-	lc.conn(s, in.Conn)
-	// Every hello frame contains the word; decode only those.
-	if in.Kind != rooms.InputFrame || len(in.Frame) > rooms.MaxFrameBytes || !bytes.Contains(in.Frame, []byte("hello")) {
-		return
-	}
-	if cmd, err := rooms.DecodeCommand(in.Frame); err == nil {
-		if hello, ok := cmd.(rooms.Hello); ok && hello.Token != "" {
-			lc.sessions[hello.Token] = true
-			if se := s.Sessions[hello.Token]; se != nil && se.Conn != "" {
-				lc.conn(s, se.Conn)
-			}
-		}
-	}
-}
-
-// conn adds connection id and its session.
-func (lc *lobbyCandidates) conn(s *rooms.Server, id string) {
-	lc.conns[id] = true
-	if c := s.Conns[id]; c != nil {
-		lc.sessions[c.Session] = true
-	}
+	return outs, ch
 }
 
 // tick runs the machine's Tick when it is due and disconnects idle HTTP
 // connections.
-func (h *Rooms) tick(now int64, touched map[string]bool) []rooms.Outbound {
+func (h *Rooms) tick(now int64, ch *changed) []rooms.Outbound {
 	s := h.srv
 	var out []rooms.Outbound
-	for _, id := range sortedKeys(s.Conns) {
+	for _, id := range s.Connections() {
 		if !strings.HasPrefix(id, HTTPConnPrefix) {
 			continue
 		}
@@ -383,96 +335,30 @@ func (h *Rooms) tick(now int64, touched map[string]bool) []rooms.Outbound {
 			continue
 		}
 		if now-last >= h.cfg.HTTPIdleMillis {
-			in := rooms.Input{Kind: rooms.InputDisconnect, Conn: id, Now: now}
-			related(s, in, touched)
-			out = append(out, s.Apply(in, h.cfg.IDs)...)
+			o, c := s.Disconnect(id, now)
+			ch.add(c)
+			out = append(out, o...)
 			delete(h.seen, id)
 		}
 	}
 	for id, last := range h.seen {
-		if s.Conns[id] == nil && now-last >= h.cfg.HTTPIdleMillis {
+		if s.SessionOf(id) == "" && now-last >= h.cfg.HTTPIdleMillis {
 			delete(h.seen, id) // gone: its mailbox is dropped with this batch
 		}
 	}
 	if at, ok := s.NextWake(); ok && at <= now {
-		in := rooms.Input{Kind: rooms.InputTick, Now: now}
-		related(s, in, touched)
-		o := s.Apply(in, h.cfg.IDs)
-		for _, x := range o {
-			relatedConn(s, x.Conn, touched)
-		}
+		o, c := s.Tick(now)
+		ch.add(c)
 		out = append(out, o...)
 	}
 	return out
 }
 
-// related adds to set the rooms input in may change: the rooms of its
-// connection and session, of a session a hello reclaims (and of that
-// session's old connection), a room a command names, and for a tick every
-// room with a due deadline or an expiring session.
-func related(s *rooms.Server, in rooms.Input, set map[string]bool) {
-	switch in.Kind {
-	case rooms.InputConnect, rooms.InputDisconnect:
-		relatedConn(s, in.Conn, set)
-	case rooms.InputFrame:
-		relatedConn(s, in.Conn, set)
-		if len(in.Frame) > rooms.MaxFrameBytes {
-			return
-		}
-		cmd, err := rooms.DecodeCommand(in.Frame)
-		if err != nil {
-			return
-		}
-		switch c := cmd.(type) {
-		case rooms.Hello:
-			if se := s.Sessions[c.Token]; se != nil {
-				if se.Room != "" {
-					set[se.Room] = true
-				}
-				if se.Conn != "" {
-					relatedConn(s, se.Conn, set)
-				}
-			}
-		case rooms.JoinRoom:
-			set[c.RoomID] = true
-		case rooms.SpectateRoom:
-			set[c.RoomID] = true
-		}
-	case rooms.InputTick:
-		for id, r := range s.Rooms {
-			if m := r.Match; m != nil && m.Result == nil {
-				for _, d := range m.Clock {
-					if d.At > 0 && d.At <= in.Now {
-						set[id] = true
-					}
-				}
-			}
-		}
-		for _, se := range s.Sessions {
-			if se.Conn == "" && se.Room != "" && in.Now-se.LastSeen >= s.Limits.SessionIdleMillis {
-				set[se.Room] = true
-			}
-		}
-	}
-}
-
-func relatedConn(s *rooms.Server, conn string, set map[string]bool) {
-	c := s.Conns[conn]
-	if c == nil {
-		return
-	}
-	if c.Spectating != "" {
-		set[c.Spectating] = true
-	}
-	if se := s.Sessions[c.Session]; se != nil && se.Room != "" {
-		set[se.Room] = true
-	}
-}
-
-// writes returns the record writes of the batch: the head, the lobby if it
-// changed, every touched, new or deleted room whose bytes changed, and the
-// mailboxes of HTTP connections that received frames.
-func (h *Rooms) writes(touched map[string]bool, cand *lobbyCandidates, outs [][]rooms.Outbound) ([]Write, map[string]*mailbox, error) {
+// writes returns the record writes of the batch: the head, the lobby and
+// every room the machine reports changed (a deleted room's record is
+// removed), each only when its bytes differ from the committed ones, and
+// the mailboxes of HTTP connections that received frames.
+func (h *Rooms) writes(ch *changed, outs [][]rooms.Outbound) ([]Write, map[string]*mailbox, error) {
 	s := h.srv
 	var ws []Write
 	put := func(key string, data []byte) {
@@ -484,59 +370,16 @@ func (h *Rooms) writes(touched map[string]bool, cand *lobbyCandidates, outs [][]
 		}
 		ws = append(ws, Write{Key: h.prefix + key, Data: data, Version: h.vers[key]})
 	}
-	lob := &h.lobby
-	full := cand.all || !lob.known || s.RoomSeq != lob.roomSeq || len(s.Rooms) != lob.rooms
-	if full {
-		// Rooms were created or deleted (or anything may have moved).
-		for id := range s.Rooms {
-			if _, ok := h.saved[keyRoom+id]; !ok {
-				touched[id] = true
-			}
-		}
-		for key := range h.saved {
-			if id, ok := strings.CutPrefix(key, keyRoom); ok && s.Rooms[id] == nil {
-				put(key, nil)
-			}
+	for _, id := range sortedKeys(ch.rooms) {
+		key := keyRoom + id
+		if rec, ok := s.AppendRoomRecord(make([]byte, 0, 2*len(h.saved[key])+256), id); ok {
+			put(key, rec)
+		} else {
+			put(key, nil)
 		}
 	}
-	changed := !lob.known || s.RoomSeq != lob.roomSeq || s.Limits != lob.limits || len(s.Conns) != len(lob.conns)
-	if !changed && full {
-		changed = h.lobbyDiffers(sortedKeys(s.Conns), sortedKeys(s.Sessions), true)
-	} else if !changed {
-		changed = h.lobbyDiffers(sortedKeys(cand.conns), sortedKeys(cand.sessions), false)
-	}
-	// The sessions seated in each touched room.
-	seated := map[string]map[string]*rooms.Session{}
-	for id := range touched {
-		r := s.Rooms[id]
-		if r == nil {
-			continue
-		}
-		for _, st := range r.Seats {
-			if se := s.Sessions[st.Session]; st.Session != "" && se != nil && se.Room == id {
-				if seated[id] == nil {
-					seated[id] = map[string]*rooms.Session{}
-				}
-				seated[id][st.Session] = se
-			}
-		}
-	}
-	for _, id := range sortedKeys(touched) {
-		r := s.Rooms[id]
-		if r == nil {
-			continue
-		}
-		put(keyRoom+id, appendRoomRecord(make([]byte, 0, 2*len(h.saved[keyRoom+id])+256), r, seated[id]))
-	}
-	h.next = nil
-	if changed {
-		next := h.lobbyNow()
-		lobby, err := h.lobbyBytes(next)
-		if err != nil {
-			return nil, nil, err
-		}
-		put(keyLobby, lobby)
-		h.next = next
+	if ch.lobby {
+		put(keyLobby, s.AppendLobbyRecord(make([]byte, 0, len(h.saved[keyLobby])+256)))
 	}
 
 	// Mailboxes.
@@ -556,7 +399,7 @@ func (h *Rooms) writes(touched map[string]bool, cand *lobbyCandidates, outs [][]
 	}
 	// Mailboxes of HTTP connections that are gone and idle.
 	for id := range h.boxes {
-		if s.Conns[id] == nil && boxes[id] == nil {
+		if s.SessionOf(id) == "" && boxes[id] == nil {
 			if _, live := h.seen[id]; !live {
 				boxes[id] = nil
 			}
@@ -581,93 +424,6 @@ func (h *Rooms) writes(touched map[string]bool, cand *lobbyCandidates, outs [][]
 	return ws, boxes, nil
 }
 
-// lobbyDiffers reports whether the lobby entries of the given connections
-// and sessions differ from the committed ones; all says they are every
-// connection and session, so that committed entries no longer among them
-// count as changes too.
-func (h *Rooms) lobbyDiffers(conns, sessions []string, all bool) bool {
-	s, lob := h.srv, &h.lobby
-	inLobby := 0
-	for _, tok := range sessions {
-		se := s.Sessions[tok]
-		now := se != nil && (se.Room == "" || s.Rooms[se.Room] == nil)
-		old, was := lob.sessions[tok]
-		if now != was || now && old != *se {
-			return true
-		}
-		if now {
-			inLobby++
-		}
-	}
-	if all && inLobby != len(lob.sessions) {
-		return true
-	}
-	for _, id := range conns {
-		c := s.Conns[id]
-		old, was := lob.conns[id]
-		if (c != nil) != was || c != nil && (old.Session != c.Session || old.Spectating != c.Spectating) {
-			return true
-		}
-	}
-	return false
-}
-
-// lobbyNow returns the lobby's content in the machine now.
-func (h *Rooms) lobbyNow() *lobbyContent {
-	s := h.srv
-	lob := &lobbyContent{known: true, limits: s.Limits, roomSeq: s.RoomSeq, rooms: len(s.Rooms),
-		sessions: map[string]rooms.Session{}, conns: make(map[string]rooms.Conn, len(s.Conns))}
-	for tok, se := range s.Sessions {
-		if se.Room == "" || s.Rooms[se.Room] == nil {
-			lob.sessions[tok] = *se
-		}
-	}
-	for id, c := range s.Conns {
-		cc := *c
-		cc.Window, cc.Count = 0, 0
-		lob.conns[id] = cc
-	}
-	return lob
-}
-
-// lobbyBytes encodes the machine's state without rooms and seated
-// sessions, with the clock and the rate-limit counters left out (neither
-// matters after a restart).
-func (h *Rooms) lobbyBytes(lob *lobbyContent) ([]byte, error) {
-	out := *h.srv
-	out.Now = 0
-	out.Rooms = map[string]*rooms.Room{}
-	out.Sessions = make(map[string]*rooms.Session, len(lob.sessions))
-	for tok, se := range lob.sessions {
-		out.Sessions[tok] = &se
-	}
-	out.Conns = make(map[string]*rooms.Conn, len(lob.conns))
-	for id, c := range lob.conns {
-		out.Conns[id] = &c
-	}
-	return out.Marshal()
-}
-
-// appendRoomRecord appends a room's record, {"room":…,"sessions":{…}}:
-// the room and the sessions seated in it, in canonical JSON.
-func appendRoomRecord(b []byte, r *rooms.Room, sessions map[string]*rooms.Session) []byte {
-	b = append(b, `{"room":`...)
-	b = r.AppendCanonical(b)
-	if len(sessions) > 0 {
-		b = append(b, `,"sessions":{`...)
-		for i, tok := range sortedKeys(sessions) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = canon.AppendString(b, tok)
-			b = append(b, ':')
-			b = sessions[tok].AppendCanonical(b)
-		}
-		b = append(b, '}')
-	}
-	return append(b, '}')
-}
-
 // committed records what a successful commit wrote.
 func (h *Rooms) committed(writes []Write, boxes map[string]*mailbox) {
 	for _, w := range writes {
@@ -680,10 +436,6 @@ func (h *Rooms) committed(writes []Write, boxes map[string]*mailbox) {
 		h.saved[key] = w.Data
 		h.vers[key] = w.Version + 1
 	}
-	if h.next != nil {
-		h.lobby, h.next = *h.next, nil
-	}
-	h.lobby.rooms = len(h.srv.Rooms)
 	for id, mb := range boxes {
 		if mb == nil {
 			delete(h.boxes, id)
@@ -722,7 +474,7 @@ func (h *Rooms) deliver(outs [][]rooms.Outbound, boxes map[string]*mailbox) {
 	h.mmu.Unlock()
 }
 
-// load reads the whole server from the store.
+// load reads the whole server from the store, decoding each record once.
 func (h *Rooms) load(ctx context.Context) error {
 	recs, err := h.cfg.Store.List(ctx, h.prefix)
 	if err != nil {
@@ -731,59 +483,31 @@ func (h *Rooms) load(ctx context.Context) error {
 	saved, vers := map[string][]byte{}, map[string]int64{}
 	boxes := map[string]*mailbox{}
 	var lobby []byte
-	roomsRaw := map[string]json.RawMessage{}
-	sessions := map[string]json.RawMessage{}
+	roomRecs := map[string][]byte{}
 	for _, r := range recs {
 		key := strings.TrimPrefix(r.Key, h.prefix)
 		saved[key], vers[key] = r.Data, r.Version
 		switch {
 		case key == keyLobby:
 			lobby = r.Data
+			h.noteDecode(key)
 		case strings.HasPrefix(key, keyRoom):
-			var rr struct {
-				Room     json.RawMessage            `json:"room"`
-				Sessions map[string]json.RawMessage `json:"sessions"`
-			}
-			if err := json.Unmarshal(r.Data, &rr); err != nil {
-				return fmt.Errorf("hosting: rooms: record %s: %w", key, err)
-			}
-			roomsRaw[strings.TrimPrefix(key, keyRoom)] = rr.Room
-			for tok, se := range rr.Sessions {
-				sessions[tok] = se
-			}
+			roomRecs[strings.TrimPrefix(key, keyRoom)] = r.Data
+			h.noteDecode(key)
 		case strings.HasPrefix(key, keyMail):
 			var mb mailbox
+			h.noteDecode(key)
 			if err := json.Unmarshal(r.Data, &mb); err != nil {
 				return fmt.Errorf("hosting: rooms: record %s: %w", key, err)
 			}
 			boxes[strings.TrimPrefix(key, keyMail)] = &mb
 		}
 	}
-	var srv *rooms.Server
-	if lobby == nil {
-		srv = rooms.New(h.cfg.Registry, h.cfg.Limits)
-	} else {
-		var top map[string]json.RawMessage
-		if err := json.Unmarshal(lobby, &top); err != nil {
-			return fmt.Errorf("hosting: rooms: lobby: %w", err)
-		}
-		var lobSessions map[string]json.RawMessage
-		if err := json.Unmarshal(top["sessions"], &lobSessions); err != nil {
-			return fmt.Errorf("hosting: rooms: lobby sessions: %w", err)
-		}
-		for tok, se := range lobSessions {
-			sessions[tok] = se
-		}
-		top["sessions"], _ = json.Marshal(sessions)
-		top["rooms"], _ = json.Marshal(roomsRaw)
-		whole, _ := json.Marshal(top)
-		if srv, err = rooms.Restore(whole, h.cfg.Registry); err != nil {
-			return fmt.Errorf("hosting: %w", err)
-		}
-		srv.Limits = rooms.New(h.cfg.Registry, h.cfg.Limits).Limits
+	srv, err := rooms.RestoreRecords(lobby, roomRecs, h.cfg.Registry, h.cfg.Limits)
+	if err != nil {
+		return fmt.Errorf("hosting: %w", err)
 	}
 	h.srv, h.saved, h.vers, h.boxes = srv, saved, vers, boxes
-	h.lobby, h.next = lobbyContent{}, nil
 	if h.seen == nil {
 		h.seen = map[string]int64{}
 	}
@@ -794,6 +518,13 @@ func (h *Rooms) load(ctx context.Context) error {
 	}
 	h.mmu.Unlock()
 	return nil
+}
+
+// noteDecode tells the decoded hook, if any, that record key is decoded.
+func (h *Rooms) noteDecode(key string) {
+	if h.decoded != nil {
+		h.decoded(key)
+	}
 }
 
 func (mb *mailbox) clone() *mailbox {
@@ -860,8 +591,8 @@ func (h *Rooms) connOf(tok string) string {
 	if h.srv == nil {
 		return ""
 	}
-	if se := h.srv.Sessions[tok]; se != nil && strings.HasPrefix(se.Conn, HTTPConnPrefix) {
-		return se.Conn
+	if conn := h.srv.ConnOf(tok); strings.HasPrefix(conn, HTTPConnPrefix) {
+		return conn
 	}
 	return ""
 }
@@ -873,10 +604,7 @@ func (h *Rooms) sessionOf(conn string) string {
 	if h.srv == nil {
 		return ""
 	}
-	if c := h.srv.Conns[conn]; c != nil {
-		return c.Session
-	}
-	return ""
+	return h.srv.SessionOf(conn)
 }
 
 // Snapshot returns the canonical encoding of the whole machine, as

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/storyloom/storyloom/bundle/internal/roomsclient"
+	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
 )
@@ -235,16 +236,32 @@ func (e *env) checkPersisted() error {
 	return nil
 }
 
+// normalize drops what a restart may change: the clock and the rate
+// counters.
 func normalize(t testing.TB, state []byte) []byte {
-	s, err := rooms.Restore(state, registry(t))
+	return normalizeState(t, state, false)
+}
+
+// normalizeState re-encodes a state without its clock and rate counters,
+// and without last-seen times when lastSeen.
+func normalizeState(t testing.TB, state []byte, lastSeen bool) []byte {
+	t.Helper()
+	if lastSeen {
+		st, err := rooms.DecodeState(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, se := range st.Sessions {
+			se.LastSeen = 0
+		}
+		if state, err = canon.Marshal(st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := rooms.DurableState(state)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Now = 0
-	for _, c := range s.Conns {
-		c.Window, c.Count = 0, 0
-	}
-	b, _ := s.Marshal()
 	return b
 }
 

@@ -25,7 +25,8 @@ func BenchmarkApply(b *testing.B) {
 			send := func(conn string, c rooms.Command) {
 				f, _ := rooms.EncodeCommand(c)
 				now++
-				for _, o := range s.Receive(conn, f, now, ids) {
+				out, _ := s.Receive(conn, f, now, ids)
+				for _, o := range out {
 					if o.Kind == rooms.KindGame {
 						last[o.Conn] = o.Frame
 					}
@@ -36,7 +37,7 @@ func BenchmarkApply(b *testing.B) {
 			}
 			send("c0", rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID, UndoEnabled: true, ActionSeconds: 60}})
 			var room string
-			for id := range s.Rooms {
+			for id := range rooms.RoomsOf(s) {
 				room = id
 			}
 			for _, c := range conns[1:] {
@@ -64,7 +65,7 @@ func BenchmarkApply(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				if s.Rooms[room].Match.Result != nil {
+				if rooms.RoomsOf(s)[room].Match.Result != nil {
 					if s, err = rooms.Restore(start, reg); err != nil {
 						b.Fatal(err)
 					}
@@ -92,7 +93,7 @@ func BenchmarkApply(b *testing.B) {
 				f, _ := rooms.EncodeCommand(cmd)
 				now++
 				b.StartTimer()
-				out := s.Receive(conn, f, now, ids)
+				out, _ := s.Receive(conn, f, now, ids)
 				b.StopTimer()
 				for _, o := range out {
 					if o.Kind == rooms.KindGame {
@@ -147,7 +148,7 @@ func BenchmarkLobbyChange(b *testing.B) {
 			f = off
 		}
 		now += 100
-		out := s.Receive("c000", f, now, ids)
+		out, _ := s.Receive("c000", f, now, ids)
 		if len(out) < 750 {
 			b.Fatalf("%d frames", len(out))
 		}

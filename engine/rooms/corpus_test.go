@@ -75,7 +75,7 @@ func stateDigest(t testing.TB, s *rooms.Server) string {
 	t.Helper()
 	h := sha256.New()
 	var buf []byte
-	digestValue(h, &buf, reflect.ValueOf(s))
+	digestValue(h, &buf, reflect.ValueOf(rooms.StateOf(s)))
 	sum := h.Sum(nil)
 	return hex.EncodeToString(sum[:12])
 }
@@ -184,7 +184,7 @@ func newRecorder(t testing.TB, name, secret string, duelToo bool, lim rooms.Limi
 
 func (x *recorder) apply(in rooms.Input) []rooms.Outbound {
 	x.t.Helper()
-	out := x.s.Apply(in, x.ids)
+	out, _ := x.s.Apply(in, x.ids)
 	st := corpusStep{Kind: in.Kind, Conn: in.Conn, Frame: string(in.Frame), Now: in.Now, Digest: stateDigest(x.t, x.s)}
 	for _, o := range out {
 		st.Out = append(st.Out, corpusFrame{Conn: o.Conn, Kind: o.Kind, Frame: string(o.Frame), Close: o.Close})
@@ -228,7 +228,7 @@ func (x *recorder) connect() string {
 }
 
 func (x *recorder) disconnect(c string) {
-	if cc := x.s.Conns[c]; cc != nil {
+	if cc := rooms.ConnsOf(x.s)[c]; cc != nil {
 		x.held = append(x.held, cc.Session)
 	}
 	x.drop(c)
@@ -267,8 +267,8 @@ func (x *recorder) actions(c string) []rooms.Action {
 func (x *recorder) pick(list []string) string { return list[x.r.Intn(len(list))] }
 
 func (x *recorder) roomIDs() []string {
-	ids := make([]string, 0, len(x.s.Rooms))
-	for id := range x.s.Rooms {
+	ids := make([]string, 0, len(rooms.RoomsOf(x.s)))
+	for id := range rooms.RoomsOf(x.s) {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
@@ -302,7 +302,7 @@ func playGame(t testing.TB, name string, o randomOpts, lobby int) corpusFile {
 	}
 	x.send(humans[0], rooms.CreateRoom{Config: rooms.RoomConfig{Seats: o.seats, GameSetup: cheat.ID,
 		Name: "Table " + name, UndoEnabled: o.undo, ActionSeconds: o.clock}})
-	room := x.s.Sessions[x.s.Conns[humans[0]].Session].Room
+	room := rooms.SessionsOf(x.s)[rooms.ConnsOf(x.s)[humans[0]].Session].Room
 	for _, c := range humans[1:] {
 		x.send(c, rooms.JoinRoom{RoomID: room})
 	}
@@ -314,7 +314,7 @@ func playGame(t testing.TB, name string, o randomOpts, lobby int) corpusFile {
 	}
 	x.send(spec, rooms.SpectateRoom{RoomID: room})
 	for step := 0; step < o.maxSteps; step++ {
-		if r := x.s.Rooms[room]; r == nil || r.Match.Result != nil {
+		if r := rooms.RoomsOf(x.s)[room]; r == nil || r.Match.Result != nil {
 			break
 		}
 		switch p := x.r.NextPercent(); {
@@ -326,7 +326,7 @@ func playGame(t testing.TB, name string, o randomOpts, lobby int) corpusFile {
 			continue
 		case p < 8:
 			i := x.r.Intn(len(humans))
-			tok := x.s.Conns[humans[i]].Session
+			tok := rooms.ConnsOf(x.s)[humans[i]].Session
 			x.disconnect(humans[i])
 			humans[i] = x.connect()
 			x.send(humans[i], rooms.Hello{Token: tok})
@@ -432,7 +432,7 @@ func chaos(t testing.TB, name string, steps int, lim rooms.Limits) corpusFile {
 				if len(x.held) > 0 && x.r.Intn(3) > 0 {
 					tok = x.pick(x.held)
 				} else {
-					tok = x.s.Conns[x.pick(x.conns)].Session // a live session: session_taken
+					tok = rooms.ConnsOf(x.s)[x.pick(x.conns)].Session // a live session: session_taken
 				}
 				n := x.connect()
 				x.send(n, rooms.Hello{Token: tok})
@@ -453,8 +453,8 @@ func chaos(t testing.TB, name string, steps int, lim rooms.Limits) corpusFile {
 			x.send(c, rooms.SetName{Name: x.pick(names)})
 		case p < 84:
 			seat := x.r.Intn(9) - 1
-			if se := x.s.Sessions[x.s.Conns[c].Session]; se.Room != "" && x.r.Intn(4) > 0 {
-				for i, st := range x.s.Rooms[se.Room].Seats {
+			if se := rooms.SessionsOf(x.s)[rooms.ConnsOf(x.s)[c].Session]; se.Room != "" && x.r.Intn(4) > 0 {
+				for i, st := range rooms.RoomsOf(x.s)[se.Room].Seats {
 					if st.Session == "" && st.AI == "" {
 						seat = i
 						break
@@ -513,7 +513,7 @@ func crowd(t testing.TB, name string, lobby, tables int) corpusFile {
 			cfg.Name = fmt.Sprintf("Clocked %d", i)
 		}
 		x.send(h, rooms.CreateRoom{Config: cfg})
-		room := x.s.Sessions[x.s.Conns[h].Session].Room
+		room := rooms.SessionsOf(x.s)[rooms.ConnsOf(x.s)[h].Session].Room
 		if i%2 == 1 {
 			x.send(crowd[i], rooms.JoinRoom{RoomID: room})
 			x.send(crowd[i], rooms.SetName{Name: fmt.Sprintf("Guest %d", i)})
@@ -521,7 +521,7 @@ func crowd(t testing.TB, name string, lobby, tables int) corpusFile {
 		x.send(crowd[(i+7)%lobby], rooms.SpectateRoom{RoomID: room})
 	}
 	for _, h := range hosts {
-		r := x.s.Rooms[x.s.Sessions[x.s.Conns[h].Session].Room]
+		r := rooms.RoomsOf(x.s)[rooms.SessionsOf(x.s)[rooms.ConnsOf(x.s)[h].Session].Room]
 		for seat := range r.Seats {
 			if r.Seats[seat].Session == "" && r.Seats[seat].AI == "" {
 				x.send(h, rooms.AddAI{Seat: seat, Kind: [...]string{"fox", "random"}[seat%2]})
@@ -649,7 +649,7 @@ func checkMarshal(t *testing.T, s *rooms.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := canon.Marshal(s)
+	want, err := canon.Marshal(rooms.StateOf(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -666,6 +666,7 @@ func replayCorpus(t *testing.T, f corpusFile, roundTrip bool) {
 	reg := corpusRegistry(t, f.Duel)
 	s := rooms.New(reg, f.Limits)
 	ids := &rooms.DerivedIDs{Secret: f.Secret}
+	var records map[string][]byte
 	for i, st := range f.Steps {
 		if roundTrip && i%restoreStride == 0 {
 			b, err := s.Marshal()
@@ -680,7 +681,10 @@ func replayCorpus(t *testing.T, f corpusFile, roundTrip bool) {
 		if st.Frame != "" {
 			in.Frame = []byte(st.Frame)
 		}
-		out := s.Apply(in, ids)
+		out, ch := s.Apply(in, ids)
+		if !roundTrip {
+			records = checkChanges(t, records, s, ch)
+		}
 		if len(out) != len(st.Out) {
 			t.Fatalf("step %d (%s %s %.80s): %d frames, want %d", i, st.Kind, st.Conn, st.Frame, len(out), len(st.Out))
 		}

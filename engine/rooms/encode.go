@@ -512,16 +512,16 @@ func skipValue(data []byte, i, limit int) int {
 func appendServer(b []byte, s *Server) []byte {
 	o := openObj(b)
 	o.key("conns")
-	o.b = appendMap(o.b, s.Conns, (*Conn).AppendCanonical)
+	o.b = appendMap(o.b, s.conns, (*Conn).AppendCanonical)
 	o.key("limits")
-	o.b = appendLimits(o.b, s.Limits)
-	o.num("now", s.Now)
-	o.num("room_seq", s.RoomSeq)
+	o.b = appendLimits(o.b, s.limits)
+	o.num("now", s.now)
+	o.num("room_seq", s.roomSeq)
 	o.key("rooms")
-	o.b = appendMap(o.b, s.Rooms, (*Room).AppendCanonical)
-	o.num("schema", int64(s.Schema))
+	o.b = appendMap(o.b, s.rooms, (*Room).AppendCanonical)
+	o.num("schema", Schema)
 	o.key("sessions")
-	o.b = appendMap(o.b, s.Sessions, (*Session).AppendCanonical)
+	o.b = appendMap(o.b, s.sessions, (*Session).AppendCanonical)
 	return o.close()
 }
 

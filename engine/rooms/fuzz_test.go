@@ -89,7 +89,7 @@ func FuzzServer(f *testing.F) {
 			}
 			op, frame := line[0], line[1:]
 			conn := conns[int(op)%len(conns)]
-			before, _ := json.Marshal(h.s.Rooms)
+			before, _ := json.Marshal(rooms.RoomsOf(h.s))
 			var out []rooms.Outbound
 			switch op / 4 % 8 {
 			case 0:
@@ -109,7 +109,7 @@ func FuzzServer(f *testing.F) {
 					}
 					switch e.LobbyError.Code {
 					case rooms.CodeMalformedFrame, rooms.CodeUnknownCommand, rooms.CodeFrameTooLarge:
-						if after, _ := json.Marshal(h.s.Rooms); !bytes.Equal(before, after) {
+						if after, _ := json.Marshal(rooms.RoomsOf(h.s)); !bytes.Equal(before, after) {
 							t.Fatalf("a %s frame changed the rooms", e.LobbyError.Code)
 						}
 					case rooms.CodeInternal:

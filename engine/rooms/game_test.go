@@ -186,7 +186,7 @@ func TestFullGame(t *testing.T) {
 					t.Fatalf("%s still in a room after leave", c)
 				}
 			}
-			if _, ok := h.s.Rooms[room]; ok {
+			if _, ok := rooms.RoomsOf(h.s)[room]; ok {
 				t.Fatal("an empty finished room was kept")
 			}
 			h.lobby("dave") // the spectator is back in the lobby

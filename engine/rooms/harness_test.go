@@ -25,6 +25,7 @@ type harness struct {
 	errs      map[string][]rooms.Rejection
 	closed    map[string]bool
 	onFrames  func(out []rooms.Outbound) // called after every input
+	records   map[string][]byte          // every record before the input
 }
 
 func registry(t testing.TB) *rooms.Registry {
@@ -42,8 +43,9 @@ func newHarness(t testing.TB, lim rooms.Limits) *harness {
 		now: 1_000_000, last: map[string]rooms.Outbound{}, errs: map[string][]rooms.Rejection{}, closed: map[string]bool{}}
 }
 
-func (h *harness) record(out []rooms.Outbound) []rooms.Outbound {
+func (h *harness) record(out []rooms.Outbound, ch rooms.Changes) []rooms.Outbound {
 	h.t.Helper()
+	h.records = checkChanges(h.t, h.records, h.s, ch)
 	for _, o := range out {
 		if !json.Valid(o.Frame) {
 			h.t.Fatalf("invalid JSON frame to %s: %s", o.Conn, o.Frame)
@@ -80,6 +82,7 @@ func (h *harness) record(out []rooms.Outbound) []rooms.Outbound {
 		if !bytes.Equal(b, b2) {
 			h.t.Fatal("restore changed the state")
 		}
+		checkRecordsRestore(h.t, h.reg, b, h.records)
 		h.s = s2
 	}
 	if h.onFrames != nil {

@@ -26,20 +26,20 @@ type call struct {
 // unknown connection or from a spectator (whose connection is one-way) is
 // ignored. A refused frame is answered with a lobby_error frame and the
 // sender's current view, and changes nothing else.
-func (s *Server) Receive(conn string, frame []byte, now int64, ids IDSource) []Outbound {
+func (s *Server) Receive(conn string, frame []byte, now int64, ids IDSource) ([]Outbound, Changes) {
 	now = s.clock(now)
-	c := s.Conns[conn]
+	c := s.conns[conn]
 	if c == nil || c.Spectating != "" {
-		return nil
+		return nil, Changes{}
 	}
 	ob := newOutbox()
-	x := &call{s: s, conn: conn, c: c, tok: c.Session, se: s.Sessions[c.Session], now: now, ids: ids, ob: ob}
+	x := &call{s: s, conn: conn, c: c, tok: c.Session, se: s.sessions[c.Session], now: now, ids: ids, ob: ob}
 	if sec := now / 1000; c.Window != sec {
 		c.Window, c.Count = sec, 0
 	}
 	c.Count++
-	if c.Count > s.Limits.CommandsPerSecond {
-		ob.fail(conn, reject(CodeRateLimited, "more than %d frames in one second", s.Limits.CommandsPerSecond))
+	if c.Count > s.limits.CommandsPerSecond {
+		ob.fail(conn, reject(CodeRateLimited, "more than %d frames in one second", s.limits.CommandsPerSecond))
 		return s.flush(ob, now)
 	}
 	if len(frame) > MaxFrameBytes {
@@ -47,6 +47,7 @@ func (s *Server) Receive(conn string, frame []byte, now int64, ids IDSource) []O
 		return s.flush(ob, now)
 	}
 	x.se.LastSeen = now
+	s.touchSession(x.se, ob)
 	cmd, err := DecodeCommand(frame)
 	if err != nil {
 		var rej *Rejection
@@ -59,6 +60,7 @@ func (s *Server) Receive(conn string, frame []byte, now int64, ids IDSource) []O
 	if rej := x.dispatch(cmd); rej != nil {
 		x.refuse(rej)
 	}
+	s.touchSession(x.se, ob) // it may have moved, or be another session
 	return s.flush(ob, now)
 }
 
@@ -138,25 +140,26 @@ func (x *call) hello(h Hello) *Rejection {
 		x.ob.views[x.conn] = true
 		return nil
 	}
-	target := s.Sessions[h.Token]
+	target := s.sessions[h.Token]
 	if target == nil {
 		return reject(CodeUnknownSession, "that session is unknown or has expired; this connection keeps its new session")
 	}
 	if old := target.Conn; old != "" && old != x.conn {
 		x.ob.fail(old, reject(CodeSessionTaken, "another connection reclaimed this session"))
 		x.ob.direct[len(x.ob.direct)-1].Close = true
-		if oc := s.Conns[old]; oc != nil && oc.Spectating != "" {
-			if r := s.Rooms[oc.Spectating]; r != nil {
+		if oc := s.conns[old]; oc != nil && oc.Spectating != "" {
+			if r := s.rooms[oc.Spectating]; r != nil {
 				r.Spectators = removeString(r.Spectators, old)
 				x.ob.dir = true
+				x.ob.records[oc.Spectating] = true
 			}
 		}
-		delete(s.Conns, old)
+		delete(s.conns, old)
 		delete(x.ob.views, old)
 	}
 	// Release the session this connection held until now.
 	if x.se.Room == "" && x.se.Name == "" {
-		delete(s.Sessions, x.tok)
+		delete(s.sessions, x.tok)
 	} else {
 		x.se.Conn = ""
 		x.se.LastSeen = x.now
@@ -165,10 +168,12 @@ func (x *call) hello(h Hello) *Rejection {
 		}
 	}
 	x.c.Session = h.Token
+	x.ob.lobby = true
+	s.touchSession(target, x.ob)
 	target.Conn = x.conn
 	target.LastSeen = x.now
 	x.tok, x.se = h.Token, target
-	if r := s.Rooms[target.Room]; r != nil {
+	if r := s.rooms[target.Room]; r != nil {
 		switch seat := seatOf(r, h.Token); {
 		case r.Match != nil && r.Match.Result != nil:
 			// A finished game's seat is not held: the session lands in
@@ -265,17 +270,18 @@ func (x *call) createRoom(cur *Room, cfg RoomConfig) *Rejection {
 	if rej != nil {
 		return rej
 	}
-	if len(s.Rooms) >= s.Limits.MaxRooms {
-		return reject(CodeTooManyRooms, "the server holds its maximum of %d rooms", s.Limits.MaxRooms)
+	if len(s.rooms) >= s.limits.MaxRooms {
+		return reject(CodeTooManyRooms, "the server holds its maximum of %d rooms", s.limits.MaxRooms)
 	}
-	id, err := newID(x.ids, "r:", func(id string) bool { return s.Rooms[id] != nil })
+	id, err := newID(x.ids, "r:", func(id string) bool { return s.rooms[id] != nil })
 	if err != nil {
 		return reject(CodeInternal, "%v", err)
 	}
-	s.RoomSeq++
-	r := &Room{ID: id, Order: s.RoomSeq, Config: cfg, Seats: make([]Seat, cfg.Seats)}
+	s.roomSeq++
+	x.ob.lobby = true
+	r := &Room{ID: id, Order: s.roomSeq, Config: cfg, Seats: make([]Seat, cfg.Seats)}
 	r.Seats[0] = x.humanSeat(f)
-	s.Rooms[id] = r
+	s.rooms[id] = r
 	x.se.Room = id
 	s.touchRoom(id, x.ob)
 	return nil
@@ -359,7 +365,7 @@ func (x *call) updateRoom(r *Room, seat int, cfg RoomConfig) *Rejection {
 }
 
 func (x *call) joinRoom(cur *Room, id string) *Rejection {
-	r := x.s.Rooms[id]
+	r := x.s.rooms[id]
 	if r == nil {
 		return reject(CodeUnknownRoom, "unknown room %q", clip(id))
 	}
@@ -382,7 +388,7 @@ func (x *call) joinRoom(cur *Room, id string) *Rejection {
 }
 
 func (x *call) spectate(cur *Room, id string) *Rejection {
-	r := x.s.Rooms[id]
+	r := x.s.rooms[id]
 	if r == nil {
 		return reject(CodeUnknownRoom, "unknown room %q", clip(id))
 	}
@@ -392,12 +398,14 @@ func (x *call) spectate(cur *Room, id string) *Rejection {
 	if r.Match == nil || r.Match.Result != nil {
 		return reject(CodeNotRunning, "room %q has no running game to watch", id)
 	}
-	if len(r.Spectators) >= x.s.Limits.MaxSpectators {
-		return reject(CodeTooManySpectators, "room %q has its maximum of %d spectators", id, x.s.Limits.MaxSpectators)
+	if len(r.Spectators) >= x.s.limits.MaxSpectators {
+		return reject(CodeTooManySpectators, "room %q has its maximum of %d spectators", id, x.s.limits.MaxSpectators)
 	}
 	x.c.Spectating = id
 	r.Spectators = append(r.Spectators, x.conn)
 	x.ob.dir = true
+	x.ob.lobby = true
+	x.ob.records[id] = true
 	x.ob.views[x.conn] = true
 	return nil
 }
@@ -536,6 +544,7 @@ func (x *call) setName(r *Room, seat int, name string) *Rejection {
 func (s *Server) vacate(tok string, se *Session, r *Room, ob *outbox) {
 	id := se.Room
 	se.Room = ""
+	ob.lobby = true
 	seat := seatOf(r, tok)
 	if seat >= 0 {
 		if r.Match == nil {
@@ -568,27 +577,29 @@ func (s *Server) vacate(tok string, se *Session, r *Room, ob *outbox) {
 // deleteRoom removes room id, returning its spectators and seated sessions
 // to the lobby.
 func (s *Server) deleteRoom(id string, ob *outbox) {
-	r := s.Rooms[id]
+	r := s.rooms[id]
 	if r == nil {
 		return
 	}
 	for _, c := range r.Spectators {
-		if cc := s.Conns[c]; cc != nil {
+		if cc := s.conns[c]; cc != nil {
 			cc.Spectating = ""
 			ob.views[c] = true
 		}
 	}
 	for _, st := range r.Seats {
-		if se := s.Sessions[st.Session]; st.Session != "" && se != nil && se.Room == id {
+		if se := s.sessions[st.Session]; st.Session != "" && se != nil && se.Room == id {
 			se.Room = ""
 			if se.Conn != "" {
 				ob.views[se.Conn] = true
 			}
 		}
 	}
-	delete(s.Rooms, id)
+	delete(s.rooms, id)
 	delete(ob.tables, id)
 	ob.dir = true
+	ob.lobby = true
+	ob.records[id] = true
 }
 
 func (s *Server) roomState(r *Room) string {
@@ -603,8 +614,8 @@ func (s *Server) roomState(r *Room) string {
 
 // directory lists the public gathering and running rooms, oldest first.
 func (s *Server) directory() []RoomSummary {
-	rooms := make([]*Room, 0, len(s.Rooms))
-	for _, r := range s.Rooms {
+	rooms := make([]*Room, 0, len(s.rooms))
+	for _, r := range s.rooms {
 		if r.Config.Visibility == VisibilityPrivate {
 			continue
 		}
@@ -635,7 +646,7 @@ func (s *Server) roomView(id string, r *Room) *RoomView {
 		sv := SeatView{Seat: i, AI: st.AI, Decked: st.Decked, Ready: st.Ready, Colors: st.Colors, Commander: st.Commander}
 		if st.Session != "" {
 			sv.OccupiedBy, sv.Name = st.PlayerID, st.Name
-			if se := s.Sessions[st.Session]; se == nil || se.Conn == "" {
+			if se := s.sessions[st.Session]; se == nil || se.Conn == "" {
 				sv.Connected = new(bool)
 			}
 		}
@@ -645,10 +656,10 @@ func (s *Server) roomView(id string, r *Room) *RoomView {
 }
 
 func (s *Server) lobbyView(conn string, c *Conn, dir []RoomSummary) LobbyView {
-	se := s.Sessions[c.Session]
+	se := s.sessions[c.Session]
 	v := LobbyView{Session: c.Session, You: se.PlayerID, Name: se.Name, Directory: dir}
 	cmds := []string{CmdHello, CmdRequestCatalog, CmdSetName}
-	r := s.Rooms[se.Room]
+	r := s.rooms[se.Room]
 	if r == nil {
 		cmds = append(cmds, CmdCreateRoom, CmdJoinRoom, CmdSpectateRoom)
 		v.ValidCommands = cmds

@@ -81,7 +81,7 @@ func lobbyHarness(t *testing.T, lim rooms.Limits) *harness {
 }
 
 func roomsJSON(t *testing.T, h *harness) []byte {
-	b, err := json.Marshal(h.s.Rooms)
+	b, err := json.Marshal(rooms.RoomsOf(h.s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func TestLimits(t *testing.T) {
 		if !h.closed["c"] || h.errs["c"][0].Code != rooms.CodeTooManyConnections {
 			t.Fatalf("third connection: closed=%v errs=%+v", h.closed["c"], h.errs["c"])
 		}
-		if _, ok := h.s.Conns["c"]; ok {
+		if _, ok := rooms.ConnsOf(h.s)["c"]; ok {
 			t.Fatal("a refused connection was kept")
 		}
 	})
@@ -281,7 +281,8 @@ func TestLimits(t *testing.T) {
 		frame := []byte(`{"type":"request_catalog"}`)
 		var codes []string
 		for i := 0; i < 7; i++ {
-			for _, o := range h.s.Receive("a", frame, 5_000_000, h.ids) {
+			out, _ := h.s.Receive("a", frame, 5_000_000, h.ids)
+			for _, o := range out {
 				if o.Kind == rooms.KindError {
 					var f rooms.LobbyErrorFrame
 					_ = json.Unmarshal(o.Frame, &f)
@@ -292,7 +293,7 @@ func TestLimits(t *testing.T) {
 		if len(codes) != 2 || codes[0] != rooms.CodeRateLimited {
 			t.Fatalf("codes = %v, want two rate_limited", codes)
 		}
-		if out := h.s.Receive("a", frame, 5_001_000, h.ids); len(out) != 1 || out[0].Kind != rooms.KindCatalog {
+		if out, _ := h.s.Receive("a", frame, 5_001_000, h.ids); len(out) != 1 || out[0].Kind != rooms.KindCatalog {
 			t.Fatalf("next second: %+v", out)
 		}
 	})
@@ -344,7 +345,7 @@ func TestLimits(t *testing.T) {
 			t.Fatalf("directory = %+v", d)
 		}
 		// A spectator's frames are ignored: nothing comes back.
-		if out := h.s.Receive("s1", []byte(`{"type":"leave"}`), h.now+1, h.ids); len(out) != 0 {
+		if out, _ := h.s.Receive("s1", []byte(`{"type":"leave"}`), h.now+1, h.ids); len(out) != 0 {
 			t.Fatalf("a spectator frame was answered: %+v", out)
 		}
 	})

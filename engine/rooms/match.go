@@ -76,7 +76,7 @@ func (s *Server) logWindow(f Format) int {
 	if f.LogWindow > 0 {
 		return f.LogWindow
 	}
-	return s.Limits.LogWindow
+	return s.limits.LogWindow
 }
 
 // format returns the format room r plays (the zero Format if unknown).
@@ -163,7 +163,7 @@ func (s *Server) transition(id string, r *Room, ob *outbox, now int64, acted pas
 	}
 	if r.Config.UndoEnabled {
 		m.Checkpoints = append(m.Checkpoints, before)
-		if over := len(m.Checkpoints) - s.Limits.UndoDepth; over > 0 {
+		if over := len(m.Checkpoints) - s.limits.UndoDepth; over > 0 {
 			m.Checkpoints = append([]Checkpoint(nil), m.Checkpoints[over:]...)
 		}
 	}
@@ -188,7 +188,7 @@ func (s *Server) transition(id string, r *Room, ob *outbox, now int64, acted pas
 // with from, the log sequence of the action that started the settle.
 func (s *Server) settle(r *Room, m *Match, pos Position, aiSeq []int, events *[]Event, acted passes, from int64) {
 	stepper, _ := pos.(Stepper)
-	bound := s.Limits.SettleSteps
+	bound := s.limits.SettleSteps
 	if f := s.format(r); f.SettleSteps > 0 {
 		bound = f.SettleSteps
 	}
@@ -693,7 +693,7 @@ func (s *Server) seatsOf(r *Room) ([]string, []TableSeat, map[string]string) {
 		order[i] = pid
 		ts := TableSeat{Seat: i, PlayerID: pid, Name: st.Name, AI: st.AI}
 		if st.AI == "" {
-			if se := s.Sessions[st.Session]; st.Session == "" || se == nil || se.Conn == "" {
+			if se := s.sessions[st.Session]; st.Session == "" || se == nil || se.Conn == "" {
 				ts.Connected = new(bool)
 			}
 		}
@@ -752,7 +752,7 @@ func (s *Server) gameView(r *Room, seat int, ob *outbox, now int64, rejected boo
 		if m.Result != nil {
 			available = 0 // a result stands
 		}
-		ms = append(ms, member{"undo", appendUndo(nil, UndoView{Available: available, Limit: s.Limits.UndoDepth})})
+		ms = append(ms, member{"undo", appendUndo(nil, UndoView{Available: available, Limit: s.limits.UndoDepth})})
 	}
 	return object(ms)
 }

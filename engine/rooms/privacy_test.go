@@ -65,7 +65,7 @@ func playRandom(t testing.TB, seed string, o randomOpts, check func(h *harness, 
 		steps = 4000
 	}
 	for step := 0; step < steps; step++ {
-		if h.s.Rooms[room].Match.Result != nil {
+		if rooms.RoomsOf(h.s)[room].Match.Result != nil {
 			break
 		}
 		switch p := r.NextPercent(); {
@@ -101,7 +101,7 @@ func playRandom(t testing.TB, seed string, o randomOpts, check func(h *harness, 
 
 // sessionOf returns the token of conn's session, read from the state.
 func (h *harness) sessionOf(conn string) string {
-	return h.s.Conns[conn].Session
+	return rooms.ConnsOf(h.s)[conn].Session
 }
 
 func cardName(id string) string {
@@ -125,7 +125,7 @@ func TestPrivacy(t *testing.T) {
 				public := map[string]bool{}
 				scanned, own := 0, 0
 				check := func(h *harness, room string, out []rooms.Outbound) {
-					r := h.s.Rooms[room]
+					r := rooms.RoomsOf(h.s)[room]
 					if r == nil || r.Match == nil {
 						return
 					}
@@ -210,7 +210,7 @@ func TestPrivacy(t *testing.T) {
 				if scanned == 0 || own == 0 {
 					t.Fatal("scanned nothing")
 				}
-				if h.s.Rooms[room].Match.Result == nil {
+				if rooms.RoomsOf(h.s)[room].Match.Result == nil {
 					t.Logf("game unfinished after the step bound (%d frames scanned)", scanned)
 				}
 				for _, c := range []string{"h0"} {

@@ -111,11 +111,26 @@ type Outbound struct {
 	Close bool   `json:"close,omitempty"`
 }
 
-// Server is the whole state of the room machine. It is a plain value that
-// Marshal encodes canonically and Restore decodes; hosts must treat its
-// fields as opaque and change it only through its methods. Methods mutate
-// the receiver in place; none keeps a reference to its arguments.
+// Server is the whole state of the room machine. Marshal encodes it
+// canonically and Restore decodes it; a host persists it whole or split
+// into records (AppendRoomRecord, AppendLobbyRecord, RestoreRecords).
+// Methods mutate the receiver in place; none keeps a reference to its
+// arguments.
 type Server struct {
+	limits   Limits
+	now      int64               // latest clock reading seen
+	roomSeq  int64               // rooms ever created
+	conns    map[string]*Conn    // by connection id
+	sessions map[string]*Session // by session token
+	rooms    map[string]*Room    // by room id
+
+	reg *Registry
+}
+
+// State is the decoded form of a Server's encoding, for tools and tests
+// that inspect one: changing it changes no Server. canon.Marshal of a State
+// gives the bytes Marshal gave.
+type State struct {
 	Schema   int                 `json:"schema"`
 	Limits   Limits              `json:"limits"`
 	Now      int64               `json:"now"`      // latest clock reading seen
@@ -123,8 +138,15 @@ type Server struct {
 	Conns    map[string]*Conn    `json:"conns"`    // by connection id
 	Sessions map[string]*Session `json:"sessions"` // by session token
 	Rooms    map[string]*Room    `json:"rooms"`    // by room id
+}
 
-	reg *Registry
+// DecodeState decodes what Marshal returned.
+func DecodeState(data []byte) (*State, error) {
+	var st State
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, fmt.Errorf("rooms: decode state: %w", err)
+	}
+	return &st, nil
 }
 
 // Conn is one open connection.
@@ -203,11 +225,10 @@ type Deadline struct {
 // New returns an empty server hosting the games of reg.
 func New(reg *Registry, lim Limits) *Server {
 	return &Server{
-		Schema:   Schema,
-		Limits:   lim.withDefaults(),
-		Conns:    map[string]*Conn{},
-		Sessions: map[string]*Session{},
-		Rooms:    map[string]*Room{},
+		limits:   lim.withDefaults(),
+		conns:    map[string]*Conn{},
+		sessions: map[string]*Session{},
+		rooms:    map[string]*Room{},
 		reg:      reg,
 	}
 }
@@ -222,37 +243,43 @@ func (s *Server) Marshal() ([]byte, error) {
 // connections recorded in it are kept (an HTTP host's clients outlive a
 // process); a host whose sockets died with it calls DropConnections.
 func Restore(data []byte, reg *Registry) (*Server, error) {
-	var s Server
-	if err := json.Unmarshal(data, &s); err != nil {
+	st, err := DecodeState(data)
+	if err != nil {
 		return nil, fmt.Errorf("rooms: restore: %w", err)
 	}
-	if s.Schema != Schema {
-		return nil, fmt.Errorf("rooms: restore: schema %d, want %d", s.Schema, Schema)
+	if st.Schema != Schema {
+		return nil, fmt.Errorf("rooms: restore: schema %d, want %d", st.Schema, Schema)
 	}
-	s.Limits = s.Limits.withDefaults()
-	if s.Conns == nil {
-		s.Conns = map[string]*Conn{}
+	return fromState(st, st.Limits, reg)
+}
+
+// fromState checks a decoded state and makes it a Server with limits lim.
+func fromState(st *State, lim Limits, reg *Registry) (*Server, error) {
+	s := &Server{limits: lim.withDefaults(), now: st.Now, roomSeq: st.RoomSeq,
+		conns: st.Conns, sessions: st.Sessions, rooms: st.Rooms, reg: reg}
+	if s.conns == nil {
+		s.conns = map[string]*Conn{}
 	}
-	if s.Sessions == nil {
-		s.Sessions = map[string]*Session{}
+	if s.sessions == nil {
+		s.sessions = map[string]*Session{}
 	}
-	if s.Rooms == nil {
-		s.Rooms = map[string]*Room{}
+	if s.rooms == nil {
+		s.rooms = map[string]*Room{}
 	}
-	for id, c := range s.Conns {
-		if c == nil || s.Sessions[c.Session] == nil {
+	for id, c := range s.conns {
+		if c == nil || s.sessions[c.Session] == nil {
 			return nil, fmt.Errorf("rooms: restore: connection %q has no session", id)
 		}
 	}
-	for _, se := range s.Sessions {
+	for _, se := range s.sessions {
 		if se == nil {
 			return nil, fmt.Errorf("rooms: restore: empty session")
 		}
-		if se.Room != "" && s.Rooms[se.Room] == nil {
+		if se.Room != "" && s.rooms[se.Room] == nil {
 			return nil, fmt.Errorf("rooms: restore: session %q in unknown room %q", se.PlayerID, se.Room)
 		}
 	}
-	for id, r := range s.Rooms {
+	for id, r := range s.rooms {
 		if r == nil || r.ID != id {
 			return nil, fmt.Errorf("rooms: restore: malformed room %q", id)
 		}
@@ -273,8 +300,7 @@ func Restore(data []byte, reg *Registry) (*Server, error) {
 			}
 		}
 	}
-	s.reg = reg
-	return &s, nil
+	return s, nil
 }
 
 // canonicalizeMatch brings the raw JSON a match holds (game states, log
@@ -322,8 +348,17 @@ type Input struct {
 	Now   int64  `json:"now"`
 }
 
+// Changes says which records of the state (see AppendRoomRecord and
+// AppendLobbyRecord) one call may have changed: a host that persists the
+// records writes these and no others. A record not named is byte for byte
+// what it was before the call.
+type Changes struct {
+	Rooms []string // ids of rooms whose record changed, created or deleted, sorted
+	Lobby bool     // whether the lobby record changed
+}
+
 // Apply dispatches in to Connect, Receive, Disconnect or Tick.
-func (s *Server) Apply(in Input, ids IDSource) []Outbound {
+func (s *Server) Apply(in Input, ids IDSource) ([]Outbound, Changes) {
 	switch in.Kind {
 	case InputConnect:
 		return s.Connect(in.Conn, in.Now, ids)
@@ -334,15 +369,15 @@ func (s *Server) Apply(in Input, ids IDSource) []Outbound {
 	case InputTick:
 		return s.Tick(in.Now)
 	}
-	return nil
+	return nil, Changes{}
 }
 
 // clock folds a clock reading into the state: time never runs backwards.
 func (s *Server) clock(now int64) int64 {
-	if now < s.Now {
-		return s.Now
+	if now < s.now {
+		return s.now
 	}
-	s.Now = now
+	s.now = now
 	return now
 }
 
@@ -370,18 +405,18 @@ func newID(ids IDSource, prefix string, taken func(string) bool) (string, error)
 // Connect opens connection conn: it is issued a fresh session and answered
 // with that session's LobbyView. Over the connection or session limit it is
 // answered with too_many_connections and Close.
-func (s *Server) Connect(conn string, now int64, ids IDSource) []Outbound {
+func (s *Server) Connect(conn string, now int64, ids IDSource) ([]Outbound, Changes) {
 	now = s.clock(now)
 	ob := newOutbox()
-	if _, dup := s.Conns[conn]; dup {
+	if _, dup := s.conns[conn]; dup {
 		s.disconnect(conn, now, ob)
 	}
-	if len(s.Conns) >= s.Limits.MaxConnections || len(s.Sessions) >= s.Limits.MaxSessions {
+	if len(s.conns) >= s.limits.MaxConnections || len(s.sessions) >= s.limits.MaxSessions {
 		ob.fail(conn, reject(CodeTooManyConnections, "the server is full"))
 		ob.direct[len(ob.direct)-1].Close = true
 		return s.flush(ob, now)
 	}
-	tok, err := newID(ids, "s:", func(id string) bool { return s.Sessions[id] != nil })
+	tok, err := newID(ids, "s:", func(id string) bool { return s.sessions[id] != nil })
 	if err != nil {
 		ob.fail(conn, reject(CodeInternal, "%v", err))
 		ob.direct[len(ob.direct)-1].Close = true
@@ -393,14 +428,15 @@ func (s *Server) Connect(conn string, now int64, ids IDSource) []Outbound {
 		ob.direct[len(ob.direct)-1].Close = true
 		return s.flush(ob, now)
 	}
-	s.Sessions[tok] = &Session{PlayerID: pid, Conn: conn, LastSeen: now}
-	s.Conns[conn] = &Conn{Session: tok}
+	s.sessions[tok] = &Session{PlayerID: pid, Conn: conn, LastSeen: now}
+	s.conns[conn] = &Conn{Session: tok}
+	ob.lobby = true
 	ob.views[conn] = true
 	return s.flush(ob, now)
 }
 
 func (s *Server) playerIDTaken(id string) bool {
-	for _, se := range s.Sessions {
+	for _, se := range s.sessions {
 		if se.PlayerID == id {
 			return true
 		}
@@ -410,7 +446,7 @@ func (s *Server) playerIDTaken(id string) bool {
 
 // Disconnect closes connection conn. A spectator leaves its room; a seated
 // session's seat is held for its reconnecting hello.
-func (s *Server) Disconnect(conn string, now int64) []Outbound {
+func (s *Server) Disconnect(conn string, now int64) ([]Outbound, Changes) {
 	now = s.clock(now)
 	ob := newOutbox()
 	s.disconnect(conn, now, ob)
@@ -419,36 +455,39 @@ func (s *Server) Disconnect(conn string, now int64) []Outbound {
 
 // DropConnections disconnects every connection, as a native host does after
 // restoring a state whose sockets died with the old process.
-func (s *Server) DropConnections(now int64) []Outbound {
+func (s *Server) DropConnections(now int64) ([]Outbound, Changes) {
 	now = s.clock(now)
 	ob := newOutbox()
-	for _, id := range sortedKeys(s.Conns) {
+	for _, id := range sortedKeys(s.conns) {
 		s.disconnect(id, now, ob)
 	}
 	return s.flush(ob, now)
 }
 
 func (s *Server) disconnect(conn string, now int64, ob *outbox) {
-	c := s.Conns[conn]
+	c := s.conns[conn]
 	if c == nil {
 		return
 	}
-	delete(s.Conns, conn)
+	delete(s.conns, conn)
 	delete(ob.views, conn)
+	ob.lobby = true
 	if c.Spectating != "" {
-		if r := s.Rooms[c.Spectating]; r != nil {
+		if r := s.rooms[c.Spectating]; r != nil {
 			r.Spectators = removeString(r.Spectators, conn)
 			ob.dir = true
+			ob.records[c.Spectating] = true
 		}
 	}
-	se := s.Sessions[c.Session]
+	se := s.sessions[c.Session]
 	if se == nil || se.Conn != conn {
 		return
 	}
+	s.touchSession(se, ob)
 	se.Conn = ""
 	se.LastSeen = now
 	if se.Room == "" && se.Name == "" {
-		delete(s.Sessions, c.Session)
+		delete(s.sessions, c.Session)
 		return
 	}
 	if se.Room != "" {
@@ -459,11 +498,11 @@ func (s *Server) disconnect(conn string, now int64, ob *outbox) {
 // Tick advances the clock to now: every decision whose clock ran out gets
 // its game's timeout default (an auto-pass), and sessions disconnected for
 // longer than the idle limit are released. Call it at NextWake.
-func (s *Server) Tick(now int64) []Outbound {
+func (s *Server) Tick(now int64) ([]Outbound, Changes) {
 	now = s.clock(now)
 	ob := newOutbox()
-	for _, id := range sortedKeys(s.Rooms) {
-		if r := s.Rooms[id]; r != nil {
+	for _, id := range sortedKeys(s.rooms) {
+		if r := s.rooms[id]; r != nil {
 			s.expireClock(id, r, now, ob)
 		}
 	}
@@ -479,7 +518,7 @@ func (s *Server) NextWake() (at int64, ok bool) {
 			at, ok = t, true
 		}
 	}
-	for _, r := range s.Rooms {
+	for _, r := range s.rooms {
 		if m := r.Match; m != nil && m.Result == nil {
 			for _, d := range m.Clock {
 				if d.At > 0 {
@@ -488,9 +527,9 @@ func (s *Server) NextWake() (at int64, ok bool) {
 			}
 		}
 	}
-	for _, se := range s.Sessions {
+	for _, se := range s.sessions {
 		if se.Conn == "" {
-			consider(se.LastSeen + s.Limits.SessionIdleMillis)
+			consider(se.LastSeen + s.limits.SessionIdleMillis)
 		}
 	}
 	return at, ok
@@ -500,9 +539,9 @@ func (s *Server) NextWake() (at int64, ok bool) {
 // limit, and closes live games none of whose humans has been connected for
 // that long (abandoned tables).
 func (s *Server) expireSessions(now int64, ob *outbox) {
-	idle := s.Limits.SessionIdleMillis
-	for _, id := range sortedKeys(s.Rooms) {
-		r := s.Rooms[id]
+	idle := s.limits.SessionIdleMillis
+	for _, id := range sortedKeys(s.rooms) {
+		r := s.rooms[id]
 		if r == nil || r.Match == nil || r.Match.Result != nil {
 			continue
 		}
@@ -512,7 +551,7 @@ func (s *Server) expireSessions(now int64, ob *outbox) {
 				continue
 			}
 			humans++
-			se := s.Sessions[st.Session]
+			se := s.sessions[st.Session]
 			if se != nil && (se.Conn != "" || now-se.LastSeen < idle) {
 				abandoned = false
 			}
@@ -521,18 +560,19 @@ func (s *Server) expireSessions(now int64, ob *outbox) {
 			s.deleteRoom(id, ob)
 		}
 	}
-	for _, tok := range sortedKeys(s.Sessions) {
-		se := s.Sessions[tok]
+	for _, tok := range sortedKeys(s.sessions) {
+		se := s.sessions[tok]
 		if se.Conn != "" || now-se.LastSeen < idle {
 			continue
 		}
-		if r := s.Rooms[se.Room]; r != nil {
+		if r := s.rooms[se.Room]; r != nil {
 			if r.Match != nil && r.Match.Result == nil {
 				continue // held for the live game
 			}
 			s.vacate(tok, se, r, ob)
 		}
-		delete(s.Sessions, tok)
+		delete(s.sessions, tok)
+		ob.lobby = true
 	}
 }
 
@@ -545,11 +585,37 @@ type outbox struct {
 	dir      bool              // the directory may have changed
 	passed   map[string]passes // what the machine did for human seats, by room
 	tables   map[string]*table // loaded positions, by room
+	records  map[string]bool   // rooms whose record changed, beside rooms
+	lobby    bool              // the lobby record changed
 }
 
 func newOutbox() *outbox {
 	return &outbox{views: map[string]bool{}, rejected: map[string]bool{}, rooms: map[string]bool{},
-		passed: map[string]passes{}, tables: map[string]*table{}}
+		passed: map[string]passes{}, tables: map[string]*table{}, records: map[string]bool{}}
+}
+
+// changes returns the records the call changed: every room whose members
+// are owed a view, every room marked besides, and the lobby.
+func (ob *outbox) changes() Changes {
+	for id := range ob.rooms {
+		ob.records[id] = true
+	}
+	var ch Changes
+	if len(ob.records) > 0 {
+		ch.Rooms = sortedKeys(ob.records)
+	}
+	ch.Lobby = ob.lobby
+	return ch
+}
+
+// touchSession notes that session se is about to change (or just did): its
+// record is its room's, or the lobby's while it sits in none.
+func (s *Server) touchSession(se *Session, ob *outbox) {
+	if se.Room != "" && s.rooms[se.Room] != nil {
+		ob.records[se.Room] = true
+	} else {
+		ob.lobby = true
+	}
 }
 
 // acted merges what one transition of room id did for human seats.
@@ -595,7 +661,7 @@ func (t *table) actions(seat int) []Action {
 // touchRoom owes every member of room id a view.
 func (s *Server) touchRoom(id string, ob *outbox) {
 	ob.rooms[id] = true
-	if r := s.Rooms[id]; r != nil && r.Match == nil {
+	if r := s.rooms[id]; r != nil && r.Match == nil {
 		ob.dir = true // filled counts and readiness are lobby state
 	}
 }
@@ -609,16 +675,16 @@ const (
 
 func (s *Server) phaseOf(c *Conn) (int, *Room, int) {
 	if c.Spectating != "" {
-		if r := s.Rooms[c.Spectating]; r != nil && r.Match != nil {
+		if r := s.rooms[c.Spectating]; r != nil && r.Match != nil {
 			return phaseSpectator, r, Spectator
 		}
 		return phaseLobby, nil, -1
 	}
-	se := s.Sessions[c.Session]
+	se := s.sessions[c.Session]
 	if se == nil || se.Room == "" {
 		return phaseLobby, nil, -1
 	}
-	r := s.Rooms[se.Room]
+	r := s.rooms[se.Room]
 	if r == nil {
 		return phaseLobby, nil, -1
 	}
@@ -640,16 +706,16 @@ func seatOf(r *Room, tok string) int {
 
 // flush turns the outbox into frames: direct frames first, then one current
 // view for every connection owed one, in connection-id order.
-func (s *Server) flush(ob *outbox, now int64) []Outbound {
+func (s *Server) flush(ob *outbox, now int64) ([]Outbound, Changes) {
 	out := ob.direct
 	owed := ob.views
 	for id := range ob.rooms {
-		r := s.Rooms[id]
+		r := s.rooms[id]
 		if r == nil {
 			continue
 		}
 		for _, st := range r.Seats {
-			if se := s.Sessions[st.Session]; st.Session != "" && se != nil && se.Conn != "" {
+			if se := s.sessions[st.Session]; st.Session != "" && se != nil && se.Conn != "" {
 				owed[se.Conn] = true
 			}
 		}
@@ -658,7 +724,7 @@ func (s *Server) flush(ob *outbox, now int64) []Outbound {
 		}
 	}
 	if ob.dir {
-		for id, c := range s.Conns {
+		for id, c := range s.conns {
 			if ph, _, _ := s.phaseOf(c); ph == phaseLobby {
 				owed[id] = true
 			}
@@ -667,7 +733,7 @@ func (s *Server) flush(ob *outbox, now int64) []Outbound {
 	var dir []byte // the encoded directory, once per call
 	dirDone := false
 	for _, id := range sortedKeys(owed) {
-		c := s.Conns[id]
+		c := s.conns[id]
 		if c == nil {
 			continue
 		}
@@ -698,7 +764,7 @@ func (s *Server) flush(ob *outbox, now int64) []Outbound {
 		}
 		out = append(out, Outbound{Conn: id, Kind: kind, Frame: frame})
 	}
-	return out
+	return out, ob.changes()
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -1,0 +1,156 @@
+package rooms
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/storyloom/storyloom/engine/canon"
+)
+
+// A host that persists the machine in pieces (so that one call writes what
+// it changed, not the whole state) splits it into records:
+//
+//   - one record per room: the room, with its match, and the sessions
+//     seated in it, as {"room":…,"sessions":{…}} (AppendRoomRecord);
+//   - one lobby record: the rest, that is every connection and the
+//     sessions seated nowhere, in the encoding Marshal writes with no
+//     rooms, the clock at 0 and the connections' rate counters left out
+//     (AppendLobbyRecord), since neither matters after a restart.
+//
+// Every call returns Changes, naming the records it may have changed;
+// RestoreRecords puts the records back together.
+
+// DurableState re-encodes a state Marshal returned without what the
+// records leave out: the clock and the connections' rate counters. A state
+// put together from records and the state they were taken from have the
+// same DurableState.
+func DurableState(state []byte) ([]byte, error) {
+	st, err := DecodeState(state)
+	if err != nil {
+		return nil, err
+	}
+	st.Now = 0
+	for _, c := range st.Conns {
+		c.Window, c.Count = 0, 0
+	}
+	return canon.Marshal(st)
+}
+
+// roomRecord is a room record, decoded.
+type roomRecord struct {
+	Room     *Room               `json:"room"`
+	Sessions map[string]*Session `json:"sessions,omitempty"`
+}
+
+// AppendRoomRecord appends the record of room id to b. ok is false when
+// the server holds no such room (it was deleted: the host removes its
+// record).
+func (s *Server) AppendRoomRecord(b []byte, id string) (_ []byte, ok bool) {
+	r := s.rooms[id]
+	if r == nil {
+		return b, false
+	}
+	b = append(b, `{"room":`...)
+	b = r.AppendCanonical(b)
+	seated := map[string]*Session{}
+	for _, st := range r.Seats {
+		if se := s.sessions[st.Session]; st.Session != "" && se != nil && se.Room == id {
+			seated[st.Session] = se
+		}
+	}
+	if len(seated) > 0 {
+		b = append(b, `,"sessions":`...)
+		b = appendMap(b, seated, (*Session).AppendCanonical)
+	}
+	return append(b, '}'), true
+}
+
+// AppendLobbyRecord appends the lobby record to b.
+func (s *Server) AppendLobbyRecord(b []byte) []byte {
+	o := openObj(b)
+	o.key("conns")
+	o.b = appendSorted(o.b, s.conns, func(b []byte, c *Conn) []byte {
+		kept := Conn{Session: c.Session, Spectating: c.Spectating}
+		return kept.AppendCanonical(b)
+	})
+	o.key("limits")
+	o.b = appendLimits(o.b, s.limits)
+	o.num("now", 0)
+	o.num("room_seq", s.roomSeq)
+	o.key("rooms")
+	o.b = append(o.b, "{}"...)
+	o.num("schema", Schema)
+	o.key("sessions")
+	lobby := map[string]*Session{}
+	for tok, se := range s.sessions {
+		if se.Room == "" || s.rooms[se.Room] == nil {
+			lobby[tok] = se
+		}
+	}
+	o.b = appendMap(o.b, lobby, (*Session).AppendCanonical)
+	return o.close()
+}
+
+// RestoreRecords puts a server together from its lobby record (nil when
+// there is none yet) and its room records by room id, each decoded once,
+// hosting the games of reg within limits lim (zero fields take their
+// defaults; the limits a lobby record holds are not used).
+func RestoreRecords(lobby []byte, roomRecords map[string][]byte, reg *Registry, lim Limits) (*Server, error) {
+	st := &State{Schema: Schema}
+	if lobby != nil {
+		if err := json.Unmarshal(lobby, st); err != nil {
+			return nil, fmt.Errorf("rooms: lobby record: %w", err)
+		}
+		if st.Schema != Schema {
+			return nil, fmt.Errorf("rooms: lobby record: schema %d, want %d", st.Schema, Schema)
+		}
+	}
+	if st.Sessions == nil {
+		st.Sessions = map[string]*Session{}
+	}
+	st.Rooms = make(map[string]*Room, len(roomRecords))
+	ids := make([]string, 0, len(roomRecords))
+	for id := range roomRecords {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids) // a session seated in two records: the error names the same one every time
+	for _, id := range ids {
+		var rr roomRecord
+		if err := json.Unmarshal(roomRecords[id], &rr); err != nil {
+			return nil, fmt.Errorf("rooms: record of room %q: %w", id, err)
+		}
+		if rr.Room == nil || rr.Room.ID != id {
+			return nil, fmt.Errorf("rooms: record of room %q holds another room", id)
+		}
+		st.Rooms[id] = rr.Room
+		for tok, se := range rr.Sessions {
+			if st.Sessions[tok] != nil {
+				return nil, fmt.Errorf("rooms: record of room %q: session %q is held twice", id, tok)
+			}
+			st.Sessions[tok] = se
+		}
+	}
+	return fromState(st, lim, reg)
+}
+
+// Connections returns the ids of the open connections, sorted.
+func (s *Server) Connections() []string { return sortedKeys(s.conns) }
+
+// SessionOf returns the token of the session connection conn holds, or ""
+// when there is no such connection.
+func (s *Server) SessionOf(conn string) string {
+	if c := s.conns[conn]; c != nil {
+		return c.Session
+	}
+	return ""
+}
+
+// ConnOf returns the connection session token holds, or "" when it is
+// disconnected or unknown.
+func (s *Server) ConnOf(token string) string {
+	if se := s.sessions[token]; se != nil {
+		return se.Conn
+	}
+	return ""
+}

@@ -1,0 +1,111 @@
+package rooms_test
+
+import (
+	"bytes"
+	"slices"
+	"testing"
+
+	"github.com/storyloom/storyloom/engine/rooms"
+	"github.com/storyloom/storyloom/engine/rooms/cheat"
+)
+
+// allRecords returns every record of s: the lobby's under "", each room's
+// under its id.
+func allRecords(s *rooms.Server) map[string][]byte {
+	recs := map[string][]byte{"": s.AppendLobbyRecord(nil)}
+	for id := range rooms.RoomsOf(s) {
+		recs[id], _ = s.AppendRoomRecord(nil, id)
+	}
+	return recs
+}
+
+// checkChanges fails t when a record of s differs from before (as
+// allRecords gave it; nil: not known) and ch does not name it, and
+// returns the records now.
+func checkChanges(t testing.TB, before map[string][]byte, s *rooms.Server, ch rooms.Changes) map[string][]byte {
+	t.Helper()
+	now := allRecords(s)
+	if before == nil {
+		return now
+	}
+	if !slices.IsSorted(ch.Rooms) {
+		t.Fatalf("changed rooms %v are not sorted", ch.Rooms)
+	}
+	if !bytes.Equal(before[""], now[""]) && !ch.Lobby {
+		t.Fatalf("the lobby record changed unreported:\nbefore %s\nafter  %s", before[""], now[""])
+	}
+	for id, b := range now {
+		if id != "" && !bytes.Equal(before[id], b) && !slices.Contains(ch.Rooms, id) {
+			t.Fatalf("room %s's record changed unreported (changes %+v):\nbefore %s\nafter  %s", id, ch, before[id], b)
+		}
+	}
+	for id := range before {
+		if _, ok := now[id]; !ok && !slices.Contains(ch.Rooms, id) {
+			t.Fatalf("room %s was deleted unreported (changes %+v)", id, ch)
+		}
+	}
+	return now
+}
+
+// checkRecordsRestore fails t unless the server RestoreRecords puts
+// together from records (as allRecords gave them) is the state Marshal
+// gave as whole, the clock and the rate counters aside.
+func checkRecordsRestore(t testing.TB, reg *rooms.Registry, whole []byte, records map[string][]byte) {
+	t.Helper()
+	roomRecs := map[string][]byte{}
+	for id, b := range records {
+		if id != "" {
+			roomRecs[id] = b
+		}
+	}
+	s, err := rooms.RestoreRecords(records[""], roomRecs, reg, rooms.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := s.Marshal()
+	if a, b := durable(t, whole), durable(t, got); !bytes.Equal(a, b) {
+		t.Fatalf("the records restore another state:\nwhole   %.400s\nrecords %.400s", a, b)
+	}
+}
+
+// durable re-encodes a state without what the records leave out.
+func durable(t testing.TB, state []byte) []byte {
+	t.Helper()
+	b, err := rooms.DurableState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestRestoreRecordsRefuses(t *testing.T) {
+	reg := registry(t)
+	h := newHarness(t, rooms.Limits{})
+	h.connect("a")
+	h.must("a", rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 2, GameSetup: cheat.ID}})
+	room := h.lobby("a").Room.RoomID
+	rec, _ := h.s.AppendRoomRecord(nil, room)
+	lobby := h.s.AppendLobbyRecord(nil)
+	tests := []struct {
+		name  string
+		lobby []byte
+		rooms map[string][]byte
+	}{
+		{"lobby not JSON", []byte("{"), nil},
+		{"lobby of another schema", []byte(`{"schema":2}`), nil},
+		{"room not JSON", lobby, map[string][]byte{room: []byte("[")}},
+		{"room under another id", lobby, map[string][]byte{"r:other": rec}},
+		{"connection seated in a missing room", lobby, nil},
+		{"session held twice", lobby, map[string][]byte{room: rec, "r:copy": bytes.ReplaceAll(rec, []byte(room), []byte("r:copy"))}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := rooms.RestoreRecords(tt.lobby, tt.rooms, reg, rooms.Limits{}); err == nil {
+				t.Fatal("restored")
+			}
+		})
+	}
+	if _, err := rooms.RestoreRecords(lobby, map[string][]byte{room: rec}, reg, rooms.Limits{}); err != nil {
+		t.Fatal(err)
+	}
+}
