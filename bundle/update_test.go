@@ -19,9 +19,9 @@ import (
 // where the games stand, and declares nothing, so no game on the deck can
 // adopt or migrate to it. The browser test (bundle/e2e) serves them too.
 
-// ferry is the directory of version of the ferry campaign.
-func ferry(version string) string {
-	return filepath.Join("testdata", "update", version, "ferry")
+// campaignsAt is the directory of the test campaigns at version.
+func campaignsAt(version string) string {
+	return filepath.Join("testdata", "update", version)
 }
 
 func onlyNotice(t *testing.T, h session.SessionHandle, outcome, from, to string) {
@@ -35,16 +35,17 @@ func onlyNotice(t *testing.T, h session.SessionHandle, outcome, from, to string)
 	}
 }
 
-// TestMCPKeepsEveryCampaignVersion plays version 1 of a campaign through
-// `bundle mcp` over SQLite and saves, then restarts the server on version
-// 2 and on version 3: the game and the save adopt version 2 with a notice,
-// and version 3, which nothing can adopt, leaves them playing version 2
-// (the save, version 1) and says so.
+// TestMCPKeepsEveryCampaignVersion plays version 1 of a story, a
+// simulation and a world through `bundle mcp` over SQLite and saves the
+// story, then restarts the server on version 2 and on version 3: the games
+// and the save adopt version 2 with a notice, and version 3, which nothing
+// can adopt, leaves them playing version 2 (the save, version 1) and says
+// so.
 func TestMCPKeepsEveryCampaignVersion(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "host.db")
 	args := func(version string) []string {
-		return []string{"-db", db, "-campaigns", ferry(version)}
+		return []string{"-db", db, "-campaigns", campaignsAt(version)}
 	}
 
 	cs := startMCP(t, args("1.0.0")...)
@@ -53,6 +54,30 @@ func TestMCPKeepsEveryCampaignVersion(t *testing.T) {
 	firstAvailable(t, cs, h.SessionID, h.Scene)
 	var save session.SaveHandle
 	callOK(t, cs, "save_game", map[string]any{"sessionId": h.SessionID}, &save)
+	// A week of the simulation and eight hours of the world.
+	others := map[string]string{}
+	for campaign, step := range map[string]map[string]any{
+		"first-flat": {"actionId": "end_week"},
+		"pier-fair":  {"actionId": "advance_ticks", "params": map[string]any{"ticks": 8}},
+	} {
+		var g session.SessionHandle
+		callOK(t, cs, "create_session", map[string]any{"campaignId": campaign}, &g)
+		step["sessionId"] = g.SessionID
+		var res session.ActionResult
+		callOK(t, cs, "submit_action", step, &res)
+		if !res.OK {
+			t.Fatalf("%s: %v", campaign, res.Errors)
+		}
+		others[campaign] = g.SessionID
+	}
+	resumeAll := func(outcome, from, to string) {
+		t.Helper()
+		for campaign, id := range others {
+			var r session.SessionHandle
+			callOK(t, cs, "resume_session", map[string]any{"sessionId": id}, &r)
+			t.Run(campaign+" "+outcome, func(t *testing.T) { onlyNotice(t, r, outcome, from, to) })
+		}
+	}
 	_ = cs.Close()
 
 	cs = startMCP(t, args("2.0.0")...)
@@ -70,6 +95,7 @@ func TestMCPKeepsEveryCampaignVersion(t *testing.T) {
 	var loaded session.SessionHandle
 	callOK(t, cs, "load_game", map[string]any{"saveId": save.SaveID}, &loaded)
 	onlyNotice(t, loaded, session.NoticeAdopted, "1.0.0", "2.0.0")
+	resumeAll(session.NoticeAdopted, "1.0.0", "2.0.0")
 	var view core.PlayerView
 	callOK(t, cs, "get_view", map[string]any{"sessionId": loaded.SessionID}, &view)
 	if !strings.Contains(string(view.KindView), `"fare"`) || strings.Contains(string(view.KindView), `"coins"`) {
@@ -83,6 +109,7 @@ func TestMCPKeepsEveryCampaignVersion(t *testing.T) {
 	if resumed.Notices[0].Reason != core.ReasonContentIncompatible || resumed.Scene.Body.Text != "The deck rolls under a grey sky." {
 		t.Fatalf("%+v", resumed)
 	}
+	resumeAll(session.NoticeKept, "2.0.0", "3.0.0")
 	var res session.ActionResult
 	callOK(t, cs, "submit_action", map[string]any{"sessionId": h.SessionID, "actionId": "watch"}, &res)
 	if !res.OK || res.Scene.Body.Text != "The gulls wheel over the wake." {
@@ -112,7 +139,7 @@ func TestPlayKeepsEveryCampaignVersion(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out, errb bytes.Buffer
-		if code := dispatch([]string{"play", "-db", db, "-campaigns", ferry(version), "-script", path, "ferry"}, &out, &errb); code != 0 {
+		if code := dispatch([]string{"play", "-db", db, "-campaigns", campaignsAt(version), "-script", path, "ferry"}, &out, &errb); code != 0 {
 			t.Fatalf("bundle play exited %d: %s", code, errb.String())
 		}
 		return out.String()

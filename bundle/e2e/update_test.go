@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,21 +15,21 @@ import (
 	"github.com/storyloom/storyloom/bundle/site"
 )
 
-// buildFerry builds the site with version of the ferry campaign
-// (bundle/testdata/update) as its only campaign, into a directory of its
-// own under dir.
-func buildFerry(t *testing.T, dir, version string) *site.Result {
+// buildVersion builds the site with version of the test campaigns of
+// bundle/testdata/update (the ferry story, first-flat and pier-fair) as its
+// only campaigns, into a directory of its own under dir.
+func buildVersion(t *testing.T, dir, version string) *site.Result {
 	t.Helper()
 	static := filepath.Join(dir, "static-"+version)
 	if err := os.CopyFS(filepath.Join(static, "icons"), os.DirFS(filepath.Join(suite.root, "static", "icons"))); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.CopyFS(filepath.Join(static, "campaigns", "ferry"), os.DirFS(filepath.Join(suite.root, "bundle", "testdata", "update", version, "ferry"))); err != nil {
+	if err := os.CopyFS(filepath.Join(static, "campaigns"), os.DirFS(filepath.Join(suite.root, "bundle", "testdata", "update", version))); err != nil {
 		t.Fatal(err)
 	}
 	res, err := browsertest.BuildStatic(context.Background(), filepath.Join(dir, "dist-"+version), os.DirFS(static), false)
 	if err != nil {
-		t.Fatalf("building the site with ferry %s: %v", version, err)
+		t.Fatalf("building the site with the campaigns at %s: %v", version, err)
 	}
 	return res
 }
@@ -70,6 +71,36 @@ func (p *page) notice(outcome string) string {
 	return p.text(sel)
 }
 
+// game goes to the play screen of session, a game of kind, and returns
+// the text of its content notice of outcome ("" for none).
+func (p *page) game(session, kind, outcome string) string {
+	p.t.Helper()
+	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`location.hash = "#/play/" + %q`, session)))
+	p.waitJS(fmt.Sprintf(`document.querySelector(".kind-screen")?.dataset.kind === %q && location.hash.endsWith(%q)`, kind, session))
+	if outcome == "" {
+		return ""
+	}
+	return p.notice(outcome)
+}
+
+// started starts campaign from the library, plays a first step with the
+// selector act, and returns the session.
+func (p *page) started(campaign, kind, act string) string {
+	p.t.Helper()
+	if eval[string](p, `document.querySelector("main").dataset.screen`) != "library" {
+		p.do(chromedp.Evaluate[chromedp.Void](`location.hash = "#/"`))
+		p.screen("library")
+	}
+	// Clicked from script, found and clicked at once: the screens redraw
+	// as they settle.
+	p.waitJS(fmt.Sprintf(`document.querySelector('[data-start=%q]')?.click() === undefined`, campaign))
+	p.waitJS(fmt.Sprintf(`document.querySelector(".kind-screen")?.dataset.kind === %q && !!document.querySelector(%q)`, kind, act))
+	n := p.seq()
+	p.waitJS(fmt.Sprintf(`(() => { const b = document.querySelector(%q); if (!b || b.disabled) return false; b.click(); return true; })()`, act))
+	p.waitSeq(n)
+	return eval[string](p, `decodeURIComponent(location.hash.split("/")[2])`)
+}
+
 // TestCampaignUpdatesNeverStrandAPlayer plays version 1 of a story partway
 // and saves it, then the host deploys version 2 (a scene reworded, a node
 // added, a variable renamed with a declared migration): the game goes on
@@ -81,13 +112,17 @@ func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 	t.Parallel()
 	need(t)
 	dir := t.TempDir()
-	v1, v2, v3 := buildFerry(t, dir, "1.0.0"), buildFerry(t, dir, "2.0.0"), buildFerry(t, dir, "3.0.0")
+	v1, v2, v3 := buildVersion(t, dir, "1.0.0"), buildVersion(t, dir, "2.0.0"), buildVersion(t, dir, "3.0.0")
 	s := browsertest.ServeDir(v1.Out, v1)
 	t.Cleanup(s.Close)
 	// Offline, the browser's own update check of sw.js fails, and says so.
 	p := &page{t: t, base: s.URL(), site: s}
 	p.attach([]string{"sw.js", "ERR_INTERNET_DISCONNECTED", "ERR_CONNECTION_REFUSED"})
 
+	// A simulation and a world, a step into each; the story last.
+	p.visit("")
+	sim := p.started("first-flat", "simulation", `[data-action-id="end_week"]`)
+	world := p.started("pier-fair", "world-graph", `[data-advance="8"]`)
 	startStory(t, p, "ferry")
 	firstChoice(t, p) // board: the deck, with one coin left
 	if got := sceneText(p); got != "The deck rolls." {
@@ -120,6 +155,17 @@ func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 		t.Error("the old save loaded without a notice")
 	}
 	p.waitJS(`document.querySelector(".scene-text")?.textContent === "The deck rolls under a grey sky."`)
+	ferry := eval[string](p, `decodeURIComponent(location.hash.split("/")[2])`)
+
+	for _, g := range []struct{ session, kind string }{{sim, "simulation"}, {world, "world-graph"}} {
+		if got := p.game(g.session, g.kind, "adopted"); got != "The campaign was updated: this game now plays version 2.0.0 (it was on 1.0.0)." {
+			t.Errorf("the %s's notice reads %q", g.kind, got)
+		}
+	}
+	if got := p.text("main"); !strings.Contains(got, "Candy cart") {
+		t.Errorf("the world does not show version 2's renamed building: %.300s", got)
+	}
+	p.game(ferry, "story-graph", "")
 
 	p.offline()
 	p.do(chromedp.Reload())
@@ -135,6 +181,12 @@ func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 		t.Errorf("the notice reads %q", got)
 	}
 	p.shot("update-kept")
+	for _, g := range []struct{ session, kind string }{{sim, "simulation"}, {world, "world-graph"}} {
+		if got := p.game(g.session, g.kind, "kept"); got != "Version 3.0.0 of the campaign cannot take this game over, so it goes on playing version 2.0.0." {
+			t.Errorf("the %s's notice reads %q", g.kind, got)
+		}
+	}
+	p.game(ferry, "story-graph", "kept")
 	p.act(`[data-action-id="watch"]`)
 	if got := sceneText(p); got != "The gulls wheel over the wake." {
 		t.Errorf("the kept game does not play version 2: %q", got)
