@@ -187,3 +187,47 @@ func TestSearchScryAndLook(t *testing.T) {
 		t.Fatalf("library after look %v", g.st.Players[0].Library)
 	}
 }
+
+func TestCastAndCombatDamageTriggersAndCounters(t *testing.T) {
+	g := scene(t, 2)
+	adept := g.put(0, "adept")
+	g.put(0, "mountain")
+	g.put(0, "mountain")
+	lash := g.give(0, "ember_lash")
+	cast(t, g, 0, lash, map[string][]string{"t0": ids("p1")})
+	if len(g.st.Stack) != 2 || g.st.Stack[1].Kind != "triggered" {
+		t.Fatalf("no cast trigger above the spell: %+v", g.st.Stack)
+	}
+	resolve(t, g)
+	if c := g.chars(g.perm(adept)); c.power != 2 || c.tough != 3 {
+		t.Fatalf("adept %d/%d", c.power, c.tough)
+	}
+	resolve(t, g)
+
+	g = scene(t, 2)
+	thief := g.put(0, "thief")
+	grower := g.put(0, "grower")
+	g.put(0, "forest")
+	g.put(0, "forest")
+	for range 2 {
+		for _, a := range g.Actions(0) {
+			if a.ManaAbility {
+				do(t, g, 0, "activate_ability", a.Subject[0], nil)
+				break
+			}
+		}
+		do(t, g, 0, "activate_ability", permID(grower), nil)
+		resolve(t, g)
+	}
+	v := g.permView(g.perm(grower), g.statics())
+	if v.Card.Power != "3" || len(v.Counters) != 1 || v.Counters[0] != (Counter{"+1/+1", 2}) {
+		t.Fatalf("grower %s/%s %+v", v.Card.Power, v.Card.Toughness, v.Counters)
+	}
+	attack(t, g, thief)
+	for g.st.Step != StepEndCombat {
+		do(t, g, g.st.Dec.Seat, "pass_priority", "", nil)
+	}
+	if len(g.st.Players[0].Hand) != 1 || g.st.Players[1].Life != 19 {
+		t.Fatalf("hand %d life %d", len(g.st.Players[0].Hand), g.st.Players[1].Life)
+	}
+}

@@ -57,6 +57,9 @@ const testCards = `[
 {"id":"prism","name":"Prism","cost":"{1}","types":["artifact"],"abilities":[{"kind":"triggered","when":"enters","mode":{"effects":[{"op":"choose_color"}]}}]},
 {"id":"naysayer","name":"Naysayer","cost":"{1}{W}","types":["artifact"],"abilities":[{"kind":"triggered","when":"enters","mode":{"effects":[{"op":"name_card"}]}},{"kind":"static","static":{"op":"named_cost_more","affects":"opponents","amount":2}}]},
 {"id":"lord","name":"Lord Ember","cost":"{1}{R}{G}","supertypes":["legendary"],"types":["creature"],"power":3,"toughness":3,"keywords":["haste"]},
+{"id":"adept","name":"Spell Adept","cost":"{1}{U}","types":["creature"],"power":1,"toughness":2,"abilities":[{"kind":"triggered","when":"you_cast_noncreature","mode":{"effects":[{"op":"pump","power":1,"toughness":1,"to":"self","duration":"end_of_turn"}]}}]},
+{"id":"thief","name":"Pocket Thief","cost":"{1}{U}","types":["creature"],"power":1,"toughness":1,"abilities":[{"kind":"triggered","when":"deals_combat_damage_to_player","mode":{"effects":[{"op":"draw","amount":1,"to":"you"}]}}]},
+{"id":"grower","name":"Moss Grower","cost":"{G}","types":["creature"],"power":1,"toughness":1,"abilities":[{"kind":"activated","cost":"{G}","sorcery_speed":true,"mode":{"effects":[{"op":"add_counters","counter":"+1/+1","amount":1,"to":"self"}]}}]},
 {"id":"poison_shot","name":"Poison Shot","cost":"{B}","types":["instant"],"spell":{"modes":[{"targets":[{"kind":"player"}],"effects":[{"op":"add_counters","counter":"poison","amount":5,"to":"t0"}]}]}}
 ]`
 
