@@ -27,6 +27,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	addr := fl.String("addr", "127.0.0.1:8080", "address to listen on")
 	dir := fl.String("dir", "", "built site to serve (default dist/ at the module root)")
 	db := fl.String("db", "", "SQLite file for rooms and Freeport games (default .storyloom/host.db at the module root)")
+	closed := fl.Bool("freeport-closed", false, "close the Freeport game to new players (its players play on)")
 	perAddr := fl.Int("conns-per-addr", serving.ConnsPerAddr, "most connections one client IP may hold open")
 	hosts := fl.String("hosts", "", "comma-separated host names the room WebSocket answers to, * for any (default: loopback names only)")
 	if err := fl.Parse(args); err != nil {
@@ -49,7 +50,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	if *hosts != "" {
 		names = strings.Split(*hosts, ",")
 	}
-	host, err := openHost(*db, names)
+	host, err := openHost(*db, names, *closed)
 	if err != nil {
 		fmt.Fprintln(stderr, "bundle serve:", err)
 		return 1
@@ -111,8 +112,9 @@ func serveUntil(ctx context.Context, h http.Handler, ln net.Listener, stderr io.
 // openHost opens the room server and the Freeport endpoint (bundle/hosting)
 // on the SQLite file db: by default .storyloom/host.db at the module root,
 // or in the user cache directory outside a checkout. hosts are the names
-// the room WebSocket answers to (empty: loopback names only).
-func openHost(db string, hosts []string) (*hoststore.Host, error) {
+// the room WebSocket answers to (empty: loopback names only);
+// freeportClosed closes the Freeport game to new players.
+func openHost(db string, hosts []string, freeportClosed bool) (*hoststore.Host, error) {
 	root, rootErr := moduleRoot()
 	if db == "" {
 		base := root
@@ -123,6 +125,6 @@ func openHost(db string, hosts []string) (*hoststore.Host, error) {
 		}
 		db = filepath.Join(base, ".storyloom", "host.db")
 	}
-	return hoststore.OpenHost(context.Background(), hoststore.HostConfig{Path: db, Hosts: hosts,
+	return hoststore.OpenHost(context.Background(), hoststore.HostConfig{Path: db, Hosts: hosts, FreeportClosed: freeportClosed,
 		FreeportGame: filepath.Join(root, "static", "freeport", "freeport.json")})
 }

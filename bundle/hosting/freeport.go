@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"sort"
 	"strconv"
@@ -51,7 +52,29 @@ type FreeportConfig struct {
 	SnapshotEvery int
 	// MaxBatch bounds the requests of one group commit; 0 means 256.
 	MaxBatch int
+	// TokensPerMinute bounds the tokens one client address is issued in a
+	// minute of the host clock (DefaultTokensPerMinute is the native
+	// host's); more are refused 429 rate_limited, so throwaway accounts
+	// cost time. 0 means no limit.
+	TokensPerMinute int
+	// TokenRate counts tokens per client address per minute (its sec is
+	// the minute's first second); nil counts in this process's memory.
+	TokenRate RateCounter
+	// ClientAddr names a request's client address for TokensPerMinute;
+	// nil takes the IP of RemoteAddr.
+	ClientAddr func(*http.Request) string
+	// Closed names the game instances closed to new enrolments: their
+	// Players play on, anyone may still read the Standing, and an enroll
+	// from an Owner with no Player is refused 403 enrolment_closed.
+	Closed map[string]bool
 }
+
+// DefaultTokensPerMinute is the native host's TokensPerMinute.
+const DefaultTokensPerMinute = 10
+
+// ErrEnrolmentClosed is Apply's error for an enroll the host refused
+// because the game is closed to new enrolments (FreeportConfig.Closed).
+var ErrEnrolmentClosed = errors.New("hosting: freeport: the game is closed to new enrolments")
 
 // Freeport serves the Freeport Game Master v2 over HTTP, one endpoint per
 // game instance. It is safe for concurrent use.
@@ -136,6 +159,12 @@ func NewFreeport(ctx context.Context, cfg FreeportConfig) (*Freeport, error) {
 	}
 	if cfg.Rate == nil {
 		cfg.Rate = &memoryRate{}
+	}
+	if cfg.TokenRate == nil {
+		cfg.TokenRate = &memoryRate{}
+	}
+	if cfg.ClientAddr == nil {
+		cfg.ClientAddr = remoteHost
 	}
 	f := &Freeport{cfg: cfg, secret: secret, inst: map[string]*instance{}}
 	for id, g := range cfg.Games {
@@ -290,6 +319,11 @@ func (f *Freeport) runBatch(ctx context.Context, in *instance, batch []*job[fpRe
 		head := in.head
 		var logs []Write
 		for _, j := range batch {
+			j.err = nil
+			if f.cfg.Closed[in.id] && isEnroll(j.in.body) && j.in.owner != "" && !cur.Enrolled(j.in.owner) {
+				j.err = ErrEnrolmentClosed // nothing applied, nothing logged
+				continue
+			}
 			now := f.cfg.Clock()
 			next, resp := cur.Apply(j.in.owner, now, j.in.body)
 			j.out.resp = resp
@@ -365,11 +399,51 @@ func hostError(w http.ResponseWriter, status int, code, msg string) {
 }
 
 func (f *Freeport) serveToken(w http.ResponseWriter, r *http.Request) {
-	if f.inst[r.PathValue("game")] == nil {
+	game := r.PathValue("game")
+	if f.inst[game] == nil {
 		hostError(w, http.StatusNotFound, "unknown_game", "no Freeport game here")
 		return
 	}
+	if f.overTokens(w, r, game) {
+		return
+	}
 	writeJSON(w, http.StatusCreated, map[string]string{"token": f.IssueToken()})
+}
+
+// overTokens counts one token for the request's client address and, when
+// that is over TokensPerMinute, answers 429 and reports true. A count that
+// fails lets the request through, as overRate does.
+func (f *Freeport) overTokens(w http.ResponseWriter, r *http.Request, game string) bool {
+	if f.cfg.TokensPerMinute <= 0 {
+		return false
+	}
+	sec := f.cfg.Clock() / 1000
+	minute := sec - sec%60
+	n, err := f.cfg.TokenRate.Count(r.Context(), "freeport-token/"+game+"/"+f.cfg.ClientAddr(r), minute)
+	if err == nil && n > int64(f.cfg.TokensPerMinute) {
+		w.Header().Set("Retry-After", strconv.FormatInt(minute+60-sec, 10))
+		hostError(w, http.StatusTooManyRequests, "rate_limited",
+			fmt.Sprintf("more than %d new tokens a minute from one address", f.cfg.TokensPerMinute))
+		return true
+	}
+	return false
+}
+
+// remoteHost is the IP of a request's RemoteAddr.
+func remoteHost(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// isEnroll reports whether a request body asks to enroll.
+func isEnroll(body []byte) bool {
+	var req struct {
+		Action string `json:"action"`
+	}
+	return json.Unmarshal(body, &req) == nil && req.Action == freeport.ActionEnroll
 }
 
 func (f *Freeport) serveRequest(w http.ResponseWriter, r *http.Request) {
@@ -397,6 +471,10 @@ func (f *Freeport) serveRequest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	resp, err := f.Apply(r.Context(), in.id, owner, body)
+	if errors.Is(err, ErrEnrolmentClosed) {
+		hostError(w, http.StatusForbidden, "enrolment_closed", "this game is closed to new players; its Standing is still open to read")
+		return
+	}
 	if err != nil {
 		w.Header().Set("Retry-After", "1")
 		hostError(w, http.StatusServiceUnavailable, "unavailable", "the game could not commit; retry with the same commandId")

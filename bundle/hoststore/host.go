@@ -42,6 +42,9 @@ type HostConfig struct {
 	// FreeportGame is the Freeport game file (static/freeport/freeport.json);
 	// empty or missing serves no Freeport instance.
 	FreeportGame string
+	// FreeportClosed closes the Freeport game to new enrolments
+	// (hosting.FreeportConfig.Closed).
+	FreeportClosed bool
 	// Clock is the host clock; nil means the system clock.
 	Clock hosting.Clock
 	// Limits bounds the room server; zero fields take the defaults.
@@ -97,7 +100,8 @@ func OpenHost(ctx context.Context, cfg HostConfig) (*Host, error) {
 				return nil, fmt.Errorf("hoststore: %s: %w", cfg.FreeportGame, err)
 			}
 			if h.Freeport, err = hosting.NewFreeport(ctx, hosting.FreeportConfig{Store: st, Clock: cfg.Clock,
-				Games: map[string]*freeport.Game{g.ID(): g}}); err != nil {
+				Games: map[string]*freeport.Game{g.ID(): g}, Closed: map[string]bool{g.ID(): cfg.FreeportClosed},
+				TokensPerMinute: hosting.DefaultTokensPerMinute}); err != nil {
 				st.Close()
 				return nil, err
 			}

@@ -171,6 +171,13 @@ func (g *Game) NewState(seed string) *State {
 	return s
 }
 
+// Enrolled reports whether owner has a Player in s: a host that closes a
+// game to new enrolments still lets its Players play.
+func (s *State) Enrolled(owner string) bool {
+	_, ok := s.playerByOwner.Get(owner)
+	return ok
+}
+
 // Game returns the game s is an instance of.
 func (s *State) Game() *Game { return s.game }
 
