@@ -156,7 +156,8 @@ func TestRandomGamesTerminate(t *testing.T) {
 
 // checkPrivacy fails when a seat's view or actions, or the spectator's
 // view, carry the id of a card in another seat's hand (unless that hand is
-// being revealed to the seat) or the seed.
+// being revealed to the seat) or the seed (when it is long enough to be
+// told from ordinary text; hosts draw long seeds).
 func checkPrivacy(t testing.TB, g *Game) {
 	t.Helper()
 	for s := -1; s < len(g.st.Players); s++ {
@@ -166,7 +167,7 @@ func checkPrivacy(t testing.TB, g *Game) {
 			acts, _ := json.Marshal(g.Actions(s))
 			text += string(acts)
 		}
-		if strings.Contains(text, g.st.Seed) {
+		if len(g.st.Seed) >= 8 && strings.Contains(text, g.st.Seed) { // a short seed is in any text
 			t.Fatalf("seat %d sees the seed", s)
 		}
 		for o := range g.st.Players {
