@@ -27,8 +27,12 @@ func Choose(kind string, g *rules.Game, seat int, acts []rooms.Action, h *rng.Ha
 	if kind == Random {
 		return chooseRandom(g, seat, acts, h)
 	}
-	if c, ok := g.Idle(seat); ok {
-		return c // nothing to do but pass: no need to read the table
+	// nothing to do but pass (or tap mana, which the pilot only does for
+	// an ability in its second main phase): no need to read the table
+	if st := g.Step(); st.Phase != "postcombat_main" || st.Active != seat {
+		if c, ok := g.Idle(seat); ok {
+			return c
+		}
 	}
 	return newPilot(g, seat).choose(acts)
 }

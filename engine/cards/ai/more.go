@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/storyloom/storyloom/engine/cards/card"
 	"github.com/storyloom/storyloom/engine/cards/rules"
@@ -323,6 +324,106 @@ func (p *pilot) loyalty(acts []rooms.Action) (rooms.Choice, bool) {
 		return rooms.Choice{}, false
 	}
 	return rooms.Choice{ActionID: best.act.ID, Targets: best.ans}, true
+}
+
+// activate spends the mana left in the seat's second main phase on an
+// activated ability worth using (a draw, a token): it activates one the
+// pool already pays, else taps one more source toward the best one the
+// pool and its untapped sources can pay. The mana floats meanwhile; the
+// next decision continues the plan, so no state is kept between them.
+func (p *pilot) activate(acts []rooms.Action) (rooms.Choice, bool) {
+	var best *plan
+	for _, a := range acts {
+		if a.Type != "activate_ability" || a.ManaAbility || len(a.Subject) == 0 {
+			continue
+		}
+		pv := p.perms[a.Subject[0]]
+		if pv == nil {
+			continue
+		}
+		d := p.def(pv.Card.FunctionalID)
+		ab := p.abilityOf(d, a)
+		if ab == nil || ab.Kind != card.AbilityActivated || ab.Mode == nil {
+			continue
+		}
+		pl := plan{act: a, ans: map[string][]string{}}
+		pl.score = p.modeWorth(ab.Mode, "", a, 0, pl.ans, false)
+		if pl.score > 0 && p.extraCost(a, pl.ans, &pl.score) && (best == nil || pl.score > best.score) {
+			best = &pl
+		}
+	}
+	if best != nil {
+		return rooms.Choice{ActionID: best.act.ID, Targets: best.ans}, true
+	}
+	// tap toward the best ability the pool and the sources can pay
+	want, wantSrc, score := "", "", 0
+	for i := range p.v.Battlefield {
+		pv := &p.v.Battlefield[i]
+		if !p.mine(pv) || pv.Card.Token {
+			continue
+		}
+		d := p.def(pv.Card.FunctionalID)
+		for _, ab := range d.Abilities {
+			if ab.Kind != card.AbilityActivated || ab.Mode == nil || len(ab.Mode.Targets) > 0 || ab.SorcerySpeed && len(p.v.Stack) > 0 {
+				continue
+			}
+			c, err := card.ParseAbilityCost(ab.Cost)
+			if err != nil || c.Mana == nil || c.Tap && (pv.Tapped || pv.SummoningSick) {
+				continue
+			}
+			s := 0
+			for _, e := range ab.Mode.Effects {
+				s += p.untargeted(e, 0)
+			}
+			spare := len(p.v.ManaPool) + len(p.sources())
+			if c.Tap && p.colors(pv) != "" {
+				spare--
+			}
+			if s > score && c.Mana.ManaValue(0) <= spare && (ab.Extra == nil || ab.Extra.ExileFromGraveyard == "" || p.graveHas(ab.Extra.ExileFromGraveyard)) {
+				need := strings.Join(c.Mana.Symbols, "")
+				for _, sym := range p.v.ManaPool {
+					need = strings.Replace(need, strings.Trim(sym, "{}"), "", 1)
+				}
+				want, wantSrc, score = need, pv.ID, s
+			}
+		}
+	}
+	if wantSrc == "" {
+		return rooms.Choice{}, false
+	}
+	// a land of a still-needed colour first, else any land
+	var fallback string
+	for _, a := range acts {
+		if !a.ManaAbility || len(a.Subject) == 0 || a.Subject[0] == wantSrc {
+			continue
+		}
+		if pv := p.perms[a.Subject[0]]; pv == nil || !hasType(pv.Card, "land") {
+			continue
+		}
+		// the label ends with the mana made: "Forest: add {G}"
+		if col := a.Label[max(len(a.Label)-2, 0) : len(a.Label)-1]; strings.Contains(want, col) {
+			return rooms.Choice{ActionID: a.ID}, true
+		}
+		if fallback == "" {
+			fallback = a.ID
+		}
+	}
+	return rooms.Choice{ActionID: fallback}, fallback != ""
+}
+
+// graveHas reports whether the seat's graveyard holds a card of kind.
+func (p *pilot) graveHas(kind string) bool {
+	for _, pile := range p.v.Graveyards {
+		if pile.PlayerID != p.me {
+			continue
+		}
+		for _, c := range pile.Cards {
+			if kind != "creature_card_in_your_graveyard" || hasType(c, "creature") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // abilityOf finds the ability an activate_ability action activates, by

@@ -70,6 +70,11 @@ func (p *pilot) priority(acts []rooms.Action) rooms.Choice {
 		if c, ok := p.loyalty(acts); ok {
 			return c
 		}
+		if p.v.Phase == "postcombat_main" {
+			if c, ok := p.activate(acts); ok {
+				return c
+			}
+		}
 	}
 	return rooms.Choice{ActionID: pass.ID}
 }
@@ -303,6 +308,9 @@ func (p *pilot) untargeted(e card.Effect, x int) int {
 	}
 	switch e.Op {
 	case "draw":
+		if p.v.Me != nil && p.v.Me.LibrarySize <= n+5 {
+			return 0 // no drawing towards an empty library
+		}
 		return 3 * n
 	case "gain_life", "scry", "mill":
 		return 1

@@ -331,3 +331,26 @@ func TestPilotCountersOnlyBigSpells(t *testing.T) {
 		})
 	}
 }
+
+func TestPilotSpendsSpareManaOnAnAbility(t *testing.T) {
+	_, cards, _ := shipped(t)
+	b := newPosition(t, cards, 2)
+	b.st.Step = rules.StepMain2
+	b.lands(0, "island", 4)
+	b.st.Players[0].Lands = 1
+	b.perm(0, "tome_of_endless_pages")
+	g := b.game()
+	for i := 0; i < 4; i++ {
+		_, a := decide(t, g, Pilot, 0)
+		if a.Type == "activate_ability" && !a.ManaAbility {
+			if v := g.View(0).(rules.View); len(v.Stack) != 1 {
+				t.Fatalf("stack %v, want the Tome's ability", v.Stack)
+			}
+			return
+		}
+		if !a.ManaAbility {
+			t.Fatalf("decision %d: %s, want mana toward the Tome", i, a.Type)
+		}
+	}
+	t.Fatal("the Tome was never activated")
+}
