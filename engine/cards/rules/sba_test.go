@@ -275,3 +275,16 @@ func TestCloneIsDeep(t *testing.T) {
 		t.Fatal("mutating the clone changed the state")
 	}
 }
+
+func TestSeatFlagsInViews(t *testing.T) {
+	g := scene(t, 3)
+	seats := []rooms.SeatStatus{{Connected: true}, {Connected: false}, {Connected: true, AI: "pilot"}}
+	v := g.ViewSeats(0, seats).(View)
+	if v.Me.Connected != nil || v.Me.AI || v.Opponents[0].Connected == nil || *v.Opponents[0].Connected || !v.Opponents[1].AI {
+		t.Fatalf("flags %+v %+v", v.Me, v.Opponents)
+	}
+	s := g.ViewSeats(rooms.Spectator, seats).(View)
+	if len(s.Players) != 3 || s.Players[1].Connected == nil || !s.Players[2].AI || s.Me != nil || s.MyHand != nil {
+		t.Fatalf("spectator %+v", s.Players)
+	}
+}

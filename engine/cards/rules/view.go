@@ -91,6 +91,8 @@ type SelfView struct {
 	MaximumHandSize any       `json:"maximum_hand_size"`
 	Counters        []Counter `json:"counters,omitempty"`
 	Eliminated      bool      `json:"eliminated,omitempty"`
+	Connected       *bool     `json:"connected,omitempty"` // present, false, only when disconnected
+	AI              bool      `json:"ai,omitempty"`
 }
 
 // OpponentView is another seat's public state.
@@ -102,6 +104,8 @@ type OpponentView struct {
 	GraveyardSize int       `json:"graveyard_size"`
 	Counters      []Counter `json:"counters,omitempty"`
 	Eliminated    bool      `json:"eliminated,omitempty"`
+	Connected     *bool     `json:"connected,omitempty"` // present, false, only when disconnected
+	AI            bool      `json:"ai,omitempty"`
 }
 
 // CommanderDamage is one commander's combat damage to one player.
@@ -226,7 +230,11 @@ func (g *Game) permView(p *Perm, sts []staticSrc) PermanentView {
 }
 
 // View projects the game for seat, or for rooms.Spectator.
-func (g *Game) View(seat int) any {
+func (g *Game) View(seat int) any { return g.ViewSeats(seat, nil) }
+
+// ViewSeats is View with every seat's connection and AI flags (from the
+// room machine) on me, opponents and players.
+func (g *Game) ViewSeats(seat int, seats []rooms.SeatStatus) any {
 	st := &g.st
 	v := View{Phase: phaseNames[st.Step], Turn: st.Turn, ActivePlayer: rooms.PlayerID(st.Active),
 		Battlefield: []PermanentView{}, Stack: []StackItemView{}, Graveyards: []ZonePile{}, Exile: []ZonePile{}}
@@ -237,6 +245,12 @@ func (g *Game) View(seat int) any {
 		pl := &st.Players[i]
 		ov := OpponentView{PlayerID: rooms.PlayerID(i), HandSize: len(pl.Hand), Life: pl.Life, LibrarySize: len(pl.Library),
 			GraveyardSize: len(pl.Grave), Counters: playerCounters(pl), Eliminated: pl.Out != ""}
+		if i < len(seats) {
+			ov.AI = seats[i].AI != ""
+			if !seats[i].Connected {
+				ov.Connected = new(bool)
+			}
+		}
 		switch {
 		case seat == rooms.Spectator:
 			v.Players = append(v.Players, ov)
@@ -249,7 +263,8 @@ func (g *Game) View(seat int) any {
 			if g.noMaxHand(i) {
 				mh = "unlimited"
 			}
-			v.Me = &SelfView{Life: pl.Life, LibrarySize: len(pl.Library), MaximumHandSize: mh, Counters: ov.Counters, Eliminated: ov.Eliminated}
+			v.Me = &SelfView{Life: pl.Life, LibrarySize: len(pl.Library), MaximumHandSize: mh, Counters: ov.Counters, Eliminated: ov.Eliminated,
+				Connected: ov.Connected, AI: ov.AI}
 			for k := 0; k < len(pl.Pool); k++ {
 				v.ManaPool = append(v.ManaPool, "{"+pl.Pool[k:k+1]+"}")
 			}
