@@ -50,6 +50,7 @@ type outcome struct {
 	inputs  int
 	refused int
 	turn    int
+	state   []byte // the final state's canonical bytes
 }
 
 // play plays a game between AI kinds (one per seat) with the given decks
@@ -100,6 +101,9 @@ func play(t testing.TB, cards rules.Cards, cfg rules.Config, seed string, kinds 
 		}
 	}
 	o.turn = g.Step().Turn
+	if o.state, err = g.State(); err != nil {
+		t.Fatal(err)
+	}
 	return o
 }
 

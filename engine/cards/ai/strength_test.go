@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"bytes"
 	"strconv"
 	"testing"
 
@@ -89,5 +90,17 @@ func TestCommanderFourSeatsFinish(t *testing.T) {
 			t.Errorf("%s: %d choices refused", seed, o.refused)
 		}
 		t.Logf("%s: %+v after %d inputs, turn %d", seed, *o.result, o.inputs, o.turn)
+	}
+}
+
+func TestGamesAreDeterministic(t *testing.T) {
+	_, cards, decks := shipped(t)
+	duel := starters(decks)
+	for _, kinds := range [][]string{{Pilot, Random}, {Random, Random}, {Pilot, Pilot}} {
+		a := play(t, cards, rules.Config{Format: deck.StarterDuel, Life: 20}, "same", kinds, duel[:2], 20000)
+		b := play(t, cards, rules.Config{Format: deck.StarterDuel, Life: 20}, "same", kinds, duel[:2], 20000)
+		if !bytes.Equal(a.state, b.state) || a.inputs != b.inputs {
+			t.Fatalf("%v: two plays of one seed differ", kinds)
+		}
 	}
 }
