@@ -145,7 +145,7 @@ func (g *Game) manaActions(seat int) []rooms.Action {
 		if c.ctrl != seat {
 			continue
 		}
-		for _, m := range manaAbilities(c.def) {
+		for _, m := range manaAbilities(c.def, p.Color) {
 			if m.cost.Tap && (p.Tapped || (is(c.def, "creature") && p.Sick && c.kw&kwHaste == 0)) {
 				continue
 			}
@@ -491,7 +491,7 @@ func (g *Game) applyMana(seat int, pid, idx, col string) error {
 		return fmt.Errorf("rules: no such permanent")
 	}
 	k, _ := strconv.Atoi(idx)
-	for _, m := range manaAbilities(g.permDef(p)) {
+	for _, m := range manaAbilities(g.permDef(p), p.Color) {
 		if m.idx != k {
 			continue
 		}

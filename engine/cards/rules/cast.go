@@ -25,7 +25,7 @@ func (g *Game) sources(seat int) []source {
 			continue
 		}
 		cols := ""
-		for _, m := range manaAbilities(c.def) {
+		for _, m := range manaAbilities(c.def, p.Color) {
 			if m.cost == (cost{Tap: true}) {
 				for k := 0; k < len(m.produce); k++ {
 					if !strings.Contains(cols, m.produce[k:k+1]) {
@@ -54,8 +54,9 @@ type manaAb struct {
 var basicColors = map[string]byte{"Plains": 'W', "Island": 'U', "Swamp": 'B', "Mountain": 'R', "Forest": 'G'}
 
 // manaAbilities lists d's mana abilities; a land with none has one per
-// basic land type it has.
-func manaAbilities(d *card.Def) []manaAb {
+// basic land type it has. "chosen" mana is the colour the permanent chose
+// as it entered (chosen), none before it chose.
+func manaAbilities(d *card.Def, chosen string) []manaAb {
 	var out []manaAb
 	for k, a := range d.Abilities {
 		if a.Kind != card.AbilityMana {
@@ -63,7 +64,10 @@ func manaAbilities(d *card.Def) []manaAb {
 		}
 		m := manaAb{idx: k, cost: mustCost(a.Cost), amount: max(a.Amount, 1)}
 		for _, p := range a.Produce {
-			if len(p) == 1 {
+			if p == "chosen" {
+				p = chosen
+			}
+			if len(p) == 1 && !strings.Contains(m.produce, p) {
 				m.produce += p
 			}
 		}

@@ -146,6 +146,18 @@ func TestChosenColorAndNamedCard(t *testing.T) {
 	resolve(t, g)
 	resolve(t, g)
 	answer(t, g, 0, "R")
+	var lens *Perm
+	for i := range g.st.Field {
+		if g.st.Field[i].ID == "prism" {
+			lens = &g.st.Field[i]
+		}
+	}
+	if lens == nil || lens.Color != "R" {
+		t.Fatal("the prism did not keep its colour")
+	}
+	if a, ok := offered(g, 0, "activate_ability", permID(lens.N)); !ok || !a.ManaAbility || a.Label != "Prism: add {R}" {
+		t.Fatalf("the prism's chosen mana: %+v %v", a, ok)
+	}
 	nay := g.give(0, "naysayer")
 	cast(t, g, 0, nay, nil)
 	resolve(t, g)
