@@ -132,17 +132,34 @@ type table struct {
 	now   int64
 	views map[string]json.RawMessage // latest game view per connection
 	sent  int                        // frames seen
+	room  string                     // the room the lobby frames last named
+	over  bool                       // a game view carried a result
+	col   *collector                 // when set, keeps the frames showing new fields
 }
 
-func (tb *table) feed(out []rooms.Outbound) {
+func (tb *table) feed(out []rooms.Outbound, _ rooms.Changes) {
 	tb.t.Helper()
 	for _, o := range out {
 		tb.sent++
-		if o.Kind == rooms.KindError {
-			continue
+		if tb.col != nil {
+			tb.col.add(tb.t, o.Kind, o.Frame)
 		}
-		if o.Kind == rooms.KindGame {
+		switch o.Kind {
+		case rooms.KindLobby:
+			var v struct {
+				Room *rooms.RoomView `json:"room"`
+			}
+			if json.Unmarshal(o.Frame, &v) == nil && v.Room != nil {
+				tb.room = v.Room.RoomID
+			}
+		case rooms.KindGame:
 			tb.views[o.Conn] = o.Frame
+			var v struct {
+				Result *rooms.Result `json:"result"`
+			}
+			if json.Unmarshal(o.Frame, &v) == nil && v.Result != nil {
+				tb.over = true
+			}
 		}
 	}
 }
@@ -181,18 +198,14 @@ func TestPlayThroughRooms(t *testing.T) {
 				tb.feed(tb.s.Connect(c, tb.now, tb.ids))
 			}
 			tb.send("a", rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 2, GameSetup: id}})
-			var room string
-			for _, r := range tb.s.Rooms {
-				room = r.ID
-			}
-			tb.send("b", rooms.JoinRoom{RoomID: room})
+			tb.send("b", rooms.JoinRoom{RoomID: tb.room})
 			for i, c := range []string{"a", "b"} {
 				tb.send(c, rooms.SubmitDeck{Cards: decks[i].Cards, Commander: decks[i].Commander})
 				tb.send(c, rooms.Ready{Ready: true})
 			}
 			h := rng.For(id, rng.System("test", 0))
 			passedFor, payMana := false, false
-			for step := 0; step < 300 && tb.s.Rooms[room].Match.Result == nil; step++ {
+			for step := 0; step < 300 && !tb.over; step++ {
 				moved := false
 				for _, c := range []string{"a", "b"} {
 					var v struct {
