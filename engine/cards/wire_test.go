@@ -13,7 +13,6 @@ import (
 	"github.com/storyloom/storyloom/engine/cards"
 	"github.com/storyloom/storyloom/engine/cards/ai"
 	"github.com/storyloom/storyloom/engine/cards/deck"
-	"github.com/storyloom/storyloom/engine/cards/rules"
 	"github.com/storyloom/storyloom/engine/internal/golden"
 	"github.com/storyloom/storyloom/engine/rng"
 	"github.com/storyloom/storyloom/engine/rooms"
@@ -95,7 +94,7 @@ func TestWireFixtures(t *testing.T) {
 		t.Skip("three whole games: the native run checks the fixtures")
 	}
 	cat, precons := shipped(t)
-	reg, err := rooms.NewRegistry(cards.Games(cat, aiKinds()...)...)
+	reg, err := rooms.NewRegistry(cards.Games(cat, ai.Seats()...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +153,8 @@ func TestWireFixtures(t *testing.T) {
 			}
 		}
 		if tc.format == deck.StarterDuel && !w.over {
-			w.send("a", rooms.ChooseAction{ActionID: concedeID(t, w.views["a"]), Token: tokenOf(t, w.views["a"], "concede")})
+			a := actionOf(t, w.views["a"], "concede")
+			w.send("a", rooms.ChooseAction{ActionID: a.ID, Token: a.Token})
 		}
 	}
 	kinds := make([]string, 0, len(col.frames))
@@ -176,16 +176,6 @@ func TestWireFixtures(t *testing.T) {
 	}
 }
 
-func aiKinds() []cards.AI {
-	var out []cards.AI
-	for _, k := range ai.Kinds() {
-		out = append(out, cards.AI{Option: ai.Option(k), Choose: func(g *rules.Game, seat int, h *rng.Handle) rooms.Choice {
-			return ai.Choose(k, g, seat, g.Actions(seat), h)
-		}})
-	}
-	return out
-}
-
 func mustJSON(t *testing.T, v any) []byte {
 	t.Helper()
 	b, err := json.MarshalIndent(v, "", " ")
@@ -195,8 +185,8 @@ func mustJSON(t *testing.T, v any) []byte {
 	return b
 }
 
-// tokenOf returns the token of frame's first action of type typ.
-func tokenOf(t *testing.T, frame []byte, typ string) string {
+// actionOf returns frame's first action of type typ.
+func actionOf(t *testing.T, frame []byte, typ string) rooms.Action {
 	t.Helper()
 	var v struct {
 		ValidActions []rooms.Action `json:"valid_actions"`
@@ -206,26 +196,9 @@ func tokenOf(t *testing.T, frame []byte, typ string) string {
 	}
 	for _, a := range v.ValidActions {
 		if a.Type == typ {
-			return a.Token
+			return a
 		}
 	}
-	return ""
-}
-
-// concedeID returns the id of frame's concede action.
-func concedeID(t *testing.T, frame []byte) string {
-	t.Helper()
-	var v struct {
-		ValidActions []rooms.Action `json:"valid_actions"`
-	}
-	if err := json.Unmarshal(frame, &v); err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range v.ValidActions {
-		if a.Type == "concede" {
-			return a.ID
-		}
-	}
-	t.Fatal("no concede action")
-	return ""
+	t.Fatalf("no %s action", typ)
+	return rooms.Action{}
 }

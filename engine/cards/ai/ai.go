@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"github.com/storyloom/storyloom/engine/cards"
 	"github.com/storyloom/storyloom/engine/cards/rules"
 	"github.com/storyloom/storyloom/engine/rng"
 	"github.com/storyloom/storyloom/engine/rooms"
@@ -43,4 +44,17 @@ func Option(kind string) rooms.AIOption {
 		return rooms.AIOption{ID: Random, Name: "Random", Description: "Plays any legal move at random: a sparring partner that never concedes."}
 	}
 	return rooms.AIOption{ID: Pilot, Name: "Pilot", Description: "Curves out, races and trades sensibly, blocks lethal and aims removal at the biggest threat."}
+}
+
+// Seats returns every AI kind as the card game's formats seat them
+// (cards.Games takes them): each chooses among the rules' actions for its
+// seat.
+func Seats() []cards.AI {
+	var out []cards.AI
+	for _, kind := range Kinds() {
+		out = append(out, cards.AI{Option: Option(kind), Choose: func(g *rules.Game, seat int, h *rng.Handle) rooms.Choice {
+			return Choose(kind, g, seat, g.Actions(seat), h)
+		}})
+	}
+	return out
 }
