@@ -299,7 +299,7 @@ func TestMCPPlaysOverStdio(t *testing.T) {
 func TestMCPBadInputKeepsServing(t *testing.T) {
 	cs := startMCP(t, "-memory")
 	var h session.SessionHandle
-	callOK(t, cs, "create_session", map[string]any{"campaignId": "gannet-rock", "seed": "1", "profileId": "p"}, &h)
+	callOK(t, cs, "create_session", map[string]any{"campaignId": "gannet-rock", "seed": "1", "profileId": "p", "audience": "player"}, &h)
 	var save session.SaveHandle
 	callOK(t, cs, "save_game", map[string]any{"sessionId": h.SessionID}, &save)
 
@@ -314,6 +314,7 @@ func TestMCPBadInputKeepsServing(t *testing.T) {
 		{"saving an unknown session", "save_game", map[string]any{"sessionId": "session-404"}, core.ReasonUnknownSession},
 		{"an unknown save", "load_game", map[string]any{"saveId": "save-404"}, core.ReasonUnknownSave},
 		{"an unknown campaign", "create_session", map[string]any{"campaignId": "atlantis"}, core.ReasonUnknownCampaign},
+		{"an unknown audience", "create_session", map[string]any{"campaignId": "gannet-rock", "audience": "spectator"}, core.ReasonInvalidState},
 		{"a stale savedAt", "delete_save", map[string]any{"profileId": "p", "saveId": save.SaveID, "expectedSavedAt": "1999-01-01T00:00:00.000000000Z"}, core.ReasonConcurrentModification},
 		{"another profile's save", "delete_save", map[string]any{"profileId": "q", "saveId": save.SaveID, "expectedSavedAt": save.SavedAt}, core.ReasonUnknownSave},
 		{"a fork point past the log", "branch_session", map[string]any{"sessionId": h.SessionID, "atActionCount": 99}, core.ReasonInvalidForkPoint},

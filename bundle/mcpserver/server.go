@@ -47,12 +47,13 @@ func Tools() []ToolInfo {
 // HostOnly lists the exported methods of session.Store that deliberately
 // have no tool, each with the reason.
 var HostOnly = map[string]string{
-	"Engine":         "the pure engine is the store's own dependency, not an operation",
-	"Forget":         "§7: dropping a session from memory is a host operation (SessionLayer.forget)",
-	"CaptureSession": "§7: a capture carries the seed, which never reaches a client (SessionLayer.captureSession)",
-	"ExportSave":     "a save file carries the envelope and its seed, which never reach a client",
-	"ImportSave":     "an imported envelope is a state the client wrote; only the player's own host may take one",
-	"Resume":         "resume_session is ResumeSession answered through Resume, which adds the content notices to the same scene",
+	"Engine":          "the pure engine is the store's own dependency, not an operation",
+	"Forget":          "§7: dropping a session from memory is a host operation (SessionLayer.forget)",
+	"CaptureSession":  "§7: a capture carries the seed, which never reaches a client (SessionLayer.captureSession)",
+	"ExportSave":      "a save file carries the envelope and its seed, which never reach a client",
+	"ExportNamedSave": "ExportSave with the save's name: the same file, which carries the envelope and its seed",
+	"ImportSave":      "an imported envelope is a state the client wrote; only the player's own host may take one",
+	"Resume":          "resume_session is ResumeSession answered through Resume, which adds the content notices to the same scene",
 }
 
 // New returns an MCP server whose tools call store. It holds no state of

@@ -53,6 +53,7 @@ type CreateSessionInput struct {
 	CampaignID string `json:"campaignId" jsonschema:"a campaignId from list_campaigns"`
 	Seed       string `json:"seed,omitempty" jsonschema:"the game's seed, for a reproducible game; omit and the store mints and records one"`
 	ProfileID  string `json:"profileId,omitempty" jsonschema:"the profile that keeps this game's achievements and endings; omit for an anonymous game"`
+	Audience   string `json:"audience,omitempty" jsonschema:"whose projection the session serves: ai (the default) or player"`
 }
 
 // LoadGameInput is load_game's arguments.
@@ -121,10 +122,14 @@ var toolSet = []tool{
 			return s.PreviewAction(ctx, in.SessionID, in.ActionID, in.Params)
 		}),
 	def("create_session", "CreateSession", false,
-		"Start a game of a campaign, for the ai audience. Returns the sessionId and the first scene.",
+		"Start a game of a campaign, for the ai audience unless audience says player. Returns the sessionId and the first scene.",
 		func(ctx context.Context, s *session.Store, in CreateSessionInput) (session.SessionHandle, error) {
+			audience := core.Audience(in.Audience)
+			if audience == "" {
+				audience = core.AudienceAI
+			}
 			return s.CreateSession(ctx, session.CreateSessionConfig{
-				CampaignID: in.CampaignID, Seed: in.Seed, ProfileID: in.ProfileID, Audience: core.AudienceAI,
+				CampaignID: in.CampaignID, Seed: in.Seed, ProfileID: in.ProfileID, Audience: audience,
 			})
 		}),
 	def("resume_session", "ResumeSession", false,

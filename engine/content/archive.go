@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/storyloom/storyloom/engine/canon"
@@ -121,52 +122,58 @@ func NewArchive(kinds []core.Kind, initial *core.Registry) (*Archive, error) {
 }
 
 // Publish adds every campaign of r as an epoch and makes r the latest
-// publication. It refuses a registry without provenance, an authored key the
-// engine reserves, and a held (campaign, version) whose content differs
-// (content_version_conflict). It returns the epochs newly added; an identical
-// republish adds none and still becomes the latest.
+// publication. Under one write lock it refuses a registry without
+// provenance, an authored key the engine reserves (any core.reason.* key,
+// a key of the core catalog or of a registered kind's messages) or that
+// contains '~', a campaign of an unregistered kind or one its kind does not
+// validate against its authored strings, and a held (campaign, version)
+// whose content differs (content_version_conflict). It returns the epochs
+// newly added; an identical republish adds none and still becomes the
+// latest.
 func (a *Archive) Publish(r *core.Registry) core.Result[[]EpochRef] {
 	if r == nil || r.Provenance == nil {
 		return core.Fail[[]EpochRef](core.Errorf(core.ReasonContentProvenanceMissing, "", "a registry without provenance cannot be published"))
 	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	type pending struct {
 		ref EpochRef
 		ep  *epoch
 	}
 	var adds []pending
-	a.mu.RLock()
 	for _, id := range r.Order {
 		c := r.Campaigns[id]
 		p := r.Provenance[id]
 		if p == nil {
-			a.mu.RUnlock()
 			return core.Fail[[]EpochRef](core.Errorf(core.ReasonContentProvenanceMissing, id, "campaign %q has no provenance", id))
 		}
 		k := a.kinds[c.KindID]
 		if k == nil {
-			a.mu.RUnlock()
 			return core.Fail[[]EpochRef](core.Errorf(core.ReasonUnknownKind, id, "campaign %q is of unregistered kind %q", id, c.KindID))
 		}
-		for key := range p.Strings {
-			if a.engineKeys[key] != "" {
-				a.mu.RUnlock()
-				return core.Fail[[]EpochRef](core.Errorf(core.ReasonProtectedStringKey, id, "authored key %q is reserved by the engine", key))
+		for _, key := range slices.Sorted(maps.Keys(p.Strings)) {
+			if e, bad := a.reservedKey(key); bad {
+				e.Path = id
+				return core.Fail[[]EpochRef](e)
 			}
+		}
+		if vr := k.ValidateCampaign(c, p.Strings); !vr.OK {
+			if len(vr.Errors) == 0 {
+				vr.Errors = []core.ValidationError{core.Errorf(core.ReasonInvalidState, id, "the kind refused campaign %q", id)}
+			}
+			return core.Result[[]EpochRef]{Errors: vr.Errors, Warnings: vr.Warnings}
 		}
 		form, err := formOf(c, p)
 		if err != nil {
-			a.mu.RUnlock()
 			return core.Fail[[]EpochRef](core.Errorf(core.ReasonInvalidState, id, "campaign %q does not encode: %v", id, err))
 		}
 		digest, err := EpochDigest(form)
 		if err != nil {
-			a.mu.RUnlock()
 			return core.Fail[[]EpochRef](core.Errorf(core.ReasonInvalidState, id, "campaign %q does not encode: %v", id, err))
 		}
 		ref := EpochRef{CampaignID: id, CampaignVersion: c.Version}
 		if held := a.epochs[ref]; held != nil {
 			if held.stored.Digest != digest {
-				a.mu.RUnlock()
 				return core.Fail[[]EpochRef](core.Errorf(core.ReasonContentVersionConflict, id,
 					"campaign %q version %s was already published with other content", id, c.Version))
 			}
@@ -177,15 +184,8 @@ func (a *Archive) Publish(r *core.Registry) core.Result[[]EpochRef] {
 		}}
 		adds = append(adds, pending{ref, &epoch{stored: stored, registry: a.epochRegistry(c, p)}})
 	}
-	a.mu.RUnlock()
-
-	a.mu.Lock()
-	defer a.mu.Unlock()
 	out := []EpochRef{}
 	for _, p := range adds {
-		if _, held := a.epochs[p.ref]; held {
-			continue
-		}
 		a.epochs[p.ref] = p.ep
 		for k := range p.ep.stored.Form.Strings {
 			a.authored[k] = true
@@ -197,6 +197,22 @@ func (a *Archive) Publish(r *core.Registry) core.Result[[]EpochRef] {
 	}
 	a.latest = r
 	return core.Succeed(out)
+}
+
+// reservedKey reports whether an authored key may not be published, with
+// the protected_string_key error that says why.
+func (a *Archive) reservedKey(key core.LocKey) (core.ValidationError, bool) {
+	switch {
+	case strings.Contains(key, "~"):
+		e := core.Errorf(core.ReasonProtectedStringKey, "", "authored key %q uses '~', which is reserved for response aliases", key)
+		e.Details = map[string]any{"key": key, "reason": "response_alias_namespace"}
+		return e, true
+	case strings.HasPrefix(key, core.CoreReasonKey("")) || a.engineKeys[key] != "":
+		e := core.Errorf(core.ReasonProtectedStringKey, "", "authored key %q is reserved by the engine", key)
+		e.Details = map[string]any{"key": key, "reason": "engine_reserved"}
+		return e, true
+	}
+	return core.ValidationError{}, false
 }
 
 func formOf(c *core.Campaign, p *core.Provenance) (EpochForm, error) {
@@ -261,7 +277,7 @@ func (a *Archive) Restore(s StoredEpoch) RestoreResult {
 	}
 	var warnings []core.ValidationWarning
 	for _, key := range slices.Sorted(maps.Keys(s.Form.Strings)) {
-		if reservedThen[key] || len(key) > len("core.reason.") && key[:len("core.reason.")] == "core.reason." {
+		if reservedThen[key] || strings.HasPrefix(key, core.CoreReasonKey("")) {
 			return integrity("authored key %q was reserved when the epoch was published", key)
 		}
 		if a.engineKeys[key] != "" {

@@ -225,7 +225,7 @@ func (b *builder) addString(src Source, id, path string, strs map[core.LocKey]st
 		b.fail(src, id, e)
 	case !core.IsLocKey(t.Key):
 		b.fail(src, id, core.Errorf(core.ReasonInvalidLocKey, path, "string key %q must be dotted segments of [a-z0-9_-]", t.Key))
-	case b.engineKeys[t.Key] != "":
+	case b.engineKeys[t.Key] != "" || strings.HasPrefix(t.Key, core.CoreReasonKey("")):
 		e := core.Errorf(core.ReasonProtectedStringKey, path, "string key %q is reserved by the engine", t.Key)
 		e.Details = map[string]any{"key": t.Key, "reason": "engine_reserved"}
 		b.fail(src, id, e)

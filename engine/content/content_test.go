@@ -1,6 +1,7 @@
 package content_test
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -70,6 +71,7 @@ func TestBuildRefuses(t *testing.T) {
 		{"duplicate id", []content.Source{src("x.json", good), src("y.json", good)}, core.ReasonDuplicateCampaignID, "id"},
 		{"kind refusal", []content.Source{src("x.json", string(testkind.Campaign("alpha", "1.0.0", -1)))}, core.ReasonInvalidState, "content.goal"},
 		{"reserved key", []content.Source{src("x.json", strings.Replace(good, `"step":"Add one"`, `"step":{"key":"core.reason.unknown_action","text":"Mine"}`, 1))}, core.ReasonProtectedStringKey, "content"},
+		{"reserved namespace", []content.Source{src("x.json", strings.Replace(good, `"step":"Add one"`, `"step":{"key":"core.reason.not_yet_a_code","text":"Mine"}`, 1))}, core.ReasonProtectedStringKey, "content"},
 		{"alias namespace", []content.Source{src("x.json", strings.Replace(good, `"step":"Add one"`, `"step":{"key":"~a.b","text":"Mine"}`, 1))}, core.ReasonProtectedStringKey, "content"},
 		{"bad key", []content.Source{src("x.json", strings.Replace(good, `"step":"Add one"`, `"step":{"key":"Bad Key","text":"Mine"}`, 1))}, core.ReasonInvalidLocKey, "content"},
 		{"empty text", []content.Source{src("x.json", strings.Replace(good, `"step":"Add one"`, `"step":""`, 1))}, core.ReasonMissingStringKey, "content"},
@@ -275,5 +277,49 @@ func TestBuildChecksTheMigration(t *testing.T) {
 	bad := strings.Replace(v2, `"from":["1.0.0"]`, `"from":["1.0.0"],"renames":{"node":{"a":"b"}}`, 1)
 	if _, res := content.Build(kinds, src("x.json", bad)); res.OK || res.Errors[0].Code != core.ReasonInvalidIdentifier || res.Errors[0].Path != "migration.renames.node" {
 		t.Fatalf("%+v", res.Errors)
+	}
+}
+
+func TestPublishRefuses(t *testing.T) {
+	with := func(key, text string) *core.Registry {
+		r := build(t, "tally", "2.0.0", 4)
+		p := *r.Provenance["tally"]
+		p.Strings = maps.Clone(p.Strings)
+		p.Strings[key] = text
+		c := *r
+		c.Provenance = map[string]*core.Provenance{"tally": &p}
+		return &c
+	}
+	tests := []struct {
+		name   string
+		reg    *core.Registry
+		code   string
+		reason string
+	}{
+		{"an alias key", with("tally.~x", "x"), core.ReasonProtectedStringKey, "response_alias_namespace"},
+		{"a key under core.reason.", with("core.reason.someday", "x"), core.ReasonProtectedStringKey, "engine_reserved"},
+		{"a campaign its kind refuses", func() *core.Registry {
+			r := build(t, "tally", "2.0.0", 4)
+			p := *r.Provenance["tally"]
+			p.Strings = map[core.LocKey]string{}
+			c := *r
+			c.Provenance = map[string]*core.Provenance{"tally": &p}
+			return &c
+		}(), core.ReasonMissingStringKey, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := content.NewArchive(kinds, build(t, "tally", "1.0.0", 10))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := a.Publish(tt.reg)
+			if res.OK || res.Errors[0].Code != tt.code || (tt.reason != "" && res.Errors[0].Details["reason"] != tt.reason) {
+				t.Fatalf("%+v", res)
+			}
+			if a.Resolve("tally", "2.0.0") != nil || a.Current("tally") != "1.0.0" {
+				t.Fatal("a refused publication left a trace")
+			}
+		})
 	}
 }

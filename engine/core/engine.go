@@ -547,11 +547,11 @@ func (e *Engine) AdoptContent(s *GameState, version string) AdoptionResult {
 	if raw, err = e.migrateForCampaign(r.kind, raw, to, s.CampaignVersion); err != nil {
 		return AdoptionResult{Reason: ReasonContentIncompatible}
 	}
-	st, err := r.kind.DecodeState(raw, to)
+	st, err := decodeState(r.kind, raw, to)
 	if err != nil {
 		return AdoptionResult{Reason: ReasonContentIncompatible}
 	}
-	adopted, refusal := adopter.AdoptContent(st, r.campaign, to)
+	adopted, refusal := adopt(adopter, st, r.campaign, to)
 	if refusal != "" {
 		return AdoptionResult{Reason: refusal}
 	}
@@ -574,7 +574,40 @@ func (e *Engine) migrateForCampaign(k Kind, raw json.RawMessage, to *Campaign, f
 	if !ok {
 		return nil, fmt.Errorf("kind %q cannot apply campaign migrations", k.ID())
 	}
-	return m.MigrateForCampaign(raw, to, from)
+	return guarded(func() (json.RawMessage, error) { return m.MigrateForCampaign(raw, to, from) })
+}
+
+// guarded runs one call into a kind's code, turning a panic into an error,
+// so that a kind's defect met at the save boundary or at adoption is a
+// reason code (invalid_state, migration_failed, content_incompatible) and
+// never a crash of the host.
+func guarded[T any](f func() (T, error)) (v T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the kind failed: %v", r)
+		}
+	}()
+	return f()
+}
+
+// decodeState is Kind.DecodeState, guarded.
+func decodeState(k Kind, raw json.RawMessage, c *Campaign) (any, error) {
+	return guarded(func() (any, error) { return k.DecodeState(raw, c) })
+}
+
+// adopt is ContentAdopter.AdoptContent, guarded: a panic refuses with
+// content_incompatible.
+func adopt(a ContentAdopter, st any, from, to *Campaign) (any, string) {
+	var refusal string
+	adopted, err := guarded(func() (any, error) {
+		var v any
+		v, refusal = a.AdoptContent(st, from, to)
+		return v, nil
+	})
+	if err != nil {
+		return nil, ReasonContentIncompatible
+	}
+	return adopted, refusal
 }
 
 // StartingVersion is the campaign version s's log started on (§2): the first

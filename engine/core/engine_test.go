@@ -569,3 +569,78 @@ func TestSerializeIsCanonical(t *testing.T) {
 		t.Fatalf("direct encoder differs from canonical JSON:\n%s\n%s", fast, slow)
 	}
 }
+
+// panicky is the counter kind whose state checks, migrations and adoption
+// panic once armed, as a kind with a defect would.
+type panicky struct {
+	testkind.Kind
+	armed *string // "migrate", "adopt" or "decode"
+}
+
+func (k panicky) DecodeState(raw json.RawMessage, c *core.Campaign) (any, error) {
+	if *k.armed == "decode" {
+		panic("decode")
+	}
+	return k.Kind.DecodeState(raw, c)
+}
+
+func (k panicky) AdoptContent(state any, from, to *core.Campaign) (any, string) {
+	if *k.armed == "adopt" {
+		panic("adopt")
+	}
+	return k.Kind.AdoptContent(state, from, to)
+}
+
+func (k panicky) MigrateState(old json.RawMessage, from string) (json.RawMessage, error) {
+	panic("migrate state")
+}
+
+func (k panicky) MigrateForCampaign(old json.RawMessage, to *core.Campaign, from string) (json.RawMessage, error) {
+	if *k.armed == "migrate" {
+		panic("migrate for campaign")
+	}
+	return old, nil
+}
+
+func TestAKindsPanicIsAReasonCode(t *testing.T) {
+	armed := "migrate"
+	kinds := []core.Kind{panicky{armed: &armed}}
+	v1, r1 := content.Build(kinds, content.Source{Campaign: testkind.Campaign("tally", "1.0.0", 10)})
+	v2, r2 := content.Build(kinds, content.Source{Campaign: []byte(strings.Replace(string(testkind.Campaign("tally", "2.0.0", 4)), `"format":1`, `"format":1,"migration":{"from":["1.0.0"]}`, 1))})
+	if !r1.OK || !r2.OK {
+		t.Fatal(r1.Errors, r2.Errors)
+	}
+	a, err := content.NewArchive(kinds, v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Publish(v2)
+	e, err := core.New(core.Host{Kinds: kinds, Registry: v1, Archive: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := submit(t, e, create(t, e, "s"), "inc", nil)
+	saved := []byte(serialize(t, e, s))
+
+	if r := e.AdoptContent(s, "2.0.0"); r.Adopted || r.Reason != core.ReasonContentIncompatible {
+		t.Fatalf("a panicking migration adopted: %+v", r)
+	}
+	only2, err := core.New(core.Host{Kinds: kinds, Registry: v2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := only2.Migrate(saved); res.OK || res.Errors[0].Code != core.ReasonMigrationFailed {
+		t.Fatalf("a panicking campaign migration: %+v", res.Errors)
+	}
+	if res, _ := e.MigrateSave(saved, "0.9.0"); res.OK || res.Errors[0].Code != core.ReasonMigrationFailed {
+		t.Fatalf("a panicking kind migration: %+v", res.Errors)
+	}
+	armed = "adopt"
+	if r := e.AdoptContent(s, "2.0.0"); r.Adopted || r.Reason != core.ReasonContentIncompatible {
+		t.Fatalf("a panicking adoption: %+v", r)
+	}
+	armed = "decode"
+	if res := e.Deserialize(saved); res.OK || res.Errors[0].Code != core.ReasonInvalidState {
+		t.Fatalf("a panicking state check: %+v", res.Errors)
+	}
+}

@@ -85,7 +85,7 @@ func (e *Engine) Deserialize(data []byte) Result[*GameState] {
 	if verr != nil {
 		return e.rejectDeserialize(*verr)
 	}
-	st, err := r.kind.DecodeState(env.kindState, r.campaign)
+	st, err := decodeState(r.kind, env.kindState, r.campaign)
 	if err != nil {
 		return e.rejectDeserialize(Errorf(ReasonInvalidState, "kindState", "%v", err))
 	}
@@ -191,7 +191,7 @@ func (e *Engine) MigrateSave(data []byte, kindVersion string) (res Result[*GameS
 			return e.rejectDeserialize(Errorf(ReasonSaveRequiresMigration, "kindVersion",
 				"kind %q cannot migrate states from version %s to %s", k.ID(), kindVersion, k.Version())), false
 		}
-		out, err := m.MigrateState(raw, kindVersion)
+		out, err := guarded(func() (json.RawMessage, error) { return m.MigrateState(raw, kindVersion) })
 		if err != nil {
 			return e.rejectDeserialize(Errorf(ReasonMigrationFailed, "kindState", "kind migration from %s failed: %v", kindVersion, err)), false
 		}
@@ -221,7 +221,7 @@ func (e *Engine) MigrateSave(data []byte, kindVersion string) (res Result[*GameS
 	if verr != nil {
 		return e.rejectDeserialize(*verr), false
 	}
-	st, err := k.DecodeState(raw, r.campaign)
+	st, err := decodeState(k, raw, r.campaign)
 	if err != nil {
 		code := ReasonInvalidState
 		if migrated {

@@ -19,8 +19,11 @@ type Fixture struct {
 	Config core.NewGameConfig `json:"config"`
 	// CampaignVersion is the version the game starts on when the log has
 	// no epoch entry; empty means the engine's default.
-	CampaignVersion string   `json:"campaignVersion,omitempty"`
-	ActionLog       core.Log `json:"actionLog"`
+	CampaignVersion string `json:"campaignVersion,omitempty"`
+	// CapturedUnder is the engine version that captured the fixture
+	// (core.EngineVersion), for provenance: a replay never reads it.
+	CapturedUnder string   `json:"capturedUnder,omitempty"`
+	ActionLog     core.Log `json:"actionLog"`
 }
 
 // FromState returns the fixture that replays s: its seed and campaign, and
@@ -30,6 +33,7 @@ func FromState(name string, s *core.GameState, kindProfileData json.RawMessage) 
 		Name:            name,
 		Config:          core.NewGameConfig{CampaignID: s.CampaignID, Seed: s.Seed, KindProfileData: kindProfileData},
 		CampaignVersion: core.StartingVersion(s),
+		CapturedUnder:   core.EngineVersion,
 		ActionLog:       s.ActionLog,
 	}
 }

@@ -204,6 +204,7 @@ func (s *Store) CaptureSession(ctx context.Context, sessionID, name string) (har
 		Name:            name,
 		Config:          cfg,
 		CampaignVersion: core.StartingVersion(c.state),
+		CapturedUnder:   core.EngineVersion,
 		ActionLog:       c.state.ActionLog,
 	}, nil
 }

@@ -377,6 +377,9 @@ func TestF2CaptureReplaysThroughTheHarness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if fx.CapturedUnder != core.EngineVersion {
+		t.Errorf("capturedUnder %q, want %q", fx.CapturedUnder, core.EngineVersion)
+	}
 	rec := e.record(t, id)
 	var src map[string]any
 	_ = json.Unmarshal(rec.Blob, &src)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/storyloom/storyloom/engine/canon"
@@ -119,6 +120,9 @@ func (s *Store) foldProfile(ctx context.Context, profileID string, before, after
 		var pw []ProfileWarning
 		var readable bool
 		p, pw, readable = s.loadProfile(ctx, profileID)
+		// A profile not written yet is simply new here: saying so on
+		// every action until the first write would be noise.
+		pw = slices.DeleteFunc(pw, func(w ProfileWarning) bool { return w.Code == core.ReasonProfileMissing })
 		warnings = profileWarnings(pw)
 		if !readable {
 			warnings = append(warnings, ProfileWarning{Code: core.ReasonProfileWriteFailed, ProfileID: profileID}.Warning())

@@ -279,3 +279,20 @@ func TestProfileSliceVersions(t *testing.T) {
 		})
 	}
 }
+
+func TestANewProfileIsNotReportedMissingOnEveryAction(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	h, err := e.store.CreateSession(ctx, session.CreateSessionConfig{CampaignID: "tally", ProfileID: "new"})
+	if err != nil || !hasWarning(h.Warnings, core.ReasonProfileMissing) {
+		t.Fatalf("creation should say the profile is new: %v %+v", err, h.Warnings)
+	}
+	for i := 0; i < 3; i++ {
+		res, err := e.store.SubmitAction(ctx, h.SessionID, "inc", nil)
+		if err != nil || !res.OK {
+			t.Fatal(err, res.Errors)
+		}
+		if hasWarning(res.Warnings, core.ReasonProfileMissing) {
+			t.Fatalf("action %d warns profile_missing: %+v", i, res.Warnings)
+		}
+	}
+}
