@@ -17,8 +17,9 @@ import (
 
 // buildVersion builds the site with version of the test campaigns of
 // bundle/testdata/update (the ferry story, first-flat and pier-fair) as its
-// only campaigns, into a directory of its own under dir.
-func buildVersion(t *testing.T, dir, version string) *site.Result {
+// only campaigns, into a directory of its own under dir, with the offline
+// file when offline is set.
+func buildVersion(t *testing.T, dir, version string, offline bool) *site.Result {
 	t.Helper()
 	static := filepath.Join(dir, "static-"+version)
 	if err := os.CopyFS(filepath.Join(static, "icons"), os.DirFS(filepath.Join(suite.root, "static", "icons"))); err != nil {
@@ -27,7 +28,7 @@ func buildVersion(t *testing.T, dir, version string) *site.Result {
 	if err := os.CopyFS(filepath.Join(static, "campaigns"), os.DirFS(filepath.Join(suite.root, "bundle", "testdata", "update", version))); err != nil {
 		t.Fatal(err)
 	}
-	res, err := browsertest.BuildStatic(context.Background(), filepath.Join(dir, "dist-"+version), os.DirFS(static), false)
+	res, err := browsertest.BuildStatic(context.Background(), filepath.Join(dir, "dist-"+version), os.DirFS(static), offline)
 	if err != nil {
 		t.Fatalf("building the site with the campaigns at %s: %v", version, err)
 	}
@@ -125,7 +126,7 @@ func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 	t.Parallel()
 	need(t)
 	dir := t.TempDir()
-	v1, v2, v3 := buildVersion(t, dir, "1.0.0"), buildVersion(t, dir, "2.0.0"), buildVersion(t, dir, "3.0.0")
+	v1, v2, v3 := buildVersion(t, dir, "1.0.0", false), buildVersion(t, dir, "2.0.0", false), buildVersion(t, dir, "3.0.0", false)
 	s := browsertest.ServeDir(v1.Out, v1)
 	t.Cleanup(s.Close)
 	// Offline, the browser's own update check of sw.js fails, and says so.
@@ -205,4 +206,40 @@ func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 	if got := sceneText(p); got != "The gulls wheel over the wake." {
 		t.Errorf("the kept game does not play version 2: %q", got)
 	}
+}
+
+// TestOfflineFileKeepsOldVersions plays the story in the offline file of
+// version 1, then replaces the file with version 2's, as a player who
+// downloads the new file over the old one does: the game goes on on
+// version 2 and says so, because the file's own IndexedDB kept version 1.
+func TestOfflineFileKeepsOldVersions(t *testing.T) {
+	t.Parallel()
+	need(t)
+	dir := t.TempDir()
+	v1, v2 := buildVersion(t, dir, "1.0.0", true), buildVersion(t, dir, "2.0.0", true)
+	file := filepath.Join(dir, "storyloom-offline.html")
+	put := func(res *site.Result) {
+		data, err := os.ReadFile(res.OfflinePath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(v1)
+	p := openFile(t, file)
+	startStory(t, p, "ferry")
+	firstChoice(t, p)
+	if got := sceneText(p); got != "The deck rolls." {
+		t.Fatalf("version 1 shows %q", got)
+	}
+	put(v2)
+	p.do(chromedp.Reload())
+	p.ready()
+	p.screen("play")
+	if got := p.notice("adopted"); got != "The campaign was updated: this game now plays version 2.0.0 (it was on 1.0.0)." {
+		t.Errorf("the notice reads %q", got)
+	}
+	p.waitJS(`document.querySelector(".scene-text")?.textContent === "The deck rolls under a grey sky."`)
 }
