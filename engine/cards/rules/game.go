@@ -73,7 +73,7 @@ func Setup(cards Cards, cfg Config, seed string, players []rooms.Player) (*Game,
 		if p.Seat != i {
 			return nil, fmt.Errorf("rules: player %d sits in seat %d", i, p.Seat)
 		}
-		pl := Player{Life: cfg.Life, Library: []string{}, Hand: []Card{}, Grave: []Card{}, Exile: []Card{}, Name: p.Name}
+		pl := Player{Life: cfg.Life, Library: []string{}, Hand: []Card{}, Grave: []Card{}, Exile: []Card{}}
 		deck := append([]string(nil), p.Deck...)
 		if cfg.Commander {
 			pl.CmdrDmg = make([]int, len(players))

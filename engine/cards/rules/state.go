@@ -77,7 +77,6 @@ type Player struct {
 	Drew     bool     `json:"drew,omitempty"`     // tried to draw from an empty library
 	Casts    int      `json:"casts,omitempty"`    // commander casts from the command zone
 	CmdrDmg  []int    `json:"cmdr_dmg,omitempty"` // combat damage taken from each seat's commander
-	Name     string   `json:"name,omitempty"`     // display name
 	Cmdr     string   `json:"cmdr,omitempty"`     // designated commander's functional id
 	Identity []string `json:"identity,omitempty"` // commander colour identity
 }
@@ -122,7 +121,6 @@ type Item struct {
 	Cmdr    bool     `json:"cmdr,omitempty"`   // a commander spell
 	Source  int      `json:"source,omitempty"` // an ability's source permanent
 	Ab      int      `json:"ab"`               // an ability's index in its card's abilities
-	Tok     bool     `json:"tok,omitempty"`    // the source is a token
 	Modes   []int    `json:"modes,omitempty"`  // chosen modes of a modal spell
 	X       int      `json:"x,omitempty"`
 	Targets []Target `json:"targets,omitempty"` // in slot order; "" for an unanswered optional slot
@@ -178,8 +176,6 @@ type Res struct {
 	Mode  int   `json:"mode"`  // index into the chosen modes
 	Path  []int `json:"path"`  // effect index, nested through accepted "may" effects
 	Seats []int `json:"seats"` // seats still to act on a per-player effect (sacrifice)
-	Count int   `json:"count"` // a number remembered between effects
-	Done  bool  `json:"done,omitempty"`
 }
 
 // Combat is the combat in progress.
