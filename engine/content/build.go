@@ -39,6 +39,29 @@ type campaignFile struct {
 	Title     core.SourceText         `json:"title"`
 	Content   json.RawMessage         `json:"content"`
 	Migration *core.CampaignMigration `json:"migration,omitempty"`
+	Includes  []include               `json:"includes,omitempty"`
+}
+
+// include is one module a campaign composes in (§10.4): the prefix its ids
+// take, the campaign and the authored version it pins, and the kind's
+// binding.
+type include struct {
+	Alias string `json:"alias"`
+	Ref   struct {
+		ID      string `json:"id"`
+		Version string `json:"version"`
+	} `json:"ref"`
+	Binding json.RawMessage `json:"binding,omitempty"`
+}
+
+// header is what the composition checks read of every campaign file that
+// parsed, built or not.
+type header struct {
+	src      Source
+	id       string
+	kind     string
+	version  string
+	includes []include
 }
 
 // built is one campaign after its builder ran.
@@ -69,6 +92,7 @@ func Build(kinds []core.Kind, sources ...Source) (*core.Registry, core.Validatio
 		seen[c.campaign.ID] = src.Path
 		camps = append(camps, c)
 	}
+	b.checkIncludes()
 	b.checkKindMessages()
 	b.checkCrossCampaignStrings(camps)
 	res := b.result()
@@ -79,6 +103,7 @@ func Build(kinds []core.Kind, sources ...Source) (*core.Registry, core.Validatio
 }
 
 type builder struct {
+	headers    []header
 	kinds      map[string]core.Kind
 	kindList   []core.Kind
 	engineKeys map[core.LocKey]string
@@ -166,6 +191,7 @@ func (b *builder) campaign(src Source) (built, bool) {
 		b.fail(src, f.ID, core.Errorf(core.ReasonUnknownKind, "kind", "kind %q is not one of %s", f.Kind, b.kindNames()))
 		return built{}, false
 	}
+	b.headers = append(b.headers, header{src: src, id: f.ID, kind: k.ID(), version: f.Version, includes: f.Includes})
 	if len(f.Content) == 0 {
 		b.fail(src, f.ID, core.Errorf(core.ReasonMalformedInput, "content", "missing content"))
 		return built{}, false
@@ -375,4 +401,87 @@ func (b *builder) assemble(camps []built) *core.Registry {
 		}
 	}
 	return r
+}
+
+// checkIncludes runs the core's composition checks (§10.4) on every
+// campaign that includes others, in input order and, per campaign, in the
+// specification's order: the module is in the same input
+// (include_missing), at the pinned version (include_version_mismatch), of
+// the host's kind (include_kind_mismatch); the alias is well-formed
+// (invalid_identifier) and unique (include_alias_collision); no campaign
+// includes itself (include_cycle). A host that passes them all is refused
+// compose_unsupported: no registered kind composes campaigns yet.
+func (b *builder) checkIncludes() {
+	byID := map[string]*header{}
+	for i := range b.headers {
+		if _, dup := byID[b.headers[i].id]; !dup {
+			byID[b.headers[i].id] = &b.headers[i]
+		}
+	}
+	for _, h := range b.headers {
+		if len(h.includes) == 0 {
+			continue
+		}
+		before := len(b.errors)
+		aliases := map[string]bool{}
+		for i, inc := range h.includes {
+			p := fmt.Sprintf("includes[%d]", i)
+			mod := byID[inc.Ref.ID]
+			switch {
+			case mod == nil:
+				b.fail(h.src, h.id, core.Errorf(core.ReasonIncludeMissing, p+".ref.id", "included campaign %q is not among the campaigns being built", inc.Ref.ID))
+			case mod.version != inc.Ref.Version:
+				b.fail(h.src, h.id, core.Errorf(core.ReasonIncludeVersionMismatch, p+".ref.version", "%q is pinned at %s but is at %s", inc.Ref.ID, inc.Ref.Version, mod.version))
+			case mod.kind != h.kind:
+				b.fail(h.src, h.id, core.Errorf(core.ReasonIncludeKindMismatch, p+".ref.id", "%q is a %s campaign; this one is %s", inc.Ref.ID, mod.kind, h.kind))
+			}
+			switch {
+			case !validAlias(inc.Alias):
+				b.fail(h.src, h.id, core.Errorf(core.ReasonInvalidIdentifier, p+".alias", "alias %q must be [a-z0-9_-], not empty", inc.Alias))
+			case aliases[inc.Alias]:
+				b.fail(h.src, h.id, core.Errorf(core.ReasonIncludeAliasCollision, p+".alias", "alias %q is used twice", inc.Alias))
+			}
+			aliases[inc.Alias] = true
+		}
+		if b.includesItself(h.id, byID) {
+			b.fail(h.src, h.id, core.Errorf(core.ReasonIncludeCycle, "includes", "campaign %q includes itself, directly or through its modules", h.id))
+		}
+		if len(b.errors) == before {
+			b.fail(h.src, h.id, core.Errorf(core.ReasonComposeUnsupported, "includes", "kind %q cannot compose campaigns", h.kind))
+		}
+	}
+}
+
+// includesItself reports whether id reaches itself through includes.
+func (b *builder) includesItself(id string, byID map[string]*header) bool {
+	seen := map[string]bool{}
+	var reaches func(from string) bool
+	reaches = func(from string) bool {
+		h := byID[from]
+		if h == nil || seen[from] {
+			return false
+		}
+		seen[from] = true
+		for _, inc := range h.includes {
+			if inc.Ref.ID == id || reaches(inc.Ref.ID) {
+				return true
+			}
+		}
+		return false
+	}
+	return reaches(id)
+}
+
+// validAlias reports whether a is an include alias: ASCII [a-z0-9_-], not
+// empty (so never ':', which joins an alias to a module id).
+func validAlias(a string) bool {
+	if a == "" {
+		return false
+	}
+	for _, r := range a {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return true
 }

@@ -323,3 +323,53 @@ func TestPublishRefuses(t *testing.T) {
 		})
 	}
 }
+
+func TestIncludes(t *testing.T) {
+	including := func(id, includes string) content.Source {
+		return src(id+".json", strings.Replace(string(testkind.Campaign(id, "1.0.0", 3)), `"format":1`, `"format":1,"includes":`+includes, 1))
+	}
+	module := src("m.json", string(testkind.Campaign("module", "1.0.0", 2)))
+	other := content.Source{Path: "o.json", Campaign: []byte(strings.Replace(string(testkind.Campaign("other", "1.0.0", 2)), `"kind":"counter"`, `"kind":"abacus"`, 1))}
+	tests := []struct {
+		name    string
+		sources []content.Source
+		code    string
+		path    string
+	}{
+		{"a module not in the input", []content.Source{including("host", `[{"alias":"m","ref":{"id":"nowhere","version":"1.0.0"}}]`)}, core.ReasonIncludeMissing, "includes[0].ref.id"},
+		{"another version pinned", []content.Source{module, including("host", `[{"alias":"m","ref":{"id":"module","version":"0.9.0"}}]`)}, core.ReasonIncludeVersionMismatch, "includes[0].ref.version"},
+		{"a malformed alias", []content.Source{module, including("host", `[{"alias":"M:1","ref":{"id":"module","version":"1.0.0"}}]`)}, core.ReasonInvalidIdentifier, "includes[0].alias"},
+		{"one alias twice", []content.Source{module, including("host", `[{"alias":"m","ref":{"id":"module","version":"1.0.0"}},{"alias":"m","ref":{"id":"module","version":"1.0.0"}}]`)}, core.ReasonIncludeAliasCollision, "includes[1].alias"},
+		{"a cycle", []content.Source{including("host", `[{"alias":"b","ref":{"id":"back","version":"1.0.0"}}]`), including("back", `[{"alias":"h","ref":{"id":"host","version":"1.0.0"}}]`)}, core.ReasonIncludeCycle, "includes"},
+		{"a kind that cannot compose", []content.Source{module, including("host", `[{"alias":"m","ref":{"id":"module","version":"1.0.0"}}]`)}, core.ReasonComposeUnsupported, "includes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg, res := content.Build(kinds, tt.sources...)
+			if reg != nil || res.OK {
+				t.Fatal("built")
+			}
+			for _, e := range res.Errors {
+				if e.Code == tt.code && e.Path == tt.path && e.Details["campaignId"] != nil {
+					return
+				}
+			}
+			t.Fatalf("no %s at %s in %+v", tt.code, tt.path, res.Errors)
+		})
+	}
+	t.Run("a module of another kind", func(t *testing.T) {
+		// Both kinds must be registered for the module to build at all.
+		_, res := content.Build([]core.Kind{testkind.Kind{}, otherKind{}}, other, including("host", `[{"alias":"o","ref":{"id":"other","version":"1.0.0"}}]`))
+		for _, e := range res.Errors {
+			if e.Code == core.ReasonIncludeKindMismatch && e.Path == "includes[0].ref.id" {
+				return
+			}
+		}
+		t.Fatalf("%+v", res.Errors)
+	})
+}
+
+// otherKind is the counter under another kind id.
+type otherKind struct{ testkind.Kind }
+
+func (otherKind) ID() string { return "abacus" }
