@@ -17,6 +17,7 @@ import { renderPlay } from "./js/play.js";
 import { renderGallery } from "./js/gallery.js";
 import { setupStorage, showStorage } from "./js/storage.js";
 import { setupTheme } from "./js/theme.js";
+import { setPageLocale, tr } from "./js/lang.js";
 
 const main = document.getElementById("main");
 
@@ -127,10 +128,10 @@ async function draw() {
   } catch (err) {
     console.warn("storyloom:", err);
     replace(main,
-      h("h1", null, "Something went wrong"),
+      h("h1", null, tr("Something went wrong")),
       errorBox(err.message || String(err)),
-      h("p", null, h("a", { href: "#/" }, "Back to the library")));
-    announce("Something went wrong: " + (err.message || String(err)));
+      h("p", null, h("a", { href: "#/" }, tr("Back to the library"))));
+    announce(tr("Something went wrong: {error}", { error: err.message || String(err) }));
   }
 }
 
@@ -159,8 +160,8 @@ function watchOnlineLinks() {
     if (!a || navigator.onLine) return;
     e.preventDefault();
     const what = a.dataset.online || [...a.childNodes].filter((n) => !n.classList?.contains("net-note")).map((n) => n.textContent).join("").trim();
-    toast(`${what} needs the network`, "You are offline: the stories and simulations still play, and this works again once you are connected.", "neutral");
-    announce(`${what} needs the network. You are offline.`);
+    toast(tr("{what} needs the network", { what }), tr("You are offline: the stories and simulations still play, and this works again once you are connected."), "neutral");
+    announce(tr("{what} needs the network. You are offline.", { what }));
   });
 }
 
@@ -173,7 +174,7 @@ export function markOnline(a) {
   if (off && !note) {
     note = document.createElement("span");
     note.className = "net-note";
-    note.textContent = " (needs the network)";
+    note.textContent = ` ${tr("(needs the network)")}`;
     a.append(note);
   } else if (!off && note) {
     note.remove();
@@ -211,24 +212,25 @@ async function rescueDownload() {
   try {
     let saveId;
     if (app.sessionId) {
-      saveId = (await call("saveGame", { sessionId: app.sessionId, name: "Downloaded" })).saveId;
+      saveId = (await call("saveGame", { sessionId: app.sessionId, name: tr("Downloaded") })).saveId;
     } else {
       const { saves } = await call("listSaves", {});
       saveId = saves[0]?.saveId;
     }
     if (!saveId) {
-      announce("There is no game to download yet.");
+      announce(tr("There is no game to download yet."));
       return;
     }
     const file = await call("exportSave", { saveId });
     download(file.fileName, file.data);
-    announce("Save file downloaded.");
+    announce(tr("Save file downloaded."));
   } catch (err) {
-    announce("The save file could not be made: " + err.message);
+    announce(tr("The save file could not be made: {error}", { error: err.message }));
   }
 }
 
 async function boot() {
+  setPageLocale(app.locale);
   setupTheme();
   onStorage(showStorage);
   document.getElementById("storage-download").addEventListener("click", rescueDownload);
@@ -252,6 +254,6 @@ async function boot() {
 
 boot().catch((err) => {
   document.documentElement.dataset.storyloom = "error";
-  replace(main, h("h1", null, "Storyloom could not start"), errorBox(err.message || String(err)));
+  replace(main, h("h1", null, tr("Storyloom could not start")), errorBox(err.message || String(err)));
   console.error(err);
 });

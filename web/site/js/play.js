@@ -6,6 +6,8 @@ import { call, attempt } from "./bridge.js";
 import { h, replace, nextId } from "./dom.js";
 import { announce, guard, toast } from "./ui.js";
 import { Strings, localeName } from "./i18n.js";
+import { setPageLocale, tr } from "./lang.js";
+import { kindName } from "./library.js";
 import { openSaves, quickSave } from "./saves.js";
 import { app } from "../app.js";
 import * as story from "./story.js";
@@ -25,13 +27,17 @@ export async function renderPlay(main, sessionId, created) {
   const handle = created || (await call("resumeSession", { sessionId }));
   const screen = screens[handle.kindId];
   if (!screen) throw new Error(`this page has no screen for ${handle.kindId} campaigns yet`);
-  let locale = localStorage.getItem(localeKey(handle.campaignId)) || "";
+  // The language chosen for this campaign, else the last one chosen; the
+  // campaign's own first language when it has neither.
+  const locale = localStorage.getItem(localeKey(handle.campaignId)) || app.locale;
   const [info, first] = await Promise.all([
-    call("getCampaign", { campaignId: handle.campaignId, locale: locale || app.locale }),
+    call("getCampaign", { campaignId: handle.campaignId, locale }),
     loadStrings(sessionId, locale),
   ]);
-  if (!info.locales.includes(locale)) locale = "";
   const g = {
+    // The language the game's text is in: the one asked for when the
+    // campaign has it, else the campaign's first.
+    locale: info.locales.includes(locale) ? locale : info.locales[0] || "en",
     sessionId,
     campaignId: handle.campaignId,
     kindId: handle.kindId,
@@ -44,29 +50,38 @@ export async function renderPlay(main, sessionId, created) {
     seq: 0,
   };
 
-  const titleEl = h("h1", { id: "game-title" }, info.title);
-  const tools = h("div.tools", null);
-  if (info.locales.length > 1) {
-    const selId = nextId("lang");
-    const select = h("select", { id: selId, dataset: { role: "locale" } },
-      info.locales.map((l) => h("option", { value: l, selected: (locale || "en") === l }, localeName(l))));
-    select.addEventListener("change", guard(async () => {
-      const next = select.value;
-      try { localStorage.setItem(localeKey(g.campaignId), next); } catch { /* this tab only */ }
-      app.locale = next;
-      g.strings = await loadStrings(sessionId, next);
-      const fresh = await call("getCampaign", { campaignId: g.campaignId, locale: next });
-      g.info = fresh;
-      titleEl.textContent = fresh.title;
-      document.documentElement.lang = next;
-      draw({ announceScene: false });
-      announce(localeName(next));
-    }));
-    tools.append(h("div.lang", null, h("label", { for: selId }, "Language"), select));
-  }
-  tools.append(
-    h("button", { type: "button", dataset: { role: "quick-save" }, onclick: guard(() => quickSave(g)) }, "Save"),
-    h("button", { type: "button", dataset: { role: "open-saves" }, onclick: guard(() => openSaves(g)) }, "Saves & rewind"));
+  // The header: where the game sits, its title, its language, saves. It
+  // is drawn again in the new language when the player picks one.
+  const head = () => {
+    const tools = h("div.tools", null);
+    if (g.info.locales.length > 1) {
+      const selId = nextId("lang");
+      const select = h("select", { id: selId, dataset: { role: "locale" } },
+        g.info.locales.map((l) => h("option", { value: l, lang: l, selected: g.locale === l }, localeName(l))));
+      select.addEventListener("change", guard(async () => {
+        const next = select.value;
+        try { localStorage.setItem(localeKey(g.campaignId), next); } catch { /* this tab only */ }
+        app.locale = next;
+        g.strings = await loadStrings(sessionId, next);
+        g.info = await call("getCampaign", { campaignId: g.campaignId, locale: next });
+        g.locale = next;
+        setPageLocale(next);
+        const fresh = head();
+        headEl.replaceWith(fresh);
+        headEl = fresh;
+        fresh.querySelector("[data-role=locale]")?.focus();
+        draw({ announceScene: false });
+        announce(localeName(next));
+      }));
+      tools.append(h("div.lang", null, h("label", { for: selId }, tr("Language")), select));
+    }
+    tools.append(
+      h("button", { type: "button", dataset: { role: "quick-save" }, onclick: guard(() => quickSave(g)) }, tr("Save")),
+      h("button", { type: "button", dataset: { role: "open-saves" }, onclick: guard(() => openSaves(g)) }, tr("Saves & rewind")));
+    return h("div.play-head", null,
+      h("p.kind", null, h("a", { href: "#/" }, tr("Library")), " / ", kindName(g.kindId)),
+      h("h1", { id: "game-title" }, g.info.title), tools);
+  };
 
   const errors = h("div.feedback", { "aria-live": "assertive" });
   const body = h("div.kind-screen", { dataset: { kind: g.kindId } });
@@ -75,11 +90,11 @@ export async function renderPlay(main, sessionId, created) {
   const notices = [...(app.notices || []), ...(handle.notices || [])];
   app.notices = [];
   const noticeBox = notices.length ? contentNotices(g, notices) : null;
-  replace(main,
-    h("div.play-head", null, h("p.kind", null, h("a", { href: "#/" }, "Library"), " / ", kindLabel(g.kindId)), titleEl, tools),
-    noticeBox, errors, body);
+  // The page speaks the game's language (its own words follow it).
+  setPageLocale(g.locale);
+  let headEl = head();
+  replace(main, headEl, noticeBox, errors, body);
   main.dataset.screen = "play";
-  document.documentElement.lang = locale || "en";
 
   const submit = guard(async (actionId, params) => {
     if (g.busy) return;
@@ -108,13 +123,13 @@ export async function renderPlay(main, sessionId, created) {
     // branch unlocks it again) is not news.
     for (const a of news.achievements.filter((x) => x.new)) {
       const title = g.strings.t(a.titleKey, null, a.title);
-      toast("Achievement unlocked", title, "positive");
-      parts.push(`Achievement unlocked: ${title}.`);
+      toast(tr("Achievement unlocked"), title, "positive");
+      parts.push(tr("Achievement unlocked: {title}.", { title }));
     }
     if (news.ending) {
       const title = g.strings.t(news.ending.titleKey, null, news.ending.title);
-      toast(news.endingIsNew ? "New ending found" : "Ending", title, news.ending.outcome === "lose" ? "negative" : "positive");
-      parts.push(`${news.endingIsNew ? "New ending found" : "Ending"}: ${title}.`);
+      toast(news.endingIsNew ? tr("New ending found") : tr("Ending"), title, news.ending.outcome === "lose" ? "negative" : "positive");
+      parts.push(tr(news.endingIsNew ? "New ending found: {title}." : "Ending: {title}.", { title }));
     }
     if (parts.length) setTimeout(() => announce(parts.join(" ")), 400);
   }
@@ -123,6 +138,7 @@ export async function renderPlay(main, sessionId, created) {
     g.seq += 1;
     const focusText = announceScene && document.activeElement && body.contains(document.activeElement);
     screen.render(body, g, submit);
+    body.lang = g.locale;
     body.dataset.sceneSeq = String(g.seq);
     body.dataset.status = g.scene.status;
     if (g.scene.status === "ended") body.append(endingPanel(g));
@@ -157,9 +173,9 @@ export async function renderPlay(main, sessionId, created) {
 
 /** The notices of a campaign update, rendered through the string table. */
 function contentNotices(g, notices) {
-  const box = h("section.content-notice", { role: "status", "aria-label": "Campaign update", dataset: { role: "content-notice" } },
+  const box = h("section.content-notice", { role: "status", "aria-label": tr("Campaign update"), dataset: { role: "content-notice" } },
     notices.map((n) => h("p", { dataset: { outcome: n.outcome } }, g.strings.t(n.message.key, n.message.params, n.outcome))),
-    h("button", { type: "button", onclick: () => box.remove() }, "Dismiss"));
+    h("button", { type: "button", onclick: () => box.remove() }, tr("Dismiss")));
   return box;
 }
 
@@ -168,14 +184,10 @@ async function loadStrings(sessionId, locale) {
   return new Strings(res.strings, res.locale);
 }
 
-function kindLabel(kindId) {
-  return { "story-graph": "Story", simulation: "Simulation", "world-graph": "World" }[kindId] || kindId;
-}
-
 function endingPanel(g) {
-  return h("section.ending-actions", { "aria-label": "What next" },
-    h("a.button.primary", { href: `#/new/${encodeURIComponent(g.campaignId)}`, dataset: { role: "play-again" } }, "Play again"),
-    h("button", { type: "button", onclick: guard(() => openSaves(g, { tab: "rewind" })) }, "Rewind to an earlier choice"),
-    h("a.button", { href: `#/gallery/${encodeURIComponent(g.campaignId)}` }, "Achievements & endings"),
-    h("a.button", { href: "#/" }, "Library"));
+  return h("section.ending-actions", { "aria-label": tr("What next") },
+    h("a.button.primary", { href: `#/new/${encodeURIComponent(g.campaignId)}`, dataset: { role: "play-again" } }, tr("Play again")),
+    h("button", { type: "button", onclick: guard(() => openSaves(g, { tab: "rewind" })) }, tr("Rewind to an earlier choice")),
+    h("a.button", { href: `#/gallery/${encodeURIComponent(g.campaignId)}` }, tr("Achievements & endings")),
+    h("a.button", { href: "#/" }, tr("Library")));
 }

@@ -2,6 +2,8 @@
 // (navigator.storage.persist), show how much is used, and when a write
 // fails say so plainly and offer a save file (the banner's button).
 
+import { tr } from "./lang.js";
+
 let persisted = false;
 
 /** Shows or hides the storage banner for a bridge storage report. */
@@ -12,7 +14,7 @@ export function showStorage(status) {
     return;
   }
   document.getElementById("storage-message").textContent = status.message;
-  document.getElementById("storage-usage").textContent = "Your latest progress is kept in this tab only: download a save file to keep it.";
+  document.getElementById("storage-usage").textContent = tr("Your latest progress is kept in this tab only: download a save file to keep it.");
   if (banner.hidden) {
     banner.hidden = false;
     if (status.detail) console.warn("storyloom: storage:", status.detail);
@@ -29,24 +31,25 @@ export async function setupStorage(status) {
     }
   }
   await showUsage(status);
+  window.addEventListener("storyloom-locale", () => showUsage(status));
 }
 
 /** Refreshes the footer's usage line. */
 export async function showUsage(status) {
   const line = document.getElementById("storage-usage");
   if (status && status.backend !== "indexeddb") {
-    line.textContent = "Saves are kept in this tab only.";
+    line.textContent = tr("Saves are kept in this tab only.");
     return;
   }
   if (!navigator.storage?.estimate) {
-    line.textContent = "Saves are kept in this browser.";
+    line.textContent = tr("Saves are kept in this browser.");
     return;
   }
   try {
     const { usage = 0, quota = 0 } = await navigator.storage.estimate();
     const mb = (n) => (n / 1e6).toFixed(n < 1e7 ? 1 : 0);
-    line.textContent = `Saves are kept in this browser${persisted ? " (persistent)" : ""}: ${mb(usage)} MB used of ${mb(quota)} MB available.`;
+    line.textContent = tr(persisted ? "Saves are kept in this browser (persistent): {used} MB used of {quota} MB available." : "Saves are kept in this browser: {used} MB used of {quota} MB available.", { used: mb(usage), quota: mb(quota) });
   } catch {
-    line.textContent = "Saves are kept in this browser.";
+    line.textContent = tr("Saves are kept in this browser.");
   }
 }

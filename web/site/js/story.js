@@ -2,6 +2,7 @@
 // buttons (keys 1–9), locked choices shown disabled with the reason the
 // engine gives, the visible variables and this game's achievements.
 import { h, svg, replace, nextId } from "./dom.js";
+import { tr } from "./lang.js";
 
 /** Choices answer to the number keys. */
 export const numbered = true;
@@ -16,17 +17,17 @@ export function render(root, g, pick) {
   const view = scene.view.kindView || {};
   const text = strings.t(scene.body.textKey, scene.body.params, scene.body.text);
   const article = h("article.scene", { "aria-labelledby": "scene-h" },
-    h("h2.sr-only", { id: "scene-h" }, scene.status === "ended" ? "The end" : "Scene"),
+    h("h2.sr-only", { id: "scene-h" }, scene.status === "ended" ? tr("The end") : tr("Scene")),
     h("div.scene-text", { tabindex: "-1", "data-focus-target": "" }, paragraphs(text)));
 
   if (scene.status === "ended" && view.ending) {
     const outcome = view.ending.outcome || "neutral";
     article.append(h("div.ending", { class: `outcome-${outcome}`, dataset: { ending: view.ending.endingId } },
-      h("p.ending-kicker", null, { win: "An ending", lose: "An ending", neutral: "An ending" }[outcome]),
+      h("p.ending-kicker", null, tr("An ending")),
       h("p.ending-title", null, strings.t(view.ending.titleKey))));
   }
 
-  const list = h("ol.choices", { "aria-label": "Choices" });
+  const list = h("ol.choices", { "aria-label": tr("Choices") });
   scene.actions.forEach((a, i) => {
     const n = i + 1;
     const label = strings.t(a.labelKey, a.params);
@@ -41,19 +42,19 @@ export function render(root, g, pick) {
     }, n <= 9 ? h("kbd", { "aria-hidden": "true" }, String(n)) : null, h("span", null, label));
     const li = h("li", { class: a.available ? "" : "locked" }, btn);
     if (!a.available) {
-      li.append(h("p.reason", { id: reasonId }, lockIcon(), strings.t(a.reasonKey, a.params, "Not available yet.")));
+      li.append(h("p.reason", { id: reasonId }, lockIcon(), strings.t(a.reasonKey, a.params, tr("Not available yet."))));
     }
     list.append(li);
   });
   if (scene.actions.length) article.append(list);
 
-  const side = h("aside.side", { "aria-label": "Your state" });
+  const side = h("aside.side", { "aria-label": tr("Your state") });
   if (view.variables?.length) {
-    side.append(h("h2", null, "You have"), h("dl.vars", null, view.variables.map((v) =>
+    side.append(h("h2", null, tr("You have")), h("dl.vars", null, view.variables.map((v) =>
       h("div", null, h("dt", null, strings.t(v.labelKey, null, v.id)), h("dd", null, varValue(v))))));
   }
   if (view.achievements?.length) {
-    side.append(h("h2", null, "Achievements this game"), h("ul.badges", null, view.achievements.map((a) =>
+    side.append(h("h2", null, tr("Achievements this game")), h("ul.badges", null, view.achievements.map((a) =>
       h("li", { title: strings.t(a.descriptionKey) }, strings.t(a.titleKey)))));
   }
   replace(root, h("div.story-layout", null, article, side.childElementCount ? side : null));
@@ -67,7 +68,7 @@ function lockIcon() {
 }
 
 function varValue(v) {
-  if (typeof v.value === "boolean") return v.value ? "yes" : "no";
+  if (typeof v.value === "boolean") return v.value ? tr("yes") : tr("no");
   if (typeof v.value === "number" && v.max !== undefined && v.max !== null) {
     return h("span.var-num", null, h("meter", { min: v.min ?? 0, max: v.max, value: v.value, "aria-hidden": "true" }), ` ${v.value} / ${v.max}`);
   }

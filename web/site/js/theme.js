@@ -1,5 +1,6 @@
 // Light and dark themes: the system's choice (prefers-color-scheme) until
 // the player picks one with the toggle, which is remembered.
+import { tr } from "./lang.js";
 
 const KEY = "storyloom-theme";
 
@@ -15,8 +16,8 @@ function effective() {
 function label() {
   const next = effective() === "dark" ? "light" : "dark";
   const btn = document.getElementById("theme-toggle");
-  btn.setAttribute("aria-label", `Switch to the ${next} theme`);
-  document.getElementById("theme-label").textContent = next === "dark" ? "Dark" : "Light";
+  btn.setAttribute("aria-label", next === "dark" ? tr("Switch to the dark theme") : tr("Switch to the light theme"));
+  document.getElementById("theme-label").textContent = next === "dark" ? tr("Dark") : tr("Light");
   document.getElementById("theme-icon").textContent = next === "dark" ? "☾" : "☀";
 }
 
@@ -30,5 +31,6 @@ export function setupTheme() {
     label();
   });
   window.matchMedia?.("(prefers-color-scheme: dark)").addEventListener?.("change", label);
+  window.addEventListener("storyloom-locale", label);
   label();
 }

@@ -1,6 +1,7 @@
 // Shared pieces of the interface: the live region, toasts, dialogs and
 // file downloads.
 import { h, nextId } from "./dom.js";
+import { tr } from "./lang.js";
 
 /** Tells screen readers something through the polite live region. */
 export function announce(text) {
@@ -44,7 +45,7 @@ export function dialog(title, build, { className = "" } = {}) {
 }
 
 /** Asks to confirm something destructive; resolves true or false. */
-export async function confirm(title, body, confirmLabel, cancelLabel = "Cancel") {
+export async function confirm(title, body, confirmLabel, cancelLabel = tr("Cancel")) {
   const ok = await dialog(title, (close) => h("div", null,
     h("p", null, body),
     h("div.actions", null,
@@ -62,7 +63,7 @@ export async function ask(title, label, initial, okLabel) {
       h("label", { for: inputId }, label), input,
       h("div.actions", null,
         h("button.primary", { type: "submit" }, okLabel),
-        h("button", { type: "button", onclick: () => close(null) }, "Cancel")));
+        h("button", { type: "button", onclick: () => close(null) }, tr("Cancel"))));
     setTimeout(() => input.select(), 0);
     return form;
   });
@@ -94,8 +95,8 @@ export function guard(fn) {
       await fn(...args);
     } catch (err) {
       const msg = err?.message || String(err);
-      toast("That did not work", msg, "negative");
-      announce(`That did not work: ${msg}`);
+      toast(tr("That did not work"), msg, "negative");
+      announce(tr("That did not work: {error}", { error: msg }));
       console.warn("storyloom:", err);
     }
   };
