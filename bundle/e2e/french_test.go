@@ -112,6 +112,9 @@ func TestFrenchLeavesNoEnglish(t *testing.T) {
 	if got := eval[[]string](p, `[...document.querySelectorAll(".card h2")].filter((h) => /^(The|First) /.test(h.textContent) && h.closest("[lang]").lang !== "en").map((h) => h.textContent)`); len(got) > 0 {
 		t.Errorf("English titles in the French library are not marked English: %q", got)
 	}
+	if got := p.text(`[data-campaign="gannet-rock"] .progress`); regexp.MustCompile(`\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|AM|PM)\b`).MatchString(got) {
+		t.Errorf("the French library dates in English: %q", got)
+	}
 	p.shot("french-library")
 	p.visit("#/gallery")
 	p.screen("gallery")

@@ -9,10 +9,10 @@
 import { Market, Refusal, HostError, commandId } from "./api.js";
 import { h, fill, announce } from "../online/dom.js";
 import { keepFocus, notice } from "./dom.js";
+import { setupTheme } from "../js/theme.js";
 
 const POLL_MS = 2500;
 const HIDDEN_POLL_MS = 10000;
-const THEME_KEY = "storyloom-theme";
 const EXPIRY_CHOICES = [
   ["15 minutes", 15 * 60],
   ["1 hour", 3600],
@@ -507,24 +507,9 @@ function describe(e) {
   }
 }
 
-// ---- theme ----
+// ---- theme: the main page's (js/theme.js), one stored choice ----
 
-function themeLabel() {
-  const dark = document.documentElement.dataset.theme
-    ? document.documentElement.dataset.theme === "dark"
-    : matchMedia("(prefers-color-scheme: dark)").matches;
-  const btn = document.getElementById("theme-toggle");
-  btn.setAttribute("aria-label", `Switch to the ${dark ? "light" : "dark"} theme`);
-  return dark;
-}
-
-document.getElementById("theme-toggle").addEventListener("click", () => {
-  const next = themeLabel() ? "light" : "dark";
-  document.documentElement.dataset.theme = next;
-  try { localStorage.setItem(THEME_KEY, next); } catch { /* not kept */ }
-  themeLabel();
-});
-themeLabel();
+setupTheme();
 
 // ---- polling ----
 

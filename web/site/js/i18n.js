@@ -69,5 +69,6 @@ export function when(stamp) {
   if (!stamp) return "";
   const d = new Date(stamp);
   if (Number.isNaN(d.getTime())) return "";
-  return d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  // In the page's language (<html lang>), as the words around it.
+  return d.toLocaleString(document.documentElement.lang || undefined, { dateStyle: "medium", timeStyle: "short" });
 }

@@ -7,9 +7,9 @@ import { createLobby, savedName, roomIdFrom } from "./lobby.js";
 import { createTable } from "./table.js";
 import { h, fill, announce } from "../online/dom.js";
 import { toast } from "./dom.js";
+import { setupTheme } from "../js/theme.js";
 
 const WATCH_KEY = "storyloom-rooms-watch";
-const THEME_KEY = "storyloom-theme";
 
 const state = {
   lobby: null, // the latest LobbyView
@@ -259,25 +259,8 @@ function onStatus(s) {
   }
 }
 
-// Theme toggle (the same stored choice as the main page).
-function effectiveTheme() {
-  const t = document.documentElement.dataset.theme;
-  if (t === "light" || t === "dark") return t;
-  return window.matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light";
-}
-function themeLabel() {
-  const next = effectiveTheme() === "dark" ? "light" : "dark";
-  const btn = document.getElementById("theme-toggle");
-  btn.setAttribute("aria-label", `Switch to the ${next} theme`);
-  fill(btn, h("span", { "aria-hidden": "true", text: next === "dark" ? "☾ " : "☀ " }), next === "dark" ? "Dark" : "Light");
-}
-document.getElementById("theme-toggle").addEventListener("click", () => {
-  const next = effectiveTheme() === "dark" ? "light" : "dark";
-  document.documentElement.dataset.theme = next;
-  try { localStorage.setItem(THEME_KEY, next); } catch { /* this tab only */ }
-  themeLabel();
-});
-themeLabel();
+// Theme toggle: the main page's (js/theme.js), one stored choice.
+setupTheme();
 
 window.addEventListener("hashchange", () => {
   const id = linkRoom();
