@@ -136,3 +136,30 @@ func checkChart(t *testing.T, p *page) {
 	p.click(".chart-data summary")
 	p.waitJS(`document.querySelector(".chart-data table").getBoundingClientRect().height > 0`)
 }
+
+// TestPlanRemoveOneAndRepeatLastWeek: Remove takes one off a stack, and
+// after the week ends its plan can be put back with one click.
+func TestPlanRemoveOneAndRepeatLastWeek(t *testing.T) {
+	t.Parallel()
+	p := open(t)
+	p.visit("#/new/first-flat")
+	p.waitJS(`document.querySelector(".kind-screen")?.dataset.kind === "simulation"`)
+	p.act(`[data-add="cafe_shift"]`)
+	p.act(`[data-add="cafe_shift"]`)
+	p.act(`[data-add="cafe_shift"]`)
+	if got := p.text(".plan-items li span"); !strings.HasSuffix(got, "× 3") {
+		t.Fatalf("the plan reads %q after three café shifts", got)
+	}
+	p.act(`[data-remove="cafe_shift"]`)
+	if got := p.text(".plan-items li span"); !strings.HasSuffix(got, "× 2") {
+		t.Fatalf("removing one of three café shifts leaves %q", got)
+	}
+	p.act(`[data-add="sleep_in"]`)
+	planned := eval[string](p, `[...document.querySelectorAll(".plan-items li > span:first-child")].map((s) => s.textContent).join("|")`)
+	p.act(`[data-action-id="end_week"]`)
+	if p.count(".plan-items li") != 0 {
+		t.Fatal("the plan did not empty at the end of the week")
+	}
+	p.click(`[data-role="repeat-plan"]`)
+	p.waitJS(`[...document.querySelectorAll(".plan-items li > span:first-child")].map((s) => s.textContent).join("|") === ` + fmt.Sprintf("%q", planned))
+}

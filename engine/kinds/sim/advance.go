@@ -52,7 +52,7 @@ func reject(s *State, code, path, format string, args ...any) core.AdvanceResult
 // declared lists the params each verb declares.
 var declared = map[string][]string{
 	ActionPlanAdd:    {"activity", "count"},
-	ActionPlanRemove: {"index"},
+	ActionPlanRemove: {"index", "count"},
 	ActionPlanClear:  nil,
 	ActionEndWeek:    nil,
 }
@@ -191,8 +191,25 @@ func planRemove(s *State, p core.Params) core.AdvanceResult {
 		return reject(s, ReasonInvalidIndex, "params.index", "no plan item at index %v (the plan has %d)", f, len(s.Plan))
 	}
 	i := int(f)
+	// count takes that many off the item (one of "Café shift × 3"); without
+	// it, or with the item's whole count, the item goes.
+	count := s.Plan[i].Count
+	if raw, present := p["count"]; present {
+		c, isNum := raw.(float64)
+		if !isNum {
+			return reject(s, ReasonInvalidParam, "params.count", "count must be a number")
+		}
+		if c < 1 || c > float64(s.Plan[i].Count) || c != math.Trunc(c) {
+			return reject(s, ReasonInvalidCount, "params.count", "count must be a whole number from 1 to %d, got %v", s.Plan[i].Count, c)
+		}
+		count = int64(c)
+	}
 	next := s.clone()
-	next.Plan = append(next.Plan[:i], next.Plan[i+1:]...)
+	if count < next.Plan[i].Count {
+		next.Plan[i].Count -= count
+	} else {
+		next.Plan = append(next.Plan[:i], next.Plan[i+1:]...)
+	}
 	return planChanged(s, next)
 }
 

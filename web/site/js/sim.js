@@ -83,24 +83,39 @@ function planEditor(v, g, act, action, t, cur, statLabel) {
   const clear = action("plan.clear");
   const end = action("end_week");
   const plan = h("section.panel.plan", { "aria-labelledby": "plan-h" }, h("h2", { id: "plan-h" }, "This week's plan"));
+  const last = g.lastPlan || [];
   if (v.plan.length === 0) {
     plan.append(h("p.muted", null, "Nothing planned yet. Add activities below, then end the week."));
   } else {
+    // Remove takes one off a stack ("Café shift × 3"), the whole item when
+    // there is one.
     plan.append(h("ul.plan-items", null, v.plan.map((it) => h("li", null,
       h("span", null, `${t(it.labelKey, null, it.activity)} × ${it.count}`),
-      h("span.muted", null, ` ${it.hours} h, ${money(it.cost, cur)}`),
+      h("span.muted", null, ` ${it.hours} h${it.cost ? `, ${money(it.cost, cur)}` : ""}`),
       h("button.small", {
         type: "button", disabled: !remove?.available, dataset: { remove: it.activity },
-        "aria-label": `${t(remove?.labelKey, null, "Remove")}: ${t(it.labelKey, null, it.activity)}`,
-        onclick: () => act("plan.remove", { index: it.index }),
-      }, t(remove?.labelKey, null, "Remove"))))));
+        "aria-label": `${it.count > 1 ? "Remove one" : t(remove?.labelKey, null, "Remove")}: ${t(it.labelKey, null, it.activity)}`,
+        onclick: () => act("plan.remove", { index: it.index, count: 1 }),
+      }, it.count > 1 ? "Remove one" : t(remove?.labelKey, null, "Remove"))))));
   }
   const row = h("div.actions", null);
+  if (v.plan.length === 0 && last.length && add?.available) {
+    // Last week's plan again, item by item, as the player would add it.
+    row.append(h("button", {
+      type: "button", dataset: { role: "repeat-plan" },
+      onclick: async () => {
+        for (const it of last) await act("plan.add", { activity: it.activity, count: it.count });
+      },
+    }, "Repeat last week's plan"));
+  }
   if (clear) {
     row.append(h("button", { type: "button", disabled: !clear.available, dataset: { actionId: "plan.clear" }, onclick: () => act("plan.clear") }, t(clear.labelKey, null, "Clear plan")));
   }
   if (end) {
-    row.append(h("button.primary", { type: "button", disabled: !end.available, dataset: { actionId: "end_week" }, onclick: () => act("end_week") }, t(end.labelKey, null, "End the week")));
+    row.append(h("button.primary", { type: "button", disabled: !end.available, dataset: { actionId: "end_week" }, onclick: () => {
+      g.lastPlan = v.plan.map((it) => ({ activity: it.activity, count: it.count }));
+      act("end_week");
+    } }, t(end.labelKey, null, "End the week")));
   }
   plan.append(row);
 
