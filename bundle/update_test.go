@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/storyloom/storyloom/bundle/mcpserver"
+	"github.com/storyloom/storyloom/bundle/sqlitestore"
+	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/session"
 )
@@ -168,5 +171,62 @@ func TestPlayKeepsEveryCampaignVersion(t *testing.T) {
 		if !strings.Contains(third, want) {
 			t.Errorf("the transcript lacks %q:\n%s", want, third)
 		}
+	}
+}
+
+// TestPlayWarnsOfKeptVersionsThatDoNotComeBack starts the terminal client
+// over a database that kept a version this build cannot run, and over one
+// whose served campaign changed without a new version: each is a warning
+// line at start, and play goes on.
+func TestPlayWarnsOfKeptVersionsThatDoNotComeBack(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "host.db")
+	run := func(campaigns string) string {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if code := dispatch([]string{"play", "-db", db, "-campaigns", campaigns}, &out, &errb); code != 0 {
+			t.Fatalf("bundle play exited %d: %s", code, errb.String())
+		}
+		return errb.String()
+	}
+	if got := run(campaignsAt("1.0.0")); got != "" {
+		t.Fatalf("a first start warned: %s", got)
+	}
+
+	// The same version, other content: an author forgot to bump it.
+	changed := filepath.Join(dir, "ferry")
+	data, err := os.ReadFile(filepath.Join(campaignsAt("1.0.0"), "ferry", campaignFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(changed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(changed, campaignFile), bytes.Replace(data, []byte("The deck rolls."), []byte("The deck pitches."), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(changed); !strings.Contains(got, "content_version_conflict") || !strings.Contains(got, `"ferry" version 1.0.0`) {
+		t.Errorf("no content_version_conflict warning: %q", got)
+	}
+
+	// A kept version whose content this build refuses.
+	st, err := sqlitestore.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, err := st.Epochs(context.Background())
+	if err != nil || len(kept) == 0 {
+		t.Fatal(err, len(kept))
+	}
+	bad := kept[0]
+	bad.Form.Campaign.Version = "0.1.0"
+	bad.Form.Campaign.Content = []byte(`{"start":"nowhere","nodes":[]}`)
+	bad.Digest, _ = content.EpochDigest(bad.Form)
+	if err := st.PutEpoch(context.Background(), bad); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if got := run(campaignsAt("1.0.0")); !strings.Contains(got, "epoch_unsupported") {
+		t.Errorf("no epoch_unsupported warning: %q", got)
 	}
 }
