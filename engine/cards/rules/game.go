@@ -157,7 +157,7 @@ func (st *State) check() error {
 	}
 	if c := st.Dec.Choice; c != nil {
 		if !seat(c.Seat) || !seat(c.Owner) || len(c.Lib) > len(c.Cards) || (c.Kind == chLookOrder && len(c.IDs) != len(c.Cards)) ||
-			(c.Kind == chCommander && len(c.Cards) != 1) || ((c.Kind == chMay || c.Kind == chOptional) && st.Res == nil) {
+			(c.Kind == chCommander && len(c.Cards) != 1) || ((c.Kind == chMay || c.Kind == chOptional || c.Kind == chColor || c.Kind == chName) && st.Res == nil) {
 			return fmt.Errorf("malformed choice")
 		}
 		if c.Min < 0 || c.Min > c.Max || (c.Kind != chLookOrder && c.Max > len(c.Cards) && c.Kind != chMay && c.Kind != chOptional && c.Kind != chColor && c.Kind != chName && c.Kind != chCommander) {

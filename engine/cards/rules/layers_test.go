@@ -144,8 +144,17 @@ func TestChosenColorAndNamedCard(t *testing.T) {
 	prism := g.give(0, "prism")
 	cast(t, g, 0, prism, nil)
 	resolve(t, g)
-	resolve(t, g)
+	if len(g.st.Field) != 4 || g.st.Dec.Kind != DecChoice {
+		t.Fatalf("the prism entered before choosing: field %d, %+v", len(g.st.Field), g.st.Dec)
+	}
+	a, _ := offered(g, 0, "player_choice", "")
+	if a.Prompts[0].Prompt != "Choose a color as Prism enters the battlefield" || len(a.Prompts[0].Options) != 5 {
+		t.Fatalf("prompt %+v", a.Prompts[0])
+	}
 	answer(t, g, 0, "R")
+	if len(g.st.Stack) != 0 {
+		t.Fatal("the choosing ability triggered as well")
+	}
 	var lens *Perm
 	for i := range g.st.Field {
 		if g.st.Field[i].ID == "prism" {
@@ -161,8 +170,7 @@ func TestChosenColorAndNamedCard(t *testing.T) {
 	nay := g.give(0, "naysayer")
 	cast(t, g, 0, nay, nil)
 	resolve(t, g)
-	resolve(t, g)
-	a, _ := offered(g, 0, "player_choice", "")
+	a, _ = offered(g, 0, "player_choice", "")
 	if len(a.Prompts[0].Options) != len(g.cards.ids) {
 		t.Fatal("name options are not the catalog's cards")
 	}

@@ -42,6 +42,15 @@ func (g *Game) startResolution() {
 	if it.Kind == "spell" {
 		d := g.def(it.ID)
 		if !is(d, "instant") && !is(d, "sorcery") {
+			if k := entersChoice(d); k >= 0 {
+				kind := chColor
+				if d.Abilities[k].Mode.Effects[0].Op == "name_card" {
+					kind = chName
+				}
+				// the permanent waits in no zone until it is answered (CR 614.12)
+				g.ask(&Choice{Kind: kind, Seat: it.Ctrl, Owner: it.Ctrl, Min: 1, Max: 1})
+				return
+			}
 			n := g.enter(it.Owner, it.Ctrl, it.ID, nil, it.Cmdr, false)
 			if d.Enchant != "" && len(it.Targets) > 0 {
 				_, t, _ := parseID(it.Targets[0])
@@ -664,18 +673,27 @@ func (g *Game) choiceAction() rooms.Action {
 	case chCommander:
 		p = yesNo("Move your commander to the command zone?", "Move it", true)
 	case chColor:
-		p = rooms.Prompt{Kind: rooms.PromptOption, Slot: "choice", Prompt: "Choose a color"}
+		p = rooms.Prompt{Kind: rooms.PromptOption, Slot: "choice", Prompt: "Choose a color" + g.asEnters()}
 		for _, col := range colors {
 			p.Options = append(p.Options, rooms.Option{ID: col, Label: colorNames[col]})
 		}
 	case chName:
-		p = rooms.Prompt{Kind: rooms.PromptOption, Slot: "choice", Prompt: "Choose a card name"}
+		p = rooms.Prompt{Kind: rooms.PromptOption, Slot: "choice", Prompt: "Choose a card name" + g.asEnters()}
 		for _, id := range g.cards.ids { // the whole catalog: naming reveals no deck
 			p.Options = append(p.Options, rooms.Option{ID: id, Label: g.def(id).Name})
 		}
 	}
 	a.Prompts = []rooms.Prompt{p}
 	return a
+}
+
+// asEnters names the permanent a colour or name is chosen for as it
+// enters, for the prompt.
+func (g *Game) asEnters() string {
+	if r := g.st.Res; r != nil {
+		return " as " + r.Item.Name + " enters the battlefield"
+	}
+	return ""
 }
 
 // numIDs maps object numbers to wire ids.
@@ -748,6 +766,10 @@ func (g *Game) applyChoice(ans map[string][]string) error {
 		}
 		return nil
 	case chColor, chName:
+		if it := st.Res.Item; it.Kind == "spell" {
+			g.enterChosen(it, c.Kind, got[0])
+			return nil
+		}
 		if p := g.perm(st.Res.Item.Source); p != nil {
 			if c.Kind == chColor {
 				p.Color = got[0]
@@ -760,6 +782,44 @@ func (g *Game) applyChoice(ans map[string][]string) error {
 	}
 	g.advance()
 	return nil
+}
+
+// entersChoice returns the index of d's "as it enters, choose a colour"
+// or "choose a card name" ability (an enters trigger doing only that), or
+// -1.
+func entersChoice(d *card.Def) int {
+	for k, a := range d.Abilities {
+		if a.Kind == card.AbilityTriggered && a.When == "enters" && a.Mode != nil && len(a.Mode.Effects) == 1 && len(a.Mode.Targets) == 0 {
+			if op := a.Mode.Effects[0].Op; op == "choose_color" || op == "name_card" {
+				return k
+			}
+		}
+	}
+	return -1
+}
+
+// enterChosen puts a permanent spell that waited for its colour or name
+// onto the battlefield with the answer; its choosing ability does not
+// trigger again.
+func (g *Game) enterChosen(it Item, kind, answer string) {
+	st := &g.st
+	n := g.enter(it.Owner, it.Ctrl, it.ID, nil, it.Cmdr, false)
+	p := g.perm(n)
+	if kind == chColor {
+		p.Color = answer
+	} else {
+		p.Named = answer
+	}
+	skip := entersChoice(g.def(it.ID))
+	q := st.Queue[:0]
+	for _, t := range st.Queue {
+		if t.Source != n || t.Ab != skip {
+			q = append(q, t)
+		}
+	}
+	st.Queue = q
+	g.emit("spell_resolved", "player", rooms.PlayerID(it.Ctrl), "card", logEntity(stackID(it.N), it.Name))
+	st.Res = nil
 }
 
 // applyLibrary finishes a scry, a search or a look with the chosen cards
