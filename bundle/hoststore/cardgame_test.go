@@ -118,11 +118,11 @@ func pickOption(p rooms.Prompt) string {
 	return p.Options[0].ID
 }
 
-// TestCardGameOverWebSocket plays a starter-1v1 game of two WebSocket
-// clients on the native host, with preconstructed decks, to its result:
-// the host registers the card game, casts are paid through pay_mana, and
-// the settle passes for the players between their stops.
-func TestCardGameOverWebSocket(t *testing.T) {
+// cardHost serves a native host on a real socket and returns its
+// WebSocket URL, the clock it reads, and the preconstructed decks legal in
+// format id.
+func cardHost(t *testing.T, id string) (string, *atomic.Int64, []deck.Precon) {
+	t.Helper()
 	files, err := cardgame.CardFiles()
 	if err != nil {
 		t.Fatal(err)
@@ -136,78 +136,109 @@ func TestCardGameOverWebSocket(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, _ := deck.FormatByID(deck.StarterDuel)
-	decks := deck.For(precons, f, cat)
-
-	var now atomic.Int64
+	f, _ := deck.FormatByID(id)
+	now := &atomic.Int64{}
 	now.Store(1_780_000_000_000)
 	host, err := hoststore.OpenHost(context.Background(), hoststore.HostConfig{
 		Path: filepath.Join(t.TempDir(), "host.db"), Clock: now.Load})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer host.Close()
+	t.Cleanup(func() { host.Close() })
 	mux := http.NewServeMux()
 	for p, hd := range host.Handlers() {
 		mux.Handle(p, hd)
 	}
 	srv := httptest.NewServer(mux)
-	defer srv.Close()
-	url := "ws" + strings.TrimPrefix(srv.URL, "http") + "/rooms/ws"
+	t.Cleanup(srv.Close)
+	return "ws" + strings.TrimPrefix(srv.URL, "http") + "/rooms/ws", now, deck.For(precons, f, cat)
+}
 
-	a, b := dialBench(t, url), dialBench(t, url)
-	for _, c := range []*benchClient{a, b} {
+// cardTable is a card game's human clients on the native host.
+type cardTable struct {
+	t       *testing.T
+	now     *atomic.Int64
+	clients []*benchClient
+	format  string
+}
+
+// seatCards has the first client create a room of format (seats seats), the
+// others join, the AIs of kind ai fill the remaining seats, everyone
+// submits a deck (decks[i] for seat i) and readies.
+func seatCards(t *testing.T, url string, now *atomic.Int64, format string, seats, humans int, ai string, decks []deck.Precon) *cardTable {
+	t.Helper()
+	tb := &cardTable{t: t, now: now, format: format}
+	for range humans {
+		c := dialBench(t, url)
 		c.waitFor(t, func(v benchView, _ int64) bool { return v.Session != "" })
+		tb.clients = append(tb.clients, c)
 	}
-	a.send(t, rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 2, GameSetup: deck.StarterDuel}})
+	host := tb.clients[0]
+	host.send(t, rooms.CreateRoom{Config: rooms.RoomConfig{Seats: seats, GameSetup: format}})
 	var id string
-	a.waitFor(t, func(v benchView, _ int64) bool {
+	host.waitFor(t, func(v benchView, _ int64) bool {
 		if v.Room != nil {
 			id = v.Room.RoomID
 		}
 		return v.Room != nil
 	})
-	b.send(t, rooms.JoinRoom{RoomID: id})
-	for i, c := range []*benchClient{a, b} {
-		c.send(t, rooms.SubmitDeck{Cards: decks[i].Cards})
+	for i, c := range tb.clients[1:] {
+		c.send(t, rooms.JoinRoom{RoomID: id})
+		c.waitFor(t, func(v benchView, _ int64) bool { return v.Room != nil && v.Room.Seats[i+1].OccupiedBy != "" })
+	}
+	for s := humans; s < seats; s++ {
+		d := decks[s%len(decks)]
+		host.send(t, rooms.AddAI{Seat: s, Kind: ai, Cards: d.Cards, Commander: d.Commander})
+		host.waitFor(t, func(v benchView, _ int64) bool { return v.Room != nil && v.Room.Seats[s].AI != "" })
+	}
+	for i, c := range tb.clients {
+		d := decks[i%len(decks)]
+		c.send(t, rooms.SubmitDeck{Cards: d.Cards, Commander: d.Commander})
 		c.waitFor(t, func(v benchView, _ int64) bool { return v.Room != nil && v.Room.Seats[i].Decked })
 		c.send(t, rooms.Ready{Ready: true})
 	}
-	for _, c := range []*benchClient{a, b} {
+	for _, c := range tb.clients {
 		c.waitFor(t, func(v benchView, _ int64) bool { return v.You != "" && v.Session == "" })
 	}
+	return tb
+}
 
-	// view decodes c's latest view and says how many c has received.
-	view := func(c *benchClient) (cardView, int) {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		var v cardView
-		if err := json.Unmarshal(c.view, &v); err != nil {
-			t.Fatalf("a game view does not decode: %v", err)
-		}
-		return v, c.frames
+// view decodes c's latest view and says how many views c has received.
+func (tb *cardTable) view(c *benchClient) (cardView, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var v cardView
+	if err := json.Unmarshal(c.view, &v); err != nil {
+		tb.t.Fatalf("a game view does not decode: %v", err)
 	}
-	// next waits for c's view after its n-th.
-	next := func(c *benchClient, n int, what string) {
-		deadline := time.Now().Add(60 * time.Second)
-		for _, got := view(c); got <= n; _, got = view(c) {
-			if time.Now().After(deadline) {
-				t.Fatalf("no view came for %s", what)
-			}
-			select {
-			case <-c.wake:
-			case <-time.After(5 * time.Millisecond):
-			}
+	return v, c.frames
+}
+
+// next waits for c's view after its n-th.
+func (tb *cardTable) next(c *benchClient, n int, what string) {
+	deadline := time.Now().Add(60 * time.Second)
+	for _, got := tb.view(c); got <= n; _, got = tb.view(c) {
+		if time.Now().After(deadline) {
+			tb.t.Fatalf("no view came for %s", what)
+		}
+		select {
+		case <-c.wake:
+		case <-time.After(5 * time.Millisecond):
 		}
 	}
-	moves, casts, paid, passedFor := 0, 0, false, false
-	refused, refusals := map[string]bool{}, 0
-	var result *rooms.Result
-	for ; moves < 1500 && result == nil; moves++ {
+}
+
+// play answers for the human clients until the game has a result and
+// returns it with the number of moves and refused answers, whether a cast
+// was paid through pay_mana, and whether the settle passed for a client.
+func (tb *cardTable) play(limit int) (result *rooms.Result, moves, refusals int, paid, passedFor bool) {
+	t := tb.t
+	refused := map[string]bool{}
+	for ; moves < limit && result == nil; moves++ {
 		acted := false
-		for _, c := range []*benchClient{a, b} {
-			v, n := view(c)
-			if v.Format == nil || v.Format.ID != deck.StarterDuel || v.Format.Commander {
+		for _, c := range tb.clients {
+			v, n := tb.view(c)
+			if v.Format == nil || v.Format.ID != tb.format || v.Format.Commander != (tb.format == deck.Commander) {
 				t.Fatalf("format = %+v", v.Format)
 			}
 			passedFor = passedFor || len(v.AutoPassedSteps) > 0
@@ -222,33 +253,50 @@ func TestCardGameOverWebSocket(t *testing.T) {
 			for _, act := range v.ValidActions {
 				paid = paid || act.ID == ca.ActionID && slices.ContainsFunc(act.Prompts, func(p rooms.Prompt) bool { return p.Kind == rooms.PromptPayMana })
 			}
-			other := map[*benchClient]*benchClient{a: b, b: a}[c]
-			_, otherN := view(other)
-			now.Add(100)
+			seen := make([]int, len(tb.clients))
+			for i, o := range tb.clients {
+				_, seen[i] = tb.view(o)
+			}
+			tb.now.Add(100)
 			c.send(t, ca)
-			next(c, n, "the answer "+ca.ActionID)
-			if v2, _ := view(c); v2.ActionRejected {
+			tb.next(c, n, "the answer "+ca.ActionID)
+			acted = true
+			if v2, _ := tb.view(c); v2.ActionRejected {
 				// The answer this client built was not legal (a choice
 				// it does not understand): try something else.
 				refused[ca.ActionID] = true
 				refusals++
-				acted = true
 				break
 			}
-			// An accepted answer is broadcast: wait for the other seat's
-			// view too, so that no answer is sent from a stale one.
-			next(other, otherN, "the other seat after "+ca.ActionID)
-			acted = true
+			// An accepted answer is broadcast: wait for every other
+			// client's view too, so that no answer is sent from a stale one.
+			for i, o := range tb.clients {
+				if o != c {
+					tb.next(o, seen[i], "another seat after "+ca.ActionID)
+				}
+			}
 			break
 		}
 		if !acted && result == nil {
-			t.Fatal("neither seat is asked anything and the game is not over")
+			t.Fatal("no client is asked anything and the game is not over")
 		}
 	}
+	return result, moves, refusals, paid, passedFor
+}
+
+// TestCardGameOverWebSocket plays a starter-1v1 game of two WebSocket
+// clients on the native host, with preconstructed decks, to its result:
+// the host registers the card game, casts are paid through pay_mana, and
+// the settle passes for the players between their stops.
+func TestCardGameOverWebSocket(t *testing.T) {
+	url, now, decks := cardHost(t, deck.StarterDuel)
+	tb := seatCards(t, url, now, deck.StarterDuel, 2, 2, "", decks)
+	result, moves, refusals, paid, passedFor := tb.play(1500)
 	if result == nil {
-		t.Fatal("no result after 1500 moves")
+		t.Fatalf("no result after %d moves", moves)
 	}
-	v, _ := view(a)
+	v, _ := tb.view(tb.clients[0])
+	casts := 0
 	for _, e := range v.Log {
 		if e.Event.Type == "spell_cast" {
 			casts++
@@ -256,6 +304,22 @@ func TestCardGameOverWebSocket(t *testing.T) {
 	}
 	if result.Reason == "" || len(result.Losers) != 1 || casts == 0 || !paid || !passedFor {
 		t.Fatalf("result %+v, casts in the log window %d, paid through pay_mana %v, auto-passed %v", result, casts, paid, passedFor)
+	}
+	t.Logf("%d moves (%d answers refused), result %+v", moves, refusals, *result)
+}
+
+// TestCardGameWithAISeats plays a four-seat commander game of one
+// WebSocket client against three pilot AI seats on the native host to
+// its result.
+func TestCardGameWithAISeats(t *testing.T) {
+	url, now, decks := cardHost(t, deck.Commander)
+	tb := seatCards(t, url, now, deck.Commander, 4, 1, "pilot", decks)
+	result, moves, refusals, _, passedFor := tb.play(1500)
+	if result == nil {
+		t.Fatalf("no result after %d moves", moves)
+	}
+	if !passedFor {
+		t.Fatal("the settle never passed for the human")
 	}
 	t.Logf("%d moves (%d answers refused), result %+v", moves, refusals, *result)
 }
