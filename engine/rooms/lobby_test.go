@@ -69,7 +69,7 @@ func (p *duelPos) Result() *rooms.Result {
 	return &rooms.Result{Winner: "p0", Losers: []string{"p1"}, Reason: "claimed"}
 }
 
-func lobbyHarness(t *testing.T, lim rooms.Limits) *harness {
+func lobbyHarness(t testing.TB, lim rooms.Limits) *harness {
 	h := newHarness(t, lim)
 	reg, err := rooms.NewRegistry(cheat.Game{}, duel{})
 	if err != nil {

@@ -403,13 +403,19 @@ func newID(ids IDSource, prefix string, taken func(string) bool) (string, error)
 }
 
 // Connect opens connection conn: it is issued a fresh session and answered
-// with that session's LobbyView. Over the connection or session limit it is
-// answered with too_many_connections and Close.
+// with that session's LobbyView. At the session limit the oldest
+// disconnected session that holds no seat makes way for it (seatless
+// sessions cannot crowd out new players); when every session is connected
+// or seated, and over the connection limit, it is answered with
+// too_many_connections and Close.
 func (s *Server) Connect(conn string, now int64, ids IDSource) ([]Outbound, Changes) {
 	now = s.clock(now)
 	ob := newOutbox()
 	if _, dup := s.conns[conn]; dup {
 		s.disconnect(conn, now, ob)
+	}
+	if len(s.sessions) >= s.limits.MaxSessions {
+		s.evictSeatless(ob)
 	}
 	if len(s.conns) >= s.limits.MaxConnections || len(s.sessions) >= s.limits.MaxSessions {
 		ob.fail(conn, reject(CodeTooManyConnections, "the server is full"))
@@ -433,6 +439,38 @@ func (s *Server) Connect(conn string, now int64, ids IDSource) ([]Outbound, Chan
 	ob.lobby = true
 	ob.views[conn] = true
 	return s.flush(ob, now)
+}
+
+// SeatlessIdleMillis is how long a disconnected session that holds no
+// seat is kept (at most SessionIdleMillis): a name and nothing else to
+// come back to, so a flood of connect, set_name, close cannot fill the
+// session table for long.
+const SeatlessIdleMillis = 60 * 1000
+
+// idleLimit is how long the disconnected session se is kept.
+func (s *Server) idleLimit(se *Session) int64 {
+	if se.Room == "" {
+		return min(SeatlessIdleMillis, s.limits.SessionIdleMillis)
+	}
+	return s.limits.SessionIdleMillis
+}
+
+// evictSeatless drops the disconnected session holding no seat that was
+// seen longest ago (ties by token), if there is one.
+func (s *Server) evictSeatless(ob *outbox) {
+	oldest := ""
+	for tok, se := range s.sessions {
+		if se.Conn != "" || se.Room != "" {
+			continue
+		}
+		if o := s.sessions[oldest]; oldest == "" || se.LastSeen < o.LastSeen || (se.LastSeen == o.LastSeen && tok < oldest) {
+			oldest = tok
+		}
+	}
+	if oldest != "" {
+		delete(s.sessions, oldest)
+		ob.lobby = true
+	}
 }
 
 func (s *Server) playerIDTaken(id string) bool {
@@ -529,15 +567,16 @@ func (s *Server) NextWake() (at int64, ok bool) {
 	}
 	for _, se := range s.sessions {
 		if se.Conn == "" {
-			consider(se.LastSeen + s.limits.SessionIdleMillis)
+			consider(se.LastSeen + s.idleLimit(se))
 		}
 	}
 	return at, ok
 }
 
-// expireSessions releases sessions disconnected for longer than the idle
-// limit, and closes live games none of whose humans has been connected for
-// that long (abandoned tables).
+// expireSessions releases sessions disconnected for longer than their idle
+// limit (SeatlessIdleMillis for a session holding no seat), and closes live
+// games none of whose humans has been connected for SessionIdleMillis
+// (abandoned tables).
 func (s *Server) expireSessions(now int64, ob *outbox) {
 	idle := s.limits.SessionIdleMillis
 	for _, id := range sortedKeys(s.rooms) {
@@ -562,7 +601,7 @@ func (s *Server) expireSessions(now int64, ob *outbox) {
 	}
 	for _, tok := range sortedKeys(s.sessions) {
 		se := s.sessions[tok]
-		if se.Conn != "" || now-se.LastSeen < idle {
+		if se.Conn != "" || now-se.LastSeen < s.idleLimit(se) {
 			continue
 		}
 		if r := s.rooms[se.Room]; r != nil {
