@@ -32,6 +32,13 @@ func (p *page) noIdentifiers(where string) {
 	}
 }
 
+// freshGame waits for the first scene of a game just started (the last
+// game's screen stays until the new one is drawn).
+func (p *page) freshGame() {
+	p.t.Helper()
+	p.waitJS(`location.hash.startsWith("#/play/") && document.querySelector(".kind-screen")?.dataset.sceneSeq === "1"`)
+}
+
 // TestNoIdentifiersReachThePlayer plays a simulation and the world for a
 // while, to their ends, and checks every screen on the way for raw
 // identifiers.
@@ -40,7 +47,7 @@ func TestNoIdentifiersReachThePlayer(t *testing.T) {
 	p := open(t)
 	for _, campaign := range []string{"first-flat", "harbour-bakery"} {
 		p.visit("#/new/" + campaign)
-		p.screen("play")
+		p.freshGame()
 		p.noIdentifiers(campaign + " start")
 		for week := 0; week < 40 && eval[string](p, `document.querySelector(".kind-screen").dataset.status`) != "ended"; week++ {
 			for i := 0; i < 4; i++ {
@@ -55,7 +62,7 @@ func TestNoIdentifiersReachThePlayer(t *testing.T) {
 		}
 	}
 	p.visit("#/new/pier-fair")
-	p.screen("play")
+	p.freshGame()
 	p.noIdentifiers("pier-fair start")
 	// The hours field speaks in hours and knows how many can pass.
 	p.do(chromedp.SetValue(chromedp.CSS(".time input"), "9999"))

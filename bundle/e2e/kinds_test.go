@@ -90,6 +90,13 @@ func TestWorldBuildAndAdvanceTime(t *testing.T) {
 	p.screen("play")
 	p.waitJS(`document.querySelector(".kind-screen")?.dataset.kind === "world-graph"`)
 	p.axe("world screen")
+	// The premise is open before the first hour, the map has a key.
+	if !eval[bool](p, `document.querySelector("details.premise")?.open === true && document.querySelector("details.premise p").textContent.length > 40`) {
+		t.Error("the world opens with no premise")
+	}
+	if n := p.count(".map-legend li"); n < 4 {
+		t.Errorf("the map's key has %d entries", n)
+	}
 	node := eval[string](p, `document.querySelector("[data-build]").dataset.build`)
 	p.act(fmt.Sprintf(`[data-build=%q]`, node))
 	if p.count(fmt.Sprintf(`.place[data-node=%q] .build-form`, node)) != 0 {
@@ -101,6 +108,9 @@ func TestWorldBuildAndAdvanceTime(t *testing.T) {
 	after := p.text(".time .muted")
 	if before == after {
 		t.Errorf("time did not pass: %q", after)
+	}
+	if !eval[bool](p, `document.querySelector("details.premise")?.open === false`) {
+		t.Error("the premise is still open after 32 hours")
 	}
 	if !strings.Contains(after, "Hour 32") {
 		t.Errorf("after 32 hours the clock reads %q", after)

@@ -58,6 +58,10 @@ func TestStoryPlaysToAnEndingByClickAndKeyboard(t *testing.T) {
 	p.waitJS(`document.querySelector(".scene-text")?.textContent.length > 20`)
 	p.shot("story-scene")
 	p.axe("story scene")
+	// A low meter reads low: every meter has its low and high marks.
+	if p.count(".vars meter") == 0 || p.count(".vars meter:not([low]):not([high])") > 0 {
+		t.Errorf("the story's meters (%d) have no low and high marks", p.count(".vars meter"))
+	}
 	if got := p.text("#announce"); got == "" {
 		p.waitJS(`document.getElementById("announce").textContent.length > 0`)
 	}

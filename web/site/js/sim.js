@@ -37,7 +37,7 @@ export function render(root, g, act) {
     h("h2", { id: "stats-h" }, "How you are"),
     h("dl", null, v.stats.map((s) => h("div", null,
       h("dt", null, statLabel[s.id]),
-      h("dd", null, h("meter", { min: s.min, max: s.max, value: s.value, low: s.min + (s.max - s.min) * 0.25, optimum: s.max, "aria-hidden": "true" }),
+      h("dd", null, h("meter", { min: s.min, max: s.max, value: s.value, low: s.min + (s.max - s.min) * 0.25, high: s.min + (s.max - s.min) * 0.75, optimum: s.max, "aria-hidden": "true" }),
         ` ${s.value} / ${s.max}`, s.drift ? h("span.muted", null, ` (${signed(s.drift)} a week)`) : null)))));
 
   // What the week did (or the premise, before the first) comes before the

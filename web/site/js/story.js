@@ -70,7 +70,7 @@ function lockIcon() {
 function varValue(v) {
   if (typeof v.value === "boolean") return v.value ? tr("yes") : tr("no");
   if (typeof v.value === "number" && v.max !== undefined && v.max !== null) {
-    return h("span.var-num", null, h("meter", { min: v.min ?? 0, max: v.max, value: v.value, "aria-hidden": "true" }), ` ${v.value} / ${v.max}`);
+    return h("span.var-num", null, h("meter", { min: v.min ?? 0, max: v.max, value: v.value, low: (v.min ?? 0) + (v.max - (v.min ?? 0)) / 4, high: (v.min ?? 0) + ((v.max - (v.min ?? 0)) * 3) / 4, optimum: v.max, "aria-hidden": "true" }), ` ${v.value} / ${v.max}`);
   }
   return String(v.value);
 }

@@ -23,7 +23,11 @@ export function render(root, g, act) {
       fig("Cash", money(v.money, cur)), fig("Rating", String(v.rating)), fig("Guests", String(v.guests)),
       fig("Rides given", String(v.served)), fig("Running cost", `${money(v.runningCostPerTick, cur)} an hour`)));
 
-  const parts = [head];
+  // The premise: open before the first hour passes, folded after.
+  const premise = v.introKey && g.strings.has(v.introKey)
+    ? h("details.panel.premise", { open: v.tick === 0 }, h("summary", null, "The premise"), h("p", null, t(v.introKey)))
+    : null;
+  const parts = [head, premise];
   if (scene.status === "ended") {
     parts.push(h("section.panel.resolution", null, h("h2", null, "The end"), h("p", null, t(v.endingKey || scene.body.textKey, null, scene.body.text))));
   } else {
@@ -104,7 +108,13 @@ function map(v, label, t) {
       n.guests ? svg("text", { class: "count", y: 4, "text-anchor": "middle" }, String(n.guests)) : null,
       svg("text", { class: "label", y: 30, "text-anchor": "middle" }, label[n.id])));
   }
-  return h("figure.map-box", null, root);
+  // What the map's marks mean.
+  const key = (cls, r, text) => h("li", null,
+    svg("svg", { viewBox: "-16 -16 32 32", width: 22, height: 22, class: "world-map", "aria-hidden": "true" }, svg("g", { class: cls }, svg("circle", { r }))), text);
+  return h("figure.map-box", null, root, h("figcaption", null, h("ul.map-legend", null,
+    key("node built", 13, "a ride or stall"), key("node built broken", 13, "broken down"),
+    key("node free", 10, "a free site"), key("node path", 10, "a path"),
+    h("li", null, "the number: guests there"))));
 }
 
 function place(n, v, g, t, cur, action, act, label) {
