@@ -17,6 +17,7 @@ const counter = { kind: "s", count: "s" };
 const pile = { player_id: "s", cards: [card] };
 const playerPublic = {
   player_id: "s", hand_size: "s", life: "s", library_size: "s", graveyard_size: "s", counters: [counter], eliminated: "s",
+  connected: "s", ai: "s",
 };
 const seat = { seat: "s", player_id: "s", name: "s", ai: "s", connected: "s" };
 const prompt = {
@@ -55,6 +56,7 @@ export const SCHEMA = {
   game: {
     ...table, you: "s", my_hand: [card], revealed: [card], me: {
       life: "s", library_size: "s", maximum_hand_size: "any", counters: [counter], eliminated: "s",
+      connected: "s", ai: "s",
     },
     opponents: [playerPublic], mana_pool: ["s"], valid_actions: [action], action_deadline: "s",
     own_turn_stops: ["s"], undo: { available: "s", limit: "s" }, action_ack: { submission: "s", accepted: "s" },
