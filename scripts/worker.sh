@@ -2,7 +2,7 @@
 # worker.sh builds and runs Storyloom's edge worker (wasm/worker, on
 # github.com/syumai/workers; docs/edge-worker.md).
 #
-#   bash scripts/worker.sh build   # build/worker/: app.wasm, worker.mjs, runtime.mjs, wasm_exec.js
+#   bash scripts/worker.sh build   # build/worker/: app.wasm, entry.mjs, worker.mjs, runtime.mjs, wasm_exec.js
 #   bash scripts/worker.sh site    # the site into dist/ (go run ./bundle build), served as static assets
 #   bash scripts/worker.sh dev     # site, migrations applied to a local D1, then `wrangler dev`
 #   bash scripts/worker.sh deploy  # site, then `wrangler deploy` (worker, assets, cron)
@@ -68,6 +68,7 @@ build() {
 	"$GO" run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$assets/build"
 	cp "$assets"/build/* "$out"/
 	rm -rf "$assets"
+	cp scripts/worker-entry.mjs "$out"/entry.mjs
 	GOOS=js GOARCH=wasm "$GO" build -trimpath -ldflags="-s -w" -o "$out/app.wasm" ./wasm/worker
 	local raw gz
 	raw=$(wc -c <"$out/app.wasm")

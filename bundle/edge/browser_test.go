@@ -75,7 +75,6 @@ func TestWorkerSitePages(t *testing.T) {
 	browsertest.Screenshot(t, p.Ctx, "library")
 
 	p.Do(chromedp.Navigate(w.base + "/rooms/"))
-	p.Allow("WebSocket connection to") // the rooms page tries the WebSocket once
 	ready := `new Promise((resolve) => { const check = () => document.documentElement.dataset.%s === "ready" ? resolve(true) : setTimeout(check, 20); check(); })`
 	browsertest.Eval[bool](p, fmt.Sprintf(ready, "storyloom"))
 	p.Do(chromedp.Navigate(w.base + "/freeport/"))
@@ -84,11 +83,12 @@ func TestWorkerSitePages(t *testing.T) {
 
 // TestWorkerRoomsPages plays the rooms scenario of bundle/e2e against the
 // worker (multiplayer.PlayCheat): two tabs meet in a room with an AI seat
-// over the HTTP API (the worker has no WebSocket: the pages fall back by
-// themselves), a third tab spectates, and they play Cheat to the end.
+// over WebSockets to the room server's Durable Object, as they do
+// natively, a third tab spectates over the HTTP API, and they play Cheat
+// to the end.
 func TestWorkerRoomsPages(t *testing.T) {
 	w := worker(t)
-	multiplayer.PlayCheat(t, browser(t), multiplayer.CheatOptions{Base: w.base + "/", Transport: "http"})
+	multiplayer.PlayCheat(t, browser(t), multiplayer.CheatOptions{Base: w.base + "/", Transport: "ws"})
 }
 
 // TestWorkerFreeportPage plays the Freeport scenario of bundle/e2e against

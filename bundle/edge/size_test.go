@@ -21,8 +21,8 @@ const (
 	paidLimit = 10 << 20
 )
 
-// TestWorkerSize builds the bundle wrangler uploads (the WASM module and
-// the syumai/workers shim, by scripts/worker.sh build into a temporary
+// TestWorkerSize builds the bundle wrangler uploads (the WASM module, the
+// entry module and the syumai/workers shim, by scripts/worker.sh build into a temporary
 // directory), measures it compressed with gzip, and holds it to the Paid
 // plan's limit; whether it also fits the Free plan is logged.
 func TestWorkerSize(t *testing.T) {
@@ -36,7 +36,7 @@ func TestWorkerSize(t *testing.T) {
 		t.Fatalf("scripts/worker.sh build: %v\n%s", err, out)
 	}
 	var raw, gz int
-	for _, name := range []string{"app.wasm", "worker.mjs", "runtime.mjs", "wasm_exec.js"} {
+	for _, name := range []string{"app.wasm", "entry.mjs", "worker.mjs", "runtime.mjs", "wasm_exec.js"} {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)

@@ -130,7 +130,7 @@ func startWrangler() (*wrangler, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &wrangler{persist: persist, done: make(chan struct{})}
+	w := &wrangler{persist: persist}
 	// The site, as the worker serves it from wrangler.toml's [assets];
 	// --assets points wrangler at this build instead of dist/.
 	siteCtx, cancelSite := context.WithTimeout(context.Background(), startLimit)
@@ -145,31 +145,41 @@ func startWrangler() (*wrangler, error) {
 		os.RemoveAll(persist)
 		return nil, fmt.Errorf("wrangler d1 migrations apply: %v\n%s", err, out)
 	}
-	port, err := freePort()
-	if err != nil {
+	if err := w.launch(); err != nil {
 		os.RemoveAll(persist)
 		return nil, err
 	}
+	return w, nil
+}
+
+// launch starts wrangler dev on a free port over w's persisted state and
+// waits until the worker answers.
+func (w *wrangler) launch() error {
+	port, err := freePort()
+	if err != nil {
+		return err
+	}
 	w.base = fmt.Sprintf("http://127.0.0.1:%d", port)
+	w.done = make(chan struct{})
 	// wrangler dev runs the build command of wrangler.toml
 	// (scripts/worker.sh build) before it serves.
 	w.cmd = npx(context.Background(), "dev", "--ip", "127.0.0.1", "--port", fmt.Sprint(port), "--local",
-		"--persist-to", persist, "--assets", w.site.Out, "--test-scheduled",
+		"--persist-to", w.persist, "--assets", w.site.Out, "--test-scheduled",
 		"--show-interactive-dev-session=false", "--inspector-port", "0")
 	w.cmd.Stdout, w.cmd.Stderr = &w.log, &w.log
 	w.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := w.cmd.Start(); err != nil {
-		os.RemoveAll(persist)
-		return nil, err
+		return err
 	}
-	go func() { _ = w.cmd.Wait(); close(w.done) }()
+	done := w.done
+	go func() { _ = w.cmd.Wait(); close(done) }()
 	deadline := time.Now().Add(startLimit)
 	client := &http.Client{Timeout: requestLimit}
 	for time.Now().Before(deadline) {
 		select {
 		case <-w.done:
-			w.stop()
-			return nil, fmt.Errorf("wrangler dev exited before it answered:\n%s", w.log.String())
+			w.halt()
+			return fmt.Errorf("wrangler dev exited before it answered:\n%s", w.log.String())
 		case <-time.After(500 * time.Millisecond):
 		}
 		resp, err := client.Get(w.base + "/healthz")
@@ -179,20 +189,37 @@ func startWrangler() (*wrangler, error) {
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode == http.StatusOK {
-			return w, nil
+			return nil
 		}
 		if resp.StatusCode != http.StatusServiceUnavailable {
-			w.stop()
-			return nil, fmt.Errorf("GET /healthz: %d %s\n%s", resp.StatusCode, body, w.log.String())
+			w.halt()
+			return fmt.Errorf("GET /healthz: %d %s\n%s", resp.StatusCode, body, w.log.String())
 		}
 	}
-	w.stop()
-	return nil, fmt.Errorf("wrangler dev did not answer within %v:\n%s", startLimit, w.log.String())
+	w.halt()
+	return fmt.Errorf("wrangler dev did not answer within %v:\n%s", startLimit, w.log.String())
 }
 
-// stop ends wrangler's whole process group (npx, node, workerd) and removes
-// the local D1 database and the site.
+// restart stops the dev server and starts it again over the same local
+// state (its D1 database and Durable Object storage), as an eviction or a
+// redeploy would; w.base changes.
+func (w *wrangler) restart(t testing.TB) {
+	t.Helper()
+	w.halt()
+	if err := w.launch(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// stop ends wrangler's process group and removes the local D1 database,
+// the objects' storage and the site.
 func (w *wrangler) stop() {
+	w.halt()
+	os.RemoveAll(w.persist)
+}
+
+// halt ends wrangler's whole process group (npx, node, workerd).
+func (w *wrangler) halt() {
 	if w.cmd.Process != nil {
 		pgid := w.cmd.Process.Pid
 		_ = syscall.Kill(-pgid, syscall.SIGTERM)
@@ -205,7 +232,6 @@ func (w *wrangler) stop() {
 		// workerd may outlive its parent by a moment.
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	}
-	os.RemoveAll(w.persist)
 }
 
 var conflictLine = regexp.MustCompile(`d1: version conflict`)
@@ -240,7 +266,8 @@ func do(method, url, bearer string, body []byte) (int, []byte, error) {
 }
 
 // TestWorkerServes checks the worker answers its health check, refuses an
-// unknown path and a WebSocket, answers a CORS preflight, and serves the
+// unknown path and a plain GET of the WebSocket's path, answers a CORS
+// preflight, and serves the
 // site as static assets with the types a browser needs, while the API
 // paths beside the pages still reach the Go worker.
 func TestWorkerServes(t *testing.T) {
@@ -255,7 +282,7 @@ func TestWorkerServes(t *testing.T) {
 		{name: "unknown path", method: http.MethodGet, path: "/nowhere", status: http.StatusNotFound, contentType: "application/json"},
 		{name: "preflight", method: http.MethodOptions, path: "/rooms/command", status: http.StatusNoContent},
 		{name: "unknown game", method: http.MethodPost, path: "/freeport/nogame/token", status: http.StatusNotFound},
-		{name: "no WebSocket", method: http.MethodGet, path: "/rooms/ws", status: http.StatusNotFound, contentType: "application/json"},
+		{name: "WebSocket without an upgrade", method: http.MethodGet, path: "/rooms/ws", status: http.StatusUpgradeRequired, contentType: "application/json"},
 		{name: "view needs a session", method: http.MethodGet, path: "/rooms/view", status: http.StatusUnauthorized, contentType: "application/json"},
 		{name: "library page", method: http.MethodGet, path: "/", status: http.StatusOK, contentType: "text/html"},
 		{name: "rooms page", method: http.MethodGet, path: "/rooms/", status: http.StatusOK, contentType: "text/html"},

@@ -215,27 +215,6 @@ func (e *env) scan(who, kind string, frame []byte) {
 	}
 }
 
-// kindOf classifies a frame from its members, as a client does.
-func kindOf(frame []byte) string {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(frame, &m) != nil {
-		return ""
-	}
-	switch {
-	case m["lobby_error"] != nil:
-		return rooms.KindError
-	case m["catalog_version"] != nil:
-		return rooms.KindCatalog
-	case m["session"] != nil:
-		return rooms.KindLobby
-	case m["you"] != nil:
-		return rooms.KindGame
-	case m["room_id"] != nil:
-		return rooms.KindSpectator
-	}
-	return ""
-}
-
 // peer is what a test client knows: its latest view, its rejections and
 // its session token.
 type peer struct {
@@ -311,7 +290,7 @@ func (c *wsClient) open() {
 				c.p.mu.Unlock()
 				return
 			}
-			c.p.Record(kindOf(b), b)
+			c.p.Record(roomsclient.KindOf(b), b)
 		}
 	}(conn, c.done)
 }

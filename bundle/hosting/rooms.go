@@ -67,6 +67,10 @@ type RoomsConfig struct {
 	// store at start-up instead of disconnecting them. Only a host whose
 	// sockets outlive its process sets it.
 	KeepWebSockets bool
+	// KeepWebSocket, when set, chooses instead which recorded WebSocket
+	// connections are still open (a Durable Object's hibernated sockets
+	// outlive its instance); the others are disconnected.
+	KeepWebSocket func(conn string) bool
 }
 
 // Sink receives the frames addressed to one live connection, in order.
@@ -153,9 +157,9 @@ func NewRooms(ctx context.Context, cfg RoomsConfig) (*Rooms, error) {
 	h.b.lock()
 	err := h.load(ctx)
 	var dead []rooms.Input
-	if err == nil && !cfg.KeepWebSockets {
+	if err == nil && (!cfg.KeepWebSockets || cfg.KeepWebSocket != nil) {
 		for _, id := range h.srv.Connections() {
-			if strings.HasPrefix(id, WSConnPrefix) {
+			if strings.HasPrefix(id, WSConnPrefix) && (cfg.KeepWebSocket == nil || !cfg.KeepWebSocket(id)) {
 				dead = append(dead, rooms.Input{Kind: rooms.InputDisconnect, Conn: id})
 			}
 		}
@@ -223,15 +227,29 @@ func (h *Rooms) Tick(ctx context.Context) error {
 	return err
 }
 
-// NextWake returns the earliest instant at which Tick has machine work
-// (ok false when none). HTTP idleness is checked on every Tick besides.
+// NextWake returns the earliest instant at which Tick has work: a
+// deadline or a session release of the machine, or an HTTP connection's
+// idle limit (ok false when none).
 func (h *Rooms) NextWake() (int64, bool) {
 	h.b.lock()
 	defer h.b.unlock()
 	if h.srv == nil {
 		return 0, false
 	}
-	return h.srv.NextWake()
+	at, ok := h.srv.NextWake()
+	for _, id := range h.srv.Connections() {
+		if !strings.HasPrefix(id, HTTPConnPrefix) {
+			continue
+		}
+		last, seen := h.seen[id]
+		if !seen {
+			last = h.cfg.Clock() // first seen by the next Tick
+		}
+		if t := last + h.cfg.HTTPIdleMillis; !ok || t < at {
+			at, ok = t, true
+		}
+	}
+	return at, ok
 }
 
 func (h *Rooms) runBatch(ctx context.Context, batch []*job[[]rooms.Input, []rooms.Outbound]) {

@@ -6,12 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"net/http"
-
-	"github.com/storyloom/storyloom/bundle/hosting"
-	"github.com/storyloom/storyloom/engine/rooms"
 )
 
 // SQL of the per-session command rate limit (migrations/0002_rate.sql).
@@ -25,10 +20,6 @@ const (
 	// ratePruneAge is how many seconds a counter is kept.
 	ratePruneAge = 60
 )
-
-// commandsPerSecond is the room server's own limit per connection, which
-// the worker enforces per session across its instances.
-var commandsPerSecond = rooms.DefaultLimits().CommandsPerSecond
 
 // rateKey is the rate table's key for a counted key (a room session
 // token, or "freeport/" and a Freeport bearer token): a digest, so the
@@ -59,40 +50,4 @@ func (s *d1Store) pruneRate(now int64) error {
 		return fmt.Errorf("worker: d1: rate prune: %w", err)
 	}
 	return nil
-}
-
-// rateLimited enforces the per-session command rate at the edge, where
-// the room server's in-memory counter restarts with every request: a
-// command beyond commandsPerSecond in one second of one session is
-// answered 429 with the rejection the native server sends (a lobby_error
-// frame, code rate_limited) and goes no further. Commands without a
-// session (a new connection) are not counted. It reports whether it
-// answered.
-func (wk *worker) rateLimited(w http.ResponseWriter, r *http.Request) bool {
-	if r.Method != http.MethodPost || r.URL.Path != "/rooms/command" {
-		return false
-	}
-	tok := hosting.Bearer(r)
-	if tok == "" {
-		return false
-	}
-	st, err := wk.d1()
-	if err != nil {
-		return false // the room server reports the missing store
-	}
-	n, err := st.Count(r.Context(), tok, dateNow()/1000)
-	if err != nil {
-		// Counting is a guard, not the service: log and let it through.
-		logf("rooms: %v", err)
-		return false
-	}
-	if n <= int64(commandsPerSecond) {
-		return false
-	}
-	frame, _ := json.Marshal(rooms.LobbyErrorFrame{LobbyError: rooms.Rejection{Code: rooms.CodeRateLimited,
-		Reason: fmt.Sprintf("more than %d frames in one second", commandsPerSecond)}})
-	w.Header().Set("Retry-After", "1")
-	writeJSON(w, http.StatusTooManyRequests, hosting.RoomsResponse{Session: tok,
-		Frames: []hosting.MailFrame{{Kind: rooms.KindError, Frame: frame}}})
-	return true
 }

@@ -48,6 +48,28 @@ func (v GameView) LoggedAfter(typ string, seq int64) bool {
 	return false
 }
 
+// KindOf classifies a frame from its members, as a client does (a
+// rooms.Kind* value, or "" for none).
+func KindOf(frame []byte) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(frame, &m) != nil {
+		return ""
+	}
+	switch {
+	case m["lobby_error"] != nil:
+		return rooms.KindError
+	case m["catalog_version"] != nil:
+		return rooms.KindCatalog
+	case m["session"] != nil:
+		return rooms.KindLobby
+	case m["you"] != nil:
+		return rooms.KindGame
+	case m["room_id"] != nil:
+		return rooms.KindSpectator
+	}
+	return ""
+}
+
 // IsGame accepts a game view.
 func IsGame(kind string, _ []byte) bool { return kind == rooms.KindGame }
 

@@ -3,8 +3,7 @@
 // the GET /rooms/view long-poll). Either way the page sees the same frames
 // (docs/rooms-ui.md).
 //
-// A host without the WebSocket (the edge worker, docs/edge-worker.md)
-// refuses the handshake at once, and the page carries on over HTTP within
+// A host without the WebSocket refuses the handshake at once, and the page carries on over HTTP within
 // the same moment. Once the HTTP API has answered where the WebSocket never
 // opened, the tab remembers it (sessionStorage), so a reload goes straight
 // to HTTP instead of trying the WebSocket again.

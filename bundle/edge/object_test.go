@@ -1,0 +1,212 @@
+package edge
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/storyloom/storyloom/bundle/internal/roomsclient"
+	"github.com/storyloom/storyloom/engine/rooms"
+)
+
+// wsPeer is one WebSocket client of the room server's Durable Object: a
+// reader keeps its frames in an Inbox.
+type wsPeer struct {
+	*roomsclient.Inbox
+	c    *websocket.Conn
+	done chan struct{}
+}
+
+func dialWS(t testing.TB, base, name string) *wsPeer {
+	t.Helper()
+	// The first event constructs the object (a Go instance of the whole
+	// module, a load of its records), which on a loaded machine may take
+	// as long as the worker's start: the dial is bounded as that is.
+	ctx, cancel := context.WithTimeout(context.Background(), startLimit)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/rooms/ws", nil)
+	if err != nil {
+		t.Fatalf("%s: dial: %v", name, err)
+	}
+	c.SetReadLimit(1 << 20)
+	p := &wsPeer{Inbox: &roomsclient.Inbox{T: t, Name: name, Limit: waitLimit}, c: c, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		for {
+			_, b, err := c.Read(context.Background())
+			if err != nil {
+				return
+			}
+			p.Record(roomsclient.KindOf(b), b)
+		}
+	}()
+	t.Cleanup(p.close)
+	return p
+}
+
+func (p *wsPeer) send(c rooms.Command) {
+	b, err := rooms.EncodeCommand(c)
+	if err != nil {
+		p.T.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), requestLimit)
+	defer cancel()
+	if err := p.c.Write(ctx, websocket.MessageText, b); err != nil {
+		p.T.Errorf("%s: write: %v", p.Name, err)
+	}
+}
+
+func (p *wsPeer) close() {
+	_ = p.c.Close(websocket.StatusNormalClosure, "")
+	<-p.done
+}
+
+// lobbyName is the name a lobby view shows for its receiver ("" for none).
+func lobbyName(kind string, b []byte) (string, bool) {
+	if kind != rooms.KindLobby {
+		return "", false
+	}
+	var v rooms.LobbyView
+	_ = json.Unmarshal(b, &v)
+	return v.Name, true
+}
+
+// TestWorkerWebSocketLoad has eight WebSocket clients send room commands
+// to the room server's Durable Object for 30 seconds, each the next only
+// once the last one's view arrived: every command is answered, by exactly
+// one view, in order, with no dropped socket and no refusal but the
+// machine's per-connection rate limit (a refused command is not applied
+// and is sent again); afterwards a fresh connection of each session finds
+// its last name. It logs the commands per second and the latencies.
+func TestWorkerWebSocketLoad(t *testing.T) {
+	w := worker(t)
+	const clients, run = 8, 30 * time.Second
+	var mu sync.Mutex
+	var lat []time.Duration
+	rateRefused := 0
+	tokens, last := make([]string, clients), make([]int, clients)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := dialWS(t, w.base, fmt.Sprintf("load%d", i))
+			p.Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+			tokens[i] = p.Session()
+			views := p.Frames()
+			n, refused := 0, 0
+			for time.Since(start) < run {
+				n++
+				name := fmt.Sprintf("c%d-%d", i, n)
+				for {
+					errs := p.ErrCount()
+					t0 := time.Now()
+					p.send(rooms.SetName{Name: name})
+					p.Wait(name, func(k string, b []byte) bool {
+						got, ok := lobbyName(k, b)
+						return ok && got == name || p.ErrCount() > errs
+					})
+					if p.ErrCount() == errs {
+						mu.Lock()
+						lat = append(lat, time.Since(t0))
+						mu.Unlock()
+						break
+					}
+					// Over the machine's 20 commands a second per
+					// connection: refused, not applied; send it again
+					// later, as a client does.
+					if code := p.LastErr().Code; code != rooms.CodeRateLimited {
+						t.Errorf("%s: %s refused %s", p.Name, name, code)
+						return
+					}
+					refused++
+					time.Sleep(100 * time.Millisecond)
+				}
+				// Exactly one frame per command and per refusal: a
+				// command applied twice would add one.
+				if got := p.Frames() - views; got != n+refused {
+					t.Errorf("%s: %d frames after %d commands and %d refusals", p.Name, got, n, refused)
+					return
+				}
+			}
+			mu.Lock()
+			rateRefused += refused
+			mu.Unlock()
+			last[i] = n
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if t.Failed() {
+		return
+	}
+	for i, tok := range tokens {
+		p := dialWS(t, w.base, fmt.Sprintf("again%d", i))
+		p.Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+		p.send(rooms.Hello{Token: tok})
+		want := fmt.Sprintf("c%d-%d", i, last[i])
+		p.Wait(want, func(k string, b []byte) bool { got, ok := lobbyName(k, b); return ok && got == want })
+	}
+	slices.Sort(lat)
+	t.Logf("%d commands from %d WebSocket clients in %v: %.0f commands/s, p50 %v, p99 %v; %d refused over the per-connection rate and sent again",
+		len(lat), clients, elapsed.Round(time.Millisecond), float64(len(lat))/elapsed.Seconds(),
+		lat[len(lat)/2].Round(time.Millisecond), lat[len(lat)*99/100].Round(time.Millisecond), rateRefused)
+}
+
+// TestWorkerRestartResumes stops the dev server mid-game and starts it
+// again over the same local state: the room's object comes back from its
+// storage with the table as it was, every player reclaims their seat with
+// a hello, and the game goes on.
+func TestWorkerRestartResumes(t *testing.T) {
+	w := worker(t)
+	tb := seatUp(t, w.base)
+	for range 2 {
+		p, v := tb.actor()
+		if p == nil {
+			break
+		}
+		seq := v.LastSeq()
+		p.sendCmd(roomsclient.Answer(roomsclient.Pick(v), "before"))
+		tb.sync(seq + 1)
+	}
+	_, b := tb.alice.Latest()
+	before := roomsclient.DecodeGame(b).LastSeq()
+	all := append(append([]*peer(nil), tb.humans...), tb.dave)
+	for _, p := range all {
+		p.close()
+	}
+	w.restart(t)
+	for _, p := range all {
+		p.base = w.base
+		p.reconnect()
+	}
+	tb.dave.sendCmd(rooms.SpectateRoom{RoomID: tb.room}) // watching is the connection's, not the session's
+	tb.sync(before)
+	for _, p := range tb.humans {
+		if k, b := p.Latest(); k != rooms.KindGame || roomsclient.DecodeGame(b).LastSeq() < before {
+			t.Fatalf("%s after the restart: %s %.300s", p.Name, k, b)
+		}
+	}
+	// The game goes on: someone acts and everyone sees it.
+	deadline := time.Now().Add(waitLimit)
+	for time.Now().Before(deadline) && !tb.finished() {
+		if p, v := tb.actor(); p != nil {
+			seq := v.LastSeq()
+			p.sendCmd(roomsclient.Answer(roomsclient.Pick(v), "after"))
+			tb.sync(seq + 1)
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !tb.finished() {
+		t.Fatal("nobody could act after the restart")
+	}
+}

@@ -1,0 +1,298 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"syscall/js"
+
+	"github.com/syumai/workers"
+
+	"github.com/storyloom/storyloom/bundle/hosting"
+	"github.com/storyloom/storyloom/engine/rooms"
+)
+
+// The room server's Durable Object. scripts/worker-entry.mjs defines the
+// class (RoomsObject); its constructor starts one instance of this module
+// per object and passes, as context.object, what the Go side needs of the
+// object: storage (the object's transactional storage), sockets() (the
+// connection ids of its hibernatable WebSockets) and send(conn, frame,
+// close, reason). This side registers on context.binding the handlers the
+// class forwards to: objectFetch, socketOpen, socketMessage, socketClose
+// and alarm. The instance lives as long as the object stays in memory, so
+// the machine is loaded once, not per request; every call persists the
+// records it changed before its frames are delivered.
+
+// object is the Go side of one RoomsObject.
+type object struct {
+	js    js.Value // context.object
+	rooms *hosting.Rooms
+	api   http.Handler
+
+	amu   sync.Mutex // held while the alarm is read or set
+	alarm int64      // the alarm last set (0: none)
+}
+
+// runObject starts the object's room server and registers its handlers.
+func runObject(ctx js.Value) error {
+	o := &object{js: ctx.Get("object")}
+	reg, err := hosting.Games()
+	if err != nil {
+		return err
+	}
+	live := map[string]bool{}
+	socks := o.js.Call("sockets")
+	for i := range socks.Length() {
+		live[socks.Index(i).String()] = true
+	}
+	h, err := hosting.NewRooms(context.Background(), hosting.RoomsConfig{
+		Store: &objectStore{storage: o.js.Get("storage")}, Registry: reg, Clock: dateNow,
+		KeepWebSocket: func(conn string) bool { return live[conn] },
+	})
+	if err != nil {
+		return err
+	}
+	o.rooms, o.api = h, h.Handler()
+	for conn := range live {
+		h.Attach(conn, o.sink(conn))
+	}
+	b := ctx.Get("binding")
+	b.Set("objectFetch", promiseFunc(func(args []js.Value) (any, error) { return o.fetch(args[0]) }))
+	b.Set("socketOpen", promiseFunc(func(args []js.Value) (any, error) {
+		conn := args[0].String()
+		h.Attach(conn, o.sink(conn))
+		return nil, o.do(rooms.Input{Kind: rooms.InputConnect, Conn: conn})
+	}))
+	b.Set("socketMessage", promiseFunc(func(args []js.Value) (any, error) {
+		return nil, o.do(rooms.Input{Kind: rooms.InputFrame, Conn: args[0].String(), Frame: []byte(args[1].String())})
+	}))
+	b.Set("socketClose", promiseFunc(func(args []js.Value) (any, error) {
+		conn := args[0].String()
+		h.Detach(conn)
+		return nil, o.do(rooms.Input{Kind: rooms.InputDisconnect, Conn: conn})
+	}))
+	b.Set("alarm", promiseFunc(func([]js.Value) (any, error) {
+		o.amu.Lock()
+		o.alarm = 0 // it fired
+		o.amu.Unlock()
+		err := h.Tick(context.Background())
+		if err == nil {
+			err = o.setAlarm()
+		}
+		return nil, err
+	}))
+	return o.setAlarm()
+}
+
+// serveObject runs the module as a RoomsObject's instance: it never
+// returns, so the machine stays in memory with the object.
+func serveObject(ctx js.Value) {
+	if err := runObject(ctx); err != nil {
+		logf("rooms object: %v", err)
+		ctx.Get("binding").Set("failed", err.Error())
+	}
+	workers.Ready()
+	select {}
+}
+
+// do applies one input and sets the alarm the machine needs next.
+func (o *object) do(in rooms.Input) error {
+	if _, err := o.rooms.Do(context.Background(), []rooms.Input{in}); err != nil {
+		return err
+	}
+	return o.setAlarm()
+}
+
+// sink sends the frames addressed to WebSocket connection conn.
+func (o *object) sink(conn string) hosting.Sink {
+	return func(out rooms.Outbound) {
+		reason := ""
+		if out.Close {
+			reason = out.Kind
+			var f rooms.LobbyErrorFrame
+			if json.Unmarshal(out.Frame, &f) == nil && f.LobbyError.Code != "" {
+				reason = f.LobbyError.Code
+			}
+		}
+		o.js.Call("send", conn, string(out.Frame), out.Close, reason)
+	}
+}
+
+// setAlarm points the object's alarm at the room server's next wake, or
+// removes it when nothing is due.
+func (o *object) setAlarm() error {
+	o.amu.Lock()
+	defer o.amu.Unlock()
+	at, ok := o.rooms.NextWake()
+	if !ok {
+		at = 0
+	}
+	if at == o.alarm {
+		return nil
+	}
+	st := o.js.Get("storage")
+	var err error
+	if at == 0 {
+		_, err = await(st.Call("deleteAlarm"))
+	} else {
+		_, err = await(st.Call("setAlarm", at))
+	}
+	if err == nil {
+		o.alarm = at
+	}
+	return err
+}
+
+// fetch serves one HTTP request of the room server's API (POST
+// /rooms/command, GET /rooms/view), given as {method, url, headers,
+// body} with headers a JSON object, and answers {status, headers, body}.
+func (o *object) fetch(req js.Value) (any, error) {
+	r, err := http.NewRequest(req.Get("method").String(), req.Get("url").String(),
+		strings.NewReader(req.Get("body").String()))
+	if err != nil {
+		return nil, err
+	}
+	var hdr map[string]string
+	if err := json.Unmarshal([]byte(req.Get("headers").String()), &hdr); err != nil {
+		return nil, fmt.Errorf("rooms object: headers: %w", err)
+	}
+	for k, v := range hdr {
+		r.Header.Set(k, v)
+	}
+	rec := &recorder{header: http.Header{}}
+	o.api.ServeHTTP(rec, r)
+	if rec.status == 0 {
+		rec.status = http.StatusOK
+	}
+	if err := o.setAlarm(); err != nil {
+		logf("rooms object: alarm: %v", err)
+	}
+	headers := map[string]string{}
+	for k := range rec.header {
+		headers[k] = rec.header.Get(k)
+	}
+	hb, _ := json.Marshal(headers)
+	return map[string]any{"status": rec.status, "headers": string(hb), "body": rec.body.String()}, nil
+}
+
+// promiseFunc wraps fn as a JS function returning a Promise: fn runs on a
+// goroutine (it may await JS promises) and its value resolves the promise,
+// its error rejects it.
+func promiseFunc(fn func(args []js.Value) (any, error)) js.Func {
+	return js.FuncOf(func(_ js.Value, args []js.Value) any {
+		args = append([]js.Value(nil), args...)
+		var executor js.Func
+		executor = js.FuncOf(func(_ js.Value, p []js.Value) any {
+			executor.Release()
+			resolve, reject := p[0], p[1]
+			go func() {
+				v, err := fn(args)
+				if err != nil {
+					reject.Invoke(js.Global().Get("Error").New(err.Error()))
+					return
+				}
+				resolve.Invoke(v)
+			}()
+			return nil
+		})
+		return js.Global().Get("Promise").New(executor)
+	})
+}
+
+// objectStore is a hosting.Store over a Durable Object's storage. The
+// object is the one writer of its storage, so a version check never
+// fails but on a bug; it is kept so that the host's contract holds.
+// Each record is stored under its key as {v: version, d: text}.
+type objectStore struct {
+	storage js.Value
+}
+
+var _ hosting.Store = (*objectStore)(nil)
+
+// record turns a stored value into a Record.
+func storedRecord(key string, v js.Value) hosting.Record {
+	if v.IsUndefined() || v.IsNull() {
+		return hosting.Record{Key: key}
+	}
+	return hosting.Record{Key: key, Version: int64(v.Get("v").Int()), Data: []byte(v.Get("d").String())}
+}
+
+func (s *objectStore) Load(_ context.Context, key string) (hosting.Record, error) {
+	v, err := await(s.storage.Call("get", key))
+	if err != nil {
+		return hosting.Record{}, err
+	}
+	return storedRecord(key, v), nil
+}
+
+func (s *objectStore) List(_ context.Context, prefix string) ([]hosting.Record, error) {
+	m, err := await(s.storage.Call("list", map[string]any{"prefix": prefix}))
+	if err != nil {
+		return nil, err
+	}
+	var out []hosting.Record
+	it := m.Call("entries")
+	for {
+		n := it.Call("next")
+		if n.Get("done").Bool() {
+			break
+		}
+		e := n.Get("value")
+		out = append(out, storedRecord(e.Index(0).String(), e.Index(1)))
+	}
+	return out, nil // storage.list returns keys in order
+}
+
+// putLimit is how many keys one storage.put or delete may carry.
+const putLimit = 128
+
+// Commit checks every write's version, then issues the puts and deletes
+// without awaiting between them, so the object's storage applies them as
+// one atomic write.
+func (s *objectStore) Commit(_ context.Context, writes []hosting.Write) error {
+	keys := make([]any, len(writes))
+	for i, w := range writes {
+		keys[i] = w.Key
+	}
+	for start := 0; start < len(keys); start += putLimit {
+		m, err := await(s.storage.Call("get", keys[start:min(start+putLimit, len(keys))]))
+		if err != nil {
+			return err
+		}
+		for _, w := range writes[start:min(start+putLimit, len(writes))] {
+			if cur := storedRecord(w.Key, m.Call("get", w.Key)); cur.Version != w.Version {
+				return fmt.Errorf("rooms object: %s at version %d, want %d: %w", w.Key, cur.Version, w.Version, hosting.ErrConflict)
+			}
+		}
+	}
+	var pending []js.Value
+	puts, n := js.Global().Get("Object").New(), 0
+	var dels []any
+	for i, w := range writes {
+		if w.Data == nil {
+			dels = append(dels, w.Key)
+		} else {
+			puts.Set(w.Key, map[string]any{"v": w.Version + 1, "d": string(w.Data)})
+			n++
+		}
+		if last := i == len(writes)-1; n == putLimit || (last && n > 0) {
+			pending = append(pending, s.storage.Call("put", puts))
+			puts, n = js.Global().Get("Object").New(), 0
+		}
+		if last := i == len(writes)-1; len(dels) == putLimit || (last && len(dels) > 0) {
+			pending = append(pending, s.storage.Call("delete", dels))
+			dels = nil
+		}
+	}
+	for _, p := range pending {
+		if _, err := await(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
