@@ -13,6 +13,7 @@ import (
 
 	"github.com/storyloom/storyloom/bundle/site"
 	"github.com/storyloom/storyloom/static"
+	"github.com/storyloom/storyloom/static/cardgame"
 	"github.com/storyloom/storyloom/web"
 )
 
@@ -56,7 +57,11 @@ func buildSite(name string, args []string, stderr io.Writer) (*site.Result, int)
 	if err != nil {
 		return fail(err)
 	}
-	o := site.Options{Web: pages, Static: static.FS, Out: *out, ModuleDir: root, Fast: *fast, Log: stderr, Offline: true,
+	decks, err := cardgame.FS.ReadFile("decks.json")
+	if err != nil {
+		return fail(err)
+	}
+	o := site.Options{Web: pages, Static: static.FS, Decks: decks, Out: *out, ModuleDir: root, Fast: *fast, Log: stderr, Offline: true,
 		Cache: filepath.Join(root, ".cache", "site")}
 	if o.Out == "" {
 		o.Out = filepath.Join(root, "dist")

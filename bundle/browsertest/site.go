@@ -49,7 +49,12 @@ func BuildStatic(ctx context.Context, dir string, static fs.FS, offline bool) (*
 	if err != nil {
 		return nil, err
 	}
+	decks, err := os.ReadFile(filepath.Join(root, "static", "cardgame", "decks.json"))
+	if err != nil {
+		return nil, err
+	}
 	return site.Build(ctx, site.Options{
+		Decks:     decks,
 		Web:       os.DirFS(filepath.Join(root, "web", "site")),
 		Static:    static,
 		Out:       dir,

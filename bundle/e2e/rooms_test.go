@@ -28,6 +28,12 @@ func roomServer(t *testing.T, withWebSocket bool) (string, func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return roomServerWith(t, reg, withWebSocket)
+}
+
+// roomServerWith is roomServer hosting the games of reg.
+func roomServerWith(t *testing.T, reg *rooms.Registry, withWebSocket bool) (string, func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	h, err := hosting.NewRooms(ctx, hosting.RoomsConfig{
 		Store: &hosting.MemStore{}, Registry: reg,

@@ -53,6 +53,10 @@ type Options struct {
 	// Log receives progress lines, one per step with how long it took; nil
 	// discards them.
 	Log io.Writer
+	// Decks is the card game's preconstructed decks (static/cardgame's
+	// decks.json), written as rooms/decks.json for the rooms page's deck
+	// picker; nil writes none.
+	Decks []byte
 }
 
 // File is one file of a built site, as the precache manifest lists it.
@@ -158,6 +162,11 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	step := time.Now()
+	if b.o.Decks != nil {
+		if err := b.emit("rooms/decks.json", b.o.Decks); err != nil {
+			return nil, err
+		}
+	}
 	if err := b.static(); err != nil {
 		return nil, err
 	}

@@ -51,6 +51,10 @@ const notice = document.getElementById("notice");
 const connPill = document.getElementById("conn");
 
 const transport = new URLSearchParams(window.location.search).get("transport") || "auto";
+// The deck rules' refusals (engine/rooms/codes.go), shown in the deck panel.
+const DECK_CODES = ["below_minimum", "above_maximum", "copy_limit", "missing_commander", "commander_not_in_deck",
+  "commander_not_legendary_creature", "out_of_identity", "unknown_card", "deck_required"];
+
 const conn = new Connection({ onFrame, onStatus, transport });
 
 const ui = {
@@ -99,6 +103,10 @@ const ui = {
     const all = state.catalog?.ai_opponents || [];
     const f = (state.catalog?.formats || []).find((x) => x.game_setup === setup);
     return f?.ai?.length ? all.filter((a) => f.ai.includes(a.id)) : all;
+  },
+  mySeat() {
+    const l = state.lobby;
+    return l?.room?.seats.find((s) => s.occupied_by && s.occupied_by === l.you);
   },
   formatName(setup) {
     const f = (state.catalog?.formats || []).find((x) => x.game_setup === setup);
@@ -180,7 +188,7 @@ function onFrame(frame, kind) {
         setLinkRoom(frame.room_id);
         const listed = (state.lobby?.directory || []).find((r) => r.room_id === frame.room_id);
         if (state.lobby?.room?.room_id !== frame.room_id && listed) state.roomName = listed.config.name || ui.formatName(listed.config.game_setup);
-        if (!state.roomName) state.roomName = "Cheat";
+        if (!state.roomName) state.roomName = frame.format?.id ? ui.formatName(frame.format.id) : "Cheat";
       }
       show("table");
       table.render();
@@ -203,6 +211,11 @@ function onFrame(frame, kind) {
         break;
       }
       if (["unknown_room", "not_running"].includes(e.code) && session(WATCH_KEY) && !state.spectator) session(WATCH_KEY, "");
+      if (DECK_CODES.includes(e.code) && state.lobby?.room) {
+        state.deckError = e; // shown by the deck panel, beside the deck
+        lobby.render();
+        break;
+      }
       showRejection(e);
       break;
     }

@@ -14,6 +14,8 @@
 // hello; that first LobbyView is not adopted (the token to keep is the one
 // that owns the seat), only the answer to the hello is.
 
+import { frameKind } from "./protocol.js";
+
 const TOKEN_KEY = "storyloom-rooms-session";
 const HTTP_ONLY_KEY = "storyloom-rooms-http-only";
 const MAX_BACKOFF = 30000;
@@ -39,15 +41,8 @@ function storeToken(tok) {
   try { if (tok) storage()?.setItem(TOKEN_KEY, tok); } catch { /* private mode: this page only */ }
 }
 
-/** Classifies a frame structurally, as the protocol says a client must. */
-export function frameKind(f) {
-  if (!f || typeof f !== "object") return "unknown";
-  if (f.lobby_error) return "lobby_error";
-  if ("catalog_version" in f) return "catalog";
-  if ("session" in f) return "lobby";
-  if ("seat_order" in f) return "you" in f ? "game" : "spectator";
-  return "unknown";
-}
+/** frameKind is protocol.js's, for the page's tests and tools. */
+export { frameKind };
 
 /** Backoff before reconnect attempt n (0-based): 0.5 s doubling to 30 s, with jitter. */
 export function backoff(n) {

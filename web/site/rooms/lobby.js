@@ -6,6 +6,7 @@
 import { h, fill } from "../online/dom.js";
 import { keepFocus } from "./dom.js";
 import { seatLabel, plural } from "./names.js";
+import { createDeckPanel, loadPrecons, needsDeck, preconDeck, preconsFor } from "./decks.js";
 
 const NAME_KEY = "storyloom-rooms-name";
 
@@ -20,6 +21,7 @@ function saveName(name) {
 /** Builds the lobby's fixed parts once; render() fills the rest. */
 export function createLobby(root, ui) {
   const can = (cmd) => (ui.state.lobby?.valid_commands || []).includes(cmd);
+  const deckPanel = createDeckPanel(ui);
 
   // Your name.
   const nameInput = h("input", { id: "name", name: "name", autocomplete: "nickname", maxlength: 32, required: true, dataset: { key: "name" } });
@@ -130,9 +132,12 @@ export function createLobby(root, ui) {
     if (can("add_ai") && open.length && kinds.length) {
       if (!open.some((s) => String(s.seat) === ui.state.aiSeat)) ui.state.aiSeat = String(open[0].seat);
       if (!kinds.some((k) => k.id === ui.state.aiKind)) ui.state.aiKind = kinds[0].id;
+      const aiDecks = needsDeck(ui, cfg.game_setup) ? preconsFor(ui, cfg.game_setup) : [];
+      if (aiDecks.length && !aiDecks.some((d) => d.id === ui.state.aiDeck)) ui.state.aiDeck = aiDecks[(room.seats.length - open.length) % aiDecks.length].id;
       aiForm = h("form", { class: "ai-form", onsubmit: (e) => {
         e.preventDefault();
-        ui.send({ type: "add_ai", seat: Number(ui.state.aiSeat), kind: ui.state.aiKind });
+        const d = aiDecks.find((x) => x.id === ui.state.aiDeck);
+        ui.send({ type: "add_ai", seat: Number(ui.state.aiSeat), kind: ui.state.aiKind, ...(d ? preconDeck(ui, d) : {}) });
       } },
       h("h3", { text: "Add an AI player" }),
       h("div", { class: "row" },
@@ -142,10 +147,19 @@ export function createLobby(root, ui) {
         h("label", { for: "ai-kind", text: "Kind" }),
         h("select", { id: "ai-kind", dataset: { key: "ai-kind" }, onchange: (e) => { ui.state.aiKind = e.target.value; renderRoom(ui.state.lobby.room); } },
           kinds.map((k) => h("option", { value: k.id, selected: k.id === ui.state.aiKind, text: k.name || k.id }))),
+        aiDecks.length ? h("label", { for: "ai-deck", text: "Deck" }) : null,
+        aiDecks.length ? h("select", { id: "ai-deck", dataset: { key: "ai-deck" }, onchange: (e) => { ui.state.aiDeck = e.target.value; } },
+          aiDecks.map((d) => h("option", { value: d.id, selected: d.id === ui.state.aiDeck, text: d.name }))) : null,
         h("button", { type: "submit", dataset: { key: "ai-add" }, text: "Add AI" })),
       h("p", { class: "hint", text: kinds.find((k) => k.id === ui.state.aiKind)?.description || "" }));
     }
     const ready = Boolean(mine?.ready);
+    let deckBox = null;
+    if (needsDeck(ui, cfg.game_setup)) loadPrecons(() => renderRoom(ui.state.lobby?.room));
+    if (mine && needsDeck(ui, cfg.game_setup)) {
+      deckBox = deckPanel.box;
+      deckPanel.render(room, mine);
+    }
     fill(roomPanel,
       h("h2", { id: "room-h", text: cfg.name || ui.formatName(cfg.game_setup) }),
       h("p", { class: "facts", text: `${ui.formatName(cfg.game_setup)} · ${facts.join(" · ")}` }),
@@ -161,6 +175,7 @@ export function createLobby(root, ui) {
           text: ready ? "Not ready" : "Ready", onclick: () => ui.send({ type: "ready", ready: !ready }) }),
         h("button", { type: "button", class: "quiet", id: "leave", disabled: !can("leave"), dataset: { key: "leave" }, text: "Leave the room", onclick: () => ui.send({ type: "leave" }) })),
       h("p", { class: "hint", text: "The game starts when every seat is taken and ready." }),
+      deckBox,
       aiForm);
   }
 

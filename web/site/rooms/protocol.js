@@ -88,14 +88,14 @@ export const SCHEMA = {
   lobby_error: { lobby_error: { code: "s", reason: "s", card: "s", detail: "s" } },
 };
 
-/** The kind of a frame: lobby_error, catalog, game (has `you` and a game member), spectator or lobby. */
+/** The kind of a frame, by the members only it has: lobby_error, catalog, lobby, game, spectator or unknown. */
 export function frameKind(f) {
-  if (f == null || typeof f !== "object") return "";
+  if (!f || typeof f !== "object") return "unknown";
   if (f.lobby_error) return "lobby_error";
-  if (Array.isArray(f.formats) && "catalog_version" in f) return "catalog";
+  if ("catalog_version" in f) return "catalog";
   if ("session" in f) return "lobby";
-  if ("room_id" in f && "phase" in f) return "my_hand" in f || "valid_actions" in f || "me" in f || "you" in f ? "game" : "spectator";
-  return "lobby";
+  if ("seat_order" in f) return "you" in f ? "game" : "spectator";
+  return "unknown";
 }
 
 function fill(spec, v) {
@@ -158,6 +158,12 @@ export const WORDS = {
   prompt: { option: "Choose", select_from_zone: "Select", order: "Order", number: "Number", pay_mana: "Pay mana" },
   target: { player: "player", permanent: "permanent", stack: "spell", card: "card" },
   stack: { spell: "Spell", activated: "Ability", triggered: "Trigger" },
+  event: {
+    spell_cast: "casts", spell_resolved: "resolved:", damage_dealt: "damage:", life_changed: "life changed:", cards_drawn: "drew",
+    cards_discarded: "discarded", cards_milled: "milled", cards_exiled: "exiled", permanent_died: "died:", player_eliminated: "was eliminated",
+    mulligan: "took a mulligan", hand_kept: "kept the hand",
+  },
+  reason: {},
   zone: { hand: "hand", library: "library", graveyard: "graveyard", exile: "exile", battlefield: "battlefield", command: "command zone", stack: "stack" },
 };
 

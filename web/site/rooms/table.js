@@ -8,6 +8,7 @@
 import { h, fill, announce } from "../online/dom.js";
 import { keepFocus, toast } from "./dom.js";
 import { rankWord, cardName, cardSpoken, isRed, plural } from "./names.js";
+import { createCardTable, isCardView } from "./cardtable.js";
 
 export function createTable(root, ui) {
   const head = h("header", { class: "table-head" });
@@ -21,8 +22,11 @@ export function createTable(root, ui) {
   const actions = h("section", { class: "card actions", id: "actions", "aria-labelledby": "actions-h" });
   const log = h("ol", { class: "log", id: "log", "aria-labelledby": "log-h", tabindex: "0" });
   const logBox = h("section", { class: "card log-box", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: "Log" }), log);
-  fill(root, head, h("div", { class: "turn-bar" }, turn, clock), result,
+  const generic = h("div", { class: "generic-table" }, head, h("div", { class: "turn-bar" }, turn, clock), result,
     h("div", { class: "table-grid" }, h("div", { class: "table-main" }, board, actions, hand), logBox));
+  const cardBox = h("div", { class: "card-table", id: "card-table", hidden: true });
+  const cards = createCardTable(cardBox, ui);
+  fill(root, generic, cardBox);
 
   let clockTimer = 0;
   let deadline = null; // {at: ms, total: s}
@@ -47,6 +51,20 @@ export function createTable(root, ui) {
   function render() {
     const v = view();
     if (!v) return;
+    const isCards = isCardView(v);
+    generic.hidden = isCards;
+    cardBox.hidden = !isCards;
+    if (isCards) {
+      root.dataset.seq = String(Number(root.dataset.seq || 0) + 1);
+      root.dataset.you = spectator() ? "" : v.you || "";
+      root.dataset.mode = spectator() ? "spectator" : "player";
+      root.dataset.result = v.result ? "over" : "";
+      clearInterval(clockTimer);
+      cards.render(v);
+      if (v.action_rejected) toast("The game had moved on: this is the table as it stands now.", "info");
+      if (v.auto_passed) toast("Time ran out, so the game moved for you.", "info");
+      return;
+    }
     root.dataset.seq = String(Number(root.dataset.seq || 0) + 1);
     root.dataset.phase = v.phase || "";
     root.dataset.you = spectator() ? "" : v.you || "";
@@ -276,6 +294,7 @@ export function createTable(root, ui) {
   }
 
   function stop() {
+    cards.stop();
     clearInterval(clockTimer);
     deadline = null;
     lastTurnKey = "";

@@ -1,0 +1,176 @@
+package e2e
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/storyloom/storyloom/bundle/browsertest/multiplayer"
+	"github.com/storyloom/storyloom/bundle/hosting"
+)
+
+const cardWait = 60 * time.Second
+
+// cardAction is a valid action as the test reads it.
+type cardAction struct {
+	ID           string   `json:"id"`
+	Type         string   `json:"type"`
+	Label        string   `json:"label"`
+	Subject      []string `json:"subject"`
+	ManaAbility  bool     `json:"mana_ability"`
+	Requirements []struct {
+		Slot       string   `json:"slot"`
+		Optional   bool     `json:"optional"`
+		Candidates []string `json:"candidates"`
+	} `json:"requirements"`
+	Prompts []struct {
+		Kind string `json:"kind"`
+	} `json:"prompts"`
+}
+
+// cardState is what the driver reads of a tab's view.
+type cardState struct {
+	Turn    int          `json:"turn"`
+	Phase   string       `json:"phase"`
+	Over    bool         `json:"over"`
+	Hand    []string     `json:"hand"`
+	Actions []cardAction `json:"actions"`
+	Seq     int          `json:"seq"`
+}
+
+func readCards(p *multiplayer.Tab) cardState {
+	return multiplayer.Eval[cardState](p, `(() => { const g = window.storyloomRooms.game || {};
+	  return { turn: g.turn || 0, phase: g.phase || "", over: Boolean(g.result), hand: (g.my_hand || []).map((c) => c.id),
+	    actions: g.valid_actions || [], seq: Number(document.getElementById("table").dataset.seq || 0) }; })()`)
+}
+
+// hiddenLeak returns the first of ids that p's page shows.
+func hiddenLeak(p *multiplayer.Tab, ids []string) string {
+	html := multiplayer.Eval[string](p, `document.getElementById("main").outerHTML + JSON.stringify(window.storyloomRooms.game || {})`)
+	for _, id := range ids {
+		if regexp.MustCompile(`\b` + id + `\b`).MatchString(html) {
+			return id
+		}
+	}
+	return ""
+}
+
+// TestCardTable seats two browser contexts at a starter-1v1 table on the
+// native host: each picks a deck in the lobby (a preconstructed deck in one
+// click; Bo first has a pasted list refused per line, then by the server,
+// and browses the catalog); a third context watches; no page shows another
+// seat's hand; Bo's reload returns him to his seat; the mulligan prompt
+// opens in the panel; Ada concedes with confirmation and all three see the
+// result. Playing a game through to its end is not driven yet.
+func TestCardTable(t *testing.T) {
+	need(t)
+	reg, err := hosting.Games()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := roomServerWith(t, reg, true)
+
+	ada := multiplayer.NewTab(t, suite.b, "ada", base)
+	ada.OpenRooms("rooms/")
+	ada.Connected("ws")
+	ada.WaitFor(`document.querySelector('#c-format option[value="starter-1v1"]') !== null`, cardWait)
+	ada.Do(chromedp.SetValue(chromedp.CSS("#c-format"), "starter-1v1"))
+	multiplayer.Eval[bool](ada, `(document.getElementById("c-format").dispatchEvent(new Event("change")), true)`)
+	ada.Click(`[data-key="c-create"]`)
+	ada.WaitFor(`!document.getElementById("room").hidden && document.getElementById("deck-panel") !== null`, cardWait)
+	roomID := multiplayer.Eval[string](ada, `window.storyloomRooms.lobby.room.room_id`)
+	ada.WaitFor(`document.querySelector('[data-precon]') !== null`, cardWait)
+	ada.Axe("card lobby")
+	ada.Click(`[data-precon="ember_rush"]`)
+	ada.WaitFor(`document.getElementById("deck-status").textContent.startsWith("Deck accepted")`, cardWait)
+
+	bo := multiplayer.NewTab(t, suite.b, "bo", base)
+	bo.OpenRooms("rooms/#room=" + roomID)
+	bo.WaitFor(`!document.getElementById("invite").hidden`, cardWait)
+	bo.Click(`[data-key="invite-join"]`)
+	bo.WaitFor(`document.getElementById("deck-panel") !== null`, cardWait)
+	// A pasted list: an unknown name is refused on its line, then a list
+	// the server refuses (too few cards) shows the rule it breaks.
+	bo.Click(`[data-key="deck-tab-paste"]`)
+	bo.Type("#deck-text", "4 Cinder Imp\n2 Emberlash\n")
+	bo.Click(`[data-key="deck-submit-list"]`)
+	bo.WaitFor(`document.getElementById("deck-lines")?.textContent.includes("Line 2")`, cardWait)
+	bo.Type("#deck-text", "4 Cinder Imp\n")
+	bo.Click(`[data-key="deck-submit-list"]`)
+	bo.WaitFor(`document.getElementById("deck-error")?.textContent.includes("below_minimum")`, cardWait)
+	// The catalog browser, filtered to green creatures.
+	bo.Click(`[data-key="deck-tab-build"]`)
+	bo.Do(chromedp.SetValue(chromedp.CSS("#f-colour"), "G"))
+	multiplayer.Eval[bool](bo, `(document.getElementById("f-colour").dispatchEvent(new Event("change")), true)`)
+	bo.WaitFor(`document.querySelectorAll(".catalog li").length > 0`, cardWait)
+	bo.Axe("deck builder")
+	bo.Shot("deck-builder")
+	bo.Click(`[data-key="deck-tab-precon"]`)
+	bo.Click(`[data-precon="thornwild_stampede"]`)
+	bo.WaitFor(`document.getElementById("deck-status").textContent.startsWith("Deck accepted")`, cardWait)
+
+	bo.Click("#ready")
+	bo.WaitFor(`document.getElementById("ready").getAttribute("aria-pressed") === "true"`, cardWait)
+	ada.Click("#ready")
+	for _, p := range []*multiplayer.Tab{ada, bo} {
+		p.WaitFor(`document.querySelector('main[data-screen="table"]') !== null && !document.getElementById("card-table").hidden`, cardWait)
+	}
+
+	cy := multiplayer.NewTab(t, suite.b, "cy", base)
+	cy.OpenRooms("rooms/#room=" + roomID)
+	cy.WaitFor(`!document.getElementById("invite").hidden`, cardWait)
+	cy.Click(`[data-key="invite-watch"]`)
+	cy.WaitFor(`document.querySelector('#table[data-mode="spectator"]') !== null`, cardWait)
+
+	// Nobody's page shows another seat's hand; Bo's reload returns him to his seat.
+	sa, sb := readCards(ada), readCards(bo)
+	if len(sa.Hand) == 0 || len(sb.Hand) == 0 {
+		t.Fatalf("hands of %d and %d cards", len(sa.Hand), len(sb.Hand))
+	}
+	for _, c := range []struct {
+		viewer *multiplayer.Tab
+		hidden []string
+	}{{ada, sb.Hand}, {bo, sa.Hand}, {cy, append(sa.Hand, sb.Hand...)}} {
+		if id := hiddenLeak(c.viewer, c.hidden); id != "" {
+			t.Fatalf("%s's page shows %s, a card in another seat's hand", c.viewer.Label, id)
+		}
+	}
+	you := multiplayer.Eval[string](bo, `window.storyloomRooms.game.you`)
+	bo.Do(chromedp.Reload())
+	bo.WaitFor(`window.storyloomRooms.game != null && !document.getElementById("card-table").hidden`, cardWait)
+	if got := multiplayer.Eval[string](bo, `window.storyloomRooms.game.you`); got != you {
+		t.Fatalf("after a reload Bo is %q, want %q", got, you)
+	}
+	// The mulligan decision is a prompt: its panel opens from the action.
+	ada.WaitFor(`document.querySelector('[data-action-type="mulligan_decision"]') !== null`, cardWait)
+	ada.Click(`[data-action-type="mulligan_decision"]`)
+	ada.WaitFor(`document.querySelector('#ct-prompt input[data-choice="keep"]')?.checked`, cardWait)
+	ada.Axe("a prompt")
+	ada.Shot("prompt")
+	ada.Click(`[data-key="ct-cancel"]`)
+	ada.Axe("card table")
+	ada.Shot("table-desktop")
+	bo.Do(chromedp.EmulateViewport(390, 844))
+	bo.Shot("table-phone")
+	if w := multiplayer.Eval[int](bo, `document.documentElement.scrollWidth`); w > 400 {
+		t.Errorf("the phone layout is %d px wide", w)
+	}
+	cy.Shot("table-spectator")
+
+	if !readCards(ada).Over {
+		ada.Click("#ct-concede")
+		ada.WaitFor(`document.getElementById("ct-concede-yes") !== null`, cardWait)
+		ada.Click("#ct-concede-yes")
+	}
+	for _, p := range []*multiplayer.Tab{ada, bo, cy} {
+		p.WaitFor(`document.getElementById("result") !== null`, cardWait)
+	}
+	if got := bo.Text("#result-h"); !strings.Contains(got, "won") {
+		t.Errorf("Bo's result says %q", got)
+	}
+	ada.Axe("result")
+	ada.Shot("result")
+}

@@ -1,0 +1,427 @@
+// The card game's table: every member of a card-game GameView or
+// SpectatorView (normalized by protocol.js), and the acting panel. The page
+// decides no legality: it lists the view's valid_actions, lets the player
+// answer an action's requirements and prompts in one panel (or by clicking
+// permanents on the board, for attackers, blockers and targets), and sends
+// one choose_action. Everything is rebuilt from the latest view; the only
+// state kept is the action being answered and the answers so far.
+
+import { h, fill, announce } from "../online/dom.js";
+import { keepFocus } from "./dom.js";
+import { normalize, word, WORDS } from "./protocol.js";
+
+const PHASES = Object.keys(WORDS.phase);
+
+/** Whether view v is the card game's (it has a battlefield). */
+export function isCardView(v) {
+  return Array.isArray(v?.battlefield);
+}
+
+export function createCardTable(root, ui) {
+  let pick = null; // {action, answers: {slot: [ids]}} while an action is answered
+  let focusOn = ""; // the card or permanent whose actions are shown
+  let confirming = false; // concede asked once
+  let lastKey = "";
+  let v = null;
+
+  const spectator = () => ui.state.spectator;
+
+  function playerName(pid) {
+    const seat = (v.seats || []).find((s) => s.player_id === pid);
+    let n = v.player_names?.[pid] || seat?.name || (seat?.ai ? ui.aiName(seat.ai) : "") || (seat ? `Player ${seat.seat + 1}` : String(pid || "?"));
+    if (!spectator() && pid === v.you) n += " (you)";
+    return n;
+  }
+
+  // names maps every id the view shows to what a player reads.
+  function names() {
+    const m = new Map();
+    const put = (c) => { if (c?.id) m.set(c.id, c.name); };
+    (v.my_hand || []).forEach(put);
+    (v.revealed || []).forEach(put);
+    for (const p of v.battlefield) m.set(p.id, p.card.name);
+    for (const s of v.stack) m.set(s.id, s.card?.name || s.description);
+    for (const z of [...v.graveyards, ...v.exile, ...v.command]) z.cards.forEach(put);
+    for (const s of v.seats || []) if (s.player_id) m.set(s.player_id, playerName(s.player_id));
+    return m;
+  }
+
+  function render(view) {
+    v = normalize(view, spectator() ? "spectator" : "game");
+    root.dataset.mode = spectator() ? "spectator" : "player";
+    root.dataset.result = v.result ? "over" : "";
+    v.valid_actions ||= [];
+    v.mana_pool ||= [];
+    if (pick && !v.valid_actions.some((a) => a.id === pick.action.id && a.token === pick.action.token)) pick = null;
+    const nm = names();
+    keepFocus(() => fill(root,
+      head(), v.result ? result() : null, phaseTrack(), players(),
+      h("div", { class: "ct-grid" },
+        h("div", { class: "ct-main" }, stack(nm), battlefield(nm), spectator() ? null : hand(), spectator() ? watching() : actions(nm)),
+        h("div", { class: "ct-side" }, zones(), commander(nm), emblems(), log(nm)))));
+    say(nm);
+  }
+
+  function say(nm) {
+    const top = v.stack[v.stack.length - 1];
+    const mine = v.valid_actions.some((a) => a.type !== "concede");
+    const key = `${v.turn}|${v.phase}|${v.priority_player}|${top?.id || ""}|${mine}|${v.result ? "over" : ""}`;
+    if (key === lastKey) return;
+    lastKey = key;
+    if (v.result) { announce(resultText()); return; }
+    const parts = [`Turn ${v.turn}, ${word("phase", v.phase)}, ${playerName(v.active_player)}'s turn.`];
+    if (top) parts.push(`On the stack: ${top.card?.name || top.description}${top.targets.length ? ` targeting ${top.targets.map((t) => nm.get(t.id || t.player) || t.id || t.player).join(", ")}` : ""}.`);
+    if (mine) parts.push("You may act.");
+    else if (v.priority_player) parts.push(`${playerName(v.priority_player)} has priority.`);
+    announce(parts.join(" "));
+  }
+
+  function head() {
+    return h("header", { class: "table-head" },
+      h("h1", { text: ui.state.roomName || "Card game" }),
+      h("p", { class: "facts" }, spectator() ? h("span", { class: "badge", text: "Watching" }) : null,
+        ` Turn ${v.turn} · ${word("phase", v.phase)} · room `, h("code", { text: v.room_id || "" })),
+      clock());
+  }
+
+  function clock() {
+    if (v.action_deadline == null || v.result || spectator()) return null;
+    const end = performance.now() + Number(v.action_deadline) * 1000;
+    const out = h("p", { class: "clock", id: "ct-clock", role: "timer", "aria-live": "off" });
+    const tick = () => {
+      if (!out.isConnected && out.dataset.started) return;
+      out.dataset.started = "1";
+      const left = Math.max(0, Math.ceil((end - performance.now()) / 1000));
+      out.textContent = `${left} s left to decide`;
+      out.classList.toggle("low", left <= 10);
+      if (left > 0) setTimeout(tick, 500);
+    };
+    tick();
+    return out;
+  }
+
+  function resultText() {
+    const r = v.result;
+    const why = word("reason", r.reason);
+    if (!r.winner) return `The game ended without a winner (${why}).`;
+    if (!spectator() && r.winner === v.you) return `You won (${why})!`;
+    return `${playerName(r.winner)} won (${why}).`;
+  }
+
+  function result() {
+    const won = !spectator() && v.result.winner === v.you;
+    return h("section", { class: `card result${won ? " won" : ""}`, id: "result", "aria-labelledby": "result-h" },
+      h("h2", { id: "result-h", text: won ? "You won!" : "Game over" }),
+      h("p", { text: resultText() }),
+      v.result.losers.length ? h("p", { text: `Lost: ${v.result.losers.map(playerName).join(", ")}.` }) : null,
+      h("button", { type: "button", id: "back-lobby", dataset: { key: "back-lobby" }, text: spectator() ? "Back to the lobby" : "Leave the table",
+        onclick: () => spectator() ? ui.stopWatching() : ui.send({ type: "leave" }) }));
+  }
+
+  function phaseTrack() {
+    return h("ol", { class: "ct-phases", "aria-label": "Steps of the turn" }, PHASES.map((p) => {
+      const on = p === v.phase;
+      return h("li", { class: on ? "on" : "", "aria-current": on ? "step" : false }, on ? h("span", { "aria-hidden": "true", text: "▶ " }) : null, word("phase", p));
+    }));
+  }
+
+  function counters(list) {
+    return list.length ? h("span", { class: "ct-counters", text: list.map((c) => `${c.count}× ${c.kind}`).join(", ") }) : null;
+  }
+
+  function players() {
+    const rows = [];
+    if (v.me && !spectator()) rows.push({ player_id: v.you, ...v.me, hand_size: v.my_hand.length, me: true });
+    for (const o of spectator() ? v.players : v.opponents) rows.push(o);
+    return h("section", { class: "card", "aria-labelledby": "ct-players-h" }, h("h2", { id: "ct-players-h", text: "Players" }),
+      h("ul", { class: "ct-players" }, rows.map((p) => {
+        const seat = (v.seats || []).find((s) => s.player_id === p.player_id);
+        const active = p.player_id === v.active_player;
+        return h("li", { class: `ct-player${active ? " active" : ""}${p.eliminated ? " out" : ""}`, dataset: { player: p.player_id } },
+          h("strong", { text: playerName(p.player_id) }),
+          active ? h("span", { class: "badge", text: "active" }) : null,
+          p.player_id === v.priority_player ? h("span", { class: "badge", text: "priority" }) : null,
+          seat?.ai ? h("span", { class: "badge", text: `AI: ${ui.aiName(seat.ai)}` }) : null,
+          seat?.connected === false ? h("span", { class: "badge warn", text: "disconnected" }) : null,
+          p.eliminated ? h("span", { class: "badge warn", text: "eliminated" }) : null,
+          h("span", { class: "ct-life", text: `Life ${p.life}` }),
+          h("span", { text: `Hand ${p.hand_size} · Library ${p.library_size}${p.graveyard_size != null ? ` · Graveyard ${p.graveyard_size}` : ""}` }),
+          counters(p.counters || []),
+          p.me && v.mana_pool.length ? h("span", { class: "ct-pool", text: `Mana pool: ${v.mana_pool.join(" ")}` }) : null);
+      })));
+  }
+
+  // The slot the board answers while an action is picked: its first
+  // requirement, or the one whose candidates include id.
+  function boardSlot(id) {
+    if (!pick) return null;
+    return (pick.action.requirements || []).find((r) => r.candidates.includes(id)) || null;
+  }
+
+  function toggle(slot, id, max) {
+    const cur = pick.answers[slot] || [];
+    pick.answers[slot] = cur.includes(id) ? cur.filter((x) => x !== id) : (max <= 1 ? [id] : [...cur, id].slice(-max));
+    render(ui.state.game);
+  }
+
+  function actionsOf(id) {
+    return v.valid_actions.filter((a) => (a.subject || []).includes(id));
+  }
+
+  function permanent(p, nm) {
+    const c = p.card;
+    const slot = boardSlot(p.id);
+    const chosen = slot && (pick.answers[slot.slot] || []).includes(p.id);
+    const facts = [
+      c.power != null && c.toughness != null ? `${c.power}/${c.toughness}` : "",
+      c.loyalty ? `loyalty ${c.loyalty}` : "",
+      p.tapped ? "tapped" : "", p.summoning_sick ? "summoning sick" : "",
+      p.attacking ? `attacking ${nm.get(p.attacking_planeswalker) || nm.get(p.attacking_player) || ""}`.trim() : "",
+      p.blocking.length ? `blocking ${p.blocking.map((b) => nm.get(b) || b).join(", ")}` : "",
+      p.damage ? `${p.damage} damage` : "", p.attached_to ? `attached to ${nm.get(p.attached_to) || p.attached_to}` : "",
+      p.is_commander ? "commander" : "", p.skips_next_untap ? "skips next untap" : "",
+      p.chosen_color ? `colour ${p.chosen_color}` : "", p.named_card ? `named ${p.named_card}` : "", c.token ? "token" : "",
+    ].filter(Boolean);
+    const kw = [...(c.keywords || []), ...p.granted_keywords.map((k) => `${k} (granted)`)];
+    const acts = actionsOf(p.id);
+    return h("li", { class: `ct-perm${p.tapped ? " tapped" : ""}${p.attacking ? " attacking" : ""}${p.blocking.length ? " blocking" : ""}${chosen ? " chosen" : ""}`, dataset: { perm: p.id } },
+      h("button", { type: "button", class: "ct-card", dataset: { key: `perm-${p.id}`, id: p.id }, title: c.rules_text || "",
+        "aria-pressed": slot ? String(Boolean(chosen)) : false,
+        disabled: spectator() || (!slot && !acts.length),
+        onclick: () => slot ? toggle(slot.slot, p.id, slot.count || 1) : show(p.id) },
+        h("span", { class: "ct-name", text: c.name }),
+        facts.length ? h("span", { class: "ct-facts", text: facts.join(" · ") }) : null,
+        kw.length ? h("span", { class: "ct-kw", text: kw.join(", ") }) : null,
+        counters(p.counters), slot ? h("span", { class: "sr-only", text: ` (${slot.prompt})` }) : null));
+  }
+
+  function battlefield(nm) {
+    const ctrls = [...new Set([...(v.seat_order || []), ...v.battlefield.map((p) => p.controller)])];
+    return h("section", { class: "card", "aria-labelledby": "ct-bf-h" }, h("h2", { id: "ct-bf-h", text: "Battlefield" }),
+      ctrls.map((pid) => {
+        const perms = v.battlefield.filter((p) => p.controller === pid);
+        if (!perms.length) return null;
+        return h("div", { class: "ct-side-bf", dataset: { controller: pid } }, h("h3", { text: playerName(pid) }),
+          h("ul", { class: "ct-perms" }, perms.map((p) => permanent(p, nm))));
+      }));
+  }
+
+  function stack(nm) {
+    if (!v.stack.length) return null;
+    return h("section", { class: "card ct-stack", "aria-labelledby": "ct-stack-h" }, h("h2", { id: "ct-stack-h", text: "Stack (bottom to top)" }),
+      h("ol", {}, v.stack.map((s, i) => h("li", { dataset: { stack: s.id } },
+        h("strong", { text: s.card?.name || s.description }), ` — ${word("stack", s.kind)} by ${playerName(s.controller)}`,
+        s.targets.length ? ` → ${s.targets.map((t) => nm.get(t.id || t.player) || t.id || t.player).join(", ")}` : "",
+        i === v.stack.length - 1 ? h("span", { class: "badge", text: "top" }) : null,
+        s.description && s.card ? h("span", { class: "hint", text: ` ${s.description}` }) : null))));
+  }
+
+  function hand() {
+    const rev = pick && v.revealed.length ? h("div", { class: "ct-revealed" }, h("h3", { text: "Revealed to you" }),
+      h("ul", { class: "ct-perms" }, v.revealed.map((c) => h("li", { dataset: { revealed: c.id } }, cardText(c))))) : null;
+    return h("section", { class: "card", id: "hand", "aria-labelledby": "hand-h" }, h("h2", { id: "hand-h", text: `Your hand (${v.my_hand.length})` }),
+      h("ul", { class: "ct-perms ct-hand" }, v.my_hand.map((c) => {
+        const acts = actionsOf(c.id);
+        return h("li", { dataset: { card: c.id } }, h("button", { type: "button", class: "ct-card", dataset: { key: `card-${c.id}`, id: c.id },
+          title: c.rules_text || "", disabled: !acts.length, onclick: () => show(c.id) }, cardText(c),
+        acts.length ? null : h("span", { class: "sr-only", text: " (no action now)" })));
+      })), rev);
+  }
+
+  function cardText(c) {
+    return h("span", { class: "ct-cardtext" }, h("span", { class: "ct-name", text: c.name }),
+      c.mana_cost ? h("span", { class: "ct-cost", text: ` ${c.mana_cost}` }) : null,
+      h("span", { class: "ct-facts", text: `${c.type_line}${c.power ? ` ${c.power}/${c.toughness}` : ""}` }));
+  }
+
+  function show(id) {
+    focusOn = focusOn === id ? "" : id;
+    const acts = actionsOf(id);
+    if (acts.length === 1) start(acts[0]);
+    else render(ui.state.game);
+  }
+
+  function start(a) {
+    if (!(a.requirements || []).length && !(a.prompts || []).length) { send(a, []); return; }
+    pick = { action: a, answers: {} };
+    for (const p of a.prompts || []) {
+      if (p.kind === "order") pick.answers[p.slot] = p.items.slice();
+      if (p.kind === "option" && p.options.length) pick.answers[p.slot] = [p.options[0].id];
+      if (p.kind === "number") pick.answers[p.slot] = [String(p.values?.[0]?.value ?? p.min ?? 0)];
+    }
+    // The suggested payment: each pip's first way whose source no earlier pip used.
+    const used = new Set();
+    for (const p of a.prompts || []) {
+      if (p.kind !== "pay_mana") continue;
+      const c = (p.candidates || []).find((x) => !used.has(x.source)) || p.candidates?.[0];
+      if (c) { used.add(c.source); pick.answers[p.slot] = [c.id]; }
+    }
+    render(ui.state.game);
+    root.querySelector("#ct-prompt")?.focus();
+  }
+
+  function send(a, targets) {
+    const msg = { type: "choose_action", action_id: a.id, token: a.token, submission: `c${++ui.state.submission}` };
+    if (targets.length) msg.targets = targets;
+    pick = null;
+    focusOn = "";
+    confirming = false;
+    if (ui.send(msg)) for (const b of root.querySelectorAll("button.act, #ct-prompt button")) b.disabled = true;
+  }
+
+  function owed() {
+    const a = pick.action;
+    for (const r of a.requirements || []) if (!r.optional && !(pick.answers[r.slot] || []).length) return r.prompt;
+    for (const p of a.prompts || []) {
+      const n = (pick.answers[p.slot] || []).length;
+      const min = p.min ?? (p.kind === "select_from_zone" ? p.count || 1 : 1);
+      if (p.kind === "select_from_zone" ? n < min : !n) return p.prompt;
+    }
+    return "";
+  }
+
+  function promptPanel(nm) {
+    const a = pick.action;
+    const label = (id) => nm.get(id) || id;
+    const choices = (slot, cands, max, text) => h("fieldset", { class: "ct-slot", dataset: { slot } }, h("legend", { text }),
+      cands.map((id) => {
+        const on = (pick.answers[slot] || []).includes(id);
+        return h("label", { class: "ct-choice" }, h("input", { type: max <= 1 ? "radio" : "checkbox", name: `slot-${slot}`, checked: on,
+          dataset: { key: `slot-${slot}-${id}`, choice: id }, onchange: () => toggle(slot, id, max) }), ` ${label(id)}`);
+      }));
+    const parts = (a.requirements || []).map((r) => choices(r.slot, r.candidates, r.count || 1, `${r.prompt}${r.optional ? " (optional)" : ""}`));
+    for (const p of a.prompts || []) {
+      switch (p.kind) {
+        case "option":
+          parts.push(h("fieldset", { class: "ct-slot", dataset: { slot: p.slot } }, h("legend", { text: p.prompt }), p.options.map((o) =>
+            h("label", { class: "ct-choice" }, h("input", { type: "radio", name: `slot-${p.slot}`, checked: (pick.answers[p.slot] || [])[0] === o.id,
+              dataset: { key: `slot-${p.slot}-${o.id}`, choice: o.id }, onchange: () => { pick.answers[p.slot] = [o.id]; render(ui.state.game); } }), ` ${o.label}`))));
+          break;
+        case "number": {
+          const vals = p.values?.length ? p.values : Array.from({ length: (p.max ?? 0) - (p.min ?? 0) + 1 }, (_, i) => ({ value: (p.min ?? 0) + i }));
+          parts.push(h("label", { class: "ct-slot" }, `${p.prompt} `, h("select", { dataset: { key: `slot-${p.slot}`, slot: p.slot },
+            onchange: (e) => { pick.answers[p.slot] = [e.target.value]; } },
+          vals.map((x) => h("option", { value: String(x.value), selected: String(x.value) === (pick.answers[p.slot] || [])[0], text: `${x.value}${x.cost ? ` (costs ${x.cost})` : ""}` })))));
+          break;
+        }
+        case "order": {
+          const items = pick.answers[p.slot];
+          const move = (i, d) => { const j = i + d; [items[i], items[j]] = [items[j], items[i]]; render(ui.state.game); };
+          parts.push(h("fieldset", { class: "ct-slot", dataset: { slot: p.slot } }, h("legend", { text: p.prompt }), h("ol", {}, items.map((id, i) =>
+            h("li", {}, label(id), " ",
+              h("button", { type: "button", class: "quiet small", disabled: i === 0, "aria-label": `Move ${label(id)} earlier`, dataset: { key: `up-${p.slot}-${id}` }, text: "↑", onclick: () => move(i, -1) }),
+              h("button", { type: "button", class: "quiet small", disabled: i === items.length - 1, "aria-label": `Move ${label(id)} later`, dataset: { key: `down-${p.slot}-${id}` }, text: "↓", onclick: () => move(i, 1) }))))));
+          break;
+        }
+        case "pay_mana":
+          parts.push(h("label", { class: "ct-slot" }, `${p.prompt} `, h("select", { dataset: { key: `slot-${p.slot}`, slot: p.slot },
+            onchange: (e) => { pick.answers[p.slot] = [e.target.value]; } },
+          (p.candidates || []).map((c) => h("option", { value: c.id, selected: c.id === (pick.answers[p.slot] || [])[0],
+            text: `${label(c.source)}${c.label ? `: ${c.label}` : ""}${c.taps ? " (taps)" : ""}` })))));
+          break;
+        case "select_from_zone":
+          parts.push(choices(p.slot, p.candidates || [], p.count || 1,
+            `${p.prompt} (${p.min === 0 ? "up to" : "exactly"} ${p.count || 1}${p.zone ? `, from ${word("zone", p.zone)}` : ""})`));
+          break;
+        default:
+          parts.push(h("p", { class: "hint", text: `${p.prompt} (${word("prompt", p.kind)}: this page cannot answer it)` }));
+      }
+    }
+    const missing = owed();
+    return h("section", { class: "card ct-prompt", id: "ct-prompt", tabindex: "-1", "aria-labelledby": "ct-prompt-h" },
+      h("h2", { id: "ct-prompt-h", text: a.label }),
+      a.cost ? h("p", { text: `Cost: ${a.cost.modified}${a.cost.printed && a.cost.printed !== a.cost.modified ? ` (printed ${a.cost.printed})` : ""}` }) : null,
+      parts,
+      missing ? h("p", { class: "hint", id: "ct-owed", text: `Still to answer: ${missing}` }) : null,
+      h("div", { class: "row" },
+        h("button", { type: "button", class: "act", id: "ct-confirm", dataset: { key: "ct-confirm" }, disabled: Boolean(missing), text: `Confirm: ${a.label}`,
+          onclick: () => send(a, Object.entries(pick.answers).filter(([, c]) => c.length).map(([slot, chosen]) => ({ slot, chosen }))) }),
+        h("button", { type: "button", class: "quiet", dataset: { key: "ct-cancel" }, text: "Cancel", onclick: () => { pick = null; render(ui.state.game); } })));
+  }
+
+  function actions(nm) {
+    if (pick) return promptPanel(nm);
+    const all = v.valid_actions.filter((a) => a.type !== "concede");
+    const shown = focusOn ? actionsOf(focusOn) : all.filter((a) => !(a.subject || []).length || a.requirements?.length);
+    const concede = v.valid_actions.find((a) => a.type === "concede");
+    const btn = (a) => h("button", { type: "button", class: `act act-${a.type}`, dataset: { key: `act-${a.id}`, actionId: a.id, actionType: a.type, token: a.token },
+      text: a.label + (a.cost ? ` (${a.cost.modified})` : ""), onclick: () => start(a) });
+    return h("section", { class: "card actions", id: "actions", "aria-labelledby": "actions-h" },
+      h("h2", { id: "actions-h", text: focusOn ? `Actions of ${nm.get(focusOn) || focusOn}` : all.length ? "Your move" : "Actions" }),
+      focusOn ? h("button", { type: "button", class: "quiet small", dataset: { key: "ct-all" }, text: "Show every action", onclick: () => { focusOn = ""; render(ui.state.game); } }) : null,
+      shown.length ? h("div", { class: "row act-row" }, shown.map(btn)) : h("p", { class: "hint", text: v.result ? "The game is over." : all.length ? "Click a card in your hand or on the battlefield for its actions." : "Nothing to do right now: wait for the others." }),
+      focusOn || !all.some((a) => (a.subject || []).length) ? null : h("details", { class: "ct-more" }, h("summary", { text: `Every action (${all.length})` }), h("div", { class: "row act-row" }, all.map(btn))),
+      v.undo ? h("button", { type: "button", class: "quiet", id: "undo", dataset: { key: "undo" }, disabled: !v.undo.available, text: `Undo (${v.undo.available} of ${v.undo.limit})`, onclick: () => ui.send({ type: "undo" }) }) : null,
+      stops(),
+      concede ? (confirming
+        ? h("p", { class: "ct-concede" }, "Concede the game? ",
+          h("button", { type: "button", class: "danger", id: "ct-concede-yes", dataset: { key: "ct-concede-yes" }, text: "Yes, concede", onclick: () => send(concede, []) }),
+          h("button", { type: "button", class: "quiet", dataset: { key: "ct-concede-no" }, text: "Keep playing", onclick: () => { confirming = false; render(ui.state.game); } }))
+        : h("button", { type: "button", class: "quiet", id: "ct-concede", dataset: { key: "ct-concede" }, text: "Concede…", onclick: () => { confirming = true; render(ui.state.game); root.querySelector("#ct-concede-yes")?.focus(); } })) : null);
+  }
+
+  function stops() {
+    if (!v.own_turn_stops) return null;
+    const on = new Set(v.own_turn_stops);
+    return h("details", { class: "ct-stops" }, h("summary", { text: "Stops on your turn" }),
+      h("fieldset", {}, h("legend", { text: "Stop for priority at these steps of your own turn" }), PHASES.map((p) =>
+        h("label", { class: "ct-choice" }, h("input", { type: "checkbox", checked: on.has(p), dataset: { key: `stop-${p}` },
+          onchange: (e) => {
+            if (e.target.checked) on.add(p); else on.delete(p);
+            ui.send({ type: "set_stops", own_turn: PHASES.filter((x) => on.has(x)) });
+          } }), ` ${word("phase", p)}`))));
+  }
+
+  function watching() {
+    return h("section", { class: "card actions", "aria-labelledby": "actions-h" }, h("h2", { id: "actions-h", text: "Watching" }),
+      h("p", { class: "hint", text: "You are watching: every hand is hidden from you." }),
+      h("button", { type: "button", class: "secondary", id: "stop-watching", dataset: { key: "stop-watching" }, text: "Stop watching", onclick: () => ui.stopWatching() }));
+  }
+
+  function zones() {
+    const zone = (title, piles) => piles.map((z) => h("details", { class: "ct-zone", dataset: { zone: title.toLowerCase(), owner: z.player_id } },
+      h("summary", { text: `${title} of ${playerName(z.player_id)} (${z.cards.length})` }),
+      z.cards.length ? h("ul", {}, z.cards.map((c) => h("li", { title: c.rules_text || "" }, cardText(c)))) : h("p", { class: "hint", text: "Empty." })));
+    return h("section", { class: "card", "aria-labelledby": "ct-zones-h" }, h("h2", { id: "ct-zones-h", text: "Zones" }),
+      zone("Graveyard", v.graveyards), zone("Exile", v.exile), zone("Command zone", v.command));
+  }
+
+  function commander(nm) {
+    if (!v.commander_damage.length && !v.commander_tax.length && !v.commander_identity.length) return null;
+    return h("section", { class: "card", "aria-labelledby": "ct-cmd-h" }, h("h2", { id: "ct-cmd-h", text: "Commanders" }),
+      h("ul", {}, v.commander_identity.map((c) => h("li", { text: `${c.name || nm.get(c.commander) || c.commander}: identity ${c.color_identity.join("") || "colourless"}` })),
+        v.commander_tax.map((c) => h("li", { text: `${nm.get(c.commander) || c.commander}: cast ${c.casts || 0} times, tax {${c.tax || 0}}` })),
+        v.commander_damage.map((c) => h("li", { text: `${nm.get(c.commander) || c.commander} dealt ${c.amount} combat damage to ${playerName(c.damaged)}` }))));
+  }
+
+  function emblems() {
+    if (!v.emblems.length) return null;
+    return h("section", { class: "card", "aria-labelledby": "ct-emb-h" }, h("h2", { id: "ct-emb-h", text: "Emblems" }),
+      h("ul", {}, v.emblems.map((e) => h("li", { text: `${playerName(e.controller)}: ${e.abilities.join("; ")}` }))));
+  }
+
+  function logLine(e, nm) {
+    const n = (x) => (x && typeof x === "object" ? x.name || nm.get(x.id) || x.id : nm.get(x) || x);
+    const who = e.player ? playerName(e.player) : "";
+    switch (e.type) {
+      case "step_changed": return `${word("phase", e.phase)}${e.turn ? ` (turn ${e.turn})` : ""}.`;
+      case "attackers_declared": return `${who} attacks with ${(e.attackers || []).map(n).join(", ")}.`;
+      case "blockers_declared": return `${who} blocks: ${(e.blocks || []).map((b) => `${n(b.blocker)} blocks ${n(b.attacker)}`).join(", ")}.`;
+      case "game_over": return `Game over: ${e.result?.winner ? `${playerName(e.result.winner)} won` : "no winner"}.`;
+      default: {
+        const bits = [who, word("event", e.type), e.card ? n(e.card) : "", e.permanent ? n(e.permanent) : "",
+          e.target ? `→ ${n(e.target.permanent) || playerName(e.target.player)}` : "", e.amount != null ? String(e.amount) : "", e.count != null ? `×${e.count}` : ""];
+        return `${bits.filter(Boolean).join(" ")}.`;
+      }
+    }
+  }
+
+  function log(nm) {
+    return h("section", { class: "card log-box", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: "Log" }),
+      h("ol", { class: "log", id: "log", tabindex: "0" }, v.log.slice(-60).map((e) => h("li", { value: e.sequence }, logLine(e.event || {}, nm)))));
+  }
+
+  function stop() { pick = null; focusOn = ""; confirming = false; lastKey = ""; }
+
+  return { render, stop };
+}

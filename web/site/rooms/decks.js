@@ -1,0 +1,175 @@
+// The deck panel of a card-game room: a preconstructed deck in one click
+// (rooms/decks.json, the shipped decks), a pasted deck list read against
+// the catalog's names with an error per bad line, or a deck built from the
+// catalog with filters. The server is the validator: every deck goes as a
+// submit_deck, and its lobby_error (a rule the deck breaks) is shown here.
+
+import { h, fill } from "../online/dom.js";
+import { keepFocus } from "./dom.js";
+
+const COLOURS = { W: "White", U: "Blue", B: "Black", R: "Red", G: "Green", C: "Colourless" };
+const TYPES = ["creature", "instant", "sorcery", "enchantment", "artifact", "planeswalker", "land"];
+
+let precons = null; // the shipped decks, once fetched
+let loading = null;
+
+/** loadPrecons fetches decks.json once and calls done when it is there. */
+export function loadPrecons(done) {
+  if (precons || loading) return;
+  loading = fetch("decks.json").then((r) => (r.ok ? r.json() : { decks: [] })).catch(() => ({ decks: [] }))
+    .then((d) => { precons = d.decks || []; done(); });
+}
+
+/** needsDeck says whether format setup of the catalog takes a deck. */
+export function needsDeck(ui, setup) {
+  const f = (ui.state.catalog?.formats || []).find((x) => x.game_setup === setup);
+  return Boolean(f && !f.deckless && f.min_deck_size > 0);
+}
+
+function formatOf(ui, setup) {
+  return (ui.state.catalog?.formats || []).find((x) => x.game_setup === setup) || {};
+}
+
+/**
+ * parseList reads "4 Card Name", "4x Card Name", "Card Name" and
+ * "Commander: Card Name" lines against the catalog's names, as the
+ * server's deck.ParseList does: {cards, commander, errors: [{line, text, reason}]}.
+ */
+export function parseList(text, catalogCards) {
+  const byName = new Map(catalogCards.map((c) => [c.name.toLowerCase(), c.functional_id]));
+  const out = { cards: [], commander: "", errors: [] };
+  text.split("\n").forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line || line.startsWith("#") || line.startsWith("//")) return;
+    let n = 1;
+    let name = line;
+    let commander = false;
+    const m = /^commander\s*:\s*(.*)$/i.exec(line);
+    if (m) { commander = true; name = m[1]; } else {
+      const c = /^(\d+)x?\s+(.*)$/i.exec(line);
+      if (c) { n = Number(c[1]); name = c[2]; }
+      if (c && (n < 1 || n > 99)) { out.errors.push({ line: i + 1, text: line, reason: `the count ${c[1]} is not a number from 1 to 99` }); return; }
+    }
+    const id = byName.get(name.trim().toLowerCase());
+    if (!id) { out.errors.push({ line: i + 1, text: line, reason: `no card is named "${name.trim()}"` }); return; }
+    if (commander) out.commander = id;
+    for (let k = 0; k < n; k++) out.cards.push(id);
+  });
+  return out;
+}
+
+/** preconsFor returns the shipped decks a room of format setup can use. */
+export function preconsFor(ui, setup) {
+  const f = formatOf(ui, setup);
+  return (precons || []).filter((d) => (f.requires_commander ? d.format === setup : !d.commander));
+}
+
+/** preconDeck resolves a shipped deck to a submit_deck's cards and commander. */
+export function preconDeck(ui, d) {
+  const l = parseList(d.cards.join("\n"), ui.state.catalog?.cards || []);
+  const cmd = d.commander ? parseList(`1 ${d.commander}`, ui.state.catalog?.cards || []).cards[0] || "" : "";
+  return { cards: l.cards, commander: cmd };
+}
+
+/** createDeckPanel returns the panel for the player's own seat and its render. */
+export function createDeckPanel(ui) {
+  const box = h("section", { class: "card deck-panel", id: "deck-panel", "aria-labelledby": "deck-h" });
+  const st = { tab: "precon", text: "", errors: [], built: new Map(), commander: "", colour: "", type: "", cost: "", query: "" };
+
+  function submit(cards, commander) {
+    ui.state.deckError = null;
+    ui.send({ type: "submit_deck", cards, ...(commander ? { commander } : {}) });
+  }
+
+  function render(room, mine) {
+    const setup = room.config.game_setup;
+    const f = formatOf(ui, setup);
+    const err = ui.state.deckError;
+    const tabs = [["precon", "Preconstructed"], ["paste", "Paste a list"], ["build", "Build from the catalog"]];
+    keepFocus(() => fill(box,
+      h("h3", { id: "deck-h", text: "Your deck" }),
+      h("p", { class: "hint", id: "deck-status", text: mine.decked ? `Deck accepted${mine.commander ? `, commander ${cardName(mine.commander)}` : ""}${mine.colors?.length ? ` (${mine.colors.join("")})` : ""}.` : `No deck yet: ${f.min_deck_size}+ cards${f.max_copies ? `, at most ${f.max_copies} of a card` : ""}${f.requires_commander ? ", with a commander" : ""}.` }),
+      err ? h("p", { class: "deck-error", id: "deck-error", role: "alert", text: `Refused: ${err.reason}${err.card ? ` (${cardName(err.card)})` : ""} — ${err.code}` }) : null,
+      h("div", { class: "row", role: "group", "aria-label": "How to choose a deck" }, tabs.map(([id, label]) =>
+        h("button", { type: "button", class: st.tab === id ? "" : "secondary", "aria-pressed": String(st.tab === id), dataset: { key: `deck-tab-${id}` }, text: label,
+          onclick: () => { st.tab = id; render(room, mine); } }))),
+      st.tab === "precon" ? preconList(setup) : st.tab === "paste" ? pasteForm(room, mine) : builder(room, mine, f)));
+  }
+
+  function cardName(id) {
+    return (ui.state.catalog?.cards || []).find((c) => c.functional_id === id)?.name || id;
+  }
+
+  function preconList(setup) {
+    if (!precons) return h("p", { class: "hint", text: "Loading the decks…" });
+    const list = preconsFor(ui, setup);
+    if (!list.length) return h("p", { class: "hint", text: "No preconstructed deck fits this format." });
+    return h("ul", { class: "precons" }, list.map((d) => h("li", {},
+      h("button", { type: "button", dataset: { key: `precon-${d.id}`, precon: d.id }, text: `Use ${d.name}`,
+        onclick: () => { const x = preconDeck(ui, d); submit(x.cards, x.commander); } }),
+      h("span", { class: "hint", text: ` ${d.description}` }))));
+  }
+
+  function pasteForm() {
+    return h("form", { class: "paste-form", onsubmit: (e) => {
+      e.preventDefault();
+      const l = parseList(st.text, ui.state.catalog?.cards || []);
+      st.errors = l.errors;
+      if (!l.errors.length) submit(l.cards, l.commander);
+      render(ui.state.lobby.room, ui.mySeat());
+    } },
+    h("label", { for: "deck-text", text: "One card per line: “4 Card Name”, and “Commander: Name” for a commander." }),
+    h("textarea", { id: "deck-text", rows: 10, dataset: { key: "deck-text" }, "aria-describedby": st.errors.length ? "deck-lines" : false,
+      oninput: (e) => { st.text = e.target.value; } }, st.text),
+    st.errors.length ? h("ul", { class: "deck-error", id: "deck-lines", role: "alert" }, st.errors.map((x) => h("li", { text: `Line ${x.line}: “${x.text}”: ${x.reason}` }))) : null,
+    h("button", { type: "submit", dataset: { key: "deck-submit-list" }, text: "Submit this list" }));
+  }
+
+  function builder(room, mine, f) {
+    const cards = (ui.state.catalog?.cards || []).filter((c) =>
+      (!st.colour || (st.colour === "C" ? !(c.color_identity || []).length : (c.color_identity || []).includes(st.colour))) &&
+      (!st.type || (c.card_types || []).includes(st.type)) &&
+      (!st.cost || manaValue(c.mana_cost) === Number(st.cost) || (st.cost === "6" && manaValue(c.mana_cost) >= 6)) &&
+      (!st.query || c.name.toLowerCase().includes(st.query.toLowerCase())));
+    const total = [...st.built.values()].reduce((a, b) => a + b, 0);
+    const set = (id, n) => {
+      if (n <= 0) st.built.delete(id); else st.built.set(id, n);
+      clearTimeout(st.timer);
+      // Live validation: the server checks the deck as it grows.
+      st.timer = setTimeout(() => { if (st.built.size) submit(deckCards(), st.commander); }, 600);
+      render(room, mine);
+    };
+    const sel = (id, label, value, options, onchange) => h("label", {}, `${label} `, h("select", { id, dataset: { key: id }, onchange: (e) => { onchange(e.target.value); render(room, mine); } },
+      options.map(([v, t]) => h("option", { value: v, selected: v === value, text: t }))));
+    return h("div", { class: "builder" },
+      h("div", { class: "row filters" },
+        sel("f-colour", "Colour", st.colour, [["", "Any"], ...Object.entries(COLOURS)], (x) => { st.colour = x; }),
+        sel("f-type", "Type", st.type, [["", "Any"], ...TYPES.map((t) => [t, t])], (x) => { st.type = x; }),
+        sel("f-cost", "Cost", st.cost, [["", "Any"], ...["0", "1", "2", "3", "4", "5"].map((x) => [x, x]), ["6", "6+"]], (x) => { st.cost = x; }),
+        h("label", {}, "Name ", h("input", { type: "search", id: "f-name", dataset: { key: "f-name" }, value: st.query, oninput: (e) => { st.query = e.target.value; render(room, mine); } }))),
+      h("p", { class: "hint", "aria-live": "polite", text: `${cards.length} cards shown · your deck: ${total} cards (${f.min_deck_size} needed)` }),
+      h("ul", { class: "catalog" }, cards.map((c) => {
+        const n = st.built.get(c.functional_id) || 0;
+        return h("li", { dataset: { card: c.functional_id } },
+          h("span", { class: "ct-name", text: c.name }), h("span", { class: "hint", text: ` ${c.mana_cost || ""} ${c.type_line}` }),
+          h("span", { class: "count", text: ` ×${n} ` }),
+          h("button", { type: "button", class: "quiet small", dataset: { key: `add-${c.functional_id}` }, "aria-label": `Add ${c.name}`, text: "+", onclick: () => set(c.functional_id, n + 1) }),
+          h("button", { type: "button", class: "quiet small", dataset: { key: `rm-${c.functional_id}` }, "aria-label": `Remove ${c.name}`, disabled: !n, text: "−", onclick: () => set(c.functional_id, n - 1) }),
+          f.requires_commander ? h("label", { class: "ct-choice" }, h("input", { type: "radio", name: "commander", checked: st.commander === c.functional_id,
+            dataset: { key: `cmd-${c.functional_id}` }, onchange: () => { st.commander = c.functional_id; if (!n) set(c.functional_id, 1); else set(c.functional_id, n); } }), " commander") : null);
+      })));
+  }
+
+  function deckCards() {
+    return [...st.built.entries()].flatMap(([id, n]) => Array(n).fill(id));
+  }
+
+  return { box, render };
+}
+
+/** manaValue is a cost's total ("{2}{G}" → 3). */
+export function manaValue(cost) {
+  let n = 0;
+  for (const m of (cost || "").matchAll(/\{([^}]*)\}/g)) n += /^\d+$/.test(m[1]) ? Number(m[1]) : m[1] === "X" ? 0 : 1;
+  return n;
+}
