@@ -14,37 +14,19 @@ import (
 
 const cardWait = 60 * time.Second
 
-// cardAction is a valid action as the test reads it.
-type cardAction struct {
-	ID           string   `json:"id"`
-	Type         string   `json:"type"`
-	Label        string   `json:"label"`
-	Subject      []string `json:"subject"`
-	ManaAbility  bool     `json:"mana_ability"`
-	Requirements []struct {
-		Slot       string   `json:"slot"`
-		Optional   bool     `json:"optional"`
-		Candidates []string `json:"candidates"`
-	} `json:"requirements"`
-	Prompts []struct {
-		Kind string `json:"kind"`
-	} `json:"prompts"`
-}
-
 // cardState is what the driver reads of a tab's view.
 type cardState struct {
-	Turn    int          `json:"turn"`
-	Phase   string       `json:"phase"`
-	Over    bool         `json:"over"`
-	Hand    []string     `json:"hand"`
-	Actions []cardAction `json:"actions"`
-	Seq     int          `json:"seq"`
+	Turn  int      `json:"turn"`
+	Phase string   `json:"phase"`
+	Over  bool     `json:"over"`
+	Hand  []string `json:"hand"`
+	Seq   int      `json:"seq"`
 }
 
 func readCards(p *multiplayer.Tab) cardState {
 	return multiplayer.Eval[cardState](p, `(() => { const g = window.storyloomRooms.game || {};
 	  return { turn: g.turn || 0, phase: g.phase || "", over: Boolean(g.result), hand: (g.my_hand || []).map((c) => c.id),
-	    actions: g.valid_actions || [], seq: Number(document.getElementById("table").dataset.seq || 0) }; })()`)
+	    seq: Number(document.getElementById("table").dataset.seq || 0) }; })()`)
 }
 
 // hiddenLeak returns the first of ids that p's page shows.
