@@ -27,10 +27,31 @@ export default {
     if (ROOM_PATHS.has(pathname) && req.method !== "OPTIONS") {
       return env.ROOMS.get(env.ROOMS.idFromName(SERVER)).fetch(req);
     }
+    const game = freeportGame(pathname);
+    if (game && req.method === "POST") {
+      return env.FREEPORT.get(env.FREEPORT.idFromName(game)).fetch(req);
+    }
     return shim.fetch(req, env, ctx);
   },
   scheduled: shim.scheduled,
 };
+
+// freeportGame is the game a Freeport path (/freeport/{game}/ or
+// /freeport/{game}/token) names, or "" for any other path.
+function freeportGame(pathname) {
+  const m = /^\/freeport\/([^/]+)\/(token)?$/.exec(pathname);
+  return m ? m[1] : "";
+}
+
+// FreeportObject serializes one Freeport game's requests: each runs in the
+// Go worker (the syumai/workers shim, Freeport's records in D1) while the
+// object admits no other, so no two commands of a game ever race for its
+// head record and none is refused for losing that race.
+export class FreeportObject extends DurableObject {
+  async fetch(req) {
+    return this.ctx.blockConcurrencyWhile(() => shim.fetch(req, this.env, this.ctx));
+  }
+}
 
 export class RoomsObject extends DurableObject {
   constructor(ctx, env) {
