@@ -1,8 +1,6 @@
 package ai
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/storyloom/storyloom/engine/cards/card"
@@ -10,30 +8,22 @@ import (
 	"github.com/storyloom/storyloom/engine/cards/rules"
 	"github.com/storyloom/storyloom/engine/rng"
 	"github.com/storyloom/storyloom/engine/rooms"
+	"github.com/storyloom/storyloom/static/cardgame"
 )
 
 // shipped loads the shipped catalog and preconstructed decks from
-// static/cardgame (tests may read files; the engine never does).
+// static/cardgame, through its embedded files.
 func shipped(t testing.TB) (*card.Catalog, rules.Cards, []deck.Precon) {
 	t.Helper()
-	dir := filepath.Join("..", "..", "..", "static", "cardgame")
-	paths, err := filepath.Glob(filepath.Join(dir, "cards", "*.json"))
-	if err != nil || len(paths) == 0 {
+	files, err := cardgame.CardFiles()
+	if err != nil || len(files) == 0 {
 		t.Fatalf("catalog files: %v", err)
-	}
-	var files [][]byte
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, b)
 	}
 	cat, err := card.NewCatalog(files...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(filepath.Join(dir, "decks.json"))
+	raw, err := cardgame.FS.ReadFile("decks.json")
 	if err != nil {
 		t.Fatal(err)
 	}
