@@ -474,13 +474,20 @@ func (g *Game) applyMulligan(seat int, ans map[string][]string) error {
 	}
 	pl.Kept = true
 	g.emit("hand_kept", "player", rooms.PlayerID(seat))
-	for i := range st.Players {
-		if g.alive(i) && !st.Players[i].Kept {
-			return nil
+	if g.allKept() {
+		st.Dec = Decision{}
+	}
+	return nil
+}
+
+// allKept reports whether every seat still playing has kept its hand.
+func (g *Game) allKept() bool {
+	for i, pl := range g.st.Players {
+		if g.alive(i) && !pl.Kept {
+			return false
 		}
 	}
-	st.Dec = Decision{}
-	return nil
+	return true
 }
 
 // applyMana activates a mana ability: the mana goes to the pool.

@@ -45,6 +45,29 @@ func TestLondonMulliganIsSimultaneous(t *testing.T) {
 	}
 }
 
+// TestConcedeDuringMulligans covers seats leaving before the first turn:
+// the last seat still deciding conceding starts the game, and the seat
+// that was to start conceding passes the first turn to the next seat.
+func TestConcedeDuringMulligans(t *testing.T) {
+	cards := testLib(t)
+	g, err := Setup(cards, Config{Format: "test", Life: 20}, "mull-concede", players(t, cards, 4, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := g.st.Active
+	keeper, last := (first+2)%4, (first+3)%4
+	do(t, g, keeper, "mulligan_decision", "", map[string][]string{"decision": ids("keep")})
+	do(t, g, first, "concede", "", nil)
+	if g.st.Turn != 0 || len(g.Actions((first+1)%4)) == 0 || len(g.Actions(last)) == 0 {
+		t.Fatal("a concession ended the others' mulligans")
+	}
+	do(t, g, (first+1)%4, "mulligan_decision", "", map[string][]string{"decision": ids("keep")})
+	do(t, g, last, "concede", "", nil)
+	if g.st.Turn != 1 || g.st.Active != (first+1)%4 || g.st.Dec.Kind != DecPriority {
+		t.Fatalf("turn %d, active %d, decision %+v; want turn 1 of seat %d", g.st.Turn, g.st.Active, g.st.Dec, (first+1)%4)
+	}
+}
+
 func boolN(b bool) int {
 	if b {
 		return 1

@@ -207,6 +207,15 @@ func (g *Game) eliminate(seats []int, reason string) {
 	if st.Res != nil && gone(st.Res.Item.Ctrl) {
 		st.Res = nil
 	}
+	if st.Dec.Kind == DecMulligan { // before the first turn: the next seat starts, once all have kept
+		if gone(st.Active) {
+			st.Active = g.nextAlive(st.Active)
+		}
+		if g.allKept() {
+			st.Dec = Decision{}
+		}
+		return
+	}
 	if gone(st.Active) {
 		st.Stack = st.Stack[:0]
 		st.Res = nil
