@@ -81,15 +81,19 @@ func randomInput(g *Game, h *rng.Handle) (int, error) {
 	return -1, fmt.Errorf("nobody is asked anything; decision %+v", g.st.Dec)
 }
 
-// playRandom plays one game with random legal actions, restoring the
-// state from its bytes after every input, and returns the number of
-// inputs applied.
+// playRandom plays one game with random legal actions, with restore
+// reloading the state from its bytes after every input, and returns the
+// number of inputs applied.
 func playRandom(t testing.TB, cards Cards, seed string, seats int, commander, restore bool) (*Game, int) {
-	cfg := Config{Format: "test", Life: 20}
+	return playSeats(t, cards, randomConfig(commander), seed, players(t, cards, seats, commander), restore)
+}
+
+// randomConfig is the configuration of a random test game.
+func randomConfig(commander bool) Config {
 	if commander {
-		cfg = Config{Format: "commander", Life: 30, Commander: true}
+		return Config{Format: "commander", Life: 30, Commander: true}
 	}
-	return playSeats(t, cards, cfg, seed, players(t, cards, seats, commander), restore)
+	return Config{Format: "test", Life: 20}
 }
 
 // playSeats plays one game of the seated players to its end with random
@@ -101,8 +105,19 @@ func playSeats(t testing.TB, cards Cards, cfg Config, seed string, ps []rooms.Pl
 	if err != nil {
 		t.Fatal(err)
 	}
+	g, n := playInputs(t, g, seed, 30000, restore)
+	if g.Result() == nil {
+		t.Fatalf("seed %s: the game did not end", seed)
+	}
+	return g, n
+}
+
+// playInputs applies up to limit random inputs to g (as playSeats says),
+// stopping at the game's result, and returns the game and the number of
+// number of inputs applied.
+func playInputs(t testing.TB, g *Game, seed string, limit int, restore bool) (*Game, int) {
 	h := rng.For(seed, rng.System("test", 0))
-	for step := 0; step < 30000; step++ {
+	for step := 0; step < limit; step++ {
 		if g.Result() != nil {
 			return g, step
 		}
@@ -121,7 +136,7 @@ func playSeats(t testing.TB, cards Cards, cfg Config, seed string, ps []rooms.Pl
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := Load(cards, saved)
+		r, err := Load(g.cards, saved)
 		if err != nil {
 			t.Fatalf("seed %s step %d: reload: %v", seed, step, err)
 		}
@@ -136,8 +151,7 @@ func playSeats(t testing.TB, cards Cards, cfg Config, seed string, ps []rooms.Pl
 		}
 		g = r
 	}
-	t.Fatalf("seed %s: the game did not end", seed)
-	return nil, 0
+	return g, limit
 }
 
 func TestRandomGamesTerminate(t *testing.T) {
