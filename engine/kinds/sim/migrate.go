@@ -105,7 +105,10 @@ func (Kind) MigrateForCampaign(old json.RawMessage, to *core.Campaign, fromVersi
 // within its budget: the game goes on on to's rules from the week it is
 // in. A game that has ended stays on the version it ended on.
 func (Kind) AdoptContent(state any, _, _ *core.Campaign) (any, string) {
-	s := stateOf(state)
+	s, err := stateOf(state)
+	if err != nil {
+		return nil, core.ReasonContentIncompatible
+	}
 	if s.Resolution != "" {
 		return nil, core.ReasonContentNotAdoptable
 	}

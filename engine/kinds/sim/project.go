@@ -24,7 +24,10 @@ func (c *Content) endingKey(resolution string) core.LocKey {
 // engine-owned simulation.scene.week with the week, cash and free hours as
 // params; once it has ended it is the campaign's authored ending text.
 func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
-	s := stateOf(state)
+	s, err := stateOf(state)
+	if err != nil {
+		return contentkind.InvalidStateScene(ctx)
+	}
 	c := contentOf(ctx.Campaign)
 	if s.Resolution != "" {
 		return contentkind.EndingScene(ctx, c.endingKey(s.Resolution))
@@ -44,8 +47,8 @@ func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
 // not with the reason. Their parameter domain is in the projection
 // (View.Activities and View.Plan); see docs/simulation-kind.md.
 func (Kind) AvailableActions(state any, ctx *core.ProjectionContext) []core.AvailableAction {
-	s := stateOf(state)
-	if s.Resolution != "" {
+	s, err := stateOf(state)
+	if err != nil || s.Resolution != "" {
 		return []core.AvailableAction{}
 	}
 	c := contentOf(ctx.Campaign)
@@ -183,7 +186,10 @@ type LastWeekView struct {
 // view: the simulation has no hidden state besides the seed, which never
 // reaches a projection.
 func (k Kind) Project(state any, _ core.Audience, ctx *core.ProjectionContext) any {
-	s := stateOf(state)
+	s, err := stateOf(state)
+	if err != nil {
+		return View{}
+	}
 	c := contentOf(ctx.Campaign)
 	hours, cost := planTotals(s, c)
 	v := View{
@@ -276,7 +282,10 @@ func (Kind) activityLabel(a activityView, ctx *core.ProjectionContext) core.LocK
 // the outcome is widened with resolution, goalsMet and goalsFailed (goal
 // ids, sorted).
 func (Kind) Outcome(state any) core.Outcome {
-	s := stateOf(state)
+	s, err := stateOf(state)
+	if err != nil {
+		return core.Outcome{}
+	}
 	met, failed := []string{}, []string{}
 	for _, id := range slices.Sorted(maps.Keys(s.Goals)) {
 		if s.Goals[id] == GoalMet {

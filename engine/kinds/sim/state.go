@@ -88,7 +88,7 @@ func (s *State) setFlag(f string) bool {
 }
 
 // stateOf type-asserts a kind state handed back by the engine.
-func stateOf(v any) *State { return spec.State(v) }
+func stateOf(v any) (*State, error) { return spec.State(v) }
 
 // DecodeState implements core.Kind: it reads a kind state from outside the
 // engine and refuses one this campaign cannot run (unknown stats, chains,

@@ -53,7 +53,10 @@ var declared = map[string][]string{
 // changes nothing; an undeclared key is refused with unexpected_params
 // before any value is read.
 func (Kind) Advance(state any, actionID string, params core.Params, ctx *core.Context) core.AdvanceResult {
-	s := stateOf(state)
+	s, err := stateOf(state)
+	if err != nil {
+		return contentkind.RejectState(state, err)
+	}
 	c := contentOf(ctx.Campaign)
 	if refusal, refused := spec.Refuse(s, s.Resolution != "", actionID, params, declared); refused {
 		return refusal

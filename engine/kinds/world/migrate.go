@@ -124,7 +124,11 @@ func (Kind) MigrateForCampaign(old json.RawMessage, to *core.Campaign, fromVersi
 // to's limit: the world goes on on to's rules from where it stands. A
 // world that has been resolved stays on the version it ended on.
 func (Kind) AdoptContent(state any, _, _ *core.Campaign) (any, string) {
-	if stateOf(state).Resolution != "" {
+	s, err := stateOf(state)
+	if err != nil {
+		return nil, core.ReasonContentIncompatible
+	}
+	if s.Resolution != "" {
 		return nil, core.ReasonContentNotAdoptable
 	}
 	return state, ""

@@ -20,7 +20,10 @@ func (c *Content) endingKey(resolution string) core.LocKey {
 // world-graph.scene.status with the hour, guests, cash and rating as
 // params; once it has ended, the campaign's authored ending text.
 func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
-	s := stateOf(state)
+	s, err := stateOf(state)
+	if err != nil {
+		return contentkind.InvalidStateScene(ctx)
+	}
 	c := contentOf(ctx.Campaign)
 	if s.Resolution != "" {
 		return contentkind.EndingScene(ctx, c.endingKey(s.Resolution))
@@ -34,8 +37,8 @@ func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
 // not with the reason. Their parameter domain (the build catalogue, free
 // sites, price bands, staff roster, tick bounds) is in the projection.
 func (Kind) AvailableActions(state any, ctx *core.ProjectionContext) []core.AvailableAction {
-	s := stateOf(state)
-	if s.Resolution != "" {
+	s, err := stateOf(state)
+	if err != nil || s.Resolution != "" {
 		return []core.AvailableAction{}
 	}
 	c := contentOf(ctx.Campaign)
@@ -173,7 +176,10 @@ type FailureView struct {
 // Project implements core.Kind. The player and ai audiences see the same
 // view.
 func (k Kind) Project(state any, _ core.Audience, ctx *core.ProjectionContext) any {
-	s := stateOf(state)
+	s, err := stateOf(state)
+	if err != nil {
+		return View{}
+	}
 	c := contentOf(ctx.Campaign)
 	ix := c.index()
 	v := View{Tick: s.Tick, TickLimit: c.TickLimit, Currency: c.Currency, IntroKey: c.IntroKey, Money: s.Money, Rating: s.Rating,
@@ -261,7 +267,10 @@ func (k Kind) Project(state any, _ core.Audience, ctx *core.ProjectionContext) a
 // failureId (the failure, missed objective or "tick_limit"; null unless
 // failed).
 func (Kind) Outcome(state any) core.Outcome {
-	s := stateOf(state)
+	s, err := stateOf(state)
+	if err != nil {
+		return core.Outcome{}
+	}
 	met := []string{}
 	for _, id := range slices.Sorted(maps.Keys(s.Objectives)) {
 		if s.Objectives[id] == ObjectiveMet {

@@ -77,14 +77,27 @@ func (sp Spec[C, S]) Content(c *core.Campaign) *C {
 	return content
 }
 
-// State type-asserts a kind state handed back by the engine; anything but
-// a *S is a bug and panics.
-func (sp Spec[C, S]) State(v any) *S {
+// State type-asserts a kind state handed back by the engine. Anything but
+// a non-nil *S (a state of another kind, say) is an error, which each
+// member turns into its invalid_state answer rather than a panic.
+func (sp Spec[C, S]) State(v any) (*S, error) {
 	s, ok := v.(*S)
-	if !ok {
-		panic(fmt.Sprintf("%s: kind state is %T, not %T", sp.Prefix, v, s))
+	if !ok || s == nil {
+		return nil, fmt.Errorf("%s: kind state is %T, not %T", sp.Prefix, v, s)
 	}
-	return s
+	return s, nil
+}
+
+// RejectState is Advance's answer to a state State refused: invalid_state,
+// the state unchanged.
+func RejectState(state any, err error) core.AdvanceResult {
+	return core.Reject(state, core.Errorf(core.ReasonInvalidState, "kindState", "%v", err))
+}
+
+// InvalidStateScene is the scene of a state State refused: the engine's
+// invalid_state text.
+func InvalidStateScene(ctx *core.ProjectionContext) core.SceneBody {
+	return EngineScene(ctx, core.CoreReasonKey(core.ReasonInvalidState), nil)
 }
 
 // Build implements core.Kind's BuildContent: it decodes the author's
