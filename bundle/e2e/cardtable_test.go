@@ -10,6 +10,7 @@ import (
 
 	"github.com/storyloom/storyloom/bundle/browsertest/multiplayer"
 	"github.com/storyloom/storyloom/bundle/hosting"
+	"github.com/storyloom/storyloom/engine/rooms"
 )
 
 const cardWait = 60 * time.Second
@@ -126,6 +127,14 @@ func TestCardTable(t *testing.T) {
 	if got := multiplayer.Eval[string](bo, `window.storyloomRooms.game.you`); got != you {
 		t.Fatalf("after a reload Bo is %q, want %q", got, you)
 	}
+	// A toast never takes a click meant for the table beneath it (one
+	// lying over the hand once swallowed every click on it).
+	if over := multiplayer.Eval[string](ada, `(() => { const t = document.createElement("p"); t.className = "toast info"; t.textContent = "A toast";
+	  document.getElementById("toasts").append(t); const r = t.getBoundingClientRect();
+	  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+	  const out = hit && hit.closest("#toasts") ? hit.outerHTML : ""; t.remove(); return out; })()`); over != "" {
+		t.Errorf("a click on a toast lands on the toast (%s), not on the page beneath", over)
+	}
 	// The mulligan decision is a prompt: its panel opens from the action.
 	ada.WaitFor(`document.querySelector('[data-action-type="mulligan_decision"]') !== null`, cardWait)
 	ada.Click(`[data-action-type="mulligan_decision"]`)
@@ -148,11 +157,27 @@ func TestCardTable(t *testing.T) {
 		ada.Click("#ct-concede-yes")
 	}
 	for _, p := range []*multiplayer.Tab{ada, bo, cy} {
-		p.WaitFor(`document.getElementById("result") !== null`, cardWait)
+		p.WaitFor(`document.getElementById("ct-result") !== null`, cardWait)
 	}
-	if got := bo.Text("#result-h"); !strings.Contains(got, "won") {
+	if got := bo.Text("#ct-result-h"); !strings.Contains(got, "won") {
 		t.Errorf("Bo's result says %q", got)
 	}
 	ada.Axe("result")
 	ada.Shot("result")
+}
+
+// TestCardDuel plays a whole starter-1v1 game in two browser contexts on
+// the native host (multiplayer.PlayCardDuel): mulligan, mana payment,
+// targets, a counterspell on the stack, combat with a block, a
+// mid-resolution choice, a reload, a spectator, to Bo's win. The host's
+// ids come from a fixed secret, so the seed, and with it the game, is
+// the same on every run.
+func TestCardDuel(t *testing.T) {
+	need(t)
+	reg, err := hosting.Games()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := roomServerWith(t, reg, true, &rooms.DerivedIDs{Secret: "card duel"})
+	multiplayer.PlayCardDuel(t, suite.b, multiplayer.CardOptions{Base: base, Transport: "ws"})
 }

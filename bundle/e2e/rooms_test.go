@@ -31,12 +31,17 @@ func roomServer(t *testing.T, withWebSocket bool) (string, func()) {
 	return roomServerWith(t, reg, withWebSocket)
 }
 
-// roomServerWith is roomServer hosting the games of reg.
-func roomServerWith(t *testing.T, reg *rooms.Registry, withWebSocket bool) (string, func()) {
+// roomServerWith is roomServer hosting the games of reg; ids, when
+// given, supply the host's ids and game seeds (deterministic games).
+func roomServerWith(t *testing.T, reg *rooms.Registry, withWebSocket bool, ids ...rooms.IDSource) (string, func()) {
 	t.Helper()
+	var idSource rooms.IDSource
+	if len(ids) > 0 {
+		idSource = ids[0]
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	h, err := hosting.NewRooms(ctx, hosting.RoomsConfig{
-		Store: &hosting.MemStore{}, Registry: reg,
+		Store: &hosting.MemStore{}, Registry: reg, IDs: idSource,
 		Clock: func() int64 { return time.Now().UnixMilli() },
 	})
 	if err != nil {

@@ -287,6 +287,7 @@ Object.defineProperty(window, "storyloomRooms", {
     get game() { return state.game; },
     get transport() { return conn.mode; },
     get opens() { return state.opens || 0; }, // connections opened on this page
+    get submission() { return state.submission; }, // choose_action frames sent ("c<n>" is the last)
 
     frameKind,
   }),

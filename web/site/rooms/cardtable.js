@@ -55,7 +55,7 @@ export function createCardTable(root, ui) {
     if (pick && !v.valid_actions.some((a) => a.id === pick.action.id && a.token === pick.action.token)) pick = null;
     const nm = names();
     keepFocus(() => fill(root,
-      head(), v.result ? result() : null, phaseTrack(), players(),
+      head(), v.result ? result() : null, phaseTrack(), passedFor(), players(),
       h("div", { class: "ct-grid" },
         h("div", { class: "ct-main" }, stack(nm), battlefield(nm), spectator() ? null : hand(), spectator() ? watching() : actions(nm)),
         h("div", { class: "ct-side" }, zones(), commander(nm), emblems(), log(nm)))));
@@ -110,11 +110,11 @@ export function createCardTable(root, ui) {
 
   function result() {
     const won = !spectator() && v.result.winner === v.you;
-    return h("section", { class: `card result${won ? " won" : ""}`, id: "result", "aria-labelledby": "result-h" },
-      h("h2", { id: "result-h", text: won ? "You won!" : "Game over" }),
+    return h("section", { class: `card result${won ? " won" : ""}`, id: "ct-result", "aria-labelledby": "ct-result-h" },
+      h("h2", { id: "ct-result-h", text: won ? "You won!" : "Game over" }),
       h("p", { text: resultText() }),
       v.result.losers.length ? h("p", { text: `Lost: ${v.result.losers.map(playerName).join(", ")}.` }) : null,
-      h("button", { type: "button", id: "back-lobby", dataset: { key: "back-lobby" }, text: spectator() ? "Back to the lobby" : "Leave the table",
+      h("button", { type: "button", id: "ct-back-lobby", dataset: { key: "ct-back-lobby" }, text: spectator() ? "Back to the lobby" : "Leave the table",
         onclick: () => spectator() ? ui.stopWatching() : ui.send({ type: "leave" }) }));
   }
 
@@ -123,6 +123,12 @@ export function createCardTable(root, ui) {
       const on = p === v.phase;
       return h("li", { class: on ? "on" : "", "aria-current": on ? "step" : false }, on ? h("span", { "aria-hidden": "true", text: "▶ " }) : null, word("phase", p));
     }));
+  }
+
+  // The steps the stops passed for you on the way to this view.
+  function passedFor() {
+    if (spectator() || !v.auto_passed_steps.length) return null;
+    return h("p", { class: "hint", id: "ct-passed", text: `Passed for you: ${v.auto_passed_steps.map((s) => `${word("phase", s.phase)} (turn ${s.turn})`).join(", ")}.` });
   }
 
   function counters(list) {
@@ -219,7 +225,7 @@ export function createCardTable(root, ui) {
   function hand() {
     const rev = pick && v.revealed.length ? h("div", { class: "ct-revealed" }, h("h3", { text: "Revealed to you" }),
       h("ul", { class: "ct-perms" }, v.revealed.map((c) => h("li", { dataset: { revealed: c.id } }, cardText(c))))) : null;
-    return h("section", { class: "card", id: "hand", "aria-labelledby": "hand-h" }, h("h2", { id: "hand-h", text: `Your hand (${v.my_hand.length})` }),
+    return h("section", { class: "card", id: "ct-hand", "aria-labelledby": "ct-hand-h" }, h("h2", { id: "ct-hand-h", text: `Your hand (${v.my_hand.length})` }),
       h("ul", { class: "ct-perms ct-hand" }, v.my_hand.map((c) => {
         const acts = actionsOf(c.id);
         return h("li", { dataset: { card: c.id } }, h("button", { type: "button", class: "ct-card", dataset: { key: `card-${c.id}`, id: c.id },
@@ -269,15 +275,45 @@ export function createCardTable(root, ui) {
     if (ui.send(msg)) for (const b of root.querySelectorAll("button.act, #ct-prompt button")) b.disabled = true;
   }
 
+  // The slots the chosen options require ("keep" requires "bottom"), and
+  // those only an option not chosen requires, which are not sent.
+  function optionSlots() {
+    const need = new Set();
+    const other = new Set();
+    for (const p of pick.action.prompts || []) {
+      if (p.kind !== "option") continue;
+      const chosen = (pick.answers[p.slot] || [])[0];
+      for (const o of p.options) for (const s of o.requires || []) (o.id === chosen ? need : other).add(s);
+    }
+    for (const s of need) other.delete(s);
+    return { need, other };
+  }
+
+  // owed names the first question still to answer: a mandatory
+  // requirement, the defender of a chosen attacker, a slot the chosen
+  // option requires, a prompt below its minimum.
   function owed() {
     const a = pick.action;
-    for (const r of a.requirements || []) if (!r.optional && !(pick.answers[r.slot] || []).length) return r.prompt;
+    const { need, other } = optionSlots();
+    const chosenAttackers = pick.answers.attackers || [];
+    for (const r of a.requirements || []) {
+      const must = !r.optional || need.has(r.slot) || (r.slot.startsWith("defender:") && chosenAttackers.includes(r.slot.slice(9)));
+      if (must && !(pick.answers[r.slot] || []).length) return r.prompt;
+    }
     for (const p of a.prompts || []) {
+      if (other.has(p.slot)) continue;
       const n = (pick.answers[p.slot] || []).length;
-      const min = p.min ?? (p.kind === "select_from_zone" ? p.count || 1 : 1);
+      const min = need.has(p.slot) ? p.count || 1 : p.min ?? (p.kind === "select_from_zone" ? p.count || 1 : 1);
       if (p.kind === "select_from_zone" ? n < min : !n) return p.prompt;
     }
     return "";
+  }
+
+  // answers is what Confirm sends: every answered slot but those only an
+  // option not chosen requires.
+  function answers() {
+    const { other } = optionSlots();
+    return Object.entries(pick.answers).filter(([slot, c]) => c.length && !other.has(slot)).map(([slot, chosen]) => ({ slot, chosen }));
   }
 
   function promptPanel(nm) {
@@ -335,7 +371,7 @@ export function createCardTable(root, ui) {
       missing ? h("p", { class: "hint", id: "ct-owed", text: `Still to answer: ${missing}` }) : null,
       h("div", { class: "row" },
         h("button", { type: "button", class: "act", id: "ct-confirm", dataset: { key: "ct-confirm" }, disabled: Boolean(missing), text: `Confirm: ${a.label}`,
-          onclick: () => send(a, Object.entries(pick.answers).filter(([, c]) => c.length).map(([slot, chosen]) => ({ slot, chosen }))) }),
+          onclick: () => send(a, answers()) }),
         h("button", { type: "button", class: "quiet", dataset: { key: "ct-cancel" }, text: "Cancel", onclick: () => { pick = null; render(ui.state.game); } })));
   }
 
@@ -346,12 +382,12 @@ export function createCardTable(root, ui) {
     const concede = v.valid_actions.find((a) => a.type === "concede");
     const btn = (a) => h("button", { type: "button", class: `act act-${a.type}`, dataset: { key: `act-${a.id}`, actionId: a.id, actionType: a.type, token: a.token },
       text: a.label + (a.cost ? ` (${a.cost.modified})` : ""), onclick: () => start(a) });
-    return h("section", { class: "card actions", id: "actions", "aria-labelledby": "actions-h" },
-      h("h2", { id: "actions-h", text: focusOn ? `Actions of ${nm.get(focusOn) || focusOn}` : all.length ? "Your move" : "Actions" }),
+    return h("section", { class: "card actions", id: "ct-actions", "aria-labelledby": "ct-actions-h" },
+      h("h2", { id: "ct-actions-h", text: focusOn ? `Actions of ${nm.get(focusOn) || focusOn}` : all.length ? "Your move" : "Actions" }),
       focusOn ? h("button", { type: "button", class: "quiet small", dataset: { key: "ct-all" }, text: "Show every action", onclick: () => { focusOn = ""; render(ui.state.game); } }) : null,
       shown.length ? h("div", { class: "row act-row" }, shown.map(btn)) : h("p", { class: "hint", text: v.result ? "The game is over." : all.length ? "Click a card in your hand or on the battlefield for its actions." : "Nothing to do right now: wait for the others." }),
       focusOn || !all.some((a) => (a.subject || []).length) ? null : h("details", { class: "ct-more" }, h("summary", { text: `Every action (${all.length})` }), h("div", { class: "row act-row" }, all.map(btn))),
-      v.undo ? h("button", { type: "button", class: "quiet", id: "undo", dataset: { key: "undo" }, disabled: !v.undo.available, text: `Undo (${v.undo.available} of ${v.undo.limit})`, onclick: () => ui.send({ type: "undo" }) }) : null,
+      v.undo ? h("button", { type: "button", class: "quiet", id: "ct-undo", dataset: { key: "ct-undo" }, disabled: !v.undo.available, text: `Undo (${v.undo.available} of ${v.undo.limit})`, onclick: () => ui.send({ type: "undo" }) }) : null,
       stops(),
       concede ? (confirming
         ? h("p", { class: "ct-concede" }, "Concede the game? ",
@@ -373,9 +409,9 @@ export function createCardTable(root, ui) {
   }
 
   function watching() {
-    return h("section", { class: "card actions", "aria-labelledby": "actions-h" }, h("h2", { id: "actions-h", text: "Watching" }),
+    return h("section", { class: "card actions", "aria-labelledby": "ct-actions-h" }, h("h2", { id: "ct-actions-h", text: "Watching" }),
       h("p", { class: "hint", text: "You are watching: every hand is hidden from you." }),
-      h("button", { type: "button", class: "secondary", id: "stop-watching", dataset: { key: "stop-watching" }, text: "Stop watching", onclick: () => ui.stopWatching() }));
+      h("button", { type: "button", class: "secondary", id: "ct-stop-watching", dataset: { key: "ct-stop-watching" }, text: "Stop watching", onclick: () => ui.stopWatching() }));
   }
 
   function zones() {
@@ -417,8 +453,8 @@ export function createCardTable(root, ui) {
   }
 
   function log(nm) {
-    return h("section", { class: "card log-box", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: "Log" }),
-      h("ol", { class: "log", id: "log", tabindex: "0" }, v.log.slice(-60).map((e) => h("li", { value: e.sequence }, logLine(e.event || {}, nm)))));
+    return h("section", { class: "card log-box", "aria-labelledby": "ct-log-h" }, h("h2", { id: "ct-log-h", text: "Log" }),
+      h("ol", { class: "log", id: "ct-log", tabindex: "0" }, v.log.slice(-60).map((e) => h("li", { value: e.sequence }, logLine(e.event || {}, nm)))));
   }
 
   function stop() { pick = null; focusOn = ""; confirming = false; lastKey = ""; }

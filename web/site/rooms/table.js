@@ -62,7 +62,11 @@ export function createTable(root, ui) {
       clearInterval(clockTimer);
       cards.render(v);
       if (v.action_rejected) toast("The game had moved on: this is the table as it stands now.", "info");
-      if (v.auto_passed) toast("Time ran out, so the game moved for you.", "info");
+      // auto_passed is mostly the stops at work (the table lists the steps
+      // passed); only a clock expiry is worth a toast.
+      if (v.auto_passed && (v.log || []).some((e) => e.sequence === v.auto_passed_from && e.event?.type === "timed_out")) {
+        toast("Time ran out, so the game moved for you.", "info");
+      }
       return;
     }
     root.dataset.seq = String(Number(root.dataset.seq || 0) + 1);

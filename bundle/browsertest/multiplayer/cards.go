@@ -1,0 +1,666 @@
+package multiplayer
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/storyloom/storyloom/bundle/browsertest"
+
+	"github.com/storyloom/storyloom/engine/rooms"
+)
+
+// CardOptions say which host the card-game scenarios ([PlayCardDuel],
+// [PlayCommander]) play against.
+type CardOptions struct {
+	// Base is the site's root URL, ending in a slash; the rooms page is
+	// Base + "rooms/".
+	Base string
+	// Transport is what the tabs settle on by themselves: "ws" on a host
+	// with the WebSocket, "http" on one without.
+	Transport string
+	// Deadline bounds the whole game (10 minutes when zero). It only
+	// bounds a wait: a passing run never comes near it.
+	Deadline time.Duration
+}
+
+func (o CardOptions) allow() []string {
+	if o.Transport != "ws" {
+		return WebSocketRefused
+	}
+	return nil
+}
+
+func (o CardOptions) deadline() time.Time {
+	d := o.Deadline
+	if d <= 0 {
+		d = 10 * time.Minute
+	}
+	return time.Now().Add(d)
+}
+
+// CardView is the part of a card-game view the scenarios play from.
+type CardView struct {
+	You            string         `json:"you"`
+	Turn           int            `json:"turn"`
+	Phase          string         `json:"phase"`
+	ActivePlayer   string         `json:"active_player"`
+	PriorityPlayer string         `json:"priority_player"`
+	ValidActions   []rooms.Action `json:"valid_actions"`
+	MyHand         []CardFace     `json:"my_hand"`
+	Stack          []struct {
+		ID         string    `json:"id"`
+		Controller string    `json:"controller"`
+		Card       *CardFace `json:"card"`
+	} `json:"stack"`
+	Battlefield []struct {
+		ID         string   `json:"id"`
+		Controller string   `json:"controller"`
+		Card       CardFace `json:"card"`
+		Attacking  bool     `json:"attacking"`
+	} `json:"battlefield"`
+	Log []struct {
+		Sequence int            `json:"sequence"`
+		Event    map[string]any `json:"event"`
+	} `json:"log"`
+	Result    *rooms.Result `json:"result"`
+	ActionAck *struct {
+		Submission string `json:"submission"`
+		Accepted   bool   `json:"accepted"`
+	} `json:"action_ack"`
+	ActionRejected bool `json:"action_rejected"`
+}
+
+// CardFace is a card as the views show it.
+type CardFace struct {
+	ID        string   `json:"id"`
+	Name      string   `json:"name"`
+	CardTypes []string `json:"card_types"`
+}
+
+// asked lists the actions the seat is asked for, concede aside.
+func (v CardView) asked() []rooms.Action {
+	return slices.DeleteFunc(slices.Clone(v.ValidActions), func(a rooms.Action) bool { return a.Type == "concede" })
+}
+
+// first returns the first asked action of one of the types.
+func (v CardView) first(types ...string) (rooms.Action, bool) {
+	for _, a := range v.asked() {
+		if slices.Contains(types, a.Type) {
+			return a, true
+		}
+	}
+	return rooms.Action{}, false
+}
+
+// cast returns the cast action of the hand card named name.
+func (v CardView) cast(name string) (rooms.Action, bool) {
+	for _, a := range v.asked() {
+		if a.Type != "cast_spell" || len(a.Subject) == 0 {
+			continue
+		}
+		for _, c := range v.MyHand {
+			if c.ID == a.Subject[0] && c.Name == name {
+				return a, true
+			}
+		}
+	}
+	return rooms.Action{}, false
+}
+
+// creatures lists the ids of the creatures controller controls.
+func (v CardView) creatures(controller string) []string {
+	var out []string
+	for _, p := range v.Battlefield {
+		if p.Controller == controller && slices.Contains(p.Card.CardTypes, "creature") {
+			out = append(out, p.ID)
+		}
+	}
+	return out
+}
+
+// logged counts the log entries of type typ whose player is player ("" any).
+func (v CardView) logged(typ, player string) int {
+	n := 0
+	for _, e := range v.Log {
+		if e.Event["type"] == typ && (player == "" || e.Event["player"] == player) {
+			n++
+		}
+	}
+	return n
+}
+
+// cardView reads the tab's current card-game view and the page's count of
+// choose_action frames sent.
+func (tb *Tab) cardView() (CardView, int, bool) {
+	var out struct {
+		View       *CardView `json:"view"`
+		Submission int       `json:"submission"`
+	}
+	raw := Eval[string](tb, `JSON.stringify({view: window.storyloomRooms?.game ?? null, submission: window.storyloomRooms?.submission ?? 0})`)
+	if err := json.Unmarshal([]byte(raw), &out); err != nil || out.View == nil {
+		return CardView{}, 0, false
+	}
+	return *out.View, out.Submission, true
+}
+
+// Move is one answer a scenario gives through the page: an action and its
+// answers by slot (omitted pay_mana, number and order slots keep the
+// page's own suggestion), played with the mouse or the keyboard.
+type Move struct {
+	Action   rooms.Action
+	Answers  map[string][]string
+	Keyboard bool
+	// OnBoard answers the requirement slots by clicking the permanents
+	// on the board instead of the prompt panel's inputs.
+	OnBoard bool
+	// Before, when set, runs once the prompt panel is filled, before
+	// Confirm (a screenshot, axe-core).
+	Before func()
+	// Done, when set, runs when the host accepts the move.
+	Done func()
+}
+
+// Play makes move m through the page and waits for the host's answer:
+// the view acknowledging it. It reports whether the host accepted it; a
+// refused answer (the game had moved on) leaves the page on the current
+// table. Every step is a click or a key press on what the page shows.
+func (tb *Tab) Play(m Move) bool {
+	tb.t.Helper()
+	_, sent, _ := tb.cardView()
+	press := func(sel, key string) {
+		tb.t.Helper()
+		var err error
+		if m.Keyboard {
+			err = tb.KeyPress(sel, key)
+		} else {
+			err = tb.TryClick(sel)
+		}
+		if err != nil {
+			tb.t.Fatalf("%s: %s on %s for %s: %v (console: %q)", tb.Label, map[bool]string{true: "key", false: "click"}[m.Keyboard], sel, m.Action.ID, err, tb.P.Errors())
+		}
+	}
+	isSent := func() bool {
+		return Eval[int](tb, `window.storyloomRooms.submission`) > sent
+	}
+	a := m.Action
+	if tb.Count("#ct-prompt") > 0 {
+		tb.Click(`#ct-prompt [data-key="ct-cancel"]`)
+	}
+	// Open the action: from its card or permanent when it has one on the
+	// page, else from the action buttons.
+	opened := false
+	if len(a.Subject) > 0 && tb.Count(fmt.Sprintf(`button.ct-card[data-id=%q]:not(:disabled)`, a.Subject[0])) > 0 {
+		press(fmt.Sprintf(`button.ct-card[data-id=%q]`, a.Subject[0]), "\r")
+		opened = isSent() || tb.Count("#ct-prompt") > 0
+	}
+	if !opened {
+		press(fmt.Sprintf(`button.act[data-action-id=%q]`, a.ID), "\r")
+	}
+	if !isSent() {
+		tb.WaitFor(fmt.Sprintf(`document.querySelector("#ct-prompt h2")?.textContent === %q`, a.Label), settleLimit)
+		for _, r := range a.Requirements {
+			for _, id := range m.Answers[r.Slot] {
+				if m.OnBoard && tb.Count(fmt.Sprintf(`button.ct-card[data-id=%q][aria-pressed="false"]`, id)) > 0 {
+					press(fmt.Sprintf(`button.ct-card[data-id=%q][aria-pressed="false"]`, id), " ")
+				} else {
+					press(fmt.Sprintf(`#ct-prompt input[data-key=%q]:not(:checked)`, "slot-"+r.Slot+"-"+id), " ")
+				}
+			}
+		}
+		for _, p := range a.Prompts {
+			ids, ok := m.Answers[p.Slot]
+			if !ok {
+				continue
+			}
+			switch p.Kind {
+			case rooms.PromptOption, rooms.PromptSelectFromZone:
+				for _, id := range ids {
+					sel := fmt.Sprintf(`#ct-prompt input[data-key=%q]`, "slot-"+p.Slot+"-"+id)
+					if Eval[bool](tb, fmt.Sprintf(`!document.querySelector(%q)?.checked`, sel)) {
+						press(sel, " ")
+					}
+				}
+			default: // pay_mana and number: the slot's select
+				sel := fmt.Sprintf(`#ct-prompt select[data-key=%q]`, "slot-"+p.Slot)
+				tb.Do(chromedp.SetValue(chromedp.CSS(sel), ids[0]))
+				Eval[bool](tb, fmt.Sprintf(`(document.querySelector(%q).dispatchEvent(new Event("change")), true)`, sel))
+			}
+		}
+		tb.WaitFor(`document.getElementById("ct-confirm") && !document.getElementById("ct-confirm").disabled`, settleLimit)
+		if m.Before != nil {
+			m.Before()
+		}
+		press("#ct-confirm", "\r")
+	}
+	tb.WaitFor(fmt.Sprintf(`window.storyloomRooms.submission > %d`, sent), settleLimit)
+	sub := fmt.Sprintf("c%d", Eval[int](tb, `window.storyloomRooms.submission`))
+	tb.WaitFor(fmt.Sprintf(`window.storyloomRooms.game?.action_ack?.submission === %q`, sub), settleLimit)
+	return Eval[bool](tb, `window.storyloomRooms.game.action_ack.accepted === true`)
+}
+
+// answerAll answers every slot of a with its first candidates: a
+// mid-resolution choice, a trigger's targets, a cleanup discard.
+func answerAll(a rooms.Action) map[string][]string {
+	ans := map[string][]string{}
+	for _, r := range a.Requirements {
+		if !r.Optional && len(r.Candidates) > 0 {
+			ans[r.Slot] = r.Candidates[:1]
+		}
+	}
+	for _, p := range a.Prompts {
+		if p.Kind != rooms.PromptSelectFromZone {
+			continue
+		}
+		n := max(p.Count, 1)
+		if p.Min != nil {
+			n = max(*p.Min, min(1, p.Count))
+		}
+		ans[p.Slot] = p.Candidates[:min(n, len(p.Candidates))]
+	}
+	return ans
+}
+
+// hiddenOnPage returns the first of ids (card ids in other seats' hands)
+// that tb's page shows, in its DOM or its view.
+func (tb *Tab) hiddenOnPage(ids []string) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	list, _ := json.Marshal(ids)
+	return Eval[string](tb, fmt.Sprintf(`(() => { const text = document.getElementById("main").outerHTML + JSON.stringify(window.storyloomRooms.game || {});
+	  return %s.find((id) => new RegExp("\\b" + id + "\\b").test(text)) || ""; })()`, list))
+}
+
+// submitDeck submits the seat's deck in the room's deck panel: a
+// preconstructed deck's id in one click, or a pasted list when deck has a
+// line break.
+func (tb *Tab) submitDeck(deck string) {
+	tb.t.Helper()
+	tb.WaitFor(`document.getElementById("deck-panel") !== null`, settleLimit)
+	if strings.Contains(deck, "\n") {
+		tb.Click(`[data-key="deck-tab-paste"]`)
+		tb.WaitFor(`document.getElementById("deck-text") !== null`, settleLimit)
+		Eval[bool](tb, fmt.Sprintf(`(() => { const el = document.getElementById("deck-text"); el.value = %q; el.dispatchEvent(new Event("input")); return true; })()`, deck))
+		tb.Click(`[data-key="deck-submit-list"]`)
+	} else {
+		tb.WaitFor(fmt.Sprintf(`document.querySelector('[data-precon=%q]') !== null`, deck), settleLimit)
+		tb.Click(fmt.Sprintf(`[data-precon=%q]`, deck))
+	}
+	tb.WaitFor(`document.getElementById("deck-status").textContent.startsWith("Deck accepted")`, settleLimit)
+}
+
+// createCardRoom opens the rooms page and creates a room of format with
+// seats seats, returning its id.
+func (tb *Tab) createCardRoom(format string, seats int) string {
+	tb.t.Helper()
+	tb.OpenRooms("rooms/")
+	tb.WaitFor(fmt.Sprintf(`document.querySelector('#c-format option[value=%q]') !== null`, format), settleLimit)
+	tb.Do(chromedp.SetValue(chromedp.CSS("#c-format"), format))
+	Eval[bool](tb, `(document.getElementById("c-format").dispatchEvent(new Event("change")), true)`)
+	tb.Do(chromedp.SetValue(chromedp.CSS("#c-seats"), fmt.Sprint(seats)))
+	tb.Click(`[data-key="c-create"]`)
+	tb.WaitFor(`!document.getElementById("room").hidden && window.storyloomRooms.lobby?.room != null`, settleLimit)
+	return Eval[string](tb, `window.storyloomRooms.lobby.room.room_id`)
+}
+
+// joinRoom opens the room's link and takes a seat.
+func (tb *Tab) joinRoom(roomID string) {
+	tb.t.Helper()
+	tb.OpenRooms("rooms/#room=" + roomID)
+	tb.WaitFor(`!document.getElementById("invite").hidden`, settleLimit)
+	tb.Click(`[data-key="invite-join"]`)
+	tb.WaitFor(`!document.getElementById("room").hidden`, settleLimit)
+}
+
+// watchRoom opens the room's link and watches.
+func (tb *Tab) watchRoom(roomID string) {
+	tb.t.Helper()
+	tb.OpenRooms("rooms/#room=" + roomID)
+	tb.WaitFor(`!document.getElementById("invite").hidden`, settleLimit)
+	tb.Click(`[data-key="invite-watch"]`)
+	tb.WaitFor(`document.querySelector('#table[data-mode="spectator"]') !== null && !document.getElementById("card-table").hidden`, settleLimit)
+}
+
+// atTable waits for the card table.
+func (tb *Tab) atTable() {
+	tb.t.Helper()
+	tb.WaitFor(`document.querySelector('main[data-screen="table"]') !== null && !document.getElementById("card-table").hidden`, settleLimit)
+}
+
+// seatPolicy chooses a seat's next move from its view; ok is false when
+// it has none to make (not asked, or waiting).
+type seatPolicy func(v CardView) (Move, bool)
+
+// player is one seat the scenario plays through a tab.
+type player struct {
+	tab      *Tab
+	policy   seatPolicy
+	hand     []string // the card ids in hand at the last look
+	refused  int
+	accepted int
+	moves    int
+}
+
+// step makes the player's next move, if it has one, and reports whether
+// it acted.
+func (p *player) step(t *testing.T) bool {
+	t.Helper()
+	v, _, ok := p.tab.cardView()
+	if !ok || v.Result != nil {
+		return false
+	}
+	p.hand = p.hand[:0]
+	for _, c := range v.MyHand {
+		p.hand = append(p.hand, c.ID)
+	}
+	m, ok := p.policy(v)
+	if !ok {
+		return false
+	}
+	p.moves++
+	if p.tab.Play(m) {
+		p.accepted++
+		if m.Done != nil {
+			m.Done()
+		}
+	} else {
+		p.refused++
+		if p.refused > 20 {
+			t.Fatalf("%s: the host refused %d answers; the last was %s", p.tab.Label, p.refused, m.Action.ID)
+		}
+	}
+	return true
+}
+
+// duelDeck is the control deck Ada pastes for [PlayCardDuel]: counters,
+// a creature whose arrival asks a mid-resolution choice (scry), a
+// targeted burn spell and creatures that can block.
+const duelDeck = `# Tidehall control
+4 Unravel
+4 Tidehall Apprentice
+4 Ember Lash
+4 Sift the Archive
+4 Mistwing Heron
+4 Cinder Imp
+9 Island
+8 Mountain
+`
+
+// duelGoals are what [PlayCardDuel] must see happen through the pages.
+type duelGoals struct {
+	Mulligan, Payment, ChangedPayment, Target, Counter, Block, Choice, Attack bool
+}
+
+func (g duelGoals) missing() []string {
+	var out []string
+	for name, ok := range map[string]bool{"a mulligan with a card bottomed": g.Mulligan, "a mana payment": g.Payment,
+		"a changed mana payment": g.ChangedPayment, "a targeted spell": g.Target, "a counterspell on the stack": g.Counter,
+		"a block": g.Block, "a mid-resolution choice": g.Choice, "an attack": g.Attack} {
+		if !ok {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// commonMove answers what every seat answers the same way: a trigger's
+// targets, a mid-resolution choice, a cleanup discard, the order of
+// combat damage (the page's order). It returns false for other decisions.
+func commonMove(v CardView, keyboard bool, goals *duelGoals) (Move, bool) {
+	if a, ok := v.first("choose_targets", "player_choice", "discard", "order_combat_damage"); ok {
+		m := Move{Action: a, Answers: answerAll(a), Keyboard: keyboard}
+		if a.Type == "player_choice" && goals != nil {
+			m.Done = func() { goals.Choice = true }
+		}
+		return m, true
+	}
+	return Move{}, false
+}
+
+// changedPayment answers a cast's pay_mana slots with another source than
+// the page suggests for one pip, when the cast has one to spare; the
+// other slots keep the suggestion.
+func changedPayment(a rooms.Action) (map[string][]string, bool) {
+	used := map[string]bool{}
+	var slots []rooms.Prompt
+	suggested := map[string]string{}
+	for _, p := range a.Prompts {
+		if p.Kind != rooms.PromptPayMana {
+			continue
+		}
+		slots = append(slots, p)
+		for _, c := range p.ManaCandidates {
+			if !used[c.Source] {
+				used[c.Source] = true
+				suggested[p.Slot] = c.Source
+				break
+			}
+		}
+	}
+	for _, p := range slots {
+		for _, c := range p.ManaCandidates {
+			if !used[c.Source] {
+				return map[string][]string{p.Slot: {c.ID}}, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func hasPayment(a rooms.Action) bool {
+	for _, p := range a.Prompts {
+		if p.Kind == rooms.PromptPayMana {
+			return true
+		}
+	}
+	return false
+}
+
+// PlayCardDuel plays a whole starter-1v1 game between two browser
+// contexts against the host at o.Base, every answer a click or a key
+// press on the rooms page. Ada pastes a blue-red control list, Bo takes
+// the Thornwild Stampede precon in one click; Cy watches. Ada takes a
+// mulligan (bottoming a card), pays mana (once with another source than
+// the page suggests), aims Ember Lash at Bo's creature by clicking it on
+// the board, counters one of Bo's spells with Unravel while it is on the
+// stack, blocks one attack and answers Tidehall Apprentice's scry as it
+// resolves; Bo attacks with everything by the keyboard and never blocks,
+// so Bo wins. Mid-game Bo reloads and is back in his seat; after every
+// move no page shows a card in another seat's hand (the spectator's none
+// at all); axe-core checks the table, a prompt and the result.
+func PlayCardDuel(t *testing.T, b *browsertest.Browser, o CardOptions) {
+	t.Helper()
+	ada := NewTab(t, b, "ada", o.Base, o.allow()...)
+	roomID := ada.createCardRoom("starter-1v1", 2)
+	ada.Connected(o.Transport)
+	ada.submitDeck(duelDeck)
+	bo := NewTab(t, b, "bo", o.Base, o.allow()...)
+	bo.joinRoom(roomID)
+	bo.submitDeck("thornwild_stampede")
+	bo.Click("#ready")
+	bo.WaitFor(`document.getElementById("ready").getAttribute("aria-pressed") === "true"`, settleLimit)
+	ada.Click("#ready")
+	ada.atTable()
+	bo.atTable()
+	cy := NewTab(t, b, "cy", o.Base, o.allow()...)
+	cy.watchRoom(roomID)
+
+	va, _, _ := ada.cardView()
+	vb, _, _ := bo.cardView()
+	adaID, boID := va.You, vb.You
+	var g duelGoals
+	prompted := false
+	ap := &player{tab: ada}
+	ap.policy = func(v CardView) (Move, bool) {
+		if a, ok := v.first("mulligan_decision"); ok {
+			if v.logged("mulligan", adaID) == 0 {
+				return Move{Action: a, Answers: map[string][]string{"decision": {"mulligan"}}, Keyboard: true}, true
+			}
+			ans := map[string][]string{"decision": {"keep"}}
+			for _, p := range a.Prompts {
+				if p.Slot == "bottom" {
+					ans["bottom"] = p.Candidates[len(p.Candidates)-p.Count:]
+				}
+			}
+			return Move{Action: a, Answers: ans, Keyboard: true, Done: func() { g.Mulligan = len(ans["bottom"]) > 0 }}, true
+		}
+		if m, ok := commonMove(v, false, &g); ok {
+			return m, true
+		}
+		if a, ok := v.first("declare_blockers"); ok {
+			ans := map[string][]string{}
+			if !g.Block {
+				for _, r := range a.Requirements {
+					if len(r.Candidates) > 0 {
+						ans[r.Slot] = r.Candidates[:1]
+						break
+					}
+				}
+			}
+			return Move{Action: a, Answers: ans, Done: func() { g.Block = g.Block || len(ans) > 0 }}, true
+		}
+		if a, ok := v.first("declare_attackers"); ok {
+			return Move{Action: a, Answers: map[string][]string{}}, true
+		}
+		if _, ok := v.first("pass_priority"); !ok {
+			return Move{}, false
+		}
+		// Bo's spell on the stack: counter it.
+		if n := len(v.Stack); n > 0 && v.Stack[n-1].Controller == boID && !g.Counter {
+			if a, ok := v.cast("Unravel"); ok && len(a.Requirements) > 0 && slices.Contains(a.Requirements[0].Candidates, v.Stack[n-1].ID) {
+				return Move{Action: a, Answers: map[string][]string{a.Requirements[0].Slot: {v.Stack[n-1].ID}}, Done: func() { g.Payment = true }, Before: func() {
+					if !prompted {
+						prompted = true
+						ada.Shot("card-prompt")
+						ada.Axe("card prompt")
+					}
+				}}, true
+			}
+		}
+		if len(v.Stack) == 0 && v.ActivePlayer == adaID && strings.HasSuffix(v.Phase, "main") {
+			if a, ok := v.first("play_land"); ok {
+				return Move{Action: a}, true
+			}
+			if bos := v.creatures(boID); len(bos) > 0 {
+				if a, ok := v.cast("Ember Lash"); ok {
+					return Move{Action: a, Answers: map[string][]string{a.Requirements[0].Slot: bos[:1]}, OnBoard: true, Done: func() { g.Target, g.Payment = true, true }}, true
+				}
+			}
+			for _, name := range []string{"Tidehall Apprentice", "Mistwing Heron", "Cinder Imp"} {
+				if a, ok := v.cast(name); ok {
+					ans := map[string][]string{}
+					changed := false
+					if pay, ok := changedPayment(a); ok && !g.ChangedPayment {
+						ans, changed = pay, true
+					}
+					return Move{Action: a, Answers: ans, Done: func() { g.Payment, g.ChangedPayment = true, g.ChangedPayment || changed }}, true
+				}
+			}
+		}
+		a, _ := v.first("pass_priority")
+		return Move{Action: a}, true
+	}
+	bp := &player{tab: bo}
+	bp.policy = func(v CardView) (Move, bool) {
+		if a, ok := v.first("mulligan_decision"); ok {
+			return Move{Action: a, Answers: map[string][]string{"decision": {"keep"}}}, true
+		}
+		if m, ok := commonMove(v, true, &g); ok {
+			return m, true
+		}
+		if a, ok := v.first("declare_attackers"); ok {
+			ans := map[string][]string{}
+			if len(a.Requirements) > 0 && len(a.Requirements[0].Candidates) > 0 {
+				ans[a.Requirements[0].Slot] = a.Requirements[0].Candidates
+			}
+			return Move{Action: a, Answers: ans, Keyboard: true, OnBoard: true, Done: func() { g.Attack = g.Attack || len(ans) > 0 }}, true
+		}
+		if a, ok := v.first("declare_blockers"); ok {
+			return Move{Action: a, Answers: map[string][]string{}, Keyboard: true}, true
+		}
+		if _, ok := v.first("pass_priority"); !ok {
+			return Move{}, false
+		}
+		if len(v.Stack) == 0 && v.ActivePlayer == boID && strings.HasSuffix(v.Phase, "main") {
+			if a, ok := v.first("play_land"); ok {
+				return Move{Action: a, Keyboard: true}, true
+			}
+			for _, a := range v.asked() {
+				if a.Type == "cast_spell" && len(a.Requirements) == 0 && hasPayment(a) {
+					return Move{Action: a, Keyboard: true}, true
+				}
+			}
+		}
+		a, _ := v.first("pass_priority")
+		return Move{Action: a, Keyboard: true}, true
+	}
+
+	deadline := o.deadline()
+	reloaded := false
+	shot := false
+	for {
+		va, _, _ = ada.cardView()
+		vb, _, _ = bo.cardView()
+		if va.Result != nil && vb.Result != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			ada.Shot("card-timeout")
+			t.Fatalf("the duel did not end in time: turn %d, %d and %d moves, still missing %v", va.Turn, ap.moves, bp.moves, g.missing())
+		}
+		g.Counter = g.Counter || va.logged("spell_countered", boID) > 0
+		acted := ap.step(t)
+		acted = bp.step(t) || acted
+		for _, c := range []struct {
+			viewer *Tab
+			hidden []string
+		}{{ada, bp.hand}, {bo, ap.hand}, {cy, append(slices.Clone(ap.hand), bp.hand...)}} {
+			if id := c.viewer.hiddenOnPage(c.hidden); id != "" {
+				t.Fatalf("%s's page shows %s, a card in another seat's hand", c.viewer.Label, id)
+			}
+		}
+		if !shot && va.Turn >= 3 && len(va.Battlefield) > 2 {
+			shot = true
+			ada.Shot("card-table")
+			ada.Axe("card table mid-game")
+			cy.Shot("card-spectator")
+		}
+		if !reloaded && g.Attack {
+			reloaded = true
+			bo.Do(chromedp.Reload())
+			bo.WaitFor(`document.documentElement.dataset.storyloom === "ready"`, settleLimit)
+			bo.atTable()
+			if got := Eval[string](bo, `window.storyloomRooms.game.you`); got != boID {
+				t.Fatalf("after a reload Bo is %q, want the seat %q", got, boID)
+			}
+		}
+		if !acted {
+			// Neither seat is asked: the host is settling, or a frame is
+			// on its way. Look again shortly.
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	t.Logf("the duel ended on turn %d after %d and %d moves (%d and %d refused as stale); result %+v",
+		va.Turn, ap.moves, bp.moves, ap.refused, bp.refused, *va.Result)
+	if m := g.missing(); len(m) > 0 {
+		t.Errorf("the duel ended without %s", strings.Join(m, ", "))
+	}
+	if va.Result.Winner != boID {
+		t.Errorf("the winner is %q, want Bo (%s)", va.Result.Winner, boID)
+	}
+	for _, p := range []*Tab{ada, bo, cy} {
+		p.WaitFor(`document.getElementById("ct-result") !== null`, settleLimit)
+	}
+	if got := bo.Text("#ct-result-h"); !strings.Contains(got, "won") {
+		t.Errorf("Bo's result says %q", got)
+	}
+	ada.Shot("card-result")
+	ada.Axe("card result")
+}
