@@ -1,7 +1,7 @@
 # Storyloom. `make play` builds everything and serves it; `make test` runs
 # every test, browser tests included. Both install what they need,
 # idempotently: Debian's chromium for the browser tests, npm packages
-# (axe-core, wrangler, inkjs) into node_modules/, staticcheck into GOPATH.
+# (axe-core, wrangler, inkjs, biome) into node_modules/, staticcheck into GOPATH.
 
 GO          ?= go
 GOBIN       := $(shell $(GO) env GOPATH)/bin
@@ -36,8 +36,12 @@ deps:
 	sh scripts/setup-chromium.sh
 	sh scripts/setup-node.sh
 
-## lint: gofmt, go vet and staticcheck, native and for the js/wasm entry points.
+## lint: gofmt, go vet and staticcheck, native and for the js/wasm entry
+## points; Biome (biome.json) over the page's and the scripts' JavaScript,
+## import cycles included.
 lint: tools
+	sh scripts/setup-node.sh
+	node_modules/.bin/biome lint
 	@out=$$(gofmt -l $$(git ls-files '*.go') 2>/dev/null); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...

@@ -18,28 +18,9 @@ import { renderGallery } from "./js/gallery.js";
 import { setupStorage, showStorage } from "./js/storage.js";
 import { setupTheme } from "./js/theme.js";
 import { setPageLocale, tr } from "./js/lang.js";
+import { app, markOnline, serverless } from "./js/page.js";
 
 const main = document.getElementById("main");
-
-/** What the screens share. */
-export const app = {
-  campaigns: [],
-  sessionId: null,
-  /** Notices of a campaign update from a load, for the game screen. */
-  notices: [],
-  cleanup: null,
-  /** The preferred locale of the whole page (the library's titles). */
-  get locale() {
-    return localStorage.getItem("storyloom-locale") || "";
-  },
-  set locale(v) {
-    try { localStorage.setItem("storyloom-locale", v); } catch { /* private mode */ }
-  },
-  go(hash) {
-    if (location.hash === hash) route();
-    else location.hash = hash;
-  },
-};
 
 // Where saves go: IndexedDB when it opens, else memory (some browsers
 // refuse IndexedDB in private windows); the bridge reports which.
@@ -135,11 +116,6 @@ async function draw() {
   }
 }
 
-/** Whether the page runs with no server behind it (the offline file, or a page opened from disk). */
-export function serverless() {
-  return storyloomAssets.offline || location.protocol === "file:";
-}
-
 // The multiplayer and Freeport pages (and the offline file's download)
 // need the host's server: the offline file and a page opened from disk
 // have none, so they do not offer them; a served page with the network
@@ -163,22 +139,6 @@ function watchOnlineLinks() {
     toast(tr("{what} needs the network", { what }), tr("You are offline: the stories and simulations still play, and this works again once you are connected."), "neutral");
     announce(tr("{what} needs the network. You are offline.", { what }));
   });
-}
-
-/** Marks a link that needs the network as such while the browser is offline. */
-export function markOnline(a) {
-  const off = !navigator.onLine;
-  a.toggleAttribute("aria-disabled", off);
-  a.classList.toggle("needs-network", off);
-  let note = a.querySelector(".net-note");
-  if (off && !note) {
-    note = document.createElement("span");
-    note.className = "net-note";
-    note.textContent = ` ${tr("(needs the network)")}`;
-    a.append(note);
-  } else if (!off && note) {
-    note.remove();
-  }
 }
 
 // "Reload to update": a new service worker waits until the player asks.

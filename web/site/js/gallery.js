@@ -2,7 +2,7 @@
 import { call } from "./bridge.js";
 import { h, replace } from "./dom.js";
 import { announce } from "./ui.js";
-import { app } from "../app.js";
+import { app } from "./page.js";
 import { kindName } from "./library.js";
 import { setPageLocale, pageLocale, tr } from "./lang.js";
 

@@ -5,7 +5,7 @@ import { h, replace, nextId } from "./dom.js";
 import { announce, guard, toast } from "./ui.js";
 import { when } from "./i18n.js";
 import { damagedRecords } from "./damaged.js";
-import { app, serverless, markOnline } from "../app.js";
+import { app, serverless, markOnline } from "./page.js";
 import { setPageLocale, pageLocale, tr } from "./lang.js";
 
 const kinds = { "story-graph": "Story", simulation: "Simulation", "world-graph": "World" };

@@ -9,7 +9,7 @@ import { Strings, localeName } from "./i18n.js";
 import { setPageLocale, tr } from "./lang.js";
 import { kindName } from "./library.js";
 import { openSaves, quickSave } from "./saves.js";
-import { app } from "../app.js";
+import { app } from "./page.js";
 import * as story from "./story.js";
 import * as sim from "./sim.js";
 import * as world from "./world.js";

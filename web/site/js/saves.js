@@ -8,7 +8,7 @@ import { announce, ask, confirm, dialog, download, guard, toast } from "./ui.js"
 import { when } from "./i18n.js";
 import { damagedRecords } from "./damaged.js";
 import { tr } from "./lang.js";
-import { app } from "../app.js";
+import { app } from "./page.js";
 
 /** Asks for a name and saves the game g to a new slot. */
 export async function quickSave(g) {
@@ -80,7 +80,7 @@ function describe(g, e) {
   if (e.system) return tr("The campaign was updated");
   const label = g.strings.t(e.labelKey, e.params, e.actionId);
   const detail = e.detailKey ? g.strings.t(e.detailKey) : "";
-  const extra = detail || (e.params && e.params.ticks ? `${e.params.ticks} h` : "");
+  const extra = detail || (e.params?.ticks ? `${e.params.ticks} h` : "");
   return extra ? `${label}: ${extra}` : label;
 }
 
