@@ -93,7 +93,7 @@ export class RoomsObject extends DurableObject {
         return Response.json({ error: "expected a WebSocket upgrade" }, { status: 426, headers: cors() });
       }
       const [client, server] = Object.values(new WebSocketPair());
-      const conn = "w:" + crypto.randomUUID().replaceAll("-", "");
+      const conn = `w:${crypto.randomUUID().replaceAll("-", "")}`;
       this.ctx.acceptWebSocket(server, [conn]);
       await this.binding.socketOpen(conn);
       return new Response(null, { status: 101, webSocket: client });

@@ -19,7 +19,7 @@ function contains(got, want, path) {
   if (Array.isArray(want)) {
     assert.ok(Array.isArray(got), `${path}: a list became ${JSON.stringify(got)}`);
     assert.equal(got.length, want.length, `${path}: length`);
-    want.forEach((w, i) => contains(got[i], w, `${path}[${i}]`));
+    for (const [i, w] of want.entries()) contains(got[i], w, `${path}[${i}]`);
   } else if (want && typeof want === "object") {
     assert.ok(got && typeof got === "object", `${path}: a record became ${JSON.stringify(got)}`);
     for (const k of Object.keys(want)) contains(got[k], want[k], `${path}.${k}`);

@@ -113,11 +113,11 @@ export class Market {
     const res = await this.post(this.endpoint, this.token, body);
     let env;
     try { env = await res.json(); } catch { env = null; }
-    if (env && env.hostError) {
+    if (env?.hostError) {
       const retry = res.status === 429 || res.status === 503;
       throw new HostError(env.hostError.code, env.hostError.message, retry);
     }
-    if (!env || env.protocolVersion !== 2 || typeof env.ok !== "boolean") {
+    if (env?.protocolVersion !== 2 || typeof env.ok !== "boolean") {
       throw new HostError(`http_${res.status}`, "the market answered something this page cannot read", res.status >= 500);
     }
     this.stateVersion = env.stateVersion;

@@ -53,12 +53,12 @@ function one(title, xs, group, xLabel, unit, readout) {
   for (const s of group) {
     const pts = s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
     root.append(svg("polyline", { points: pts, class: `line s${s.si}`, fill: "none" }));
-    s.values.forEach((v, i) => root.append(svg("circle", { cx: x(i), cy: y(v), r: 3, class: `dot s${s.si}` })));
+    for (const [i, v] of s.values.entries()) root.append(svg("circle", { cx: x(i), cy: y(v), r: 3, class: `dot s${s.si}` }));
   }
   // One target per week: hovering it or focusing it shows its values.
   const step = n <= 1 ? W - L - R : (W - L - R) / (n - 1);
   xs.forEach((label, i) => {
-    const text = `${xLabel} ${label}: ` + group.map((s) => `${s.name} ${s.format(s.values[i])}`).join(", ");
+    const text = `${xLabel} ${label}: ${group.map((s) => `${s.name} ${s.format(s.values[i])}`).join(", ")}`;
     const show = () => {
       readout.textContent = text;
       for (const el of root.querySelectorAll(".hit.on")) el.classList.remove("on");

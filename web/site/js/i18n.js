@@ -7,7 +7,7 @@
 export function format(text, params) {
   if (!params || !text || text.indexOf("{") < 0) return text;
   return text.replace(/\{([a-zA-Z0-9_]+)\}/g, (m, name) =>
-    Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : m);
+    Object.hasOwn(params, name) ? String(params[name]) : m);
 }
 
 /** A string table with a fallback. */
@@ -17,7 +17,7 @@ export class Strings {
     this.locale = locale;
   }
   has(key) {
-    return Object.prototype.hasOwnProperty.call(this.table, key);
+    return  Object.hasOwn(this.table, key);
   }
   /**
    * t renders key with params; fallback is the engine's own text. A param

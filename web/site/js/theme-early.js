@@ -2,6 +2,6 @@
 // script every page loads from <head>, since the pages' Content-Security-
 // Policy runs no inline script. js/theme.js wires the toggle.
 try {
-  var t = localStorage.getItem("storyloom-theme");
+  const t = localStorage.getItem("storyloom-theme");
   if (t === "light" || t === "dark") document.documentElement.dataset.theme = t;
-} catch (e) { /* storage blocked: the system's theme */ }
+} catch { /* storage blocked: the system's theme */ }

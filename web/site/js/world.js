@@ -96,7 +96,7 @@ function map(v, label, t) {
   const px = (x) => P + ((x - minX) * (W - 2 * P)) / (maxX - minX || 1);
   const py = (y) => P + ((y - minY) * (H - 2 * P)) / (maxY - minY || 1);
   const at = Object.fromEntries(v.nodes.map((n) => [n.id, n]));
-  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "world-map", role: "img", "aria-label": "Map of the world: " + v.nodes.map((n) => label[n.id] + (n.site ? ` (${t(n.site.labelKey, null, "")})` : "")).join(", ") });
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "world-map", role: "img", "aria-label": `Map of the world: ${v.nodes.map((n) => label[n.id] + (n.site ? ` (${t(n.site.labelKey, null, "")})` : "")).join(", ")}` });
   for (const e of v.edges) {
     const a = at[e.from], b = at[e.to];
     if (a && b) root.append(svg("line", { x1: px(a.x), y1: py(a.y), x2: px(b.x), y2: py(b.y), class: "edge" }));
