@@ -126,7 +126,7 @@ func randomAnswer(a rooms.Action, h *rng.Handle) []rooms.TargetChoice {
 
 // table drives a rooms.Server hosting the card game for the test's seats.
 type table struct {
-	t     *testing.T
+	t     testing.TB
 	s     *rooms.Server
 	ids   *rooms.DerivedIDs
 	now   int64

@@ -58,7 +58,7 @@ type collector struct {
 	frames map[string][][]byte
 }
 
-func (c *collector) add(t *testing.T, kind string, frame []byte) {
+func (c *collector) add(t testing.TB, kind string, frame []byte) {
 	t.Helper()
 	var v any
 	if err := json.Unmarshal(frame, &v); err != nil {

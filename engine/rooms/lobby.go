@@ -597,6 +597,7 @@ func (s *Server) deleteRoom(id string, ob *outbox) {
 	}
 	delete(s.rooms, id)
 	delete(ob.tables, id)
+	delete(s.kept, id)
 	ob.dir = true
 	ob.lobby = true
 	ob.records[id] = true

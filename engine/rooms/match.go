@@ -108,7 +108,8 @@ func (s *Server) logEntries(m *Match, events []Event, window int) ([]LogEntry, e
 	return log, nil
 }
 
-// load returns room id's position for this call, loading it once.
+// load returns room id's position for this call, loading it once (or
+// taking the one the previous call left, when the state is the same).
 func (s *Server) load(id string, r *Room, ob *outbox) (*table, error) {
 	if t := ob.tables[id]; t != nil {
 		return t, nil
@@ -117,10 +118,14 @@ func (s *Server) load(id string, r *Room, ob *outbox) (*table, error) {
 	if !ok {
 		return nil, fmt.Errorf("rooms: unknown format %q", r.Config.GameSetup)
 	}
-	pos, err := g.Load(r.Match.State)
-	if err != nil {
+	var pos Position
+	var err error
+	if k, ok := s.kept[id]; ok && sameSlice(k.state, r.Match.State) {
+		pos = k.pos
+	} else if pos, err = g.Load(r.Match.State); err != nil {
 		return nil, fmt.Errorf("rooms: room %q: %w", id, err)
 	}
+	delete(s.kept, id) // this call owns it now; flush keeps it again
 	t := &table{pos: pos, acts: map[int][]Action{}}
 	ob.tables[id] = t
 	return t, nil

@@ -125,6 +125,24 @@ type Server struct {
 	rooms    map[string]*Room    // by room id
 
 	reg *Registry
+	// kept holds, by room, the position the last call decoded or
+	// committed, with the state bytes it stands for: the next call reuses
+	// it instead of decoding the same bytes again. It is a cache, never
+	// encoded; a restored server starts without it.
+	kept map[string]keptPosition
+}
+
+// keptPosition is a room's decoded position and the Match.State slice it
+// is equal to.
+type keptPosition struct {
+	state []byte
+	pos   Position
+}
+
+// sameSlice reports whether a and b are the same bytes in memory: states
+// are never changed in place, so the same slice is the same state.
+func sameSlice(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // State is the decoded form of a Server's encoding, for tools and tests
@@ -802,6 +820,16 @@ func (s *Server) flush(ob *outbox, now int64) ([]Outbound, Changes) {
 			continue
 		}
 		out = append(out, Outbound{Conn: id, Kind: kind, Frame: frame})
+	}
+	// Every table left in the outbox stands for its room's committed
+	// state (a transition that failed dropped its table).
+	for id, t := range ob.tables {
+		if r := s.rooms[id]; r != nil && r.Match != nil {
+			if s.kept == nil {
+				s.kept = map[string]keptPosition{}
+			}
+			s.kept[id] = keptPosition{r.Match.State, t.pos}
+		}
 	}
 	return out, ob.changes()
 }

@@ -30,6 +30,17 @@ func (g *Game) asked(seat int) bool {
 // Actions returns the legal actions of seat for the pending decision, nil
 // when seat is not asked anything.
 func (g *Game) Actions(seat int) []rooms.Action {
+	m := g.memoized()
+	if acts, ok := m.acts[seat]; ok {
+		return acts
+	}
+	acts := g.actions(seat)
+	m.acts[seat] = acts
+	return acts
+}
+
+// actions derives Actions.
+func (g *Game) actions(seat int) []rooms.Action {
 	if !g.asked(seat) {
 		return nil
 	}
@@ -366,7 +377,7 @@ func (g *Game) Apply(seat int, c rooms.Choice) ([]rooms.Event, error) {
 		return nil, err
 	}
 	saved := g.st.clone()
-	g.events = nil
+	g.events, g.memo = nil, nil
 	if err := g.apply(seat, a, ans); err != nil {
 		g.st, g.events = saved, nil
 		return nil, err

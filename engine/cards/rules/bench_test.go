@@ -7,31 +7,41 @@ import (
 	"github.com/storyloom/storyloom/engine/rooms"
 )
 
-// midgame plays a four-seat free-for-all with the shipped decks until the
-// battlefield holds about want permanents (or turn 20), and returns it.
-func midgame(tb testing.TB, want int) *Game {
+// midgame plays a four-seat game with the shipped decks (commander decks
+// in a commander game, else starter decks in a free-for-all) and random
+// answers until the battlefield holds want permanents, and returns it; a
+// game that ends first, or reaches turn 80, is dealt again from another
+// seed.
+func midgame(tb testing.TB, want int, commander bool) *Game {
 	cards, decks := shipped(tb)
+	cfg := Config{Format: "standard_ffa", Life: 20}
+	if commander {
+		cfg = Config{Format: "commander", Life: 30, Commander: true}
+	}
+	var pool []precon
+	for _, d := range decks {
+		if (d.commander != "") == commander {
+			pool = append(pool, d)
+		}
+	}
 	var ps []rooms.Player
 	for s := 0; s < 4; s++ {
-		d := decks[s%len(decks)]
-		if d.commander != "" {
-			d = decks[0]
-		}
-		ps = append(ps, rooms.Player{Seat: s, ID: rooms.PlayerID(s), Deck: d.cards})
+		d := pool[s%len(pool)]
+		ps = append(ps, rooms.Player{Seat: s, ID: rooms.PlayerID(s), Deck: d.cards, Commander: d.commander})
 	}
 	for k := 0; ; k++ {
 		seed := "midgame-" + string(rune('a'+k))
-		g, err := Setup(cards, Config{Format: "standard_ffa", Life: 20}, seed, ps)
+		g, err := Setup(cards, cfg, seed, ps)
 		if err != nil {
 			tb.Fatal(err)
 		}
 		h := rng.For(seed, rng.System("bench", 0))
-		for g.Result() == nil && len(g.st.Field) < want && g.st.Turn < 40 {
+		for g.Result() == nil && len(g.st.Field) < want && g.st.Turn < 80 {
 			if _, err := randomInput(g, h); err != nil {
 				tb.Fatal(err)
 			}
 		}
-		if g.Result() == nil {
+		if g.Result() == nil && len(g.st.Field) >= want {
 			return g
 		}
 	}
@@ -39,7 +49,7 @@ func midgame(tb testing.TB, want int) *Game {
 
 // TestMidgameStateIsCompact keeps a four-seat midgame's state small.
 func TestMidgameStateIsCompact(t *testing.T) {
-	g := midgame(t, 40)
+	g := midgame(t, 40, false)
 	b, err := g.State()
 	if err != nil {
 		t.Fatal(err)
@@ -51,35 +61,69 @@ func TestMidgameStateIsCompact(t *testing.T) {
 }
 
 // BenchmarkCommand is one command as the room machine runs it in a
-// four-seat midgame: load the state, apply the asked seat's default,
-// list every seat's actions, project every seat's and a spectator's view,
-// encode the state.
+// four-seat midgame (commander with 60 permanents, the figure, and
+// a free-for-all with 40), on the position the machine keeps between
+// commands: apply the asked seat's default (the game settles to its next
+// decision), list every seat's actions, encode every seat's and a
+// spectator's view, encode the state. The position is loaded from the
+// same midgame state before each op, untimed; BenchmarkLoad times that.
 func BenchmarkCommand(b *testing.B) {
-	g := midgame(b, 40)
-	state, _ := g.State()
-	cards := g.cards
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		g, err := Load(cards, state)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for s := range g.st.Players {
-			if c, ok := g.Timeout(s); ok {
-				if _, err := g.Apply(s, c); err != nil {
+	for _, tc := range midgames {
+		b.Run(tc.name, func(b *testing.B) {
+			g := midgame(b, tc.perms, tc.commander)
+			state, _ := g.State()
+			cards := g.cards
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				b.StopTimer()
+				g, err := Load(cards, state)
+				if err != nil {
 					b.Fatal(err)
 				}
-				break
+				b.StartTimer()
+				for s := range g.st.Players {
+					if c, ok := g.Timeout(s); ok {
+						if _, err := g.Apply(s, c); err != nil {
+							b.Fatal(err)
+						}
+						break
+					}
+				}
+				for s := range g.st.Players {
+					g.Actions(s)
+					g.View(s).(View).AppendCanonical(nil)
+				}
+				g.View(rooms.Spectator).(View).AppendCanonical(nil)
+				if _, err := g.State(); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-		for s := range g.st.Players {
-			g.Actions(s)
-			g.View(s)
-		}
-		g.View(rooms.Spectator)
-		if _, err := g.State(); err != nil {
-			b.Fatal(err)
-		}
+		})
 	}
 }
+
+// BenchmarkLoad decodes a midgame state, as the machine does when it holds
+// no decoded position for a room (after a restore or an undo).
+func BenchmarkLoad(b *testing.B) {
+	for _, tc := range midgames {
+		b.Run(tc.name, func(b *testing.B) {
+			g := midgame(b, tc.perms, tc.commander)
+			state, _ := g.State()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if _, err := Load(g.cards, state); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// midgames are the positions BenchmarkCommand and BenchmarkLoad run in.
+var midgames = []struct {
+	name      string
+	perms     int
+	commander bool
+}{{"commander/4seats/60perms", 60, true}, {"ffa/4seats/40perms", 40, false}}

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/cards/card"
 	"github.com/storyloom/storyloom/engine/rng"
 	"github.com/storyloom/storyloom/engine/rooms"
@@ -49,6 +48,25 @@ type Game struct {
 	st     State
 	cards  Cards
 	events []rooms.Event
+	memo   *memo // what the current state implies, built on demand; Apply drops it
+}
+
+// memo holds what Actions and views derive from the current state, so
+// that the room machine's calls for every seat (and an AI's repeated
+// reads) derive it once per state rather than once per call. Only Apply
+// changes the state, and it drops the memo first; the values handed out
+// are shared and must not be changed by callers.
+type memo struct {
+	acts   map[int][]rooms.Action // by seat
+	shared *sharedView
+}
+
+// memoized returns the game's memo, making an empty one.
+func (g *Game) memoized() *memo {
+	if g.memo == nil {
+		g.memo = &memo{acts: map[int][]rooms.Action{}}
+	}
+	return g.memo
 }
 
 // HandSize is the maximum hand size kept at cleanup.
@@ -126,7 +144,7 @@ func Load(cards Cards, data []byte) (*Game, error) {
 	if err := dec.Decode(&g.st); err != nil {
 		return nil, fmt.Errorf("rules: %w", err)
 	}
-	if again, err := canon.Marshal(&g.st); err != nil || !bytes.Equal(again, data) {
+	if again := g.st.AppendCanonical(make([]byte, 0, len(data))); !bytes.Equal(again, data) {
 		return nil, fmt.Errorf("rules: the state is not in its canonical form")
 	}
 	if err := g.st.check(); err != nil {
@@ -238,7 +256,7 @@ func (r *Res) seats() []int {
 }
 
 // State returns the canonical bytes of the whole state.
-func (g *Game) State() ([]byte, error) { return canon.Marshal(&g.st) }
+func (g *Game) State() ([]byte, error) { return g.st.AppendCanonical(make([]byte, 0, 8192)), nil }
 
 // Result returns the verdict once the game is over.
 func (g *Game) Result() *rooms.Result {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/rng"
 	"github.com/storyloom/storyloom/engine/rooms"
 )
@@ -168,14 +169,23 @@ func TestRandomGamesTerminate(t *testing.T) {
 	}
 }
 
-// checkPrivacy fails when a seat's view or actions, or the spectator's
+// checkPrivacy checks the state's and every view's direct encoders
+// against canon.Marshal, and fails when a seat's view or actions, or the spectator's
 // view, carry the id of a card in another seat's hand (unless that hand is
 // being revealed to the seat) or the seed (when it is long enough to be
 // told from ordinary text; hosts draw long seeds).
 func checkPrivacy(t testing.TB, g *Game) {
 	t.Helper()
+	want, _ := canon.Marshal(&g.st)
+	if got, _ := g.State(); !bytes.Equal(got, want) {
+		t.Fatalf("the state encodes itself as\n%s\nnot as\n%s", got, want)
+	}
 	for s := -1; s < len(g.st.Players); s++ {
 		view, _ := json.Marshal(g.View(s))
+		want, _ := canon.Marshal(g.View(s))
+		if got := g.View(s).(View).AppendCanonical(nil); !bytes.Equal(got, want) {
+			t.Fatalf("seat %d's view encodes itself as\n%s\nnot as\n%s", s, got, want)
+		}
 		text := string(view)
 		if s >= 0 {
 			acts, _ := json.Marshal(g.Actions(s))

@@ -282,7 +282,7 @@ func TestLoadIsStrict(t *testing.T) {
 }
 
 func TestCloneIsDeep(t *testing.T) {
-	g := midgame(t, 20)
+	g := midgame(t, 20, false)
 	before, _ := g.State()
 	c := g.st.clone()
 	for i := range c.Players {

@@ -33,6 +33,7 @@ func scene(t *testing.T, n int) *Game {
 // put puts a card (or a test-catalog id) onto the battlefield under seat,
 // untapped and not summoning sick, and returns its permanent number.
 func (g *Game) put(seat int, id string) int {
+	g.memo = nil
 	n := g.enter(seat, seat, id, nil, false, false)
 	g.perm(n).Sick = false
 	g.st.Queue = nil
@@ -41,6 +42,7 @@ func (g *Game) put(seat int, id string) int {
 
 // give puts a card into seat's hand and returns its wire id.
 func (g *Game) give(seat int, id string) string {
+	g.memo = nil
 	n := g.putCard(seat, id, false, toHand)
 	return cardID(n)
 }
@@ -59,6 +61,7 @@ func do(t *testing.T, g *Game, seat int, typ, subject string, ans map[string][]s
 
 // try applies an action like do, returning the refusal.
 func try(g *Game, seat int, typ, subject string, ans map[string][]string) ([]rooms.Event, error) {
+	g.memo = nil // scripted tests change g.st directly
 	for _, a := range g.Actions(seat) {
 		if a.Type == typ && (subject == "" || slices.Contains(a.Subject, subject)) {
 			return g.Apply(seat, rooms.Choice{ActionID: a.ID, Targets: ans})
@@ -71,6 +74,7 @@ var errNotOffered = &rooms.Rejection{Code: "action_not_offered", Reason: "not of
 
 // offered finds seat's action of type typ about subject.
 func offered(g *Game, seat int, typ, subject string) (rooms.Action, bool) {
+	g.memo = nil // scripted tests change g.st directly
 	for _, a := range g.Actions(seat) {
 		if a.Type == typ && (subject == "" || slices.Contains(a.Subject, subject)) {
 			return a, true
@@ -173,6 +177,7 @@ func roundTrip(t *testing.T, g *Game) {
 // checkView compares seat's view with testdata/<name>.json.
 func checkView(t *testing.T, g *Game, seat int, name string) {
 	t.Helper()
+	g.memo = nil // scripted tests change g.st directly
 	b, err := json.MarshalIndent(g.View(seat), "", " ")
 	if err != nil {
 		t.Fatal(err)

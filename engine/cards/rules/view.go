@@ -151,6 +151,8 @@ type View struct {
 	CommanderDamage   []CommanderDamage   `json:"commander_damage,omitempty"`
 	CommanderTax      []CommanderTax      `json:"commander_tax,omitempty"`
 	CommanderIdentity []CommanderIdentity `json:"commander_identity,omitempty"`
+
+	shared *sharedView // the members above that every receiver shares, with their encoding
 }
 
 // printedView is a definition's card view without an id.
@@ -233,11 +235,15 @@ func (g *Game) permView(p *Perm, sts []staticSrc) PermanentView {
 func (g *Game) View(seat int) any { return g.ViewSeats(seat, nil) }
 
 // ViewSeats is View with every seat's connection and AI flags (from the
-// room machine) on me, opponents and players.
+// room machine) on me, opponents and players. The members every receiver
+// sees alike are derived once per state and shared between the views.
 func (g *Game) ViewSeats(seat int, seats []rooms.SeatStatus) any {
 	st := &g.st
+	sh := g.sharedView()
 	v := View{Phase: phaseNames[st.Step], Turn: st.Turn, ActivePlayer: rooms.PlayerID(st.Active),
-		Battlefield: []PermanentView{}, Stack: []StackItemView{}, Graveyards: []ZonePile{}, Exile: []ZonePile{}}
+		Battlefield: sh.Battlefield, Emblems: sh.Emblems, Stack: sh.Stack, Graveyards: sh.Graveyards, Exile: sh.Exile,
+		Command: sh.Command, CommanderDamage: sh.CommanderDamage, CommanderTax: sh.CommanderTax,
+		CommanderIdentity: sh.CommanderIdentity, shared: sh}
 	if st.Dec.Kind == DecPriority {
 		v.PriorityPlayer = rooms.PlayerID(st.Dec.Seat)
 	}
@@ -271,37 +277,70 @@ func (g *Game) ViewSeats(seat int, seats []rooms.SeatStatus) any {
 		default:
 			v.Opponents = append(v.Opponents, ov)
 		}
-		v.Graveyards = append(v.Graveyards, ZonePile{PlayerID: rooms.PlayerID(i), Cards: orCards(g.cardViews(pl.Grave))})
-		v.Exile = append(v.Exile, ZonePile{PlayerID: rooms.PlayerID(i), Cards: orCards(g.cardViews(pl.Exile))})
-		if len(pl.Command) > 0 {
-			v.Command = append(v.Command, ZonePile{PlayerID: rooms.PlayerID(i), Cards: g.cardViews(pl.Command)})
-		}
-		if st.Config.Commander {
-			for j, d := range pl.CmdrDmg {
-				if d > 0 {
-					v.CommanderDamage = append(v.CommanderDamage, CommanderDamage{Commander: rooms.PlayerID(j), Damaged: rooms.PlayerID(i), Amount: d})
-				}
-			}
-			v.CommanderTax = append(v.CommanderTax, CommanderTax{Commander: rooms.PlayerID(i), Casts: pl.Casts, Tax: 2 * pl.Casts})
-			v.CommanderIdentity = append(v.CommanderIdentity, CommanderIdentity{Commander: rooms.PlayerID(i), Name: g.def(pl.Cmdr).Name, ColorIdentity: pl.Identity})
-		}
-	}
-	sts := g.statics()
-	for i := range st.Field {
-		v.Battlefield = append(v.Battlefield, g.permView(&st.Field[i], sts))
-	}
-	for _, e := range st.Emblems {
-		ev := EmblemView{ID: "emblem_" + strconv.Itoa(e.N), Controller: rooms.PlayerID(e.Ctrl)}
-		ev.Abilities = []string{card.StaticText("", e.Static)}
-		v.Emblems = append(v.Emblems, ev)
-	}
-	for i := range st.Stack {
-		v.Stack = append(v.Stack, g.stackView(&st.Stack[i]))
 	}
 	if seat >= 0 && seat < len(st.Players) {
 		v.Revealed = g.revealed(seat)
 	}
 	return v
+}
+
+// sharedView is the part of every view that all receivers see alike,
+// with the canonical bytes of its members once encoded.
+type sharedView struct {
+	Battlefield       []PermanentView
+	Emblems           []EmblemView
+	Stack             []StackItemView
+	Graveyards        []ZonePile
+	Exile             []ZonePile
+	Command           []ZonePile
+	CommanderDamage   []CommanderDamage
+	CommanderTax      []CommanderTax
+	CommanderIdentity []CommanderIdentity
+
+	enc [][]byte // canonical members (`"key":value`) in key order, once encoded
+}
+
+// sharedView returns the current state's shared view members, deriving
+// them once per state.
+func (g *Game) sharedView() *sharedView {
+	m := g.memoized()
+	if m.shared != nil {
+		return m.shared
+	}
+	st := &g.st
+	sh := &sharedView{Battlefield: make([]PermanentView, 0, len(st.Field)), Stack: []StackItemView{},
+		Graveyards: make([]ZonePile, 0, len(st.Players)), Exile: make([]ZonePile, 0, len(st.Players))}
+	for i := range st.Players {
+		pl := &st.Players[i]
+		sh.Graveyards = append(sh.Graveyards, ZonePile{PlayerID: rooms.PlayerID(i), Cards: orCards(g.cardViews(pl.Grave))})
+		sh.Exile = append(sh.Exile, ZonePile{PlayerID: rooms.PlayerID(i), Cards: orCards(g.cardViews(pl.Exile))})
+		if len(pl.Command) > 0 {
+			sh.Command = append(sh.Command, ZonePile{PlayerID: rooms.PlayerID(i), Cards: g.cardViews(pl.Command)})
+		}
+		if st.Config.Commander {
+			for j, d := range pl.CmdrDmg {
+				if d > 0 {
+					sh.CommanderDamage = append(sh.CommanderDamage, CommanderDamage{Commander: rooms.PlayerID(j), Damaged: rooms.PlayerID(i), Amount: d})
+				}
+			}
+			sh.CommanderTax = append(sh.CommanderTax, CommanderTax{Commander: rooms.PlayerID(i), Casts: pl.Casts, Tax: 2 * pl.Casts})
+			sh.CommanderIdentity = append(sh.CommanderIdentity, CommanderIdentity{Commander: rooms.PlayerID(i), Name: g.def(pl.Cmdr).Name, ColorIdentity: pl.Identity})
+		}
+	}
+	sts := g.statics()
+	for i := range st.Field {
+		sh.Battlefield = append(sh.Battlefield, g.permView(&st.Field[i], sts))
+	}
+	for _, e := range st.Emblems {
+		ev := EmblemView{ID: "emblem_" + strconv.Itoa(e.N), Controller: rooms.PlayerID(e.Ctrl)}
+		ev.Abilities = []string{card.StaticText("", e.Static)}
+		sh.Emblems = append(sh.Emblems, ev)
+	}
+	for i := range st.Stack {
+		sh.Stack = append(sh.Stack, g.stackView(&st.Stack[i]))
+	}
+	m.shared = sh
+	return sh
 }
 
 // orCards returns list or an empty non-nil list.
@@ -379,4 +418,83 @@ func (g *Game) revealed(seat int) []CardView {
 		}
 	}
 	return out
+}
+
+// AppendCanonical appends the view's canonical JSON (rooms.CanonicalView):
+// exactly canon.Marshal's bytes, with the members every receiver shares
+// encoded once per state. A view not made by ViewSeats is encoded with
+// canon.Marshal; one made by it must not have its shared members replaced.
+func (v View) AppendCanonical(b []byte) []byte {
+	sh := v.shared
+	if sh == nil {
+		return appendMarshal(b, v)
+	}
+	if sh.enc == nil {
+		sh.enc = sh.encode()
+	}
+	o := objectWriter{b: append(b, '{')}
+	o.key("active_player")
+	o.b = rooms.AppendString(o.b, v.ActivePlayer)
+	for _, m := range sh.enc[:8] { // battlefield … graveyards
+		o.raw(m)
+	}
+	if len(v.ManaPool) > 0 {
+		o.key("mana_pool")
+		o.b = rooms.AppendStrings(o.b, v.ManaPool)
+	}
+	if v.Me != nil {
+		o.key("me")
+		o.b = appendSelfView(o.b, v.Me)
+	}
+	if len(v.MyHand) > 0 {
+		o.key("my_hand")
+		o.b = appendList(o.b, v.MyHand, appendCardView)
+	}
+	if len(v.Opponents) > 0 {
+		o.key("opponents")
+		o.b = appendList(o.b, v.Opponents, appendOpponentView)
+	}
+	o.key("phase")
+	o.b = rooms.AppendString(o.b, v.Phase)
+	if len(v.Players) > 0 {
+		o.key("players")
+		o.b = appendList(o.b, v.Players, appendOpponentView)
+	}
+	if v.PriorityPlayer != "" {
+		o.key("priority_player")
+		o.b = rooms.AppendString(o.b, v.PriorityPlayer)
+	}
+	if len(v.Revealed) > 0 {
+		o.key("revealed")
+		o.b = appendList(o.b, v.Revealed, appendCardView)
+	}
+	o.raw(sh.enc[8]) // stack
+	o.key("turn")
+	o.b = strconv.AppendInt(o.b, int64(v.Turn), 10)
+	return append(o.b, '}')
+}
+
+// encode encodes the shared members, each as `"key":value` (nil when the
+// view omits it), in key order: battlefield, command, commander_damage,
+// commander_identity, commander_tax, emblems, exile, graveyards, stack.
+func (sh *sharedView) encode() [][]byte {
+	member := func(key string, omit bool, enc func(b []byte) []byte) []byte {
+		if omit {
+			return nil
+		}
+		o := objectWriter{}
+		o.key(key)
+		return enc(o.b)
+	}
+	return [][]byte{
+		member("battlefield", false, func(b []byte) []byte { return appendList(b, sh.Battlefield, appendPermanentView) }),
+		member("command", len(sh.Command) == 0, func(b []byte) []byte { return appendList(b, sh.Command, appendZonePile) }),
+		member("commander_damage", len(sh.CommanderDamage) == 0, func(b []byte) []byte { return appendList(b, sh.CommanderDamage, appendCommanderDamage) }),
+		member("commander_identity", len(sh.CommanderIdentity) == 0, func(b []byte) []byte { return appendList(b, sh.CommanderIdentity, appendCommanderIdentity) }),
+		member("commander_tax", len(sh.CommanderTax) == 0, func(b []byte) []byte { return appendList(b, sh.CommanderTax, appendCommanderTax) }),
+		member("emblems", len(sh.Emblems) == 0, func(b []byte) []byte { return appendList(b, sh.Emblems, appendEmblemView) }),
+		member("exile", false, func(b []byte) []byte { return appendList(b, sh.Exile, appendZonePile) }),
+		member("graveyards", false, func(b []byte) []byte { return appendList(b, sh.Graveyards, appendZonePile) }),
+		member("stack", false, func(b []byte) []byte { return appendList(b, sh.Stack, appendStackItemView) }),
+	}
 }
