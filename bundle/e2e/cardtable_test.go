@@ -181,3 +181,16 @@ func TestCardDuel(t *testing.T) {
 	base, _ := roomServerWith(t, reg, true, &rooms.DerivedIDs{Secret: "card duel"})
 	multiplayer.PlayCardDuel(t, suite.b, multiplayer.CardOptions{Base: base, Transport: "ws"})
 }
+
+// TestCardCommander plays a four-seat commander game, one human and three
+// AI seats, to its result in the browser (multiplayer.PlayCommander), with
+// the host's ids from a fixed secret.
+func TestCardCommander(t *testing.T) {
+	need(t)
+	reg, err := hosting.Games()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := roomServerWith(t, reg, true, &rooms.DerivedIDs{Secret: "card commander"})
+	multiplayer.PlayCommander(t, suite.b, multiplayer.CardOptions{Base: base, Transport: "ws"})
+}

@@ -68,6 +68,14 @@ type CardView struct {
 		Sequence int            `json:"sequence"`
 		Event    map[string]any `json:"event"`
 	} `json:"log"`
+	Opponents []struct {
+		PlayerID string `json:"player_id"`
+		Life     int    `json:"life"`
+	} `json:"opponents"`
+	CommanderTax []struct {
+		Commander string `json:"commander"`
+		Casts     int    `json:"casts"`
+	} `json:"commander_tax"`
 	Result    *rooms.Result `json:"result"`
 	ActionAck *struct {
 		Submission string `json:"submission"`
@@ -455,12 +463,7 @@ func changedPayment(a rooms.Action) (map[string][]string, bool) {
 }
 
 func hasPayment(a rooms.Action) bool {
-	for _, p := range a.Prompts {
-		if p.Kind == rooms.PromptPayMana {
-			return true
-		}
-	}
-	return false
+	return hasPrompt(a, rooms.PromptPayMana)
 }
 
 // PlayCardDuel plays a whole starter-1v1 game between two browser
@@ -663,4 +666,137 @@ func PlayCardDuel(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	}
 	ada.Shot("card-result")
 	ada.Axe("card result")
+}
+
+// lowestLife returns, of the player ids in cands, the one whose life in v
+// is lowest (the first on a tie), or cands[0] when none is a player.
+func lowestLife(v CardView, cands []string) string {
+	best, life := "", 0
+	for _, id := range cands {
+		for _, o := range v.Opponents {
+			if o.PlayerID == id && (best == "" || o.Life < life) {
+				best, life = id, o.Life
+			}
+		}
+	}
+	if best == "" && len(cands) > 0 {
+		return cands[0]
+	}
+	return best
+}
+
+// PlayCommander plays a four-seat commander game against the host at
+// o.Base: Ada, the only human, takes the Wildfire Chieftain precon and
+// fills the other seats with AI players of both kinds (each with a shipped
+// commander deck, from the lobby's form), then plays to the result: she
+// keeps, plays a land and casts her creatures (her commander from the
+// command zone, from the action list: it has no card button), attacks with everything
+// at the opponent with the least life, and never blocks. The table shows
+// the AI seats, the commanders and the result.
+func PlayCommander(t *testing.T, b *browsertest.Browser, o CardOptions) {
+	t.Helper()
+	ada := NewTab(t, b, "ada", o.Base, o.allow()...)
+	ada.createCardRoom("commander", 4)
+	ada.Connected(o.Transport)
+	ada.submitDeck("wildfire_chieftain")
+	for i, kind := range []string{"pilot", "random", "pilot"} {
+		ada.WaitFor(`document.getElementById("ai-kind") !== null`, settleLimit)
+		ada.Do(chromedp.SetValue(chromedp.CSS("#ai-kind"), kind))
+		Eval[bool](ada, `(document.getElementById("ai-kind").dispatchEvent(new Event("change")), true)`)
+		ada.Click(`[data-key="ai-add"]`)
+		ada.WaitFor(fmt.Sprintf(`document.querySelectorAll('#room li.seat.ai').length === %d`, i+1), settleLimit)
+	}
+	ada.Shot("commander-lobby")
+	ada.Click("#ready")
+	ada.atTable()
+	v, _, _ := ada.cardView()
+	me := v.You
+	if n := ada.Count(`.ct-player .badge`); n == 0 || !strings.Contains(ada.Text(".ct-players"), "AI: Pilot") || !strings.Contains(ada.Text(".ct-players"), "AI: Random") {
+		t.Errorf("the players list does not name the AI seats: %q", ada.Text(".ct-players"))
+	}
+	attacked, cast, fromCommand := false, 0, false
+	ap := &player{tab: ada}
+	ap.policy = func(v CardView) (Move, bool) {
+		if a, ok := v.first("mulligan_decision"); ok {
+			return Move{Action: a, Answers: map[string][]string{"decision": {"keep"}}, Keyboard: true}, true
+		}
+		if m, ok := commonMove(v, false, nil); ok {
+			return m, true
+		}
+		if a, ok := v.first("declare_attackers"); ok {
+			ans := map[string][]string{}
+			for _, r := range a.Requirements {
+				if r.Slot == "attackers" {
+					ans[r.Slot] = r.Candidates
+				}
+			}
+			for _, r := range a.Requirements {
+				if strings.HasPrefix(r.Slot, "defender:") && len(r.Candidates) > 0 {
+					ans[r.Slot] = []string{lowestLife(v, r.Candidates)}
+				}
+			}
+			return Move{Action: a, Answers: ans, Done: func() { attacked = attacked || len(ans["attackers"]) > 0 }}, true
+		}
+		if a, ok := v.first("declare_blockers"); ok {
+			return Move{Action: a, Answers: map[string][]string{}, Keyboard: true}, true
+		}
+		pass, ok := v.first("pass_priority")
+		if !ok {
+			return Move{}, false
+		}
+		if len(v.Stack) == 0 && v.ActivePlayer == me && strings.HasSuffix(v.Phase, "main") {
+			if a, ok := v.first("play_land"); ok {
+				return Move{Action: a}, true
+			}
+			for _, a := range v.asked() {
+				if a.Type == "cast_spell" && len(a.Requirements) == 0 && hasPayment(a) && !hasPrompt(a, rooms.PromptNumber) {
+					return Move{Action: a, Keyboard: cast%2 == 1, Done: func() { cast++ }}, true
+				}
+			}
+		}
+		return Move{Action: pass, Keyboard: true}, true
+	}
+	deadline := o.deadline()
+	shot := false
+	for {
+		v, _, _ = ada.cardView()
+		if v.Result != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			ada.Shot("commander-timeout")
+			t.Fatalf("the commander game did not end in time: turn %d, %d moves", v.Turn, ap.moves)
+		}
+		for _, c := range v.CommanderTax {
+			fromCommand = fromCommand || c.Casts > 0
+		}
+		if !shot && v.Turn >= 8 {
+			shot = true
+			ada.Shot("commander-table")
+			ada.Axe("commander table")
+		}
+		if !ap.step(t) {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	t.Logf("the commander game ended on turn %d after %d moves by Ada (%d casts, %d refused as stale); result %+v",
+		v.Turn, ap.moves, cast, ap.refused, *v.Result)
+	if cast == 0 || !attacked || !fromCommand {
+		t.Errorf("Ada cast %d spells, attacked: %v, cast her commander: %v", cast, attacked, fromCommand)
+	}
+	ada.WaitFor(`document.getElementById("ct-result") !== null`, settleLimit)
+	if !strings.Contains(ada.Text("#card-table"), "Commanders") {
+		t.Error("the table shows no commanders")
+	}
+	ada.Shot("commander-result")
+	ada.Axe("commander result")
+}
+
+func hasPrompt(a rooms.Action, kind string) bool {
+	for _, p := range a.Prompts {
+		if p.Kind == kind {
+			return true
+		}
+	}
+	return false
 }

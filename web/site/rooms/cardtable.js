@@ -378,7 +378,10 @@ export function createCardTable(root, ui) {
   function actions(nm) {
     if (pick) return promptPanel(nm);
     const all = v.valid_actions.filter((a) => a.type !== "concede");
-    const shown = focusOn ? actionsOf(focusOn) : all.filter((a) => !(a.subject || []).length || a.requirements?.length);
+    // An action is listed here unless its card or permanent is a button
+    // that shows it (a commander in the command zone is not).
+    const onPage = new Set([...v.my_hand.map((c) => c.id), ...v.battlefield.map((p) => p.id)]);
+    const shown = focusOn ? actionsOf(focusOn) : all.filter((a) => !(a.subject || []).some((id) => onPage.has(id)) || a.requirements?.length);
     const concede = v.valid_actions.find((a) => a.type === "concede");
     const btn = (a) => h("button", { type: "button", class: `act act-${a.type}`, dataset: { key: `act-${a.id}`, actionId: a.id, actionType: a.type, token: a.token },
       text: a.label + (a.cost ? ` (${a.cost.modified})` : ""), onclick: () => start(a) });
