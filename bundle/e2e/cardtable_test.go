@@ -142,6 +142,17 @@ func TestCardTable(t *testing.T) {
 	ada.Axe("a prompt")
 	ada.Shot("prompt")
 	ada.Click(`[data-key="ct-cancel"]`)
+	// The table shows the format and the maximum hand size; the stops
+	// editor sets a stop on every turn and keeps the own-turn ones.
+	if got := ada.Text(".ct-players"); !strings.Contains(got, "(maximum 7)") {
+		t.Errorf("the players list shows no maximum hand size: %q", got)
+	}
+	if got := ada.Text("#card-table .facts"); !strings.Contains(got, "Starter duel") {
+		t.Errorf("the table's header names no format: %q", got)
+	}
+	ada.Click(".ct-stops summary")
+	ada.Click(`[data-key="stop-stops-end"]`)
+	ada.WaitFor(`(window.storyloomRooms.game.stops || []).includes("end") && window.storyloomRooms.game.own_turn_stops.includes("precombat_main")`, cardWait)
 	ada.Axe("card table")
 	ada.Shot("table-desktop")
 	bo.Do(chromedp.EmulateViewport(390, 844))

@@ -80,7 +80,7 @@ export function createCardTable(root, ui) {
     return h("header", { class: "table-head" },
       h("h1", { text: ui.state.roomName || "Card game" }),
       h("p", { class: "facts" }, spectator() ? h("span", { class: "badge", text: "Watching" }) : null,
-        ` Turn ${v.turn} · ${word("phase", v.phase)} · room `, h("code", { text: v.room_id || "" })),
+        ` ${v.format?.id ? `${ui.formatName(v.format.id)} · ` : ""}Turn ${v.turn} · ${word("phase", v.phase)} · room `, h("code", { text: v.room_id || "" })),
       clock());
   }
 
@@ -151,10 +151,16 @@ export function createCardTable(root, ui) {
           seat?.connected === false ? h("span", { class: "badge warn", text: "disconnected" }) : null,
           p.eliminated ? h("span", { class: "badge warn", text: "eliminated" }) : null,
           h("span", { class: "ct-life", text: `Life ${p.life}` }),
-          h("span", { text: `Hand ${p.hand_size} · Library ${p.library_size}${p.graveyard_size != null ? ` · Graveyard ${p.graveyard_size}` : ""}` }),
+          h("span", { text: `Hand ${p.hand_size}${p.me ? maxHand(p.maximum_hand_size) : ""} · Library ${p.library_size}${p.graveyard_size != null ? ` · Graveyard ${p.graveyard_size}` : ""}` }),
           counters(p.counters || []),
           p.me && v.mana_pool.length ? h("span", { class: "ct-pool", text: `Mana pool: ${v.mana_pool.join(" ")}` }) : null);
       })));
+  }
+
+  // maxHand words the seat's maximum hand size: {cards: n} or "unlimited".
+  function maxHand(m) {
+    if (m === "unlimited") return " (no maximum)";
+    return m?.cards != null ? ` (maximum ${m.cards})` : "";
   }
 
   // The slot the board answers while an action is picked: its first
@@ -184,6 +190,7 @@ export function createCardTable(root, ui) {
       p.tapped ? "tapped" : "", p.summoning_sick ? "summoning sick" : "",
       p.attacking ? `attacking ${nm.get(p.attacking_planeswalker) || nm.get(p.attacking_player) || ""}`.trim() : "",
       p.blocking.length ? `blocking ${p.blocking.map((b) => nm.get(b) || b).join(", ")}` : "",
+      p.owner && p.owner !== p.controller ? `owned by ${playerName(p.owner)}` : "",
       p.damage ? `${p.damage} damage` : "", p.attached_to ? `attached to ${nm.get(p.attached_to) || p.attached_to}` : "",
       p.is_commander ? "commander" : "", p.skips_next_untap ? "skips next untap" : "",
       p.chosen_color ? `colour ${p.chosen_color}` : "", p.named_card ? `named ${p.named_card}` : "", c.token ? "token" : "",
@@ -216,7 +223,7 @@ export function createCardTable(root, ui) {
     if (!v.stack.length) return null;
     return h("section", { class: "card ct-stack", "aria-labelledby": "ct-stack-h" }, h("h2", { id: "ct-stack-h", text: "Stack (bottom to top)" }),
       h("ol", {}, v.stack.map((s, i) => h("li", { dataset: { stack: s.id } },
-        h("strong", { text: s.card?.name || s.description }), ` — ${word("stack", s.kind)} by ${playerName(s.controller)}`,
+        h("strong", { text: s.card?.name || s.description }), ` — ${word("stack", s.kind)}${s.source && s.kind !== "spell" && nm.get(s.source) ? ` of ${nm.get(s.source)}` : ""} by ${playerName(s.controller)}`,
         s.targets.length ? ` → ${s.targets.map((t) => nm.get(t.id || t.player) || t.id || t.player).join(", ")}` : "",
         i === v.stack.length - 1 ? h("span", { class: "badge", text: "top" }) : null,
         s.description && s.card ? h("span", { class: "hint", text: ` ${s.description}` }) : null))));
@@ -237,7 +244,8 @@ export function createCardTable(root, ui) {
   function cardText(c) {
     return h("span", { class: "ct-cardtext" }, h("span", { class: "ct-name", text: c.name }),
       c.mana_cost ? h("span", { class: "ct-cost", text: ` ${c.mana_cost}` }) : null,
-      h("span", { class: "ct-facts", text: `${c.type_line}${c.power ? ` ${c.power}/${c.toughness}` : ""}` }));
+      h("span", { class: "ct-facts", text: `${c.type_line}${c.power ? ` ${c.power}/${c.toughness}` : ""}${c.loyalty ? ` · loyalty ${c.loyalty}` : ""}` }),
+      c.rules_text ? h("span", { class: "ct-rules", text: c.rules_text }) : null);
   }
 
   function show(id) {
@@ -399,16 +407,21 @@ export function createCardTable(root, ui) {
         : h("button", { type: "button", class: "quiet", id: "ct-concede", dataset: { key: "ct-concede" }, text: "Concede…", onclick: () => { confirming = true; render(ui.state.game); root.querySelector("#ct-concede-yes")?.focus(); } })) : null);
   }
 
+  // The stops editor: steps at which the page stops for priority, on
+  // your own turn (own_turn_stops) and on every turn (stops). set_stops
+  // replaces both lists, so both are sent.
   function stops() {
-    if (!v.own_turn_stops) return null;
-    const on = new Set(v.own_turn_stops);
-    return h("details", { class: "ct-stops" }, h("summary", { text: "Stops on your turn" }),
-      h("fieldset", {}, h("legend", { text: "Stop for priority at these steps of your own turn" }), PHASES.map((p) =>
-        h("label", { class: "ct-choice" }, h("input", { type: "checkbox", checked: on.has(p), dataset: { key: `stop-${p}` },
-          onchange: (e) => {
-            if (e.target.checked) on.add(p); else on.delete(p);
-            ui.send({ type: "set_stops", own_turn: PHASES.filter((x) => on.has(x)) });
-          } }), ` ${word("phase", p)}`))));
+    if (!v.own_turn_stops && !v.stops) return null;
+    const lists = { own_turn: new Set(v.own_turn_stops || []), stops: new Set(v.stops || []) };
+    const group = (list, legend) => h("fieldset", {}, h("legend", { text: legend }), PHASES.map((p) =>
+      h("label", { class: "ct-choice" }, h("input", { type: "checkbox", checked: lists[list].has(p), dataset: { key: `stop-${list}-${p}` },
+        onchange: (e) => {
+          if (e.target.checked) lists[list].add(p); else lists[list].delete(p);
+          ui.send({ type: "set_stops", stops: PHASES.filter((x) => lists.stops.has(x)), own_turn: PHASES.filter((x) => lists.own_turn.has(x)) });
+        } }), ` ${word("phase", p)}`)));
+    return h("details", { class: "ct-stops" }, h("summary", { text: "Stops" }),
+      group("own_turn", "Stop for priority at these steps of your own turn"),
+      group("stops", "Stop for priority at these steps of every turn"));
   }
 
   function watching() {

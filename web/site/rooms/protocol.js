@@ -59,7 +59,7 @@ export const SCHEMA = {
       connected: "s", ai: "s",
     },
     opponents: [playerPublic], mana_pool: ["s"], valid_actions: [action], action_deadline: "s",
-    own_turn_stops: ["s"], undo: { available: "s", limit: "s" }, action_ack: { submission: "s", accepted: "s" },
+    own_turn_stops: ["s"], stops: ["s"], undo: { available: "s", limit: "s" }, action_ack: { submission: "s", accepted: "s" },
     action_rejected: "s", auto_passed: "s", auto_passed_from: "s", auto_passed_steps: [{ phase: "s", turn: "s" }],
   },
   spectator: { ...table },
