@@ -33,6 +33,7 @@ var commands = map[string]command{
 	"benchreport": {"turn `make bench` outputs into docs/performance.md, charts and a JSON result file", runBenchReport},
 	"mcp":         {"serve the session store's MCP tools on stdio (-http 127.0.0.1:PORT for HTTP)", runMCP},
 	"play":        {"play a campaign in the terminal (-script FILE for a reproducible run)", runPlay},
+	"table":       {"sit at a card game table of a rooms host in the terminal (-create FORMAT or -join ROOM)", runTable},
 	"owp":         {"serve the OWP market sandbox on 127.0.0.1 (`owp demo` plays its demonstration)", runOWP},
 }
 
