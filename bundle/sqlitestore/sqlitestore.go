@@ -32,6 +32,15 @@ CREATE TABLE IF NOT EXISTS sessions (
 	record     BLOB NOT NULL,
 	blob       BLOB NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS session_segments (
+	session_id TEXT NOT NULL,
+	idx        INTEGER NOT NULL,
+	seq        INTEGER NOT NULL,
+	count      INTEGER NOT NULL,
+	sum        TEXT NOT NULL,
+	entries    BLOB NOT NULL,
+	PRIMARY KEY (session_id, idx)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS saves (
 	save_id    TEXT PRIMARY KEY,
 	profile_id TEXT,
@@ -73,6 +82,10 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlitestore: schema: %w", err)
 	}
+	if err := addTailColumn(db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlitestore: schema: %w", err)
+	}
 	var mode string
 	if err := db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
 		db.Close()
@@ -84,10 +97,41 @@ func Open(path string) (*Store, error) {
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 
-// GetSession implements session.RecordStore.
+// addTailColumn adds the sessions table's tail column to a database
+// created before session records were kept in segments.
+func addTailColumn(db *sql.DB) error {
+	rows, err := db.Query(`SELECT name FROM pragma_table_info('sessions')`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return err
+		}
+		if name == "tail" {
+			return nil
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	_, err = db.Exec(`ALTER TABLE sessions ADD COLUMN tail BLOB`)
+	return err
+}
+
+// GetSession implements session.RecordStore. A segmented record's
+// checkpoint is in the blob column, its tail in tail and its segments in
+// session_segments.
 func (s *Store) GetSession(ctx context.Context, id string) (session.SessionRecord, bool, error) {
-	var raw, blob []byte
-	err := s.db.QueryRowContext(ctx, `SELECT record, blob FROM sessions WHERE session_id = ?`, id).Scan(&raw, &blob)
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return session.SessionRecord{}, false, fmt.Errorf("sqlitestore: get session %q: %w", id, err)
+	}
+	defer tx.Rollback()
+	var raw, blob, tail []byte
+	err = tx.QueryRowContext(ctx, `SELECT record, blob, tail FROM sessions WHERE session_id = ?`, id).Scan(&raw, &blob, &tail)
 	if errors.Is(err, sql.ErrNoRows) {
 		return session.SessionRecord{}, false, nil
 	}
@@ -98,36 +142,94 @@ func (s *Store) GetSession(ctx context.Context, id string) (session.SessionRecor
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return session.SessionRecord{}, false, fmt.Errorf("sqlitestore: session %q: %w", id, err)
 	}
-	rec.Blob = blob
+	if rec.Log == nil {
+		rec.Blob = blob
+		return rec, true, nil
+	}
+	rec.Log.Checkpoint, rec.Log.Tail = blob, tail
+	rows, err := tx.QueryContext(ctx, `SELECT seq, count, sum, entries FROM session_segments WHERE session_id = ? ORDER BY idx`, id)
+	if err != nil {
+		return session.SessionRecord{}, false, fmt.Errorf("sqlitestore: session %q: %w", id, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var seg session.Segment
+		if err := rows.Scan(&seg.Seq, &seg.Count, &seg.Sum, &seg.Entries); err != nil {
+			return session.SessionRecord{}, false, fmt.Errorf("sqlitestore: session %q: %w", id, err)
+		}
+		rec.Log.Segments = append(rec.Log.Segments, seg)
+	}
+	if err := rows.Err(); err != nil {
+		return session.SessionRecord{}, false, fmt.Errorf("sqlitestore: session %q: %w", id, err)
+	}
 	return rec, true, nil
 }
 
-// PutSession implements session.RecordStore: an insert at revision 0, an
-// update guarded by the stored revision otherwise, each one statement.
+// PutSession implements session.RecordStore: in one transaction, an
+// insert at revision 0 or an update guarded by the stored revision, and
+// for a segmented record the segments the stored one lacks. The session
+// store only ever extends a session's segments, so an action writes its
+// row (checkpoint and tail) and, when it closed one, one segment.
 func (s *Store) PutSession(ctx context.Context, rec session.SessionRecord) error {
-	blob := rec.Blob
+	fail := func(err error) error { return fmt.Errorf("sqlitestore: put session %q: %w", rec.SessionID, err) }
+	blob, tail := rec.Blob, []byte(nil)
+	var segs []session.Segment
+	if rec.Log != nil {
+		blob, tail, segs = rec.Log.Checkpoint, rec.Log.Tail, rec.Log.Segments
+	}
+	if blob == nil {
+		blob = []byte{}
+	}
 	rec.Blob = nil
 	raw, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("sqlitestore: session %q: %w", rec.SessionID, err)
 	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fail(err)
+	}
+	defer tx.Rollback()
 	var res sql.Result
 	if rec.Revision == 0 {
-		res, err = s.db.ExecContext(ctx,
-			`INSERT INTO sessions (session_id, revision, record, blob) VALUES (?, 0, ?, ?) ON CONFLICT(session_id) DO NOTHING`,
-			rec.SessionID, raw, blob)
+		res, err = tx.ExecContext(ctx,
+			`INSERT INTO sessions (session_id, revision, record, blob, tail) VALUES (?, 0, ?, ?, ?) ON CONFLICT(session_id) DO NOTHING`,
+			rec.SessionID, raw, blob, tail)
 	} else {
-		res, err = s.db.ExecContext(ctx,
-			`UPDATE sessions SET revision = ?, record = ?, blob = ? WHERE session_id = ? AND revision = ?`,
-			rec.Revision, raw, blob, rec.SessionID, rec.Revision-1)
+		res, err = tx.ExecContext(ctx,
+			`UPDATE sessions SET revision = ?, record = ?, blob = ?, tail = ? WHERE session_id = ? AND revision = ?`,
+			rec.Revision, raw, blob, tail, rec.SessionID, rec.Revision-1)
 	}
 	if err != nil {
-		return fmt.Errorf("sqlitestore: put session %q: %w", rec.SessionID, err)
+		return fail(err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return fmt.Errorf("sqlitestore: put session %q: %w", rec.SessionID, err)
+		return fail(err)
 	} else if n != 1 {
 		return fmt.Errorf("sqlitestore: session %q is not at revision %d: %w", rec.SessionID, rec.Revision-1, session.ErrConflict)
+	}
+	var have int
+	if rec.Revision > 0 {
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(idx)+1, 0) FROM session_segments WHERE session_id = ?`, rec.SessionID).Scan(&have); err != nil {
+			return fail(err)
+		}
+	}
+	if have > len(segs) {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM session_segments WHERE session_id = ? AND idx >= ?`, rec.SessionID, len(segs)); err != nil {
+			return fail(err)
+		}
+		have = len(segs)
+	}
+	for i := have; i < len(segs); i++ {
+		seg := segs[i]
+		if _, err := tx.ExecContext(ctx,
+			`INSERT OR REPLACE INTO session_segments (session_id, idx, seq, count, sum, entries) VALUES (?, ?, ?, ?, ?, ?)`,
+			rec.SessionID, i, seg.Seq, seg.Count, seg.Sum, seg.Entries); err != nil {
+			return fail(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fail(err)
 	}
 	return nil
 }

@@ -227,6 +227,25 @@ func (l Log) MarshalJSON() ([]byte, error) {
 	return appendLog(nil, l), nil
 }
 
+// AppendEntries appends the canonical form of entries from to to-1 of l,
+// comma separated, with no brackets: the bytes a serialized state holds
+// for them inside its log. 0 ≤ from ≤ to ≤ Len.
+func (l Log) AppendEntries(b []byte, from, to int) []byte {
+	if from < 0 || from > to || to > l.n {
+		panic(fmt.Sprintf("core: log range [%d,%d) out of range [0,%d]", from, to, l.n))
+	}
+	if from == 0 && to == l.n {
+		return append(b, l.encoded()...)
+	}
+	for i := from; i < to; i++ {
+		if i > from {
+			b = append(b, ',')
+		}
+		b = appendEntry(b, l.b.items[i])
+	}
+	return b
+}
+
 // appendLog appends the canonical form of l: every entry's keys in sorted
 // order, params sorted by key.
 func appendLog(b []byte, l Log) []byte {

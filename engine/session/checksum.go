@@ -8,17 +8,16 @@ import (
 
 // runningChecksum is a save checksum (saveChecksum) taken as far as the end
 // of a committed state's action log: SHA-256 over {"replayCompatible":…,
-// "state": and the state's first n bytes, which end just before the ']'
-// that closes the log. A canonical state begins with its log ("actionLog"
-// sorts first), and a game's log only grows, entries never changing, so
-// each accepted action hashes only the entries it appended and a save
-// hashes only what follows the log (the kind state and a few fields), not
-// the whole game. The work is the same as hashing the whole state at every
-// save, spread over the actions that wrote it; the store keeps one per
-// cached session, replaced, never changed, like the record beside it.
+// "state": and the state's bytes up to the ']' that closes its log. A
+// canonical state begins with its log ("actionLog" sorts first), and a
+// game's log only grows, entries never changing, so each accepted action
+// hashes only the entries it appended and a save hashes only what follows
+// the log (the kind state and a few fields), not the whole game. The work
+// is the same as hashing the whole state at every save, spread over the
+// actions that wrote it; the store keeps one per cached session, replaced,
+// never changed, like the record beside it.
 type runningChecksum struct {
 	compatible bool
-	n          int // state bytes hashed, up to the log's closing ']'
 	entries    int // log entries hashed
 	h          hash.Hash
 }
@@ -33,63 +32,65 @@ func checksumHead(compatible bool) string {
 	return `{"replayCompatible":false,"state":`
 }
 
+// newChecksum returns the running checksum of a state with an empty log.
+func newChecksum(compatible bool) *runningChecksum {
+	h := sha256.New()
+	h.Write([]byte(checksumHead(compatible)))
+	h.Write([]byte(logStart))
+	return &runningChecksum{compatible: compatible, h: h}
+}
+
 // startChecksum hashes a canonical state as far as the end of its log of
-// entries entries (any number when entries is negative), or returns nil
-// when the state does not read as one.
-func startChecksum(compatible bool, state []byte, entries int) *runningChecksum {
+// entries entries (any number when entries is negative) and returns the
+// index of the ']' closing the log, or nil when the state does not read
+// as one.
+func startChecksum(compatible bool, state []byte, entries int) (*runningChecksum, int) {
 	if len(state) < len(logStart) || string(state[:len(logStart)]) != logStart {
-		return nil
+		return nil, 0
 	}
 	end, count, ok := scanEntries(state, len(logStart))
 	if !ok || (entries >= 0 && count != entries) {
-		return nil
+		return nil, 0
 	}
-	entries = count
 	h := sha256.New()
 	h.Write([]byte(checksumHead(compatible)))
 	h.Write(state[:end])
-	return &runningChecksum{compatible: compatible, n: end, entries: entries, h: h}
+	return &runningChecksum{compatible: compatible, entries: count, h: h}, end
 }
 
-// extend returns the running checksum of state, the canonical serialization
-// of a game whose log of entries entries extends the one sum covers (the
-// state an action or an adoption made from sum's), hashing only the new
-// entries. It returns nil when state does not read as such; the next save
-// then hashes the state whole.
-func (sum *runningChecksum) extend(state []byte, entries int) *runningChecksum {
-	if sum == nil || entries < sum.entries || len(state) <= sum.n || string(state[:len(logStart)]) != logStart {
+// extend returns the running checksum of a log that is sum's followed by
+// count more entries, added (canonical, comma separated). It returns nil
+// when sum is nil; the next save then hashes the state whole.
+func (sum *runningChecksum) extend(added []byte, count int) *runningChecksum {
+	if sum == nil {
 		return nil
 	}
-	if entries == sum.entries {
-		if state[sum.n] != ']' {
-			return nil
-		}
+	if count == 0 {
 		return sum // the same log: the same running checksum
 	}
-	end, count, ok := scanEntries(state, sum.n)
-	if !ok || sum.entries+count != entries {
-		return nil
-	}
 	h := sum.clone()
 	if h == nil {
 		return nil
 	}
-	h.Write(state[sum.n:end])
-	return &runningChecksum{compatible: sum.compatible, n: end, entries: entries, h: h}
+	if sum.entries > 0 {
+		h.Write([]byte{','})
+	}
+	h.Write(added)
+	return &runningChecksum{compatible: sum.compatible, entries: sum.entries + count, h: h}
 }
 
-// finish returns the checksum of state, whose whole log sum covers, for a
-// save with the given replay compatibility; ok is false when sum does not
-// fit state.
-func (sum *runningChecksum) finish(compatible bool, state []byte, entries int) (string, bool) {
-	if sum == nil || sum.compatible != compatible || sum.entries != entries || len(state) <= sum.n || state[sum.n] != ']' {
+// finish returns the checksum of a state whose whole log sum covers and
+// whose bytes after the log are rest (from the ']' closing it), for a save
+// with the given replay compatibility; ok is false when sum does not fit.
+func (sum *runningChecksum) finish(compatible bool, rest []byte, entries int) (string, bool) {
+	if sum == nil || sum.compatible != compatible || sum.entries != entries || len(rest) == 0 || rest[0] != ']' {
 		return "", false
 	}
 	h := sum.clone()
 	if h == nil {
 		return "", false
 	}
-	h.Write(state[sum.n:])
+	h.Write(rest)
 	h.Write([]byte{'}'})
 	return hex.EncodeToString(h.Sum(nil)), true
 }
@@ -144,25 +145,30 @@ func scanEntries(state []byte, i int) (end, count int, ok bool) {
 	return 0, 0, false
 }
 
-// checksum returns the save checksum of c's committed state, finishing its
-// running checksum; when c has none that fits, it hashes the state whole,
-// once, keeping the running checksum that pass yields for the session's
-// next save and actions. The caller holds the session lock.
-func (s *Store) checksum(c *cached) string {
+// checksum returns the save checksum of c's committed state, whose log is
+// the pieces joined by commas and whose bytes after the log are rest,
+// finishing its running checksum; when c has none that fits, it hashes the
+// state whole, once, keeping the running checksum that pass yields for the
+// session's next save and actions. The caller holds the session lock.
+func (s *Store) checksum(c *cached, pieces []logPiece, rest []byte) string {
 	compatible, n := c.rec.ReplayCompatible, c.state.ActionLog.Len()
-	if sum, ok := c.sum.finish(compatible, c.rec.Blob, n); ok {
+	if sum, ok := c.sum.finish(compatible, rest, n); ok {
 		return sum
 	}
-	run := startChecksum(compatible, c.rec.Blob, n)
-	if sum, ok := run.finish(compatible, c.rec.Blob, n); ok {
-		s.mu.Lock()
-		if cur := s.cache[c.rec.SessionID]; cur != nil && cur.rec.Revision == c.rec.Revision {
-			nc := *cur
-			nc.sum = run
-			s.cache[c.rec.SessionID] = &nc
-		}
-		s.mu.Unlock()
-		return sum
+	run := newChecksum(compatible)
+	for _, p := range pieces {
+		run = run.extend(p.b, p.n)
 	}
-	return saveChecksum(compatible, c.rec.Blob)
+	sum, ok := run.finish(compatible, rest, n)
+	if !ok {
+		return saveChecksum(compatible, appendState(nil, pieces, rest))
+	}
+	s.mu.Lock()
+	if cur := s.cache[c.rec.SessionID]; cur != nil && cur.rec.Revision == c.rec.Revision {
+		nc := *cur
+		nc.sum = run
+		s.cache[c.rec.SessionID] = &nc
+	}
+	s.mu.Unlock()
+	return sum
 }

@@ -57,11 +57,11 @@ func saveChecksum(replayCompatible bool, state []byte) string {
 }
 
 // sealEnvelope builds the canonical save document of a canonical serialized
-// state whose checksum is known. The members are written in canonical
-// (sorted) order by hand, so the state, already canonical, is never
-// encoded twice.
-func sealEnvelope(state []byte, s *core.GameState, kindVersion string, replayCompatible bool, checksum string) []byte {
-	b := make([]byte, 0, len(state)+512)
+// state of size bytes, which state appends, and whose checksum is known.
+// The members are written in canonical (sorted) order by hand, so the
+// state, already canonical, is never encoded twice.
+func sealEnvelope(size int, state func([]byte) []byte, s *core.GameState, kindVersion string, replayCompatible bool, checksum string) []byte {
+	b := make([]byte, 0, size+512)
 	str := func(key, v string) {
 		b = append(b, '"')
 		b = append(b, key...)
@@ -83,7 +83,7 @@ func sealEnvelope(state []byte, s *core.GameState, kindVersion string, replayCom
 	b = append(b, `,"serializationVersion":`...)
 	b = strconv.AppendInt(b, SerializationVersion, 10)
 	b = append(b, `,"state":`...)
-	b = append(b, state...)
+	b = state(b)
 	return append(b, '}')
 }
 
@@ -132,17 +132,17 @@ func ReadStateHeader(state []byte) (StateHeader, error) {
 	return h, err
 }
 
-// readHeader is ReadStateHeader of the state the running checksum sum was
-// taken over (nil when there is none), reading only the members after the
-// log: finding the state in the envelope already stepped over the log, with
-// the same checks, so a second pass over it could not fail.
-func readHeader(state []byte, sum *runningChecksum) (StateHeader, error) {
-	if sum == nil || len(state) < sum.n+2 || state[sum.n+1] != ',' {
+// readHeader is ReadStateHeader of a state whose log closes at end (0
+// when unknown), reading only the members after the log: finding the end
+// of the log already stepped over it, with the same checks, so a second
+// pass over it could not fail.
+func readHeader(state []byte, end int) (StateHeader, error) {
+	if end == 0 || len(state) < end+2 || state[end+1] != ',' {
 		return ReadStateHeader(state)
 	}
-	rest := make([]byte, 0, len(state)-sum.n)
+	rest := make([]byte, 0, len(state)-end)
 	rest = append(rest, '{')
-	return ReadStateHeader(append(rest, state[sum.n+2:]...))
+	return ReadStateHeader(append(rest, state[end+2:]...))
 }
 
 // OpenEnvelope reads a save document and checks everything that needs no
@@ -207,8 +207,11 @@ func openEnvelope(data []byte) (SaveEnvelope, *runningChecksum, *Error) {
 	// A state whose own bytes hash to the checksum is the canonical form
 	// the checksum was taken over; anything else is canonicalized first.
 	state := raw.State
-	sum := startChecksum(*raw.ReplayCompatible, state, -1)
-	got, ok := sum.finish(*raw.ReplayCompatible, state, sum.count())
+	sum, end := startChecksum(*raw.ReplayCompatible, state, -1)
+	got, ok := "", false
+	if sum != nil {
+		got, ok = sum.finish(*raw.ReplayCompatible, state[end:], sum.count())
+	}
 	if !ok {
 		got = saveChecksum(*raw.ReplayCompatible, state)
 	}
@@ -220,7 +223,10 @@ func openEnvelope(data []byte) (SaveEnvelope, *runningChecksum, *Error) {
 		}
 		state = c
 	}
-	h, err := readHeader(state, sum)
+	if sum == nil {
+		end = 0
+	}
+	h, err := readHeader(state, end)
 	if err != nil {
 		return SaveEnvelope{}, nil, errorf(op, core.ReasonInvalidState, "the saved state is not a game state")
 	}

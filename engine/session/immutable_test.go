@@ -26,6 +26,13 @@ func (w *witnessRecords) witness(b []byte) {
 
 func (w *witnessRecords) PutSession(ctx context.Context, rec session.SessionRecord) error {
 	w.witness(rec.Blob)
+	if l := rec.Log; l != nil {
+		w.witness(l.Checkpoint)
+		w.witness(l.Tail)
+		for _, s := range l.Segments {
+			w.witness(s.Entries)
+		}
+	}
 	return w.MemoryRecords.PutSession(ctx, rec)
 }
 
@@ -83,6 +90,9 @@ func TestStoreNeverWritesToABlob(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.submit(t, branched.SessionID, "inc")
+	for i := 0; i < 40; i++ { // past a checkpoint
+		e.submit(t, id, "inc")
+	}
 	e.store.Forget(ctx, id)
 	if _, err := e.store.ResumeSession(ctx, id); err != nil {
 		t.Fatal(err)

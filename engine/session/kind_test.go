@@ -425,11 +425,16 @@ func (e *env) submit(t testing.TB, id string, actions ...string) {
 	}
 }
 
+// record returns the session's stored record with Blob holding the
+// canonical serialization of its game, whichever form it was stored in.
 func (e *env) record(t testing.TB, id string) session.SessionRecord {
 	t.Helper()
 	r, ok, err := e.records.GetSession(ctx, id)
 	if err != nil || !ok {
 		t.Fatalf("no record %s: %v", id, err)
+	}
+	if r.Blob, err = e.store.StateOf(r); err != nil {
+		t.Fatalf("record %s: %v", id, err)
 	}
 	return r
 }

@@ -100,7 +100,7 @@ func (s *Store) BranchSession(ctx context.Context, sessionID string, atActionCou
 		SessionID: id, Audience: src.rec.Audience, ReplayCompatible: true, CreatedAt: now, UpdatedAt: now,
 		ProfileID: src.rec.ProfileID, Initialization: src.rec.Initialization.clone(),
 	}
-	nc, err := s.write(ctx, op, rec, st, nil, nil)
+	nc, err := s.write(ctx, op, rec, st, nil, nil, nil)
 	if err != nil {
 		return SessionHandle{}, err
 	}

@@ -161,7 +161,7 @@ func (s *Store) CreateSession(ctx context.Context, cfg CreateSessionConfig) (Ses
 		SessionID: id, Audience: audience, ReplayCompatible: true,
 		CreatedAt: now, UpdatedAt: now, ProfileID: cfg.ProfileID, Initialization: init,
 	}
-	c, err := s.write(ctx, op, rec, res.Value, nil, nil)
+	c, err := s.write(ctx, op, rec, res.Value, nil, nil, nil)
 	if err != nil {
 		return SessionHandle{}, err
 	}
@@ -197,7 +197,7 @@ func (s *Store) Resume(ctx context.Context, sessionID string) (SessionHandle, er
 		next := c.rec
 		next.Revision++
 		next.UpdatedAt = s.clock.Now()
-		if nc, werr := s.write(ctx, op, next, st, nil, c.sum); werr == nil {
+		if nc, werr := s.write(ctx, op, next, st, c, nil, c.sum); werr == nil {
 			c = nc
 		} else {
 			notice = nil
@@ -266,7 +266,7 @@ func (s *Store) SubmitAction(ctx context.Context, sessionID, actionID string, pa
 	rec := next.rec
 	rec.Revision++
 	rec.UpdatedAt = s.clock.Now()
-	if _, werr := s.write(ctx, op, rec, st, nil, next.sum); werr != nil {
+	if _, werr := s.write(ctx, op, rec, st, next, nil, next.sum); werr != nil {
 		return ActionResult{}, werr
 	}
 	warnings, news := s.foldProfile(ctx, rec.ProfileID, c.state, acted, res.Changes)
@@ -350,7 +350,12 @@ func (s *Store) SaveGame(ctx context.Context, sessionID string) (SaveHandle, err
 	if kind == nil {
 		return SaveHandle{}, errorf(op, core.ReasonUnknownKind, "kind %q is not registered", c.state.KindID)
 	}
-	blob := sealEnvelope(c.rec.Blob, c.state, kind.Version(), c.rec.ReplayCompatible, s.checksum(c))
+	pieces, rest, perr := s.stateParts(c)
+	if perr != nil {
+		return SaveHandle{}, errorf(op, core.ReasonInvalidState, "%v", perr)
+	}
+	blob := sealEnvelope(stateSize(pieces, rest), func(b []byte) []byte { return appendState(b, pieces, rest) },
+		c.state, kind.Version(), c.rec.ReplayCompatible, s.checksum(c, pieces, rest))
 	id := s.ids.NewSaveID()
 	unlockSave := s.saveLocks.lock(id)
 	defer unlockSave()
@@ -411,7 +416,7 @@ func (s *Store) LoadGame(ctx context.Context, saveID string) (SessionHandle, err
 		SessionID: id, Audience: audience, ReplayCompatible: compatible,
 		CreatedAt: now, UpdatedAt: now, ProfileID: rec.ProfileID, Initialization: rec.Initialization.clone(),
 	}
-	c, err := s.write(ctx, op, next, st, serialized, sum)
+	c, err := s.write(ctx, op, next, st, nil, serialized, sum)
 	if err != nil {
 		return SessionHandle{}, err
 	}
@@ -479,7 +484,7 @@ func (s *Store) ImportSave(ctx context.Context, profileID string, data []byte) (
 	}
 	// The stored save is the envelope in canonical form around the state
 	// OpenEnvelope verified against its checksum.
-	blob := sealEnvelope(env.State, &core.GameState{KindID: env.KindID, CampaignID: env.CampaignID, CampaignVersion: env.CampaignVersion}, env.KindVersion, env.ReplayCompatible, env.Checksum)
+	blob := sealEnvelope(len(env.State), func(b []byte) []byte { return append(b, env.State...) }, &core.GameState{KindID: env.KindID, CampaignID: env.CampaignID, CampaignVersion: env.CampaignVersion}, env.KindVersion, env.ReplayCompatible, env.Checksum)
 	id := s.ids.NewSaveID()
 	unlock := s.saveLocks.lock(id)
 	defer unlock()

@@ -10,12 +10,17 @@ import (
 )
 
 // SessionRecord is what the record store keeps per session (§7.2's
-// StoredSessionRecord): the canonical serialization of the game and the host
-// metadata that lives outside it. Nothing here is replayed.
+// StoredSessionRecord): the game and the host metadata that lives outside
+// it. The store writes the game as Log, in segments; Blob, the canonical
+// serialization of the whole game, is the form records had before, which
+// still reads. Exactly one of the two is set.
 type SessionRecord struct {
-	SessionID string        `json:"sessionId"`
-	Blob      []byte        `json:"blob"`
-	Audience  core.Audience `json:"audience"`
+	SessionID string `json:"sessionId"`
+	Blob      []byte `json:"blob"`
+	// Log is the game in segmented form (nil in a record of the older,
+	// whole-Blob form); its bytes are kept beside the record's JSON.
+	Log      *SessionLog   `json:"log,omitempty"`
+	Audience core.Audience `json:"audience"`
 	// AttemptCounter counts submissions, accepted or not, for telemetry. A
 	// record store never compares it.
 	AttemptCounter int `json:"attemptCounter"`

@@ -187,7 +187,11 @@ func TestCrashBetweenWritesLeavesEverySaveLoadable(t *testing.T) {
 		for i := 1; i <= 8; i++ {
 			id := "session-" + string(rune('0'+i))
 			if r, ok, _ := mem.GetSession(ctx, id); ok {
-				if res := e.engine.Deserialize(r.Blob); !res.OK {
+				blob, err := e.store.StateOf(r)
+				if err != nil {
+					t.Fatalf("fail at write %d: session %s unreadable: %v", n, id, err)
+				}
+				if res := e.engine.Deserialize(blob); !res.OK {
 					t.Fatalf("fail at write %d: session %s unreadable: %v", n, id, res.Errors)
 				}
 			}

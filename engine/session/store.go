@@ -183,11 +183,11 @@ func (s *Store) session(ctx context.Context, op, id string) (*cached, *Error) {
 	if !ok {
 		return nil, errorf(op, core.ReasonUnknownSession, "unknown session %q", id)
 	}
-	res := s.engine.Deserialize(rec.Blob)
-	if !res.OK {
-		return nil, refusal(op, res.Errors)
+	st, rerr := s.restore(op, rec)
+	if rerr != nil {
+		return nil, rerr
 	}
-	c := &cached{rec: rec, state: res.Value}
+	c := &cached{rec: rec, state: st}
 	s.publish(c)
 	return c, nil
 }
@@ -254,21 +254,20 @@ func (s *Store) adopt(st *core.GameState, sessionID, profileID string) (*core.Ga
 	return res.State, newNotice(NoticeAdopted, st.CampaignID, st.CampaignVersion, v, "")
 }
 
-// write puts next with st's serialization (serialized, when the caller
-// already holds it, or else computed here), publishing it to the cache
-// only once the write committed. A conflict evicts the cached session.
-// sum is the running checksum of a blob whose log st's extends (the state
-// st was made from by appending entries, or the very same blob), or nil:
-// the new blob's is then computed when a save needs it.
-func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *core.GameState, serialized []byte, sum *runningChecksum) (*cached, *Error) {
-	next.Blob = serialized
-	if next.Blob == nil {
-		blob, err := s.engine.Serialize(st)
-		if err != nil {
-			return nil, errorf(op, core.ReasonInvalidState, "%v", err)
-		}
-		next.Blob = blob
+// write commits next, the record of st, publishing it to the cache only
+// once the write committed; a conflict evicts the cached session. prev is
+// the committed session st was made from by appending log entries (an
+// action, an adoption), whose segmented log the write extends, or nil for
+// a new session. serialized, when not nil, is st's canonical
+// serialization (a loaded save's), read instead of encoding st's log. sum
+// is the running checksum of a prefix of st's log, or nil: the new
+// record's is then computed when a save needs it.
+func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *core.GameState, prev *cached, serialized []byte, sum *runningChecksum) (*cached, *Error) {
+	log, added, err := s.nextLog(prev, st, serialized)
+	if err != nil {
+		return nil, errorf(op, core.ReasonInvalidState, "%v", err)
 	}
+	next.Blob, next.Log = nil, log
 	if perr := s.records.PutSession(ctx, next); perr != nil {
 		serr := storageError(op, perr)
 		if serr.Code == core.ReasonConcurrentModification {
@@ -276,10 +275,18 @@ func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *co
 		}
 		return nil, serr
 	}
-	if sum == nil && st.ActionLog.Len() == 0 {
-		sum = startChecksum(next.ReplayCompatible, next.Blob, 0) // a new game: nothing to hash yet
+	n := st.ActionLog.Len()
+	switch {
+	case n == 0:
+		sum = newChecksum(next.ReplayCompatible)
+	case sum == nil || sum.entries > n:
+		sum = nil
+	case prev != nil && sum.entries == prev.state.ActionLog.Len():
+		sum = sum.extend(added, n-sum.entries)
+	default:
+		sum = sum.extend(st.ActionLog.AppendEntries(nil, sum.entries, n), n-sum.entries)
 	}
-	c := &cached{rec: next, state: st, sum: sum.extend(next.Blob, st.ActionLog.Len())}
+	c := &cached{rec: next, state: st, sum: sum}
 	s.publish(c)
 	return c, nil
 }

@@ -204,7 +204,7 @@ func (h *host) last(campaignID string) *lastPlayed {
 // campaignOf returns the campaign a session plays. Every session this tab
 // created, loaded or branched is remembered; for another (one resumed
 // from IndexedDB) the bridge reads the header of its stored state, which
-// steps over the log without decoding it.
+// steps over the log without decoding it (SessionRecord.Header).
 func (h *host) campaignOf(ctx context.Context, sessionID string) (string, error) {
 	h.mu.Lock()
 	id, ok := h.campaigns[sessionID]
@@ -219,7 +219,7 @@ func (h *host) campaignOf(ctx context.Context, sessionID string) (string, error)
 	if err != nil || !ok {
 		return "", nil
 	}
-	head, _ := session.ReadStateHeader(rec.Blob)
+	head, _ := rec.Header()
 	h.remember(sessionID, head.CampaignID)
 	return head.CampaignID, nil
 }

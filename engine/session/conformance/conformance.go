@@ -82,6 +82,47 @@ func RunRecordStore(t *testing.T, newStore func(t *testing.T) session.RecordStor
 			})
 		}
 	})
+	t.Run("segmented log", func(t *testing.T) {
+		s := newStore(t)
+		seg := func(seq, count int, entries string) session.Segment {
+			return session.Segment{Seq: seq, Count: count, Sum: fmt.Sprintf("sum-%d", seq), Entries: []byte(entries)}
+		}
+		legacy := sess("s1", 0)
+		steps := []session.SessionRecord{legacy}
+		logs := []*session.SessionLog{
+			{Segments: []session.Segment{seg(0, 2, `{"a":0},{"a":1}`)}, Checkpoint: []byte(`{"cp":2}`), CheckpointSum: "c2", TailSum: "t0"},
+			{Segments: []session.Segment{seg(0, 2, `{"a":0},{"a":1}`)}, Checkpoint: []byte(`{"cp":2}`), CheckpointSum: "c2", Tail: []byte(`{"a":2}`), TailCount: 1, TailSum: "t1"},
+			{Segments: []session.Segment{seg(0, 2, `{"a":0},{"a":1}`), seg(2, 2, `{"a":2},{"a":3}`)}, Checkpoint: []byte(`{"cp":4}`), CheckpointSum: "c4", TailSum: "t0"},
+			{Segments: []session.Segment{seg(0, 2, `{"a":0},{"a":1}`), seg(2, 2, `{"a":2},{"a":3}`), seg(4, 1, `{"a":4}`)}, Checkpoint: []byte(`{"cp":5}`), CheckpointSum: "c5", Tail: []byte(`{"a":5},{"a":6}`), TailCount: 2, TailSum: "t2"},
+		}
+		for i, l := range logs {
+			r := sess("s1", i+1)
+			r.Blob, r.Log = nil, l
+			steps = append(steps, r)
+		}
+		for i, want := range steps {
+			if err := s.PutSession(ctx, want); err != nil {
+				t.Fatalf("step %d: %v", i, err)
+			}
+			got, ok, err := s.GetSession(ctx, "s1")
+			if !ok || err != nil {
+				t.Fatalf("step %d: ok %v err %v", i, ok, err)
+			}
+			if !reflect.DeepEqual(normalizeSession(got), normalizeSession(want)) {
+				t.Fatalf("step %d:\ngot  %+v %+v\nwant %+v %+v", i, got, got.Log, want, want.Log)
+			}
+		}
+		// A put that loses the compare-and-set leaves no segment behind.
+		stale := sess("s1", len(steps)-1)
+		stale.Blob, stale.Log = nil, &session.SessionLog{Segments: append(append([]session.Segment(nil), logs[3].Segments...), seg(5, 1, `{"x":1}`)), Checkpoint: []byte(`{"cp":6}`)}
+		if err := s.PutSession(ctx, stale); !session.IsConflict(err) {
+			t.Fatalf("stale put: %v", err)
+		}
+		got, _, _ := s.GetSession(ctx, "s1")
+		if !reflect.DeepEqual(normalizeSession(got), normalizeSession(steps[len(steps)-1])) {
+			t.Fatalf("after a lost put:\ngot  %+v\nwant %+v", got.Log, logs[3])
+		}
+	})
 	t.Run("revision compare-and-set", func(t *testing.T) {
 		tests := []struct {
 			name     string
@@ -327,6 +368,16 @@ func RunRecordStore(t *testing.T, newStore func(t *testing.T) session.RecordStor
 func normalizeSession(r session.SessionRecord) session.SessionRecord {
 	if r.Initialization != nil && len(r.Initialization.KindProfileData) == 0 {
 		r.Initialization = &session.Initialization{}
+	}
+	if r.Log != nil {
+		l := *r.Log
+		if len(l.Tail) == 0 {
+			l.Tail = nil
+		}
+		if len(l.Segments) == 0 {
+			l.Segments = nil
+		}
+		r.Log = &l
 	}
 	return r
 }

@@ -123,7 +123,7 @@ func (r *Records) DeleteCorrupt(_ context.Context, store, id string) error {
 	if store != storeSessions && store != storeSaves {
 		return fmt.Errorf("idb: %s: no store %q", op, store)
 	}
-	x, err := r.db.begin(op, "readwrite", store)
+	x, err := r.db.begin(op, "readwrite", store, storeSegments)
 	if err != nil {
 		return err
 	}
@@ -151,5 +151,8 @@ func (r *Records) DeleteCorrupt(_ context.Context, store, id string) error {
 		return x.wait(cause)
 	}
 	_, rerr = x.request(store, "delete", id)
+	if rerr == nil && store == storeSessions {
+		rerr = putSegments(x, id, nil) // its segments go with it
+	}
 	return x.wait(rerr)
 }

@@ -12,14 +12,18 @@ import (
 // Object store names.
 const (
 	storeSessions = "sessions"
+	storeSegments = "segments"
 	storeSaves    = "saves"
 	storeProfiles = "profiles"
 	storeMeta     = "meta"
 	indexProfile  = "profileId"
 )
 
-// schemaVersion is the IndexedDB version of the database's layout.
-const schemaVersion = 1
+// schemaVersion is the IndexedDB version of the database's layout: 2 adds
+// the segments store, where a session's closed log segments are kept
+// under [sessionId, index] (version 1 kept a session's whole game in its
+// record, which still reads).
+const schemaVersion = 2
 
 // DB is an open Storyloom database. It is safe for concurrent use: every
 // call runs in its own IndexedDB transaction.
@@ -121,7 +125,7 @@ func createStores(db safejs.Value) {
 		b, _ := ok.Bool()
 		return b
 	}
-	for _, n := range []string{storeSessions, storeProfiles, storeMeta} {
+	for _, n := range []string{storeSessions, storeSegments, storeProfiles, storeMeta} {
 		if !has(n) {
 			_, _ = db.Call("createObjectStore", n)
 		}

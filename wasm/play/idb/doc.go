@@ -6,7 +6,8 @@
 // session.ProfileStore; both are reached from Go through
 // github.com/hack-pad/safejs, without any JavaScript of their own.
 //
-// One database holds four object stores: sessions (by session id), saves
+// One database holds five object stores: sessions (by session id), segments
+// (a session's closed log segments, by [session id, index]), saves
 // (by save id, indexed by profile id), profiles (by profile id, the
 // canonical document session.EncodeProfile writes) and meta (small JSON
 // documents the browser bridge keeps beside the records: slot names, the

@@ -5,15 +5,20 @@ package idb
 import (
 	"context"
 	"encoding/json"
+	"math"
 
 	"github.com/hack-pad/safejs"
 	"github.com/storyloom/storyloom/engine/session"
 )
 
 // Records is the IndexedDB session.RecordStore. A record is kept as an
-// object {rec, blob, blobNil[, profileId]}: rec is the record's JSON
-// without its blob, blob the blob's bytes as a Uint8Array (a blob need not
-// be text), and profileId, on saves, what the profile index reads.
+// object {rec, blob, blobNil[, profileId][, tail]}: rec is the record's
+// JSON without its blob, blob the blob's bytes as a Uint8Array (a blob
+// need not be text), and profileId, on saves, what the profile index
+// reads. A segmented session (rec carries "log") keeps its checkpoint in
+// blob, its tail in tail and each closed segment as an object {seq, count,
+// sum, entries} in the segments store under [sessionId, index]: an action
+// rewrites the small session object and adds at most one segment.
 type Records struct {
 	db *DB
 }
@@ -92,11 +97,20 @@ func present(v safejs.Value) bool { return !v.IsUndefined() && !v.IsNull() }
 // decode is a *CorruptError.
 func (r *Records) GetSession(_ context.Context, sessionID string) (session.SessionRecord, bool, error) {
 	const op = "GetSession"
-	x, err := r.db.begin(op, "readonly", storeSessions)
+	x, err := r.db.begin(op, "readonly", storeSessions, storeSegments)
 	if err != nil {
 		return session.SessionRecord{}, false, err
 	}
 	v, rerr := x.request(storeSessions, "get", sessionID)
+	var segs safejs.Value
+	if rerr == nil && present(v) {
+		if rng, kerr := segmentRange(sessionID, 0); kerr != nil {
+			x.abort()
+			rerr = jsError(op, kerr)
+		} else {
+			segs, rerr = x.request(storeSegments, "getAll", rng)
+		}
+	}
 	if err := x.wait(rerr); err != nil {
 		return session.SessionRecord{}, false, err
 	}
@@ -105,6 +119,10 @@ func (r *Records) GetSession(_ context.Context, sessionID string) (session.Sessi
 	}
 	var rec session.SessionRecord
 	blob, err := decodeRecord(v, &rec)
+	if err == nil && rec.Log != nil {
+		err = decodeLog(v, segs, rec.Log, blob)
+		blob = nil
+	}
 	if err != nil {
 		return session.SessionRecord{}, false, corrupt(storeSessions, sessionID, err)
 	}
@@ -128,12 +146,19 @@ func (r *Records) PutSessionUnchecked(rec session.SessionRecord) error {
 func (r *Records) putSession(rec session.SessionRecord, check bool) error {
 	const op = "PutSession"
 	blob := rec.Blob
+	var segs []session.Segment
+	if rec.Log != nil {
+		blob, segs = rec.Log.Checkpoint, rec.Log.Segments
+	}
 	rec.Blob = nil
 	obj, err := encodeRecord(rec, blob, nil)
+	if err == nil && rec.Log != nil {
+		err = setBytes(obj, "tail", rec.Log.Tail)
+	}
 	if err != nil {
 		return jsError(op, err)
 	}
-	x, err := r.db.begin(op, "readwrite", storeSessions)
+	x, err := r.db.begin(op, "readwrite", storeSessions, storeSegments)
 	if err != nil {
 		return err
 	}
@@ -161,7 +186,140 @@ func (r *Records) putSession(rec session.SessionRecord, check bool) error {
 		return x.wait(cause)
 	}
 	_, rerr := x.request(storeSessions, "put", obj, rec.SessionID)
+	if rerr == nil {
+		rerr = putSegments(x, rec.SessionID, segs)
+	}
 	return x.wait(rerr)
+}
+
+// segmentRange is the key range of a session's segments from index from.
+func segmentRange(sessionID string, from int) (safejs.Value, error) {
+	kr, err := safejs.Global().Get("IDBKeyRange")
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	return kr.Call("bound", []any{sessionID, from}, []any{sessionID, math.MaxInt32})
+}
+
+// putSegments brings the session's stored segments level with segs, in
+// x: the session store only ever extends them, so it adds those past the
+// stored count (and drops any stored beyond segs).
+func putSegments(x *tx, sessionID string, segs []session.Segment) error {
+	all, err := segmentRange(sessionID, 0)
+	if err != nil {
+		x.abort()
+		return jsError(x.op, err)
+	}
+	n, err := x.request(storeSegments, "count", all)
+	if err != nil {
+		return err
+	}
+	have, err := n.Int()
+	if err != nil {
+		x.abort()
+		return jsError(x.op, err)
+	}
+	if have > len(segs) {
+		extra, err := segmentRange(sessionID, len(segs))
+		if err != nil {
+			x.abort()
+			return jsError(x.op, err)
+		}
+		if _, err := x.request(storeSegments, "delete", extra); err != nil {
+			return err
+		}
+		have = len(segs)
+	}
+	for i := have; i < len(segs); i++ {
+		obj, err := segmentObject(segs[i])
+		if err != nil {
+			x.abort()
+			return jsError(x.op, err)
+		}
+		if _, err := x.request(storeSegments, "put", obj, []any{sessionID, i}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// segmentObject is the stored object of one segment.
+func segmentObject(seg session.Segment) (safejs.Value, error) {
+	ctor, err := safejs.Global().Get("Object")
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	obj, err := ctor.New()
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	for k, v := range map[string]any{"seq": seg.Seq, "count": seg.Count, "sum": seg.Sum} {
+		if err := obj.Set(k, v); err != nil {
+			return safejs.Value{}, err
+		}
+	}
+	return obj, setBytes(obj, "entries", seg.Entries)
+}
+
+// setBytes sets obj[key] to a Uint8Array copy of b.
+func setBytes(obj safejs.Value, key string, b []byte) error {
+	arr, err := bytesToJS(b)
+	if err != nil {
+		return err
+	}
+	return obj.Set(key, arr)
+}
+
+// decodeLog fills a segmented session's log from its stored object v, its
+// segments' objects segs and its checkpoint.
+func decodeLog(v, segs safejs.Value, l *session.SessionLog, checkpoint []byte) error {
+	l.Checkpoint = checkpoint
+	tail, err := v.Get("tail")
+	if err != nil {
+		return err
+	}
+	if l.Tail, err = bytesFromJS(tail); err != nil {
+		return err
+	}
+	n, err := segs.Length()
+	if err != nil {
+		return err
+	}
+	l.Segments = make([]session.Segment, n)
+	for i := range l.Segments {
+		o, err := segs.Index(i)
+		if err != nil {
+			return err
+		}
+		seg := &l.Segments[i]
+		for _, f := range []struct {
+			key string
+			dst *int
+		}{{"seq", &seg.Seq}, {"count", &seg.Count}} {
+			x, err := o.Get(f.key)
+			if err != nil {
+				return err
+			}
+			if *f.dst, err = x.Int(); err != nil {
+				return err
+			}
+		}
+		sum, err := o.Get("sum")
+		if err != nil {
+			return err
+		}
+		if seg.Sum, err = sum.String(); err != nil {
+			return err
+		}
+		entries, err := o.Get("entries")
+		if err != nil {
+			return err
+		}
+		if seg.Entries, err = bytesFromJS(entries); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // GetSave implements session.RecordStore; a record that does not decode

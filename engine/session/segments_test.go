@@ -1,0 +1,199 @@
+package session_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/session"
+)
+
+// rawRecord reads the session record as the record store holds it.
+func rawRecord(t *testing.T, e *env, id string) session.SessionRecord {
+	t.Helper()
+	r, ok, err := e.records.GetSession(ctx, id)
+	if err != nil || !ok {
+		t.Fatalf("no record %s: %v", id, err)
+	}
+	return r
+}
+
+// savedState takes a save of the session and returns the state it holds.
+func savedState(t *testing.T, e *env, id string) []byte {
+	t.Helper()
+	h, err := e.store.SaveGame(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _, _ := e.records.GetSave(ctx, h.SaveID)
+	env, oerr := session.OpenEnvelope(rec.Blob)
+	if oerr != nil {
+		t.Fatal(oerr)
+	}
+	return env.State
+}
+
+func TestAnAutosaveAppendsToTheLog(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	id := e.create(t, "p")
+	var prev session.SessionRecord
+	for n := 1; n <= 100; n++ {
+		e.submit(t, id, "inc")
+		r := rawRecord(t, e, id)
+		l := r.Log
+		if r.Blob != nil || l == nil {
+			t.Fatalf("action %d: the record is not segmented", n)
+		}
+		if l.TailCount >= 32 || len(l.Tail) > 32*64 {
+			t.Fatalf("action %d: the tail holds %d entries (%d bytes)", n, l.TailCount, len(l.Tail))
+		}
+		total := l.TailCount
+		for _, s := range l.Segments {
+			total += s.Count
+		}
+		if total != n {
+			t.Fatalf("action %d: the record holds %d entries", n, total)
+		}
+		// Closed segments are the very ones the previous record held:
+		// an autosave adds to them and never writes them again.
+		if prev.Log != nil {
+			for i, s := range prev.Log.Segments {
+				if &l.Segments[i].Entries[0] != &s.Entries[0] || l.Segments[i].Sum != s.Sum {
+					t.Fatalf("action %d: segment %d was written again", n, i)
+				}
+			}
+			if len(l.Segments) == len(prev.Log.Segments) && &l.Checkpoint[0] != &prev.Log.Checkpoint[0] {
+				t.Fatalf("action %d: the checkpoint was written again without a new segment", n)
+			}
+		}
+		prev = r
+	}
+	if got := len(prev.Log.Segments); got != 3 {
+		t.Fatalf("100 actions made %d segments, want 3 of 32", got)
+	}
+}
+
+func TestARestoreReplaysTheTailOnTheCheckpoint(t *testing.T) {
+	for _, n := range []int{0, 1, 31, 32, 33, 64, 70} {
+		e := newEnv(t, envOptions{})
+		id := e.create(t, "p")
+		for i := 0; i < n; i++ {
+			e.submit(t, id, "inc")
+		}
+		want := savedState(t, e, id)
+		e.store.Forget(ctx, id)
+		if got := savedState(t, e, id); !bytes.Equal(got, want) {
+			t.Fatalf("%d actions: restored state differs:\n got %s\nwant %s", n, got, want)
+		}
+		e.store.Forget(ctx, id)
+		e.submit(t, id, "inc")
+		sc, err := e.store.GetScene(ctx, id)
+		if err != nil || countOf(t, sc) != n+1 {
+			t.Fatalf("%d actions: played on to %v, %v", n, countOf(t, sc), err)
+		}
+	}
+}
+
+func TestAnAdoptionCheckpoints(t *testing.T) {
+	e := newEnv(t, envOptions{epochs: []epoch{v1, v2}})
+	id := e.create(t, "p")
+	e.submit(t, id, "inc", "inc")
+	e.channel.set("2.0.0")
+	e.submit(t, id, "inc")
+	l := rawRecord(t, e, id).Log
+	if l.TailCount != 0 || len(l.Segments) != 1 || l.Segments[0].Count != 4 {
+		t.Fatalf("after an adoption: %d segments, tail %d", len(l.Segments), l.TailCount)
+	}
+	want := savedState(t, e, id)
+	e.store.Forget(ctx, id)
+	if got := savedState(t, e, id); !bytes.Equal(got, want) {
+		t.Fatalf("restored state differs:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestADamagedLogIsRefused(t *testing.T) {
+	tests := []struct {
+		name   string
+		damage func(l *session.SessionLog)
+	}{
+		{"a segment's entries", func(l *session.SessionLog) {
+			l.Segments[0].Entries = bytes.Replace(l.Segments[0].Entries, []byte(`"inc"`), []byte(`"end"`), 1)
+		}},
+		{"a segment lost", func(l *session.SessionLog) { l.Segments = l.Segments[1:] }},
+		{"the checkpoint", func(l *session.SessionLog) {
+			l.Checkpoint = bytes.Replace(l.Checkpoint, []byte(`"count":64`), []byte(`"count":65`), 1)
+		}},
+		{"the tail", func(l *session.SessionLog) {
+			l.Tail = bytes.Replace(l.Tail, []byte(`"inc"`), []byte(`"end"`), 1)
+		}},
+		{"the tail's count", func(l *session.SessionLog) { l.TailCount++ }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, envOptions{})
+			id := e.create(t, "p")
+			for i := 0; i < 70; i++ {
+				e.submit(t, id, "inc")
+			}
+			r := rawRecord(t, e, id)
+			damaged := *r.Log
+			damaged.Segments = append([]session.Segment(nil), r.Log.Segments...)
+			tt.damage(&damaged)
+			r.Log = &damaged
+			r.Revision++
+			if err := e.records.PutSession(ctx, r); err != nil {
+				t.Fatal(err)
+			}
+			e.store.Forget(ctx, id)
+			_, err := e.store.GetScene(ctx, id)
+			wantCode(t, err, core.ReasonInvalidState)
+		})
+	}
+}
+
+func TestTodaysRecordsStillLoad(t *testing.T) {
+	raw, err := os.ReadFile("testdata/today/session-record.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec session.SessionRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, envOptions{})
+	rec.Revision = 0 // a record store takes a new session at revision 0
+	rec.SessionID = "today"
+	if err := e.records.PutSession(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := e.store.GetScene(ctx, rec.SessionID)
+	if err != nil || countOf(t, sc) != 40 {
+		t.Fatalf("the record in today's form: %v", err)
+	}
+	if got := savedState(t, e, rec.SessionID); !bytes.Equal(got, rec.Blob) {
+		t.Fatalf("a save of it differs:\n got %s\nwant %s", got, rec.Blob)
+	}
+	e.submit(t, rec.SessionID, "inc")
+	if l := rawRecord(t, e, rec.SessionID).Log; l == nil || l.Segments[0].Count != 41 {
+		t.Fatal("its first write did not move it to segments")
+	}
+	e.store.Forget(ctx, rec.SessionID)
+	if sc, err := e.store.GetScene(ctx, rec.SessionID); err != nil || countOf(t, sc) != 41 {
+		t.Fatalf("after its first write: %v", err)
+	}
+
+	doc, err := os.ReadFile("testdata/today/save-file.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := e.store.ImportSave(ctx, "p", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := e.store.LoadGame(ctx, h.SaveID)
+	if err != nil || countOf(t, loaded.Scene) != 40 {
+		t.Fatalf("the save file in today's format: %v", err)
+	}
+}
