@@ -159,7 +159,7 @@ func (p *page) downloadsTo(dir string) {
 // waitFile waits for one finished file in dir and returns its path.
 func waitFile(t *testing.T, dir string) string {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {

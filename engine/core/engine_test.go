@@ -644,3 +644,33 @@ func TestAKindsPanicIsAReasonCode(t *testing.T) {
 		t.Fatalf("a panicking state check: %+v", res.Errors)
 	}
 }
+
+func TestAppendEntriesIsTheLogsOwnBytes(t *testing.T) {
+	l := core.NewLog(
+		core.LoggedAction{Seq: 0, ActionID: "a"},
+		core.LoggedAction{Seq: 1, ActionID: "b", Params: core.Params{"z": "\u2028", "a": 1.5, "m": true}},
+		core.LoggedContent{Seq: 2, From: "1", To: "2"},
+		core.LoggedAction{Seq: 3, ActionID: "c"},
+	)
+	whole, err := l.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner := string(whole[1 : len(whole)-1])
+	if got := string(l.AppendEntries(nil, 0, l.Len())); got != inner {
+		t.Fatalf("whole log:\n got %s\nwant %s", got, inner)
+	}
+	var parts []string
+	for i := 0; i < l.Len(); i++ {
+		parts = append(parts, string(l.AppendEntries(nil, i, i+1)))
+	}
+	if got := strings.Join(parts, ","); got != inner {
+		t.Fatalf("entry by entry:\n got %s\nwant %s", got, inner)
+	}
+	if got := string(l.AppendEntries([]byte("x"), 1, 3)); got != "x"+parts[1]+","+parts[2] {
+		t.Fatalf("a range: %s", got)
+	}
+	if got := l.AppendEntries(nil, 2, 2); len(got) != 0 {
+		t.Fatalf("an empty range: %s", got)
+	}
+}

@@ -95,6 +95,16 @@ func (sum *runningChecksum) finish(compatible bool, rest []byte, entries int) (s
 	return hex.EncodeToString(h.Sum(nil)), true
 }
 
+// digest returns the SHA-256 of what sum has hashed so far, as hex: a
+// segment's chain checksum.
+func (sum *runningChecksum) digest() string {
+	h := sum.clone()
+	if h == nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // count returns the number of log entries sum covers; 0 for nil.
 func (sum *runningChecksum) count() int {
 	if sum == nil {

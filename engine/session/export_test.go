@@ -7,7 +7,7 @@ func (s *Store) StateOf(rec SessionRecord) ([]byte, error) {
 	if rec.Log == nil {
 		return rec.Blob, nil
 	}
-	st, err := s.restore("StateOf", rec)
+	st, _, err := s.restore("StateOf", rec)
 	if err != nil {
 		return nil, err
 	}

@@ -18,8 +18,11 @@ const checkpointEvery = 32
 // Segment is a closed run of a session's action log as a record store
 // keeps it: Count canonical entries from log position Seq, comma
 // separated, and Sum, the chain checksum: the SHA-256 (64 hex digits) of
-// the previous segment's Sum ("" for the first) followed by Entries.
-// A segment never changes once written.
+// the log up to the segment's end, every segment before it included, taken
+// as a save's checksum is (the bytes {"replayCompatible":…,"state":
+// {"actionLog":[ and the entries), so that each covers the chain before
+// it and costs nothing to compute: it is the session's running save
+// checksum at that point. A segment never changes once written.
 type Segment struct {
 	Seq     int    `json:"seq"`
 	Count   int    `json:"count"`
@@ -33,9 +36,9 @@ type Segment struct {
 // accepted action writes the tail again (at most checkpointEvery entries),
 // never the whole log; every checkpointEvery actions, and at every entry
 // that is not an action (an adoption), the tail closes into a new segment
-// and the checkpoint moves. Sums chain segment to segment, then through
-// the checkpoint to the tail, so a store that lost or damaged any part is
-// found out on restore.
+// and the checkpoint moves. Sums chain segment to segment and on to the
+// tail; the checkpoint's is chained to its segment's, so a store that lost
+// or damaged any part is found out on restore.
 //
 // The byte fields are not in the record's JSON: a record store keeps them
 // beside it (Segments as rows or objects of their own, appended to, never
@@ -46,14 +49,14 @@ type SessionLog struct {
 	// Checkpoint is the canonical serialization of the game at the end of
 	// Segments with its log emptied: it begins {"actionLog":[],.
 	Checkpoint []byte `json:"-"`
-	// CheckpointSum is the SHA-256 of the last segment's Sum followed by
-	// Checkpoint.
+	// CheckpointSum is the SHA-256 of the log's sum at the checkpoint (the
+	// last segment's Sum, or an empty log's) followed by Checkpoint.
 	CheckpointSum string `json:"checkpointSum"`
 	// Tail is the canonical entries logged since the checkpoint, comma
 	// separated, every one an action; TailCount counts them.
 	Tail      []byte `json:"-"`
 	TailCount int    `json:"tailCount"`
-	// TailSum is the SHA-256 of CheckpointSum followed by Tail.
+	// TailSum is the sum of the whole log, tail included, as a Segment's.
 	TailSum string `json:"tailSum"`
 }
 
@@ -99,28 +102,33 @@ func chainSum(prev string, b []byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// verify checks the chain of sums and the segments' positions.
-func (l *SessionLog) verify() error {
-	prev, at := "", 0
+// verify checks the segments' positions and the chain of sums, for a
+// session of the given replay compatibility, and returns the running
+// checksum of the whole log that checking it computed.
+func (l *SessionLog) verify(compatible bool) (*runningChecksum, error) {
+	sum, at := newChecksum(compatible), 0
 	for i, s := range l.Segments {
 		if s.Seq != at || s.Count <= 0 {
-			return fmt.Errorf("segment %d starts at %d with %d entries; the log had %d", i, s.Seq, s.Count, at)
+			return nil, fmt.Errorf("segment %d starts at %d with %d entries; the log had %d", i, s.Seq, s.Count, at)
 		}
-		if chainSum(prev, s.Entries) != s.Sum {
-			return fmt.Errorf("segment %d does not match its checksum", i)
+		if sum = sum.extend(s.Entries, s.Count); sum.digest() != s.Sum {
+			return nil, fmt.Errorf("segment %d does not match its checksum", i)
 		}
-		prev, at = s.Sum, at+s.Count
+		at += s.Count
 	}
 	if !bytes.HasPrefix(l.Checkpoint, []byte(emptyLogStart)) {
-		return fmt.Errorf("the checkpoint is not a game state with an emptied log")
+		return nil, fmt.Errorf("the checkpoint is not a game state with an emptied log")
 	}
-	if chainSum(prev, l.Checkpoint) != l.CheckpointSum {
-		return fmt.Errorf("the checkpoint does not match its checksum")
+	if chainSum(sum.digest(), l.Checkpoint) != l.CheckpointSum {
+		return nil, fmt.Errorf("the checkpoint does not match its checksum")
 	}
-	if l.TailCount < 0 || (l.TailCount == 0) != (len(l.Tail) == 0) || chainSum(l.CheckpointSum, l.Tail) != l.TailSum {
-		return fmt.Errorf("the tail does not match its checksum")
+	if l.TailCount < 0 || (l.TailCount == 0) != (len(l.Tail) == 0) {
+		return nil, fmt.Errorf("the tail's count does not fit it")
 	}
-	return nil
+	if sum = sum.extend(l.Tail, l.TailCount); sum.digest() != l.TailSum {
+		return nil, fmt.Errorf("the tail does not match its checksum")
+	}
+	return sum, nil
 }
 
 // emptyLogStart is how a canonical state with an empty log begins.
@@ -159,27 +167,30 @@ func (s *Store) head(st *core.GameState) ([]byte, error) {
 
 // restore decodes a session record's game: a Blob as it is, a segmented
 // log by replaying its tail on its checkpoint, after checking every sum.
-func (s *Store) restore(op string, rec SessionRecord) (*core.GameState, *Error) {
+// It also returns the running checksum of the game's log when checking
+// the sums computed it (nil for a Blob).
+func (s *Store) restore(op string, rec SessionRecord) (*core.GameState, *runningChecksum, *Error) {
 	l := rec.Log
 	if l == nil {
 		res := s.engine.Deserialize(rec.Blob)
 		if !res.OK {
-			return nil, refusal(op, res.Errors)
+			return nil, nil, refusal(op, res.Errors)
 		}
-		return res.Value, nil
+		return res.Value, nil, nil
 	}
-	if err := l.verify(); err != nil {
-		return nil, errorf(op, core.ReasonInvalidState, "session %q is damaged: %v", rec.SessionID, err)
+	sum, verr := l.verify(rec.ReplayCompatible)
+	if verr != nil {
+		return nil, nil, errorf(op, core.ReasonInvalidState, "session %q is damaged: %v", rec.SessionID, verr)
 	}
 	blob := appendState(make([]byte, 0, stateSize(l.pieces(), l.Checkpoint)), l.pieces(), l.Checkpoint[len(logStart):])
 	res := s.engine.Deserialize(blob)
 	if !res.OK {
-		return nil, refusal(op, res.Errors)
+		return nil, nil, refusal(op, res.Errors)
 	}
 	full := res.Value
 	k, n := l.checkpointAt(), l.entries()
 	if full.ActionLog.Len() != n {
-		return nil, errorf(op, core.ReasonInvalidState, "session %q holds %d log entries, not %d", rec.SessionID, full.ActionLog.Len(), n)
+		return nil, nil, errorf(op, core.ReasonInvalidState, "session %q holds %d log entries, not %d", rec.SessionID, full.ActionLog.Len(), n)
 	}
 	st := *full
 	st.ActionLog = full.ActionLog.Prefix(k)
@@ -187,36 +198,28 @@ func (s *Store) restore(op string, rec SessionRecord) (*core.GameState, *Error) 
 	for i := k; i < n; i++ {
 		a, ok := full.ActionLog.At(i).(core.LoggedAction)
 		if !ok {
-			return nil, errorf(op, core.ReasonInvalidState, "session %q: entry %d after the checkpoint is not an action", rec.SessionID, i)
+			return nil, nil, errorf(op, core.ReasonInvalidState, "session %q: entry %d after the checkpoint is not an action", rec.SessionID, i)
 		}
 		res := s.quiet.SubmitAction(cur, a.ActionID, a.Params)
 		if !res.OK {
 			r := errorf(op, core.ReasonInvalidState, "session %q: entry %d (%q) does not replay on its checkpoint", rec.SessionID, i, a.ActionID)
 			r.Details = res.Errors
-			return nil, r
+			return nil, nil, r
 		}
 		cur = res.Value
 	}
-	return cur, nil
+	return cur, sum, nil
 }
 
 // nextLog returns the segmented form of st, a game whose log extends the
-// one prev holds (prev is nil for a new session), and the canonical bytes
-// of the entries st added to prev's, comma separated (nil without prev). serialized, when not
-// nil, is st's canonical serialization, read for its log instead of
-// encoding it again.
-func (s *Store) nextLog(prev *cached, st *core.GameState, serialized []byte) (*SessionLog, []byte, error) {
-	from := 0
+// one prev holds (prev is nil for a new session), where added is the
+// canonical bytes of the entries st added to prev's log (all of st's for
+// a new session), comma separated, and sum the running checksum of st's
+// whole log, for a session of sum's replay compatibility.
+func (s *Store) nextLog(prev *cached, st *core.GameState, added []byte, sum *runningChecksum) (*SessionLog, error) {
+	from, n := 0, st.ActionLog.Len()
 	if prev != nil {
 		from = prev.state.ActionLog.Len()
-	}
-	n := st.ActionLog.Len()
-	if from > n {
-		return nil, nil, fmt.Errorf("the new log of %d entries does not extend the stored one of %d", n, from)
-	}
-	var added []byte
-	if prev != nil {
-		added = st.ActionLog.AppendEntries(nil, from, n)
 	}
 	if prev != nil && prev.rec.Log != nil {
 		pl := prev.rec.Log
@@ -225,56 +228,44 @@ func (s *Store) nextLog(prev *cached, st *core.GameState, serialized []byte) (*S
 			if n > from {
 				next.Tail = joinEntries(pl.Tail, added)
 				next.TailCount += n - from
-				next.TailSum = chainSum(next.CheckpointSum, next.Tail)
+				next.TailSum = sum.digest()
 			}
-			return &next, added, nil
+			return &next, nil
 		}
-		l, err := s.checkpoint(pl.Segments, joinEntries(pl.Tail, added), pl.TailCount+n-from, st)
-		return l, added, err
+		return s.checkpoint(pl.Segments, joinEntries(pl.Tail, added), pl.TailCount+n-from, st, sum)
 	}
 	// No segmented log to extend: the whole log becomes the first segment.
-	var all []byte
-	switch {
-	case prev == nil && serialized != nil:
-		end, count, ok := scanEntries(serialized, len(logStart))
-		if !ok || count != n || !bytes.HasPrefix(serialized, []byte(logStart)) {
-			return nil, nil, fmt.Errorf("the serialized state does not hold its log")
+	if prev != nil && prev.rec.Blob != nil {
+		pieces, _, err := s.stateParts(prev)
+		if err != nil {
+			return nil, err
 		}
-		all = serialized[len(logStart):end:end]
-	case prev != nil && prev.rec.Blob != nil && bytes.HasPrefix(prev.rec.Blob, []byte(logStart)):
-		end, count, ok := scanEntries(prev.rec.Blob, len(logStart))
-		if !ok || count != from {
-			return nil, nil, fmt.Errorf("the stored state does not hold its log")
+		if len(pieces) > 0 {
+			added = joinEntries(pieces[0].b, added)
 		}
-		all = joinEntries(prev.rec.Blob[len(logStart):end:end], added)
-	default:
-		all = st.ActionLog.AppendEntries(nil, 0, n)
 	}
-	l, err := s.checkpoint(nil, all, n, st)
-	return l, added, err
+	return s.checkpoint(nil, added, n, st, sum)
 }
 
 // checkpoint returns the log of the closed segments with one more of
-// count entries (none when count is 0) and a checkpoint of st.
-func (s *Store) checkpoint(closed []Segment, entries []byte, count int, st *core.GameState) (*SessionLog, error) {
+// count entries (none when count is 0) and a checkpoint of st, whose
+// whole log's running checksum is sum.
+func (s *Store) checkpoint(closed []Segment, entries []byte, count int, st *core.GameState, sum *runningChecksum) (*SessionLog, error) {
 	head, err := s.head(st)
 	if err != nil {
 		return nil, err
 	}
-	l := &SessionLog{Checkpoint: head}
-	prev, at := "", 0
+	l := &SessionLog{Checkpoint: head, TailSum: sum.digest()}
+	at := 0
 	if len(closed) > 0 {
 		last := closed[len(closed)-1]
-		prev, at = last.Sum, last.Seq+last.Count
+		at = last.Seq + last.Count
 	}
 	l.Segments = closed[:len(closed):len(closed)] // an append copies: closed is shared
 	if count > 0 {
-		seg := Segment{Seq: at, Count: count, Entries: entries, Sum: chainSum(prev, entries)}
-		l.Segments = append(l.Segments, seg)
-		prev = seg.Sum
+		l.Segments = append(l.Segments, Segment{Seq: at, Count: count, Entries: entries, Sum: l.TailSum})
 	}
-	l.CheckpointSum = chainSum(prev, head)
-	l.TailSum = chainSum(l.CheckpointSum, nil)
+	l.CheckpointSum = chainSum(l.TailSum, head)
 	return l, nil
 }
 

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sync"
@@ -183,11 +184,11 @@ func (s *Store) session(ctx context.Context, op, id string) (*cached, *Error) {
 	if !ok {
 		return nil, errorf(op, core.ReasonUnknownSession, "unknown session %q", id)
 	}
-	st, rerr := s.restore(op, rec)
+	st, sum, rerr := s.restore(op, rec)
 	if rerr != nil {
 		return nil, rerr
 	}
-	c := &cached{rec: rec, state: st}
+	c := &cached{rec: rec, state: st, sum: sum}
 	s.publish(c)
 	return c, nil
 }
@@ -260,10 +261,56 @@ func (s *Store) adopt(st *core.GameState, sessionID, profileID string) (*core.Ga
 // action, an adoption), whose segmented log the write extends, or nil for
 // a new session. serialized, when not nil, is st's canonical
 // serialization (a loaded save's), read instead of encoding st's log. sum
-// is the running checksum of a prefix of st's log, or nil: the new
-// record's is then computed when a save needs it.
+// is the running checksum of a prefix of st's log (prev's, or the loaded
+// save's), or nil; the log is hashed whole, once, when it does not fit.
 func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *core.GameState, prev *cached, serialized []byte, sum *runningChecksum) (*cached, *Error) {
-	log, added, err := s.nextLog(prev, st, serialized)
+	n, from := st.ActionLog.Len(), 0
+	if prev != nil {
+		from = prev.state.ActionLog.Len()
+	}
+	if from > n {
+		return nil, errorf(op, core.ReasonInvalidState, "the new log of %d entries does not extend the stored one of %d", n, from)
+	}
+	var added []byte
+	switch {
+	case prev != nil:
+		added = st.ActionLog.AppendEntries(nil, from, n)
+	case serialized != nil:
+		end, count, ok := scanEntries(serialized, len(logStart))
+		if ok && count == n && bytes.HasPrefix(serialized, []byte(logStart)) {
+			added = serialized[len(logStart):end:end]
+			break
+		}
+		fallthrough
+	default:
+		added = st.ActionLog.AppendEntries(nil, 0, n)
+	}
+	if sum != nil && sum.compatible != next.ReplayCompatible {
+		sum = nil
+	}
+	switch {
+	case sum == nil:
+	case sum.entries == from:
+		sum = sum.extend(added, n-from)
+	case sum.entries <= n && prev == nil:
+		sum = sum.extend(st.ActionLog.AppendEntries(nil, sum.entries, n), n-sum.entries)
+	default:
+		sum = nil
+	}
+	if sum == nil {
+		sum = newChecksum(next.ReplayCompatible)
+		if prev != nil {
+			pieces, _, err := s.stateParts(prev)
+			if err != nil {
+				return nil, errorf(op, core.ReasonInvalidState, "%v", err)
+			}
+			for _, p := range pieces {
+				sum = sum.extend(p.b, p.n)
+			}
+		}
+		sum = sum.extend(added, n-sum.entries)
+	}
+	log, err := s.nextLog(prev, st, added, sum)
 	if err != nil {
 		return nil, errorf(op, core.ReasonInvalidState, "%v", err)
 	}
@@ -274,17 +321,6 @@ func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *co
 			s.evict(next.SessionID)
 		}
 		return nil, serr
-	}
-	n := st.ActionLog.Len()
-	switch {
-	case n == 0:
-		sum = newChecksum(next.ReplayCompatible)
-	case sum == nil || sum.entries > n:
-		sum = nil
-	case prev != nil && sum.entries == prev.state.ActionLog.Len():
-		sum = sum.extend(added, n-sum.entries)
-	default:
-		sum = sum.extend(st.ActionLog.AppendEntries(nil, sum.entries, n), n-sum.entries)
 	}
 	c := &cached{rec: next, state: st, sum: sum}
 	s.publish(c)
