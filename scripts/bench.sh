@@ -206,12 +206,18 @@ step peer-wasm "$OUT/peer-wasm.txt" "GOOS=js GOARCH=wasm $GO build -trimpath -ld
 step peer "$OUT/peer.txt" \
 	"node bench/peer.mjs --dir $OUT/peer --wasm $OUT/peer/play.wasm --wasm-exec '$WASMEXECJS' --out $OUT/peer.json --choices $PEER_CHOICES --runs $PEER_RUNS --save-at $PEER_SAVE_AT --seed 7"
 
-# 4. Browser figures: first playable scene and click latency, and the
-#    harness's cold load, each run on a fresh profile.
+# 4. Browser figures: first playable scene and click latency, the
+#    harness's cold load, each run on a fresh profile, and the card table.
 step "browser play" "$OUT/browser-play.txt" \
 	"$(RUN_ENV="STORYLOOM_REQUIRE_BROWSER=1 " bench bundle/peer -test.bench "'BrowserPlay'" -test.benchtime 1x -test.count "$BROWSER_COUNT")"
 step "browser cold load" "$OUT/browser-cold.txt" \
 	"$(RUN_ENV="STORYLOOM_REQUIRE_BROWSER=1 " bench bundle/browsertest -test.bench "'ColdLoad'" -test.benchtime 1x -test.count "$BROWSER_COUNT")"
+# The card table: a four-seat view of 60 permanents arriving to the table
+#    painted, and the rooms page's brotli weight. Its lines join the
+#    benchmark table of the report (docs/performance.md, "The card table").
+step "browser card table" "$OUT/browser-cardtable.txt" \
+	"$(RUN_ENV="STORYLOOM_REQUIRE_BROWSER=1 " bench bundle/browsertest -test.bench "'CardTablePaint'" -test.benchtime 1x -test.count "$BROWSER_COUNT")"
+cat "$OUT/browser-cardtable.txt" >>"$OUT/native.txt"
 cat "$OUT/browser-play.txt" "$OUT/browser-cold.txt" >"$OUT/browser.txt"
 step browser-report "$OUT/browser-report.txt" "$BIN/peer browser -in $OUT/browser.txt -peer $OUT/peer.json -out $OUT/browser.json"
 
