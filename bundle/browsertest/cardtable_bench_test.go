@@ -165,8 +165,8 @@ func paintViews(tb testing.TB, n int) []string {
 		view := map[string]any{
 			"room_id": "r:bench", "you": "p0", "seat_order": seats, "seats": seatList, "player_names": names,
 			"format": map[string]any{"id": "commander", "commander": true},
-			"turn": v/36 + 1, "phase": phases[v%len(phases)], "active_player": seats[v/9%4], "priority_player": "p0",
-			"me": map[string]any{"life": 30 - v/20, "library_size": 24, "maximum_hand_size": map[string]int{"cards": 7}},
+			"turn":   v/36 + 1, "phase": phases[v%len(phases)], "active_player": seats[v/9%4], "priority_player": "p0",
+			"me":        map[string]any{"life": 30 - v/20, "library_size": 24, "maximum_hand_size": map[string]int{"cards": 7}},
 			"opponents": opps, "my_hand": hand, "battlefield": bf, "mana_pool": []string{"G"},
 			"stack": []map[string]any{
 				{"id": "stack_900", "controller": "p1", "kind": "spell", "card": face(spells[3], "stack_900"), "targets": []map[string]any{{"kind": "permanent", "id": "perm_20"}}},
@@ -177,7 +177,7 @@ func paintViews(tb testing.TB, n int) []string {
 			"commander_damage":   []map[string]any{{"commander": "perm_20", "damaged": "p0", "amount": 4}},
 			"commander_identity": []map[string]any{{"commander": "card_1", "name": "Brakka, Wildfire Chieftain", "color_identity": []string{"R", "G"}}},
 			"valid_actions":      acts, "log": log, "own_turn_stops": []string{"precombat_main", "postcombat_main"},
-			"undo":               map[string]any{"available": 3, "limit": 16},
+			"undo": map[string]any{"available": 3, "limit": 16},
 		}
 		b, err := json.Marshal(view)
 		if err != nil {
