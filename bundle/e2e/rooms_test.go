@@ -2,9 +2,12 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -152,4 +155,62 @@ func TestRoomsHTTPFallback(t *testing.T) {
 	}
 	p.Click("#leave")
 	p.WaitFor(`document.getElementById("room").hidden`, 10*time.Second)
+}
+
+// postRooms posts one command frame to the rooms HTTP API as the session
+// bearer (none: a new connection) and returns the session it holds.
+func postRooms(t *testing.T, base, bearer, frame string) string {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, base+"rooms/command", strings.NewReader(frame))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var r hosting.RoomsResponse
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("POST %s: %d %v", frame, resp.StatusCode, err)
+	}
+	return r.Session
+}
+
+// TestRoomsDirectoryPages opens the lobby on a server with more public
+// rooms than one page of the directory holds: the page shows the first
+// page, browses forward and back, and when the rooms of the page it
+// shows close it steps back to one that has rooms.
+func TestRoomsDirectoryPages(t *testing.T) {
+	need(t)
+	base, _ := roomServer(t, true)
+	n := 2*rooms.DirectoryPageSize + 1
+	hosts := make([]string, n)
+	for i := range hosts {
+		hosts[i] = postRooms(t, base, "", fmt.Sprintf(`{"type":"create_room","config":{"seats":3,"game_setup":"cheat","name":"Table %d"}}`, i+1))
+	}
+	p := multiplayer.NewTab(t, suite.b, "browser", base)
+	p.OpenRooms("rooms/")
+	p.Connected("ws")
+	rows := `document.querySelectorAll("#directory .dir-room")`
+	shows := func(count int, first, page string) string {
+		return fmt.Sprintf(`%s.length === %d && %s[0].textContent.includes(%q) && document.getElementById("dir-page").textContent === %q`,
+			rows, count, rows, first, page)
+	}
+	p.WaitFor(shows(rooms.DirectoryPageSize, "Table 1", "Page 1")+` && !document.querySelector('[data-key="dir-later"]').disabled`, 10*time.Second)
+	p.Click(`[data-key="dir-later"]`)
+	p.WaitFor(shows(rooms.DirectoryPageSize, "Table 21", "Page 2"), 10*time.Second)
+	p.Click(`[data-key="dir-later"]`)
+	p.WaitFor(shows(1, "Table 41", "Page 3")+` && document.querySelector('[data-key="dir-later"]').disabled`, 10*time.Second)
+	// The last page's only room closes: the page steps back to page 2.
+	postRooms(t, base, hosts[n-1], `{"type":"leave"}`)
+	p.WaitFor(shows(rooms.DirectoryPageSize, "Table 21", "Page 2"), 10*time.Second)
+	p.Click(`[data-key="dir-earlier"]`)
+	p.WaitFor(shows(rooms.DirectoryPageSize, "Table 1", "Page 1")+` && document.querySelector('[data-key="dir-earlier"]').disabled`, 10*time.Second)
+	// A seat taken on the page shown is seen there.
+	postRooms(t, base, "", fmt.Sprintf(`{"type":"join_room","room_id":%q}`, multiplayer.Eval[string](p, `window.storyloomRooms.lobby.directory[0].room_id`)))
+	p.WaitFor(rows+`[0].textContent.includes("2 of 3 seated")`, 10*time.Second)
 }

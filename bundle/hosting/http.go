@@ -2,8 +2,10 @@ package hosting
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -93,8 +95,15 @@ func (h *Rooms) serveCommand(w http.ResponseWriter, r *http.Request) {
 	var inputs []rooms.Input
 	var prev int64
 	if conn == "" {
+		client := h.cfg.ClientAddr(r)
+		if retry, over := h.overSessions(r.Context(), client); over {
+			w.Header().Set("Retry-After", strconv.FormatInt(retry, 10))
+			writeJSON(w, http.StatusTooManyRequests, RoomsResponse{Frames: []MailFrame{rejectionFrame(rooms.CodeRateLimited,
+				fmt.Sprintf("more than %d new connections a minute from one address", h.cfg.SessionsPerMinute))}})
+			return
+		}
 		conn = NewConnID(HTTPConnPrefix)
-		inputs = append(inputs, rooms.Input{Kind: rooms.InputConnect, Conn: conn})
+		inputs = append(inputs, rooms.Input{Kind: rooms.InputConnect, Conn: conn, Client: client})
 		if tok != "" {
 			hello, _ := rooms.EncodeCommand(rooms.Hello{Token: tok})
 			inputs = append(inputs, rooms.Input{Kind: rooms.InputFrame, Conn: conn, Frame: hello})
@@ -198,6 +207,19 @@ func (h *Rooms) serveView(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// overSessions counts one new connection for client and reports whether
+// that is over SessionsPerMinute, with the seconds to the next minute. A
+// count that fails lets the connection through.
+func (h *Rooms) overSessions(ctx context.Context, client string) (retry int64, over bool) {
+	if h.cfg.SessionsPerMinute < 0 {
+		return 0, false
+	}
+	sec := h.cfg.Clock() / 1000
+	minute := sec - sec%60
+	n, err := h.cfg.SessionRate.Count(ctx, "rooms-session/"+h.cfg.Name+"/"+client, minute)
+	return minute + 60 - sec, err == nil && n > int64(h.cfg.SessionsPerMinute)
 }
 
 // touch records a request on HTTP connection conn, keeping it from idling

@@ -3,7 +3,9 @@
 package hosting
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -61,5 +63,69 @@ func TestRoomsDecodeOnce(t *testing.T) {
 	slices.Sort(decoded)
 	if !slices.Equal(decoded, want) || !slices.ContainsFunc(want, func(k string) bool { return strings.HasPrefix(k, keyRoom) }) {
 		t.Fatalf("the reload decoded %v, want each record once: %v", decoded, want)
+	}
+}
+
+// TestRoomsLobbyPartsFromAnOldLobbyRecord loads a store whose lobby
+// record still holds the connections and sessions itself (as before the
+// lobby parts): the server restores them, and its first batch moves them
+// into their parts, leaving the lobby record small, with the same state.
+func TestRoomsLobbyPartsFromAnOldLobbyRecord(t *testing.T) {
+	ctx := context.Background()
+	clock := newTestClock()
+	old := &MemStore{}
+	h, err := NewRooms(ctx, RoomsConfig{Store: old, Registry: registry(t), Clock: clock.now, KeepWebSockets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"h:a", "h:b", "h:c"} {
+		if _, err := h.Do(ctx, []rooms.Input{{Kind: rooms.InputConnect, Conn: c}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := h.Do(ctx, []rooms.Input{{Kind: rooms.InputFrame, Conn: "h:b", Frame: []byte(`{"type":"set_name","name":"Bo"}`)}}); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := h.Snapshot()
+	// The same state as one lobby record of the old layout.
+	st, err := rooms.DecodeState(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Now = 0
+	whole, _ := json.Marshal(st)
+	store := &MemStore{}
+	if err := store.Commit(ctx, []Write{{Key: "rooms/main/lobby", Data: whole}, {Key: "rooms/main/head", Data: []byte(`{"seq":1}`)}}); err != nil {
+		t.Fatal(err)
+	}
+	h2, err := NewRooms(ctx, RoomsConfig{Store: store, Registry: registry(t), Clock: clock.now, KeepWebSockets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h2.Tick(ctx); err != nil { // a batch with nothing to do but the move
+		t.Fatal(err)
+	}
+	recs, _ := store.List(ctx, "rooms/main/")
+	parts := 0
+	for _, r := range recs {
+		switch {
+		case r.Key == "rooms/main/lobby" && strings.Contains(string(r.Data), "h:a"):
+			t.Fatalf("the lobby record still holds the connections: %s", r.Data)
+		case strings.HasPrefix(r.Key, "rooms/main/lobby/"):
+			parts++
+		}
+	}
+	if parts == 0 {
+		t.Fatal("no lobby part was written")
+	}
+	h3, err := NewRooms(ctx, RoomsConfig{Store: store, Registry: registry(t), Clock: clock.now, KeepWebSockets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := h3.Snapshot()
+	a, _ := rooms.DurableState(want)
+	b, _ := rooms.DurableState(got)
+	if !bytes.Equal(a, b) {
+		t.Fatalf("restored from the parts:\n%s\nwant\n%s", b, a)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 	"sync"
@@ -27,12 +28,14 @@ const (
 // Record key layout of a room server named n (see docs/hosting.md):
 //
 //	rooms/n/head          {"seq":…}, advanced by every commit
-//	rooms/n/lobby         the machine's state without its rooms and seated sessions
+//	rooms/n/lobby         the machine's limits and room counter
+//	rooms/n/lobby/<part>  the connections and lobby sessions of one part
 //	rooms/n/room/<id>     one room with the sessions seated in it
 //	rooms/n/mail/<conn>   one HTTP connection's mailbox
 const (
 	keyHead  = "head"
 	keyLobby = "lobby"
+	keyPart  = "lobby/"
 	keyRoom  = "room/"
 	keyMail  = "mail/"
 )
@@ -71,7 +74,23 @@ type RoomsConfig struct {
 	// connections are still open (a Durable Object's hibernated sockets
 	// outlive its instance); the others are disconnected.
 	KeepWebSocket func(conn string) bool
+	// SessionsPerMinute bounds the new connections (each a new session)
+	// one client address may open in a minute of the host clock; more
+	// are refused 429 rate_limited. 0 means DefaultSessionsPerMinute, a
+	// negative value no limit.
+	SessionsPerMinute int
+	// SessionRate counts new connections per client address per minute;
+	// nil counts in this process's memory.
+	SessionRate RateCounter
+	// ClientAddr names a request's client address, for SessionsPerMinute
+	// and for rooms.SeatlessPerClient; nil takes the IP of RemoteAddr.
+	ClientAddr func(*http.Request) string
 }
+
+// DefaultSessionsPerMinute is RoomsConfig.SessionsPerMinute's default:
+// a page that reconnects now and then never meets it, a loop that opens
+// sessions to fill the table is slowed to one a second.
+const DefaultSessionsPerMinute = 60
 
 // Sink receives the frames addressed to one live connection, in order.
 // It is called with the server's batch lock held and must not block or
@@ -88,6 +107,7 @@ type Rooms struct {
 
 	// Guarded by b.run.
 	srv   *rooms.Server
+	stale bool              // the stored lobby record predates the lobby parts: rewrite them all
 	saved map[string][]byte // key (without prefix) → last committed bytes
 	vers  map[string]int64  // key (without prefix) → committed version
 	boxes map[string]*mailbox
@@ -150,6 +170,15 @@ func NewRooms(ctx context.Context, cfg RoomsConfig) (*Rooms, error) {
 	}
 	if cfg.MaxBatch <= 0 {
 		cfg.MaxBatch = 512
+	}
+	if cfg.SessionsPerMinute == 0 {
+		cfg.SessionsPerMinute = DefaultSessionsPerMinute
+	}
+	if cfg.SessionRate == nil {
+		cfg.SessionRate = &memoryRate{}
+	}
+	if cfg.ClientAddr == nil {
+		cfg.ClientAddr = remoteHost
 	}
 	h := &Rooms{cfg: cfg, prefix: "rooms/" + cfg.Name + "/", sinks: map[string]Sink{},
 		pub: map[string]*mailbox{}, waiters: map[string]chan struct{}{}}
@@ -282,6 +311,7 @@ func (h *Rooms) runBatch(ctx context.Context, batch []*job[[]rooms.Input, []room
 		}
 		if err == nil {
 			h.committed(writes, boxes)
+			h.stale = false
 			if h.observe != nil {
 				state, _ := h.srv.Marshal()
 				h.observe(state, outs)
@@ -306,6 +336,7 @@ func (h *Rooms) runBatch(ctx context.Context, batch []*job[[]rooms.Input, []room
 type changed struct {
 	rooms map[string]bool
 	lobby bool
+	parts map[int]bool
 }
 
 func (c *changed) add(ch rooms.Changes) {
@@ -313,12 +344,21 @@ func (c *changed) add(ch rooms.Changes) {
 		c.rooms[id] = true
 	}
 	c.lobby = c.lobby || ch.Lobby
+	for _, p := range ch.LobbyParts {
+		c.parts[p] = true
+	}
 }
 
 // applyBatch applies every job's inputs and returns their frames and the
 // records they changed.
 func (h *Rooms) applyBatch(batch []*job[[]rooms.Input, []rooms.Outbound]) ([][]rooms.Outbound, *changed) {
-	ch := &changed{rooms: map[string]bool{}}
+	ch := &changed{rooms: map[string]bool{}, parts: map[int]bool{}}
+	if h.stale {
+		ch.lobby = true
+		for p := range rooms.LobbyParts {
+			ch.parts[p] = true
+		}
+	}
 	outs := make([][]rooms.Outbound, len(batch))
 	for i, j := range batch {
 		for _, in := range j.in {
@@ -398,6 +438,17 @@ func (h *Rooms) writes(ch *changed, outs [][]rooms.Outbound) ([]Write, map[strin
 	}
 	if ch.lobby {
 		put(keyLobby, s.AppendLobbyRecord(make([]byte, 0, len(h.saved[keyLobby])+256)))
+	}
+	if len(ch.parts) > 0 {
+		parts := make([]int, 0, len(ch.parts))
+		for p := range ch.parts {
+			parts = append(parts, p)
+		}
+		sort.Ints(parts)
+		recs := s.AppendLobbyParts(parts)
+		for _, p := range parts {
+			put(partKey(p), recs[p])
+		}
 	}
 
 	// Mailboxes.
@@ -501,6 +552,7 @@ func (h *Rooms) load(ctx context.Context) error {
 	saved, vers := map[string][]byte{}, map[string]int64{}
 	boxes := map[string]*mailbox{}
 	var lobby []byte
+	var parts [][]byte
 	roomRecs := map[string][]byte{}
 	for _, r := range recs {
 		key := strings.TrimPrefix(r.Key, h.prefix)
@@ -508,6 +560,9 @@ func (h *Rooms) load(ctx context.Context) error {
 		switch {
 		case key == keyLobby:
 			lobby = r.Data
+			h.noteDecode(key)
+		case strings.HasPrefix(key, keyPart):
+			parts = append(parts, r.Data)
 			h.noteDecode(key)
 		case strings.HasPrefix(key, keyRoom):
 			roomRecs[strings.TrimPrefix(key, keyRoom)] = r.Data
@@ -521,10 +576,13 @@ func (h *Rooms) load(ctx context.Context) error {
 			boxes[strings.TrimPrefix(key, keyMail)] = &mb
 		}
 	}
-	srv, err := rooms.RestoreRecords(lobby, roomRecs, h.cfg.Registry, h.cfg.Limits)
+	srv, err := rooms.RestoreRecords(lobby, parts, roomRecs, h.cfg.Registry, h.cfg.Limits)
 	if err != nil {
 		return fmt.Errorf("hosting: %w", err)
 	}
+	// A lobby record written before the lobby parts holds the connections
+	// and sessions itself: the next batch moves them into their parts.
+	h.stale = lobby != nil && !bytes.Equal(lobby, srv.AppendLobbyRecord(nil))
 	h.srv, h.saved, h.vers, h.boxes = srv, saved, vers, boxes
 	if h.seen == nil {
 		h.seen = map[string]int64{}
@@ -635,6 +693,9 @@ func (h *Rooms) Snapshot() ([]byte, error) {
 	}
 	return h.srv.Marshal()
 }
+
+// partKey is the record key (without prefix) of lobby part p.
+func partKey(p int) string { return fmt.Sprintf("%s%02d", keyPart, p) }
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))

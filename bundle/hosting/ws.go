@@ -5,6 +5,7 @@ package hosting
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"strconv"
@@ -84,6 +85,12 @@ func (h *Rooms) WebSocketHandler(opts WSOptions) http.Handler {
 			http.Error(w, "this server does not answer to the host "+strconv.Quote(r.Host), http.StatusForbidden)
 			return
 		}
+		client := h.cfg.ClientAddr(r)
+		if retry, over := h.overSessions(r.Context(), client); over {
+			w.Header().Set("Retry-After", strconv.FormatInt(retry, 10))
+			http.Error(w, fmt.Sprintf("%s: more than %d new connections a minute from one address", rooms.CodeRateLimited, h.cfg.SessionsPerMinute), http.StatusTooManyRequests)
+			return
+		}
 		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: opts.OriginPatterns})
 		if err != nil {
 			return // Accept wrote the HTTP error
@@ -92,7 +99,7 @@ func (h *Rooms) WebSocketHandler(opts WSOptions) http.Handler {
 		if ping <= 0 {
 			ping = WSPingInterval
 		}
-		h.serveSocket(r.Context(), c, ping)
+		h.serveSocket(r.Context(), c, ping, client)
 	})
 }
 
@@ -118,7 +125,7 @@ func keepAlive(ctx context.Context, c *websocket.Conn, interval time.Duration) {
 	}
 }
 
-func (h *Rooms) serveSocket(ctx context.Context, c *websocket.Conn, ping time.Duration) {
+func (h *Rooms) serveSocket(ctx context.Context, c *websocket.Conn, ping time.Duration, client string) {
 	c.SetReadLimit(WSReadLimit)
 	id := NewConnID(WSConnPrefix)
 	q := &sendQueue{wake: make(chan struct{}, 1)}
@@ -143,7 +150,7 @@ func (h *Rooms) serveSocket(ctx context.Context, c *websocket.Conn, ping time.Du
 		wg.Wait()
 		_ = c.CloseNow()
 	}()
-	if _, err := h.Do(ctx, []rooms.Input{{Kind: rooms.InputConnect, Conn: id}}); err != nil {
+	if _, err := h.Do(ctx, []rooms.Input{{Kind: rooms.InputConnect, Conn: id, Client: client}}); err != nil {
 		_ = c.Close(websocket.StatusTryAgainLater, "the room server could not commit")
 		return
 	}

@@ -292,7 +292,7 @@ type benchStats struct {
 // standard input closes.
 func serveBench(path string) error {
 	hoststore.TuneGC() // as bundle serve does
-	h, err := hoststore.OpenHost(context.Background(), hoststore.HostConfig{Path: path})
+	h, err := hoststore.OpenHost(context.Background(), hoststore.HostConfig{Path: path, SessionsPerMinute: -1})
 	if err != nil {
 		return err
 	}

@@ -52,6 +52,10 @@ type HostConfig struct {
 	// Hosts are the names the WebSocket may be reached by
 	// (hosting.WSOptions.Hosts); empty means loopback names only.
 	Hosts []string
+	// SessionsPerMinute bounds the new room connections one client
+	// address opens a minute (hosting.RoomsConfig.SessionsPerMinute: 0
+	// the default, negative none).
+	SessionsPerMinute int
 }
 
 // Host is the native host: the room server and the Freeport endpoint on
@@ -82,7 +86,8 @@ func OpenHost(ctx context.Context, cfg HostConfig) (*Host, error) {
 		return nil, err
 	}
 	h := &Host{Store: st, hosts: cfg.Hosts}
-	if h.Rooms, err = hosting.NewRooms(ctx, hosting.RoomsConfig{Store: st, Registry: reg, Clock: cfg.Clock, Limits: cfg.Limits}); err != nil {
+	if h.Rooms, err = hosting.NewRooms(ctx, hosting.RoomsConfig{Store: st, Registry: reg, Clock: cfg.Clock, Limits: cfg.Limits,
+		SessionsPerMinute: cfg.SessionsPerMinute}); err != nil {
 		st.Close()
 		return nil, err
 	}

@@ -158,6 +158,18 @@ func TestWireFixtures(t *testing.T) {
 			w.send("a", rooms.ChooseAction{ActionID: a.ID, Token: a.Token})
 		}
 	}
+	// A directory of more than one page, browsed past its first.
+	w := &table{t: t, s: rooms.New(reg, rooms.Limits{}), ids: &rooms.DerivedIDs{Secret: "pages"},
+		now: 1_000_000, col: col, views: map[string]json.RawMessage{}}
+	for i := range rooms.DirectoryPageSize + 1 {
+		host := fmt.Sprint("host", i)
+		w.now += 10
+		w.feed(w.s.Connect(host, w.now, w.ids))
+		w.send(host, rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 2, GameSetup: deck.StarterDuel}})
+	}
+	w.now += 10
+	w.feed(w.s.Connect("browser", w.now, w.ids))
+	w.send("browser", rooms.Browse{Page: 1})
 	kinds := make([]string, 0, len(col.frames))
 	for k := range col.frames {
 		kinds = append(kinds, k)

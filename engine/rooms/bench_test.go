@@ -122,35 +122,3 @@ func BenchmarkMarshal(b *testing.B) {
 		}
 	}
 }
-
-// BenchmarkLobbyChange measures one directory change (a ready toggle in a
-// public gathering room) with 800 connections in the lobby, each of which
-// is sent its complete LobbyView, over a directory of 50 public rooms.
-func BenchmarkLobbyChange(b *testing.B) {
-	s := rooms.New(registry(b), rooms.Limits{CommandsPerSecond: 1 << 30})
-	ids := &rooms.DerivedIDs{Secret: "lobby"}
-	now := int64(1_000_000)
-	for i := range 800 {
-		s.Connect(fmt.Sprintf("c%03d", i), now, ids)
-	}
-	create, _ := rooms.EncodeCommand(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID, Name: "Table"}})
-	for i := range 50 {
-		now++
-		s.Receive(fmt.Sprintf("c%03d", i), create, now, ids)
-	}
-	on, _ := rooms.EncodeCommand(rooms.Ready{Ready: true})
-	off, _ := rooms.EncodeCommand(rooms.Ready{Ready: false})
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		f := on
-		if i%2 == 1 {
-			f = off
-		}
-		now += 100
-		out, _ := s.Receive("c000", f, now, ids)
-		if len(out) < 750 {
-			b.Fatalf("%d frames", len(out))
-		}
-	}
-}

@@ -54,6 +54,7 @@ const (
 	CodeInvalidName   = "invalid_name"
 	CodeInGame        = "in_game"
 	CodeNotInGame     = "not_in_game"
+	CodeInvalidPage   = "invalid_page"
 
 	// Game-phase classes (they ride beside a view with action_rejected).
 	CodeStaleAction      = "stale_action"

@@ -24,6 +24,7 @@ const (
 	CmdSetName        = "set_name"
 	CmdRequestCatalog = "request_catalog"
 	CmdLeave          = "leave"
+	CmdBrowse         = "browse"
 	CmdChooseAction   = "choose_action"
 	CmdSetStops       = "set_stops"
 	CmdUndo           = "undo"
@@ -97,6 +98,12 @@ type RequestCatalog struct{}
 // Leave vacates the seat (pre-game or after the game ended).
 type Leave struct{}
 
+// Browse chooses the page of the public directory the connection's lobby
+// views carry (DirectoryPageSize rooms a page, 0 the oldest).
+type Browse struct {
+	Page int `json:"page"`
+}
+
 // ChooseAction answers one valid action.
 type ChooseAction struct {
 	ActionID   string         `json:"action_id"`
@@ -150,6 +157,9 @@ func (RequestCatalog) Type() string { return CmdRequestCatalog }
 // Type returns "leave".
 func (Leave) Type() string { return CmdLeave }
 
+// Type returns "browse".
+func (Browse) Type() string { return CmdBrowse }
+
 // Type returns "choose_action".
 func (ChooseAction) Type() string { return CmdChooseAction }
 
@@ -171,6 +181,7 @@ func (Ready) command()          {}
 func (SetName) command()        {}
 func (RequestCatalog) command() {}
 func (Leave) command()          {}
+func (Browse) command()         {}
 func (ChooseAction) command()   {}
 func (SetStops) command()       {}
 func (Undo) command()           {}
@@ -226,6 +237,8 @@ func DecodeCommand(frame []byte) (Command, error) {
 		c = RequestCatalog{}
 	case CmdLeave:
 		c = Leave{}
+	case CmdBrowse:
+		c, err = decodeAs[Browse](frame)
 	case CmdChooseAction:
 		c, err = decodeAs[ChooseAction](frame)
 	case CmdSetStops:

@@ -470,7 +470,11 @@ func chaos(t testing.TB, name string, steps int, lim rooms.Limits) corpusFile {
 			x.send(c, rooms.SubmitDeck{Cards: [][]string{{"heads", "tails"}, {"tails", "tails", "heads"}, {"edge"}, {"heads"}}[x.r.Intn(4)],
 				Commander: x.pick([]string{"", "", "heads"})})
 		case p < 92:
-			x.send(c, rooms.RequestCatalog{})
+			if x.r.Intn(2) == 0 {
+				x.send(c, rooms.RequestCatalog{})
+			} else {
+				x.send(c, rooms.Browse{Page: x.r.Intn(3) - 1})
+			}
 		case p < 94:
 			x.send(c, rooms.Undo{})
 		case p < 95:

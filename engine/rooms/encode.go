@@ -182,11 +182,6 @@ func appendSummary(b []byte, r RoomSummary) []byte {
 	return o.close()
 }
 
-// appendDirectory appends a directory as a JSON array.
-func appendDirectory(b []byte, dir []RoomSummary) []byte {
-	return appendArray(b, dir, appendSummary)
-}
-
 func appendSeatView(b []byte, s SeatView) []byte {
 	o := openObj(b)
 	o.optStr("ai", s.AI)
@@ -213,14 +208,16 @@ func appendRoomView(b []byte, v *RoomView) []byte {
 	return o.close()
 }
 
-// appendLobbyView appends v with its directory taken as already encoded
-// (dir, the canonical array, or nil when the directory is empty).
+// appendLobbyView appends v with its directory page taken as already
+// encoded (dir, the canonical array, or nil when the page is empty).
 func appendLobbyView(b []byte, v LobbyView, dir []byte) []byte {
 	o := openObj(b)
 	if len(dir) > 0 {
 		o.key("directory")
 		o.b = append(o.b, dir...)
 	}
+	o.optTrue("directory_more", v.DirectoryMore)
+	o.optNum("directory_page", int64(v.DirectoryPage))
 	o.optStr("name", v.Name)
 	if v.Room != nil {
 		o.key("room")
@@ -577,6 +574,7 @@ func appendLimits(b []byte, l Limits) []byte {
 func (c *Conn) AppendCanonical(b []byte) []byte {
 	o := openObj(b)
 	o.optNum("count", int64(c.Count))
+	o.optNum("page", int64(c.Page))
 	o.str("session", c.Session)
 	o.optStr("spectating", c.Spectating)
 	o.optNum("window", c.Window)
@@ -586,6 +584,7 @@ func (c *Conn) AppendCanonical(b []byte) []byte {
 // AppendCanonical appends the session's canonical JSON encoding.
 func (se *Session) AppendCanonical(b []byte) []byte {
 	o := openObj(b)
+	o.optStr("client", se.Client)
 	o.optStr("conn", se.Conn)
 	o.num("last_seen", se.LastSeen)
 	o.optStr("name", se.Name)

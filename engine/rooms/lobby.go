@@ -2,7 +2,6 @@ package rooms
 
 import (
 	"errors"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -47,7 +46,7 @@ func (s *Server) Receive(conn string, frame []byte, now int64, ids IDSource) ([]
 		return s.flush(ob, now)
 	}
 	x.se.LastSeen = now
-	s.touchSession(x.se, ob)
+	s.touchSession(x.tok, x.se, ob)
 	cmd, err := DecodeCommand(frame)
 	if err != nil {
 		var rej *Rejection
@@ -60,7 +59,7 @@ func (s *Server) Receive(conn string, frame []byte, now int64, ids IDSource) ([]
 	if rej := x.dispatch(cmd); rej != nil {
 		x.refuse(rej)
 	}
-	s.touchSession(x.se, ob) // it may have moved, or be another session
+	s.touchSession(x.tok, x.se, ob) // it may have moved, or be another session
 	return s.flush(ob, now)
 }
 
@@ -95,6 +94,11 @@ func (x *call) dispatch(cmd Command) *Rejection {
 			x.undo(r, seat)
 		}
 		return nil
+	case Browse:
+		if ph != phaseLobby {
+			return reject(CodeInGame, "browse is a lobby command and this connection is in a game")
+		}
+		return x.browse(cmd.Page)
 	case Leave:
 		if ph == phaseGame {
 			if r.Match.Result == nil {
@@ -150,26 +154,28 @@ func (x *call) hello(h Hello) *Rejection {
 		if oc := s.conns[old]; oc != nil && oc.Spectating != "" {
 			if r := s.rooms[oc.Spectating]; r != nil {
 				r.Spectators = removeString(r.Spectators, old)
-				x.ob.dir = true
 				x.ob.records[oc.Spectating] = true
 			}
 		}
 		delete(s.conns, old)
 		delete(x.ob.views, old)
+		x.ob.touchConn(old)
 	}
 	// Release the session this connection held until now.
+	s.touchSession(x.tok, x.se, x.ob)
 	if x.se.Room == "" && x.se.Name == "" {
-		delete(s.sessions, x.tok)
+		s.dropSession(x.tok, x.ob)
 	} else {
 		x.se.Conn = ""
 		x.se.LastSeen = x.now
 		if x.se.Room != "" {
 			s.touchRoom(x.se.Room, x.ob)
 		}
+		s.noteIdle(x.tok, x.se, x.ob)
 	}
 	x.c.Session = h.Token
-	x.ob.lobby = true
-	s.touchSession(target, x.ob)
+	x.ob.touchConn(x.conn)
+	s.touchSession(h.Token, target, x.ob)
 	target.Conn = x.conn
 	target.LastSeen = x.now
 	x.tok, x.se = h.Token, target
@@ -360,7 +366,6 @@ func (x *call) updateRoom(r *Room, seat int, cfg RoomConfig) *Rejection {
 	}
 	r.Config, r.Seats = cfg, seats
 	x.s.touchRoom(x.se.Room, x.ob)
-	x.ob.dir = true
 	return nil
 }
 
@@ -403,8 +408,7 @@ func (x *call) spectate(cur *Room, id string) *Rejection {
 	}
 	x.c.Spectating = id
 	r.Spectators = append(r.Spectators, x.conn)
-	x.ob.dir = true
-	x.ob.lobby = true
+	x.ob.touchConn(x.conn)
 	x.ob.records[id] = true
 	x.ob.views[x.conn] = true
 	return nil
@@ -543,8 +547,9 @@ func (x *call) setName(r *Room, seat int, name string) *Rejection {
 // public name for the others. An empty room is removed.
 func (s *Server) vacate(tok string, se *Session, r *Room, ob *outbox) {
 	id := se.Room
+	ob.records[id] = true
 	se.Room = ""
-	ob.lobby = true
+	ob.touchKey(tok)
 	seat := seatOf(r, tok)
 	if seat >= 0 {
 		if r.Match == nil {
@@ -587,20 +592,29 @@ func (s *Server) deleteRoom(id string, ob *outbox) {
 			ob.views[c] = true
 		}
 	}
+	var moved []string
 	for _, st := range r.Seats {
 		if se := s.sessions[st.Session]; st.Session != "" && se != nil && se.Room == id {
 			se.Room = ""
+			ob.touchKey(st.Session)
+			moved = append(moved, st.Session)
 			if se.Conn != "" {
 				ob.views[se.Conn] = true
 			}
 		}
 	}
+	for _, c := range r.Spectators {
+		ob.touchConn(c)
+	}
 	delete(s.rooms, id)
 	delete(ob.tables, id)
 	delete(s.kept, id)
-	ob.dir = true
-	ob.lobby = true
 	ob.records[id] = true
+	for _, tok := range moved {
+		if se := s.sessions[tok]; se != nil {
+			s.noteIdle(tok, se, ob)
+		}
+	}
 }
 
 func (s *Server) roomState(r *Room) string {
@@ -611,33 +625,6 @@ func (s *Server) roomState(r *Room) string {
 		return StateInProgress
 	}
 	return StateFinished
-}
-
-// directory lists the public gathering and running rooms, oldest first.
-func (s *Server) directory() []RoomSummary {
-	rooms := make([]*Room, 0, len(s.rooms))
-	for _, r := range s.rooms {
-		if r.Config.Visibility == VisibilityPrivate {
-			continue
-		}
-		if st := s.roomState(r); st == StateFinished {
-			continue
-		}
-		rooms = append(rooms, r)
-	}
-	sort.Slice(rooms, func(i, j int) bool { return rooms[i].Order < rooms[j].Order })
-	out := make([]RoomSummary, 0, len(rooms))
-	for _, r := range rooms {
-		filled := 0
-		for _, st := range r.Seats {
-			if st.occupied() {
-				filled++
-			}
-		}
-		out = append(out, RoomSummary{RoomID: r.ID, Config: r.Config, Filled: filled,
-			Spectators: len(r.Spectators), State: s.roomState(r)})
-	}
-	return out
 }
 
 func (s *Server) roomView(id string, r *Room) *RoomView {
@@ -659,7 +646,7 @@ func (s *Server) roomView(id string, r *Room) *RoomView {
 func (s *Server) lobbyView(conn string, c *Conn, dir []RoomSummary) LobbyView {
 	se := s.sessions[c.Session]
 	v := LobbyView{Session: c.Session, You: se.PlayerID, Name: se.Name, Directory: dir}
-	cmds := []string{CmdHello, CmdRequestCatalog, CmdSetName}
+	cmds := []string{CmdHello, CmdRequestCatalog, CmdSetName, CmdBrowse}
 	r := s.rooms[se.Room]
 	if r == nil {
 		cmds = append(cmds, CmdCreateRoom, CmdJoinRoom, CmdSpectateRoom)

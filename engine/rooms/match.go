@@ -67,7 +67,6 @@ func (s *Server) maybeStart(id string, r *Room, now int64, ids IDSource, ob *out
 	ob.acted(id, acted)
 	s.rearm(r, t, now)
 	ob.rooms[id] = true
-	ob.dir = true
 	return nil
 }
 
@@ -174,11 +173,7 @@ func (s *Server) transition(id string, r *Room, ob *outbox, now int64, acted pas
 	}
 	m.State, m.Log, m.AISeq = state, entries, aiSeq
 	m.Step++
-	wasOver := m.Result != nil
 	m.Result = t.pos.Result()
-	if wasOver != (m.Result != nil) {
-		ob.dir = true
-	}
 	t.acts, t.shared, t.spectator = map[int][]Action{}, nil, nil
 	s.rearm(r, t, now)
 	ob.rooms[id] = true

@@ -13,13 +13,33 @@ import (
 //
 //   - one record per room: the room, with its match, and the sessions
 //     seated in it, as {"room":…,"sessions":{…}} (AppendRoomRecord);
-//   - one lobby record: the rest, that is every connection and the
-//     sessions seated nowhere, in the encoding Marshal writes with no
-//     rooms, the clock at 0 and the connections' rate counters left out
-//     (AppendLobbyRecord), since neither matters after a restart.
+//   - LobbyParts lobby parts: the connections and the sessions seated
+//     nowhere, each in the part its id or token hashes to, as
+//     {"conns":{…},"sessions":{…}}, the connections' rate counters left
+//     out (AppendLobbyParts), so that no record grows with the whole
+//     lobby and a call rewrites the parts of what it touched;
+//   - one lobby record: the rest (limits, room counter), in the encoding
+//     Marshal writes with no rooms, connections or sessions and the clock
+//     at 0 (AppendLobbyRecord), since the clock does not matter after a
+//     restart.
 //
 // Every call returns Changes, naming the records it may have changed;
 // RestoreRecords puts the records back together.
+
+// LobbyParts is how many lobby part records the connections and lobby
+// sessions are spread over.
+const LobbyParts = 64
+
+// lobbyPart returns the part key (a connection id or session token)
+// belongs to: FNV-1a, 32 bits, modulo LobbyParts.
+func lobbyPart(key string) int {
+	h := uint32(2166136261)
+	for i := 0; i < len(key); i++ {
+		h ^= uint32(key[i])
+		h *= 16777619
+	}
+	return int(h % LobbyParts)
+}
 
 // DurableState re-encodes a state Marshal returned without what the
 // records leave out: the clock and the connections' rate counters. A state
@@ -70,10 +90,7 @@ func (s *Server) AppendRoomRecord(b []byte, id string) (_ []byte, ok bool) {
 func (s *Server) AppendLobbyRecord(b []byte) []byte {
 	o := openObj(b)
 	o.key("conns")
-	o.b = appendSorted(o.b, s.conns, func(b []byte, c *Conn) []byte {
-		kept := Conn{Session: c.Session, Spectating: c.Spectating}
-		return kept.AppendCanonical(b)
-	})
+	o.b = append(o.b, "{}"...)
 	o.key("limits")
 	o.b = appendLimits(o.b, s.limits)
 	o.num("now", 0)
@@ -82,21 +99,64 @@ func (s *Server) AppendLobbyRecord(b []byte) []byte {
 	o.b = append(o.b, "{}"...)
 	o.num("schema", Schema)
 	o.key("sessions")
-	lobby := map[string]*Session{}
-	for tok, se := range s.sessions {
-		if se.Room == "" || s.rooms[se.Room] == nil {
-			lobby[tok] = se
-		}
-	}
-	o.b = appendMap(o.b, lobby, (*Session).AppendCanonical)
+	o.b = append(o.b, "{}"...)
 	return o.close()
 }
 
+// lobbyPartRecord is a lobby part record, decoded.
+type lobbyPartRecord struct {
+	Conns    map[string]*Conn    `json:"conns"`
+	Sessions map[string]*Session `json:"sessions"`
+}
+
+// AppendLobbyParts returns the records of the lobby parts listed (each in
+// 0..LobbyParts-1), by part, in one pass over the connections and
+// sessions. A part with nothing in it is nil (the host removes its
+// record).
+func (s *Server) AppendLobbyParts(parts []int) map[int][]byte {
+	want := map[int]*lobbyPartRecord{}
+	for _, p := range parts {
+		want[p] = &lobbyPartRecord{Conns: map[string]*Conn{}, Sessions: map[string]*Session{}}
+	}
+	for id, c := range s.conns {
+		if pr := want[lobbyPart(id)]; pr != nil {
+			pr.Conns[id] = c
+		}
+	}
+	for tok, se := range s.sessions {
+		if se.Room != "" && s.rooms[se.Room] != nil {
+			continue
+		}
+		if pr := want[lobbyPart(tok)]; pr != nil {
+			pr.Sessions[tok] = se
+		}
+	}
+	out := make(map[int][]byte, len(want))
+	for p, pr := range want {
+		if len(pr.Conns) == 0 && len(pr.Sessions) == 0 {
+			out[p] = nil
+			continue
+		}
+		o := openObj(nil)
+		o.key("conns")
+		o.b = appendSorted(o.b, pr.Conns, func(b []byte, c *Conn) []byte {
+			kept := Conn{Session: c.Session, Spectating: c.Spectating, Page: c.Page}
+			return kept.AppendCanonical(b)
+		})
+		o.key("sessions")
+		o.b = appendMap(o.b, pr.Sessions, (*Session).AppendCanonical)
+		out[p] = o.close()
+	}
+	return out
+}
+
 // RestoreRecords puts a server together from its lobby record (nil when
-// there is none yet) and its room records by room id, each decoded once,
-// hosting the games of reg within limits lim (zero fields take their
-// defaults; the limits a lobby record holds are not used).
-func RestoreRecords(lobby []byte, roomRecords map[string][]byte, reg *Registry, lim Limits) (*Server, error) {
+// there is none yet), its lobby part records (in any order) and its room
+// records by room id, each decoded once, hosting the games of reg within
+// limits lim (zero fields take their defaults; the limits a lobby record
+// holds are not used). A lobby record that still holds connections and
+// sessions itself (as one written before the parts did) is read too.
+func RestoreRecords(lobby []byte, parts [][]byte, roomRecords map[string][]byte, reg *Registry, lim Limits) (*Server, error) {
 	st := &State{Schema: Schema}
 	if lobby != nil {
 		if err := json.Unmarshal(lobby, st); err != nil {
@@ -108,6 +168,27 @@ func RestoreRecords(lobby []byte, roomRecords map[string][]byte, reg *Registry, 
 	}
 	if st.Sessions == nil {
 		st.Sessions = map[string]*Session{}
+	}
+	if st.Conns == nil {
+		st.Conns = map[string]*Conn{}
+	}
+	for i, b := range parts {
+		var pr lobbyPartRecord
+		if err := json.Unmarshal(b, &pr); err != nil {
+			return nil, fmt.Errorf("rooms: lobby part record %d: %w", i, err)
+		}
+		for id, c := range pr.Conns {
+			if st.Conns[id] != nil {
+				return nil, fmt.Errorf("rooms: lobby part record %d: connection %q is held twice", i, id)
+			}
+			st.Conns[id] = c
+		}
+		for tok, se := range pr.Sessions {
+			if st.Sessions[tok] != nil {
+				return nil, fmt.Errorf("rooms: lobby part record %d: session %q is held twice", i, tok)
+			}
+			st.Sessions[tok] = se
+		}
 	}
 	st.Rooms = make(map[string]*Room, len(roomRecords))
 	ids := make([]string, 0, len(roomRecords))

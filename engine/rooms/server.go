@@ -130,6 +130,13 @@ type Server struct {
 	// it instead of decoding the same bytes again. It is a cache, never
 	// encoded; a restored server starts without it.
 	kept map[string]keptPosition
+
+	// Derived from the state above (rebuilt by fromState), never encoded.
+	dir      []dirEntry                 // the directory as the last call left it
+	dirAt    map[string]int             // index in dir by room id
+	pids     map[string]bool            // every session's player id
+	idle     idleHeap                   // disconnected seatless sessions, oldest first (lazily pruned)
+	byClient map[string]map[string]bool // disconnected seatless sessions by client
 }
 
 // keptPosition is a room's decoded position and the Match.State slice it
@@ -171,17 +178,19 @@ func DecodeState(data []byte) (*State, error) {
 type Conn struct {
 	Session    string `json:"session"`              // its session's token
 	Spectating string `json:"spectating,omitempty"` // room watched, if spectating
+	Page       int    `json:"page,omitempty"`       // directory page browsed
 	Window     int64  `json:"window,omitempty"`     // rate-limit second
 	Count      int    `json:"count,omitempty"`      // frames in that second
 }
 
 // Session is one reconnectable identity.
 type Session struct {
-	PlayerID string `json:"player_id"`      // public id
-	Name     string `json:"name,omitempty"` // display name
-	Room     string `json:"room,omitempty"` // room seated in
-	Conn     string `json:"conn,omitempty"` // its connection, if connected
-	LastSeen int64  `json:"last_seen"`      // last input or disconnect
+	PlayerID string `json:"player_id"`        // public id
+	Name     string `json:"name,omitempty"`   // display name
+	Room     string `json:"room,omitempty"`   // room seated in
+	Conn     string `json:"conn,omitempty"`   // its connection, if connected
+	LastSeen int64  `json:"last_seen"`        // last input or disconnect
+	Client   string `json:"client,omitempty"` // the host's key of the client that opened it
 }
 
 // Room is one table.
@@ -242,13 +251,15 @@ type Deadline struct {
 
 // New returns an empty server hosting the games of reg.
 func New(reg *Registry, lim Limits) *Server {
-	return &Server{
+	s := &Server{
 		limits:   lim.withDefaults(),
 		conns:    map[string]*Conn{},
 		sessions: map[string]*Session{},
 		rooms:    map[string]*Room{},
 		reg:      reg,
 	}
+	s.derive()
+	return s
 }
 
 // Marshal returns the canonical encoding of the whole state (what
@@ -318,6 +329,7 @@ func fromState(st *State, lim Limits, reg *Registry) (*Server, error) {
 			}
 		}
 	}
+	s.derive()
 	return s, nil
 }
 
@@ -360,10 +372,11 @@ const (
 // Input is one thing that happened to the server, for hosts that log and
 // replay inputs: Apply(in) is Connect, Receive, Disconnect or Tick.
 type Input struct {
-	Kind  string `json:"kind"`
-	Conn  string `json:"conn,omitempty"`
-	Frame []byte `json:"frame,omitempty"`
-	Now   int64  `json:"now"`
+	Kind   string `json:"kind"`
+	Conn   string `json:"conn,omitempty"`
+	Client string `json:"client,omitempty"` // InputConnect: see ConnectFrom
+	Frame  []byte `json:"frame,omitempty"`
+	Now    int64  `json:"now"`
 }
 
 // Changes says which records of the state (see AppendRoomRecord and
@@ -371,15 +384,16 @@ type Input struct {
 // records writes these and no others. A record not named is byte for byte
 // what it was before the call.
 type Changes struct {
-	Rooms []string // ids of rooms whose record changed, created or deleted, sorted
-	Lobby bool     // whether the lobby record changed
+	Rooms      []string // ids of rooms whose record changed, created or deleted, sorted
+	Lobby      bool     // whether the lobby record changed
+	LobbyParts []int    // the lobby parts whose record changed, sorted
 }
 
 // Apply dispatches in to Connect, Receive, Disconnect or Tick.
 func (s *Server) Apply(in Input, ids IDSource) ([]Outbound, Changes) {
 	switch in.Kind {
 	case InputConnect:
-		return s.Connect(in.Conn, in.Now, ids)
+		return s.ConnectFrom(in.Conn, in.Client, in.Now, ids)
 	case InputFrame:
 		return s.Receive(in.Conn, in.Frame, in.Now, ids)
 	case InputDisconnect:
@@ -425,8 +439,18 @@ func newID(ids IDSource, prefix string, taken func(string) bool) (string, error)
 // disconnected session that holds no seat makes way for it (seatless
 // sessions cannot crowd out new players); when every session is connected
 // or seated, and over the connection limit, it is answered with
-// too_many_connections and Close.
+// too_many_connections and Close. Its cost does not grow with the number
+// of sessions.
 func (s *Server) Connect(conn string, now int64, ids IDSource) ([]Outbound, Changes) {
+	return s.ConnectFrom(conn, "", now, ids)
+}
+
+// ConnectFrom is Connect for a connection from client, the host's key for
+// where it comes from (a client address, or a keyed hash of one; "" for
+// none). At most SeatlessPerClient sessions of one client that are
+// disconnected and hold no seat are kept: past that the oldest is
+// released, so one client cannot fill the session table.
+func (s *Server) ConnectFrom(conn, client string, now int64, ids IDSource) ([]Outbound, Changes) {
 	now = s.clock(now)
 	ob := newOutbox()
 	if _, dup := s.conns[conn]; dup {
@@ -446,15 +470,17 @@ func (s *Server) Connect(conn string, now int64, ids IDSource) ([]Outbound, Chan
 		ob.direct[len(ob.direct)-1].Close = true
 		return s.flush(ob, now)
 	}
-	pid, err := newID(ids, "u:", func(id string) bool { return s.playerIDTaken(id) })
+	pid, err := newID(ids, "u:", func(id string) bool { return s.pids[id] })
 	if err != nil {
 		ob.fail(conn, reject(CodeInternal, "%v", err))
 		ob.direct[len(ob.direct)-1].Close = true
 		return s.flush(ob, now)
 	}
-	s.sessions[tok] = &Session{PlayerID: pid, Conn: conn, LastSeen: now}
+	s.sessions[tok] = &Session{PlayerID: pid, Conn: conn, LastSeen: now, Client: client}
+	s.pids[pid] = true
 	s.conns[conn] = &Conn{Session: tok}
-	ob.lobby = true
+	ob.touchKey(tok)
+	ob.touchKey(conn)
 	ob.views[conn] = true
 	return s.flush(ob, now)
 }
@@ -465,39 +491,33 @@ func (s *Server) Connect(conn string, now int64, ids IDSource) ([]Outbound, Chan
 // session table for long.
 const SeatlessIdleMillis = 60 * 1000
 
+// SeatlessPerClient is how many disconnected sessions holding no seat one
+// client (ConnectFrom) keeps; the oldest beyond it is released.
+const SeatlessPerClient = 8
+
 // idleLimit is how long the disconnected session se is kept.
 func (s *Server) idleLimit(se *Session) int64 {
-	if se.Room == "" {
+	if !s.seated(se) {
 		return min(SeatlessIdleMillis, s.limits.SessionIdleMillis)
 	}
 	return s.limits.SessionIdleMillis
 }
 
+// seated reports whether se sits in a room that exists.
+func (s *Server) seated(se *Session) bool {
+	return se.Room != "" && s.rooms[se.Room] != nil
+}
+
 // evictSeatless drops the disconnected session holding no seat that was
 // seen longest ago (ties by token), if there is one.
 func (s *Server) evictSeatless(ob *outbox) {
-	oldest := ""
-	for tok, se := range s.sessions {
-		if se.Conn != "" || se.Room != "" {
-			continue
-		}
-		if o := s.sessions[oldest]; oldest == "" || se.LastSeen < o.LastSeen || (se.LastSeen == o.LastSeen && tok < oldest) {
-			oldest = tok
+	for len(s.idle) > 0 {
+		e := s.idle.pop()
+		if se := s.sessions[e.tok]; se != nil && s.idleNow(se) && se.LastSeen == e.at {
+			s.dropSession(e.tok, ob)
+			return
 		}
 	}
-	if oldest != "" {
-		delete(s.sessions, oldest)
-		ob.lobby = true
-	}
-}
-
-func (s *Server) playerIDTaken(id string) bool {
-	for _, se := range s.sessions {
-		if se.PlayerID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // Disconnect closes connection conn. A spectator leaves its room; a seated
@@ -527,11 +547,10 @@ func (s *Server) disconnect(conn string, now int64, ob *outbox) {
 	}
 	delete(s.conns, conn)
 	delete(ob.views, conn)
-	ob.lobby = true
+	ob.touchKey(conn)
 	if c.Spectating != "" {
 		if r := s.rooms[c.Spectating]; r != nil {
 			r.Spectators = removeString(r.Spectators, conn)
-			ob.dir = true
 			ob.records[c.Spectating] = true
 		}
 	}
@@ -539,16 +558,17 @@ func (s *Server) disconnect(conn string, now int64, ob *outbox) {
 	if se == nil || se.Conn != conn {
 		return
 	}
-	s.touchSession(se, ob)
+	s.touchSession(c.Session, se, ob)
 	se.Conn = ""
 	se.LastSeen = now
 	if se.Room == "" && se.Name == "" {
-		delete(s.sessions, c.Session)
+		s.dropSession(c.Session, ob)
 		return
 	}
 	if se.Room != "" {
 		s.touchRoom(se.Room, ob)
 	}
+	s.noteIdle(c.Session, se, ob)
 }
 
 // Tick advances the clock to now: every decision whose clock ran out gets
@@ -628,8 +648,7 @@ func (s *Server) expireSessions(now int64, ob *outbox) {
 			}
 			s.vacate(tok, se, r, ob)
 		}
-		delete(s.sessions, tok)
-		ob.lobby = true
+		s.dropSession(tok, ob)
 	}
 }
 
@@ -639,16 +658,17 @@ type outbox struct {
 	views    map[string]bool   // connections owed a current view
 	rejected map[string]bool   // game views carrying action_rejected
 	rooms    map[string]bool   // rooms whose every member is owed a view
-	dir      bool              // the directory may have changed
 	passed   map[string]passes // what the machine did for human seats, by room
 	tables   map[string]*table // loaded positions, by room
 	records  map[string]bool   // rooms whose record changed, beside rooms
 	lobby    bool              // the lobby record changed
+	parts    map[int]bool      // the lobby parts whose record changed
 }
 
 func newOutbox() *outbox {
 	return &outbox{views: map[string]bool{}, rejected: map[string]bool{}, rooms: map[string]bool{},
-		passed: map[string]passes{}, tables: map[string]*table{}, records: map[string]bool{}}
+		passed: map[string]passes{}, tables: map[string]*table{}, records: map[string]bool{},
+		parts: map[int]bool{}}
 }
 
 // changes returns the records the call changed: every room whose members
@@ -662,16 +682,31 @@ func (ob *outbox) changes() Changes {
 		ch.Rooms = sortedKeys(ob.records)
 	}
 	ch.Lobby = ob.lobby
+	if len(ob.parts) > 0 {
+		ch.LobbyParts = make([]int, 0, len(ob.parts))
+		for p := range ob.parts {
+			ch.LobbyParts = append(ch.LobbyParts, p)
+		}
+		sort.Ints(ch.LobbyParts)
+	}
 	return ch
 }
 
-// touchSession notes that session se is about to change (or just did): its
-// record is its room's, or the lobby's while it sits in none.
-func (s *Server) touchSession(se *Session, ob *outbox) {
-	if se.Room != "" && s.rooms[se.Room] != nil {
+// touchKey notes that the connection or lobby session key changed: its
+// lobby part's record.
+func (ob *outbox) touchKey(key string) { ob.parts[lobbyPart(key)] = true }
+
+// touchConn notes that connection conn changed.
+func (ob *outbox) touchConn(conn string) { ob.touchKey(conn) }
+
+// touchSession notes that session tok (se) is about to change (or just
+// did): its record is its room's, or its lobby part's while it sits in
+// none.
+func (s *Server) touchSession(tok string, se *Session, ob *outbox) {
+	if s.seated(se) {
 		ob.records[se.Room] = true
 	} else {
-		ob.lobby = true
+		ob.touchKey(tok)
 	}
 }
 
@@ -718,9 +753,6 @@ func (t *table) actions(seat int) []Action {
 // touchRoom owes every member of room id a view.
 func (s *Server) touchRoom(id string, ob *outbox) {
 	ob.rooms[id] = true
-	if r := s.rooms[id]; r != nil && r.Match == nil {
-		ob.dir = true // filled counts and readiness are lobby state
-	}
 }
 
 // phase classifies a connection.
@@ -780,15 +812,27 @@ func (s *Server) flush(ob *outbox, now int64) ([]Outbound, Changes) {
 			owed[c] = true
 		}
 	}
-	if ob.dir {
-		for id, c := range s.conns {
-			if ph, _, _ := s.phaseOf(c); ph == phaseLobby {
-				owed[id] = true
+	if len(ob.rooms) > 0 || len(ob.records) > 0 {
+		changed := ob.records
+		for id := range ob.rooms {
+			changed[id] = true
+		}
+		if pages := s.refreshDirectory(changed); pages != nil {
+			for id, c := range s.conns {
+				if !pages[c.Page] {
+					continue
+				}
+				if ph, _, _ := s.phaseOf(c); ph == phaseLobby {
+					owed[id] = true
+				}
 			}
 		}
 	}
-	var dir []byte // the encoded directory, once per call
-	dirDone := false
+	type page struct {
+		dir  []byte
+		more bool
+	}
+	pages := map[int]page{} // each page encoded once per call
 	for _, id := range sortedKeys(owed) {
 		c := s.conns[id]
 		if c == nil {
@@ -800,13 +844,14 @@ func (s *Server) flush(ob *outbox, now int64) ([]Outbound, Changes) {
 		kind := KindLobby
 		switch ph {
 		case phaseLobby:
-			if !dirDone {
-				if d := s.directory(); len(d) > 0 {
-					dir = appendDirectory(nil, d)
-				}
-				dirDone = true
+			pg, ok := pages[c.Page]
+			if !ok {
+				pg.dir, pg.more = s.directoryPage(c.Page)
+				pages[c.Page] = pg
 			}
-			frame = appendLobbyView(make([]byte, 0, len(dir)+256), s.lobbyView(id, c, nil), dir)
+			v := s.lobbyView(id, c, nil)
+			v.DirectoryPage, v.DirectoryMore = c.Page, pg.more
+			frame = appendLobbyView(make([]byte, 0, len(pg.dir)+256), v, pg.dir)
 		case phaseGame:
 			kind = KindGame
 			frame, err = s.gameView(r, seat, ob, now, ob.rejected[id])

@@ -85,6 +85,10 @@ type RoomView struct {
 	Spectators int `json:"spectators,omitempty"`
 }
 
+// DirectoryPageSize is how many rooms one page of the directory a
+// LobbyView carries holds.
+const DirectoryPageSize = 20
+
 // RoomSummary is one entry of the public directory.
 type RoomSummary struct {
 	// RoomID is the opaque room id.
@@ -109,8 +113,15 @@ type LobbyView struct {
 	Name string `json:"name,omitempty"`
 	// Room is the room the session sits in, if any.
 	Room *RoomView `json:"room,omitempty"`
-	// Directory lists the public rooms available to browse.
+	// Directory is one page of the public rooms available to browse:
+	// DirectoryPageSize of them, oldest first, from the page the
+	// connection chose with browse.
 	Directory []RoomSummary `json:"directory,omitempty"`
+	// DirectoryMore says a later page of the directory has rooms.
+	DirectoryMore bool `json:"directory_more,omitempty"`
+	// DirectoryPage is the page Directory shows (0, the oldest rooms,
+	// is omitted).
+	DirectoryPage int `json:"directory_page,omitempty"`
 	// ValidCommands lists the lobby commands available right now.
 	ValidCommands []string `json:"valid_commands,omitempty"`
 }

@@ -47,6 +47,16 @@ export function createLobby(root, ui) {
 
   // The directory and joining by id.
   const dirList = h("ul", { class: "directory", id: "directory", "aria-labelledby": "dir-h" });
+  // The directory comes a page at a time (the server's page size); browse
+  // asks for another.
+  const browse = (page) => ui.send({ type: "browse", page });
+  const pageNote = h("span", { class: "hint", id: "dir-page", "aria-live": "polite" });
+  const earlier = h("button", { type: "button", class: "secondary small", dataset: { key: "dir-earlier" }, text: "Earlier rooms",
+    onclick: () => browse((ui.state.lobby?.directory_page || 0) - 1) });
+  const later = h("button", { type: "button", class: "secondary small", dataset: { key: "dir-later" }, text: "More rooms",
+    onclick: () => browse((ui.state.lobby?.directory_page || 0) + 1) });
+  const pager = h("nav", { class: "row pager", "aria-label": "Pages of public rooms" }, earlier, pageNote, later);
+  let steppedBackFrom = -1;
   const joinInput = h("input", { id: "join-id", name: "room", autocomplete: "off", spellcheck: "false", dataset: { key: "join-id" } });
   const joinBox = h("form", { class: "join-form", onsubmit: (e) => {
     e.preventDefault();
@@ -61,7 +71,7 @@ export function createLobby(root, ui) {
       if (id) ui.watch(id);
     } })));
   const dirBox = h("section", { class: "card directory-box", id: "rooms-list", "aria-labelledby": "dir-h" },
-    h("h2", { id: "dir-h", text: "Public rooms" }), dirList, joinBox);
+    h("h2", { id: "dir-h", text: "Public rooms" }), dirList, pager, joinBox);
 
   const columns = h("div", { class: "lobby-grid" }, createBox, dirBox);
   fill(root, h("h1", { class: "sr-only", text: "Rooms lobby" }), nameForm, invite, roomPanel, columns);
@@ -79,7 +89,7 @@ export function createLobby(root, ui) {
     keepFocus(() => {
       renderInvite();
       renderRoom(v.room);
-      renderDirectory(v.directory || []);
+      renderDirectory(v.directory || [], v.directory_page || 0, Boolean(v.directory_more));
     });
     columns.hidden = Boolean(v.room);
     if (ui.state.catalog && createdFor !== ui.state.catalog) {
@@ -179,11 +189,21 @@ export function createLobby(root, ui) {
       aiForm);
   }
 
-  function renderDirectory(list) {
+  function renderDirectory(list, page, more) {
+    pager.hidden = page === 0 && !more;
+    fill(pageNote, `Page ${page + 1}`);
+    earlier.disabled = page === 0 || !can("browse");
+    later.disabled = !more || !can("browse");
     if (!list.length) {
-      fill(dirList, h("li", { class: "empty", text: "No public rooms yet. Create one, or join a room by its link." }));
+      if (page > 0 && can("browse") && steppedBackFrom !== page) {
+        // The rooms of this page closed: step back to one that has some.
+        steppedBackFrom = page;
+        browse(page - 1);
+      }
+      fill(dirList, h("li", { class: "empty", text: page > 0 ? "No rooms on this page any more." : "No public rooms yet. Create one, or join a room by its link." }));
       return;
     }
+    steppedBackFrom = -1;
     fill(dirList, list.map((r) => {
       const title = r.config.name || ui.formatName(r.config.game_setup);
       const playing = r.state !== "gathering";

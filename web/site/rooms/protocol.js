@@ -64,7 +64,7 @@ export const SCHEMA = {
   },
   spectator: { ...table },
   lobby: {
-    session: "s", you: "s", name: "s", valid_commands: ["s"],
+    session: "s", you: "s", name: "s", valid_commands: ["s"], directory_page: "s", directory_more: "s",
     room: {
       room_id: "s", state: "s", spectators: "s",
       config: { seats: "s", game_setup: "s", name: "s", visibility: "s", undo_enabled: "s", action_seconds: "s" },
