@@ -95,7 +95,7 @@ export class RoomsObject extends DurableObject {
       const [client, server] = Object.values(new WebSocketPair());
       const conn = `w:${crypto.randomUUID().replaceAll("-", "")}`;
       this.ctx.acceptWebSocket(server, [conn]);
-      await this.binding.socketOpen(conn);
+      await this.binding.socketOpen(conn, req.headers.get("CF-Connecting-IP") || "");
       return new Response(null, { status: 101, webSocket: client });
     }
     const headers = {};

@@ -211,9 +211,9 @@ func (h *Rooms) serveView(w http.ResponseWriter, r *http.Request) {
 
 // overSessions counts one new connection for client and reports whether
 // that is over SessionsPerMinute, with the seconds to the next minute. A
-// count that fails lets the connection through.
+// count that fails, and a client with no known address, are let through.
 func (h *Rooms) overSessions(ctx context.Context, client string) (retry int64, over bool) {
-	if h.cfg.SessionsPerMinute < 0 {
+	if h.cfg.SessionsPerMinute < 0 || client == "" {
 		return 0, false
 	}
 	sec := h.cfg.Clock() / 1000

@@ -53,6 +53,7 @@ func runObject(ctx js.Value) error {
 	h, err := hosting.NewRooms(context.Background(), hosting.RoomsConfig{
 		Store: &objectStore{storage: o.js.Get("storage")}, Registry: reg, Clock: dateNow,
 		KeepWebSocket: func(conn string) bool { return live[conn] },
+		ClientAddr:    clientAddr,
 	})
 	if err != nil {
 		return err
@@ -64,9 +65,12 @@ func runObject(ctx js.Value) error {
 	b := ctx.Get("binding")
 	b.Set("objectFetch", promiseFunc(func(args []js.Value) (any, error) { return o.fetch(args[0]) }))
 	b.Set("socketOpen", promiseFunc(func(args []js.Value) (any, error) {
-		conn := args[0].String()
+		conn, client := args[0].String(), ""
+		if len(args) > 1 && args[1].Type() == js.TypeString {
+			client = args[1].String()
+		}
 		h.Attach(conn, o.sink(conn))
-		return nil, o.do(rooms.Input{Kind: rooms.InputConnect, Conn: conn})
+		return nil, o.do(rooms.Input{Kind: rooms.InputConnect, Conn: conn, Client: client})
 	}))
 	b.Set("socketMessage", promiseFunc(func(args []js.Value) (any, error) {
 		return nil, o.do(rooms.Input{Kind: rooms.InputFrame, Conn: args[0].String(), Frame: []byte(args[1].String())})
@@ -88,6 +92,11 @@ func runObject(ctx js.Value) error {
 	}))
 	return o.setAlarm()
 }
+
+// clientAddr is a request's client address at the edge: the
+// CF-Connecting-IP header Cloudflare sets (empty under a local test
+// harness that sets none: such a request is not rate-limited).
+func clientAddr(r *http.Request) string { return r.Header.Get("CF-Connecting-IP") }
 
 // serveObject runs the module as a RoomsObject's instance: it never
 // returns, so the machine stays in memory with the object.
