@@ -38,8 +38,7 @@ func (h *idleHeap) Pop() any {
 	return e
 }
 
-func (h *idleHeap) push(e idleEntry) { heap.Push(h, e) }
-func (h *idleHeap) pop() idleEntry   { return heap.Pop(h).(idleEntry) }
+func (h *idleHeap) pop() idleEntry { return heap.Pop(h).(idleEntry) }
 
 // derive builds the indexes and the directory from the state.
 func (s *Server) derive() {
