@@ -22,10 +22,10 @@ func viewsTo(out []rooms.Outbound) []string {
 }
 
 // TestDirectoryPages checks the paged directory: each lobby connection is
-// sent the page it browses, and a change reaches only the connections
-// whose page it changed (a room filling a seat, a room created at the end,
-// a room removed before every page), with a save and a restore between
-// every input.
+// sent the page it browses, a seated one none, and a change reaches only
+// the connections whose page it changed (a room filling a seat, a room
+// created at the end, a room removed before every page), with a save and
+// a restore between every input.
 func TestDirectoryPages(t *testing.T) {
 	h := newHarness(t, rooms.Limits{})
 	h.roundTrip = true
@@ -64,6 +64,11 @@ func TestDirectoryPages(t *testing.T) {
 	if v := h.lobby("p2"); v.Directory[2].Filled != 2 {
 		t.Fatalf("p2 sees room 42 with %d seats filled, want 2", v.Directory[2].Filled)
 	}
+	// Seated, a connection is shown its room and no directory.
+	if v := h.lobby("joiner"); v.Room == nil || v.Directory != nil || slices.Contains(v.ValidCommands, rooms.CmdBrowse) {
+		t.Fatalf("seated, the joiner's view has room %v, %d directory entries, commands %v", v.Room != nil, len(v.Directory), v.ValidCommands)
+	}
+	h.refused("joiner", rooms.Browse{Page: 0}, rooms.CodeAlreadyInRoom)
 	// A name change reaches only its sender.
 	if got := viewsTo(h.must("p1", rooms.SetName{Name: "Pat"})); !slices.Equal(got, []string{"p1"}) {
 		t.Fatalf("set_name sent lobby views to %v", got)

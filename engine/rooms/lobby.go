@@ -95,8 +95,11 @@ func (x *call) dispatch(cmd Command) *Rejection {
 		}
 		return nil
 	case Browse:
-		if ph != phaseLobby {
+		switch {
+		case ph != phaseLobby:
 			return reject(CodeInGame, "browse is a lobby command and this connection is in a game")
+		case r != nil:
+			return reject(CodeAlreadyInRoom, "seated in room %q, which shows no directory; leave it first", x.se.Room)
 		}
 		return x.browse(cmd.Page)
 	case Leave:
@@ -646,10 +649,10 @@ func (s *Server) roomView(id string, r *Room) *RoomView {
 func (s *Server) lobbyView(conn string, c *Conn, dir []RoomSummary) LobbyView {
 	se := s.sessions[c.Session]
 	v := LobbyView{Session: c.Session, You: se.PlayerID, Name: se.Name, Directory: dir}
-	cmds := []string{CmdHello, CmdRequestCatalog, CmdSetName, CmdBrowse}
+	cmds := []string{CmdHello, CmdRequestCatalog, CmdSetName}
 	r := s.rooms[se.Room]
 	if r == nil {
-		cmds = append(cmds, CmdCreateRoom, CmdJoinRoom, CmdSpectateRoom)
+		cmds = append(cmds, CmdCreateRoom, CmdJoinRoom, CmdSpectateRoom, CmdBrowse)
 		v.ValidCommands = cmds
 		return v
 	}

@@ -822,8 +822,8 @@ func (s *Server) flush(ob *outbox, now int64) ([]Outbound, Changes) {
 				if !pages[c.Page] {
 					continue
 				}
-				if ph, _, _ := s.phaseOf(c); ph == phaseLobby {
-					owed[id] = true
+				if ph, r, _ := s.phaseOf(c); ph == phaseLobby && r == nil {
+					owed[id] = true // browsing: a seated connection has no directory
 				}
 			}
 		}
@@ -844,12 +844,16 @@ func (s *Server) flush(ob *outbox, now int64) ([]Outbound, Changes) {
 		kind := KindLobby
 		switch ph {
 		case phaseLobby:
+			v := s.lobbyView(id, c, nil)
+			if r != nil { // seated: the room, no directory to browse
+				frame = appendLobbyView(make([]byte, 0, 512), v, nil)
+				break
+			}
 			pg, ok := pages[c.Page]
 			if !ok {
 				pg.dir, pg.more = s.directoryPage(c.Page)
 				pages[c.Page] = pg
 			}
-			v := s.lobbyView(id, c, nil)
 			v.DirectoryPage, v.DirectoryMore = c.Page, pg.more
 			frame = appendLobbyView(make([]byte, 0, len(pg.dir)+256), v, pg.dir)
 		case phaseGame:

@@ -115,7 +115,8 @@ type LobbyView struct {
 	Room *RoomView `json:"room,omitempty"`
 	// Directory is one page of the public rooms available to browse:
 	// DirectoryPageSize of them, oldest first, from the page the
-	// connection chose with browse.
+	// connection chose with browse. A session seated in a room is shown
+	// its room and no directory.
 	Directory []RoomSummary `json:"directory,omitempty"`
 	// DirectoryMore says a later page of the directory has rooms.
 	DirectoryMore bool `json:"directory_more,omitempty"`
