@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -432,7 +433,11 @@ func (v View) AppendCanonical(b []byte) []byte {
 	if sh.enc == nil {
 		sh.enc = sh.encode()
 	}
-	o := objectWriter{b: append(b, '{')}
+	size := 4096 // the seat's own members
+	for _, m := range sh.enc {
+		size += len(m)
+	}
+	o := objectWriter{b: append(slices.Grow(b, size), '{')}
 	o.key("active_player")
 	o.b = rooms.AppendString(o.b, v.ActivePlayer)
 	for _, m := range sh.enc[:8] { // battlefield … graveyards
@@ -482,7 +487,7 @@ func (sh *sharedView) encode() [][]byte {
 		if omit {
 			return nil
 		}
-		o := objectWriter{}
+		o := objectWriter{b: make([]byte, 0, 1024)}
 		o.key(key)
 		return enc(o.b)
 	}
