@@ -45,8 +45,10 @@ func TestTargetsJudgeAndSayWhatIsMissing(t *testing.T) {
 		"freeport.ApplyCommands":                           {"commands/s": 45000},
 		"hoststore.FreeportHTTP":                           {"req/s": 3000, "p50-ms": 4, "p99-ms": 12},
 		"edge.Command/worker/rooms/clients=8":              {"p50-ms": 20, "p99-ms": 60, "cmds/s": 90},
+		"rules.Command/commander/4seats/60perms":           {"ns/op": 250e3, "allocs/op": 900},
+		"cards.Command/commander/4seats/60perms":           {"ns/op": 900e3, "record-B": 163285},
 	}
-	wasm := map[string]map[string]float64{"story.SubmitAction/gannet-rock": {"ns/op": 12000}}
+	wasm := map[string]map[string]float64{"story.SubmitAction/gannet-rock": {"ns/op": 12000}, "rules.Command/commander/4seats/60perms": {"ns/op": 1e6}}
 	rows := checkTargets(native, wasm, nil, nil, nil)
 	md := targetsMarkdown(rows)
 	for _, want := range []string{
@@ -64,6 +66,10 @@ func TestTargetsJudgeAndSayWhatIsMissing(t *testing.T) {
 		"missing: edge.Command/native did not run",
 		"| 8 | at least 20,000 commands per second through the reducer, native | 45000 commands/s | met |",
 		"| 3000 requests/s, p99 12.0 ms (p50 4.0 ms) | reported (no target) |",
+		"every seat's actions and encoded view, the state encoded): median at most 300 µs, native | 250.00 µs, 900 allocs | met |",
+		"| 17 | the same command in WASM within 3× of native | 4.00× (1.00 ms against 250.00 µs) | **not met** |",
+		"undo checkpoints included (the room's record) | 159.5 KiB | **not met** |",
+		"missing: ai.PilotDuel did not run",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("targets lack %q:\n%s", want, md)

@@ -71,7 +71,7 @@ func runTargets(args []string, stdout, stderr io.Writer) int {
 	b, _ := json.MarshalIndent(struct {
 		section
 		Targets []target `json:"targets"`
-	}{section{Title: "Targets (issues 3, 5, 6, 7, 8 and 10)", Markdown: md}, rows}, "", "  ")
+	}{section{Title: "Targets (issues 3, 5, 6, 7, 8, 10 and 17)", Markdown: md}, rows}, "", "  ")
 	if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
 		fmt.Fprintln(stderr, "peer targets:", err)
 		return 1
@@ -262,6 +262,30 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play map[
 			fmt.Sprintf("%.2f× (%s against %s); over all %d engine benchmarks: median %.2f×, worst %.2f× (%s)", w/n, dur(w), dur(n), len(ratios), ratios[len(ratios)/2], worstR, worstN), yes(w/n <= 3))
 	} else {
 		missing("10", "WASM within 3× of native", "the WASM run of "+engineBench)
+	}
+	// Issue 17: the card game.
+	const cardCommand = "rules.Command/commander/4seats/60perms"
+	if v, ok := ns(cardCommand); ok {
+		add("17", "one command in a four-seat commander midgame with 60 permanents (apply and settle, every seat's actions and encoded view, the state encoded): median at most 300 µs, native",
+			fmt.Sprintf("%s, %.0f allocs", dur(v), native[cardCommand]["allocs/op"]), yes(v <= 300e3))
+		if w, ok := wasm[cardCommand]["ns/op"]; ok {
+			add("17", "the same command in WASM within 3× of native", fmt.Sprintf("%.2f× (%s against %s)", w/v, dur(w), dur(v)), yes(w/v <= 3))
+		} else {
+			missing("17", "the card command in WASM within 3× of native", "the WASM run of "+cardCommand)
+		}
+	} else {
+		missing("17", "one card game command in a commander midgame ≤ 300 µs", cardCommand)
+	}
+	if m, ok := native["cards.Command/commander/4seats/60perms"]; ok {
+		add("17", "the same command through the room machine with four human seats (choose_action to every frame), reported", dur(m["ns/op"]), nil)
+		add("17", "canonical state of that midgame under 64 KB, undo checkpoints included (the room's record)", fmt.Sprintf("%.1f KiB", m["record-B"]/1024), yes(m["record-B"] < 64<<10))
+	} else {
+		missing("17", "the card game's room record under 64 KB", "cards.Command")
+	}
+	if v, ok := ns("ai.PilotDuel"); ok {
+		add("17", "a whole AI-against-AI starter duel at most 100 ms, native", fmt.Sprintf("%s (%.0f inputs)", dur(v), native["ai.PilotDuel"]["inputs/game"]), yes(v <= 100e6))
+	} else {
+		missing("17", "a whole AI duel ≤ 100 ms", "ai.PilotDuel")
 	}
 	var worse []string
 	for _, fam := range families(native) {

@@ -178,7 +178,8 @@ func (m *midgame) move() {
 // actions, and every seat's and a spectator's view encoded as frames, the
 // state and an undo checkpoint committed. The answers are random legal
 // ones; every 64 commands (and when a game ends) the room is restored to
-// the midgame, untimed.
+// the midgame, untimed. record-B is the room's record (its canonical state,
+// log and undo checkpoints) after 32 commands from the midgame.
 func BenchmarkCommand(b *testing.B) {
 	m := commanderMidgame(b, 60)
 	start, err := m.s.Marshal()
@@ -189,7 +190,12 @@ func BenchmarkCommand(b *testing.B) {
 	for k, v := range m.views {
 		views[k] = v
 	}
+	for range 32 { // enough commands to fill the undo checkpoints
+		m.move()
+	}
+	rec, _ := m.s.AppendRoomRecord(nil, m.room)
 	b.Run("commander/4seats/60perms", func(b *testing.B) {
+		b.ReportMetric(float64(len(rec)), "record-B")
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			b.StopTimer()
