@@ -311,3 +311,33 @@ func TestSeatFlagsInViews(t *testing.T) {
 		t.Fatalf("spectator %+v", s.Players)
 	}
 }
+
+// TestLegendRule casts a second legendary creature of the same name: the
+// older one goes to its owner's graveyard as a state-based action, while
+// an opponent's copy of the same legend stays.
+func TestLegendRule(t *testing.T) {
+	g := scene(t, 2)
+	old := g.put(0, "lord")
+	theirs := g.put(1, "lord")
+	g.put(0, "mountain")
+	g.put(0, "forest")
+	g.put(0, "forest")
+	fresh := g.give(0, "lord")
+	cast(t, g, 0, fresh, nil)
+	resolve(t, g)
+	var lords []*Perm
+	for i := range g.st.Field {
+		if g.st.Field[i].ID == "lord" {
+			lords = append(lords, &g.st.Field[i])
+		}
+	}
+	if len(lords) != 2 || g.perm(old) != nil || g.perm(theirs) == nil {
+		t.Fatalf("lords on the battlefield: %+v", lords)
+	}
+	if gy := g.st.Players[0].Grave; len(gy) != 1 || gy[0].ID != "lord" {
+		t.Fatalf("seat 0's graveyard: %+v", gy)
+	}
+	if len(g.st.Players[1].Grave) != 0 {
+		t.Fatal("the opponent's legend left too")
+	}
+}

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"slices"
+
 	"github.com/storyloom/storyloom/engine/cards/card"
 	"github.com/storyloom/storyloom/engine/rooms"
 )
@@ -307,6 +309,7 @@ func (g *Game) sba() bool {
 			toGy = append(toGy, p.N)
 		}
 	}
+	toGy = append(toGy, g.legendRule(sts, append(dying, toGy...))...)
 	for _, n := range dying {
 		g.leaveField(n, toGrave)
 	}
@@ -314,6 +317,42 @@ func (g *Game) sba() bool {
 		g.leaveField(n, toGrave)
 	}
 	return len(dying)+len(toGy) > 0
+}
+
+// legendRule returns the permanents the legend rule (CR 704.5j) puts into
+// their owners' graveyards: of two or more legendary permanents with the
+// same name that one player controls, all but the newest. Which one
+// stays is a Storyloom decision, not asked: the one that arrived last,
+// which is the one its controller just played. leaving are the
+// permanents already leaving by another state-based action.
+func (g *Game) legendRule(sts []staticSrc, leaving []int) []int {
+	type key struct {
+		ctrl int
+		name string
+	}
+	newest := map[key]int{} // timestamp of the newest
+	var legends []*Perm
+	var keys []key
+	for i := range g.st.Field {
+		p := &g.st.Field[i]
+		if slices.Contains(leaving, p.N) {
+			continue
+		}
+		c := g.charsWith(p, sts)
+		if !slices.Contains(c.def.Supertypes, "legendary") {
+			continue
+		}
+		k := key{c.ctrl, c.def.Name}
+		newest[k] = max(newest[k], p.TS)
+		legends, keys = append(legends, p), append(keys, k)
+	}
+	var out []int
+	for i, p := range legends {
+		if p.TS < newest[keys[i]] {
+			out = append(out, p.N)
+		}
+	}
+	return out
 }
 
 // isAura reports whether d is an aura.
