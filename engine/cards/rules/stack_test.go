@@ -279,3 +279,61 @@ func TestEveryoneMustPassAfterAResponse(t *testing.T) {
 		t.Fatalf("after the counterspell resolved: stack %d, priority %d", len(g.st.Stack), g.st.Dec.Seat)
 	}
 }
+
+// TestXZeroPaysOnlyItsPips casts an X spell whose action poses a pay slot
+// for every X up to the largest payable one (pay1… carry min 0): X=0 is
+// paid with the coloured pip alone and taps one land; answering the
+// optional slots too, or fewer slots than the X announced, is refused and
+// changes nothing.
+func TestXZeroPaysOnlyItsPips(t *testing.T) {
+	g := scene(t, 2)
+	var lands []int
+	for range 4 {
+		lands = append(lands, g.put(0, "mountain"))
+	}
+	w := g.give(0, "blaze_wave")
+	a, ok := offered(g, 0, "cast_spell", w)
+	if !ok {
+		t.Fatal("Blaze Wave is not offered")
+	}
+	var pays []string
+	for _, p := range a.Prompts {
+		if p.Kind == rooms.PromptPayMana {
+			pays = append(pays, p.Slot)
+			if optional := p.Min != nil && *p.Min == 0; optional != (p.Slot != "pay0") {
+				t.Fatalf("slot %s: min %v", p.Slot, p.Min)
+			}
+		}
+	}
+	if len(pays) != 4 {
+		t.Fatalf("pay slots %v", pays)
+	}
+	before, _ := g.State()
+	for name, ans := range map[string]map[string][]string{
+		"X=0 paying every slot": {"x": {"0"}, "t0": {"p1"}, "pay0": {permID(lands[0])}, "pay1": {permID(lands[1])},
+			"pay2": {permID(lands[2])}, "pay3": {permID(lands[3])}},
+		"X=2 paying one pip":  {"x": {"2"}, "t0": {"p1"}, "pay0": {permID(lands[0])}},
+		"X=4 beyond the most": {"x": {"4"}, "t0": {"p1"}, "pay0": {permID(lands[0])}},
+	} {
+		if _, err := g.Apply(0, rooms.Choice{ActionID: a.ID, Targets: ans}); err == nil {
+			t.Fatalf("%s: accepted", name)
+		}
+		if after, _ := g.State(); string(after) != string(before) {
+			t.Fatalf("%s: the refused answer changed the state", name)
+		}
+	}
+	do(t, g, 0, "cast_spell", w, map[string][]string{"x": {"0"}, "t0": {"p1"}, "pay0": {permID(lands[0])}})
+	tapped := 0
+	for _, n := range lands {
+		if g.perm(n).Tapped {
+			tapped++
+		}
+	}
+	if tapped != 1 || len(g.st.Stack) != 1 || g.st.Stack[0].X != 0 {
+		t.Fatalf("%d lands tapped, stack %+v", tapped, g.st.Stack)
+	}
+	resolve(t, g)
+	if g.st.Players[1].Life != 20 {
+		t.Fatalf("X=0 dealt %d damage", 20-g.st.Players[1].Life)
+	}
+}
