@@ -192,25 +192,41 @@ func (p *pilot) planCast(a rooms.Action, combat bool) (plan, bool) {
 	}
 	switch {
 	case d.Spell != nil && len(d.Spell.Modes) > 1:
-		best := -1
+		// Each mode slot ("mode", "mode1"…) takes the most valuable mode
+		// not taken yet; the spell is worth what its modes are.
+		type worth struct {
+			id    string
+			score int
+			ans   map[string][]string
+		}
+		var ws []worth
+		var slots []string
 		for _, pr := range a.Prompts {
-			if pr.Slot != "mode" {
+			if pr.Kind != rooms.PromptOption || !strings.HasPrefix(pr.Slot, "mode") {
+				continue
+			}
+			slots = append(slots, pr.Slot)
+			if ws != nil {
 				continue
 			}
 			for _, o := range pr.Options {
 				k, _ := strconv.Atoi(o.ID)
 				ans := map[string][]string{}
-				s := p.modeWorth(&d.Spell.Modes[k], "m"+o.ID, a, x, ans, combat)
-				if s > best {
-					best = s
-					pl.ans["mode"] = []string{o.ID}
-					for sl, v := range ans {
-						pl.ans[sl] = v
-					}
-				}
+				ws = append(ws, worth{o.ID, p.modeWorth(&d.Spell.Modes[k], "m"+o.ID, a, x, ans, combat), ans})
 			}
 		}
-		pl.score = best
+		sort.SliceStable(ws, func(i, j int) bool { return ws[i].score > ws[j].score })
+		pl.score = -1
+		for i, slot := range slots {
+			if i >= len(ws) {
+				break
+			}
+			pl.ans[slot] = []string{ws[i].id}
+			for sl, v := range ws[i].ans {
+				pl.ans[sl] = v
+			}
+			pl.score = max(pl.score, 0) + ws[i].score
+		}
 	case d.Spell != nil && len(d.Spell.Modes) == 1:
 		pl.score = p.modeWorth(&d.Spell.Modes[0], "", a, x, pl.ans, combat)
 	case d.Enchant != "":

@@ -63,6 +63,21 @@ func (r *randomizer) subset(list []string, lo, hi int) []string {
 	return r.shuffled(list)[:n]
 }
 
+// modeTaken reports whether option id of a modal spell's mode slot is
+// already the answer of another of its mode slots (each mode is chosen
+// at most once).
+func (r *randomizer) modeTaken(a rooms.Action, ans map[string][]string, slot, id string) bool {
+	if a.Type != "cast_spell" || !strings.HasPrefix(slot, "mode") {
+		return false
+	}
+	for s, got := range ans {
+		if s != slot && strings.HasPrefix(s, "mode") && len(got) == 1 && got[0] == id {
+			return true
+		}
+	}
+	return false
+}
+
 // answer fills a's slots: options first (they decide which slots are
 // needed), then numbers, selections, orders, targets, and the payment.
 func (r *randomizer) answer(a rooms.Action) map[string][]string {
@@ -75,7 +90,7 @@ func (r *randomizer) answer(a rooms.Action) map[string][]string {
 		}
 		var ok []rooms.Option
 		for _, o := range p.Options {
-			if r.satisfiable(a, o) {
+			if r.satisfiable(a, o) && !r.modeTaken(a, ans, p.Slot, o.ID) {
 				ok = append(ok, o)
 			}
 		}

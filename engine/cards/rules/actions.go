@@ -552,17 +552,22 @@ func (g *Game) applyCast(seat int, id string, ans map[string][]string) error {
 	}
 	it := Item{N: g.mint(), Kind: "spell", Ctrl: seat, Owner: seat, ID: c.ID, Cmdr: c.Cmdr, Aimed: true, Name: d.Name}
 	if d.Spell != nil && len(d.Spell.Modes) > 1 {
-		k, err := strconv.Atoi(ans["mode"][0])
-		if err != nil || k < 0 || k >= len(d.Spell.Modes) {
-			return fmt.Errorf("rules: no such mode")
-		}
-		it.Modes = []int{k}
-		for i, t := range d.Spell.Modes[k].Targets {
-			got := ans["m"+strconv.Itoa(k)+"t"+strconv.Itoa(i)]
-			if len(got) == 0 && !t.Optional {
-				return fmt.Errorf("rules: mode %d needs its targets", k)
+		for i := range chooseCount(d) {
+			k, err := strconv.Atoi(first(ans[modeSlot(i)]))
+			if err != nil || k < 0 || k >= len(d.Spell.Modes) || slices.Contains(it.Modes, k) {
+				return fmt.Errorf("rules: no such mode, or a mode chosen twice")
 			}
-			it.Targets = append(it.Targets, first(got))
+			it.Modes = append(it.Modes, k)
+		}
+		slices.Sort(it.Modes) // modes are performed in printed order (CR 700.2)
+		for _, k := range it.Modes {
+			for i, t := range d.Spell.Modes[k].Targets {
+				got := ans["m"+strconv.Itoa(k)+"t"+strconv.Itoa(i)]
+				if len(got) == 0 && !t.Optional {
+					return fmt.Errorf("rules: mode %d needs its targets", k)
+				}
+				it.Targets = append(it.Targets, first(got))
+			}
 		}
 	} else {
 		for i, t := range g.itemTargets(&it) {

@@ -168,15 +168,14 @@ func (g *Game) castAction(seat int, c Card, fromCommand bool) (rooms.Action, boo
 	modified := g.spellCost(seat, d, fromCommand)
 	a := rooms.Action{ID: g.aid("cast", cardID(c.N)), Type: "cast_spell", Label: "Cast " + d.Name, Subject: []string{cardID(c.N)}}
 	it := Item{N: -1, Kind: "spell", Ctrl: seat, ID: c.ID}
-	// mode
+	// mode: one option prompt per mode chosen ("mode", "mode1", …), each
+	// offering every mode whose targets exist
 	if d.Spell != nil && len(d.Spell.Modes) > 1 {
-		p := rooms.Prompt{Kind: rooms.PromptOption, Slot: "mode", Prompt: "Choose one"}
-		any := false
+		var opts []rooms.Option
 		for k, m := range d.Spell.Modes {
 			if !g.aimable(&it, &m) {
 				continue
 			}
-			any = true
 			var req []string
 			for i, t := range m.Targets {
 				slot := "m" + strconv.Itoa(k) + "t" + strconv.Itoa(i)
@@ -184,12 +183,19 @@ func (g *Game) castAction(seat int, c Card, fromCommand bool) (rooms.Action, boo
 				a.Requirements = append(a.Requirements, rooms.Requirement{Slot: slot, Prompt: targetPrompt(t.Kind), Optional: true,
 					Candidates: orEmpty(g.candidates(t.Kind, seat, -1))})
 			}
-			p.Options = append(p.Options, rooms.Option{ID: strconv.Itoa(k), Label: g.modeLabel(d, k), Requires: req})
+			opts = append(opts, rooms.Option{ID: strconv.Itoa(k), Label: g.modeLabel(d, k), Requires: req})
 		}
-		if !any {
+		n := chooseCount(d)
+		if len(opts) < n {
 			return rooms.Action{}, false
 		}
-		a.Prompts = append(a.Prompts, p)
+		for i := range n {
+			p := rooms.Prompt{Kind: rooms.PromptOption, Slot: modeSlot(i), Prompt: "Choose one", Options: opts}
+			if n > 1 {
+				p.Prompt = "Choose " + ordinal(i) + " mode (each mode at most once)"
+			}
+			a.Prompts = append(a.Prompts, p)
+		}
 	} else {
 		var m *card.Mode
 		if d.Spell != nil && len(d.Spell.Modes) == 1 {
@@ -389,6 +395,25 @@ func targetPrompt(kind string) string {
 		return "Choose any target"
 	}
 	return "Choose target " + kindWord(kind)
+}
+
+// chooseCount is how many modes a modal spell's caster chooses.
+func chooseCount(d *card.Def) int { return max(d.Spell.Choose, 1) }
+
+// modeSlot names the slot of the i-th mode chosen: "mode", then "mode1"….
+func modeSlot(i int) string {
+	if i == 0 {
+		return "mode"
+	}
+	return "mode" + strconv.Itoa(i)
+}
+
+// ordinal names the i-th mode chosen, in the order they are asked.
+func ordinal(i int) string {
+	if words := [...]string{"a first", "a second", "a third", "a fourth"}; i < len(words) {
+		return words[i]
+	}
+	return "another"
 }
 
 // modeLabel is the label of a spell's mode k: its generated sentence.

@@ -60,6 +60,7 @@ const testCards = `[
 {"id":"adept","name":"Spell Adept","cost":"{1}{U}","types":["creature"],"power":1,"toughness":2,"abilities":[{"kind":"triggered","when":"you_cast_noncreature","mode":{"effects":[{"op":"pump","power":1,"toughness":1,"to":"self","duration":"end_of_turn"}]}}]},
 {"id":"thief","name":"Pocket Thief","cost":"{1}{U}","types":["creature"],"power":1,"toughness":1,"abilities":[{"kind":"triggered","when":"deals_combat_damage_to_player","mode":{"effects":[{"op":"draw","amount":1,"to":"you"}]}}]},
 {"id":"grower","name":"Moss Grower","cost":"{G}","types":["creature"],"power":1,"toughness":1,"abilities":[{"kind":"activated","cost":"{G}","sorcery_speed":true,"mode":{"effects":[{"op":"add_counters","counter":"+1/+1","amount":1,"to":"self"}]}}]},
+{"id":"twin_rite","name":"Twin Rite","cost":"{1}{R}","types":["sorcery"],"spell":{"choose":2,"modes":[{"targets":[{"kind":"any"}],"effects":[{"op":"damage","amount":2,"to":"t0"}]},{"effects":[{"op":"draw","amount":1,"to":"you"}]},{"effects":[{"op":"gain_life","amount":3,"to":"you"}]}]}},
 {"id":"poison_shot","name":"Poison Shot","cost":"{B}","types":["instant"],"spell":{"modes":[{"targets":[{"kind":"player"}],"effects":[{"op":"add_counters","counter":"poison","amount":5,"to":"t0"}]}]}}
 ]`
 

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/storyloom/storyloom/engine/rooms"
@@ -335,5 +336,56 @@ func TestXZeroPaysOnlyItsPips(t *testing.T) {
 	resolve(t, g)
 	if g.st.Players[1].Life != 20 {
 		t.Fatalf("X=0 dealt %d damage", 20-g.st.Players[1].Life)
+	}
+}
+
+// TestModalChooseTwo casts a "choose two" spell: it poses one option slot
+// per mode chosen, refuses the same mode twice (and an unanswered mode
+// slot) with the state unchanged, and resolves the chosen modes in
+// printed order whatever order they were answered in.
+func TestModalChooseTwo(t *testing.T) {
+	g := scene(t, 2)
+	g.put(0, "mountain")
+	g.put(0, "mountain")
+	rite := g.give(0, "twin_rite")
+	a, ok := offered(g, 0, "cast_spell", rite)
+	if !ok {
+		t.Fatalf("Twin Rite is not offered: %s", actionList(g, 0))
+	}
+	var slots []string
+	for _, p := range a.Prompts {
+		if p.Kind == rooms.PromptOption {
+			slots = append(slots, p.Slot)
+			if len(p.Options) != 3 {
+				t.Fatalf("slot %s offers %+v", p.Slot, p.Options)
+			}
+		}
+	}
+	if strings.Join(slots, ",") != "mode,mode1" {
+		t.Fatalf("mode slots %v", slots)
+	}
+	if text := g.cards.views["twin_rite"].RulesText; !strings.HasPrefix(text, "Choose two —") {
+		t.Fatalf("rules text %q", text)
+	}
+	before, _ := g.State()
+	for name, ans := range map[string]map[string][]string{
+		"the same mode twice": {"mode": {"0"}, "mode1": {"0"}, "m0t0": {"p1"}},
+		"one mode only":       {"mode": {"2"}},
+	} {
+		if _, err := g.Apply(0, rooms.Choice{ActionID: a.ID, Targets: pay(a, ans)}); err == nil {
+			t.Fatalf("%s: accepted", name)
+		}
+		if after, _ := g.State(); string(after) != string(before) {
+			t.Fatalf("%s: the refused answer changed the state", name)
+		}
+	}
+	hand := len(g.st.Players[0].Hand)
+	do(t, g, 0, "cast_spell", rite, pay(a, map[string][]string{"mode": {"2"}, "mode1": {"0"}, "m0t0": {"p1"}}))
+	if it := g.st.Stack[0]; len(it.Modes) != 2 || it.Modes[0] != 0 || it.Modes[1] != 2 || len(it.Targets) != 1 || it.Targets[0] != "p1" {
+		t.Fatalf("stack item %+v", it)
+	}
+	resolve(t, g)
+	if g.st.Players[1].Life != 18 || g.st.Players[0].Life != 23 || len(g.st.Players[0].Hand) != hand-1 {
+		t.Fatalf("lives %d and %d, hand %d", g.st.Players[0].Life, g.st.Players[1].Life, len(g.st.Players[0].Hand))
 	}
 }
