@@ -1,0 +1,108 @@
+package cards_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/storyloom/storyloom/engine/canon"
+	"github.com/storyloom/storyloom/engine/cards/rules"
+	"github.com/storyloom/storyloom/engine/rooms"
+	"github.com/storyloom/storyloom/engine/strictjson"
+)
+
+// TestWireFixturesDecodeIntoTypes decodes every wire fixture strictly into
+// the typed Go structs of its frame kind (the room machine's frame types,
+// and for game and spectator views the card game's rules.View for the
+// members the game projects), refusing any member no type declares, and
+// re-encodes the values canonically: the bytes must be the fixture's.
+func TestWireFixturesDecodeIntoTypes(t *testing.T) {
+	var names []string
+	index, err := os.ReadFile(filepath.Join(wireDir, "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(index, &names); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			raw, err := os.ReadFile(filepath.Join(wireDir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			frame := bytes.TrimSuffix(raw, []byte("\n"))
+			kind := name[:strings.LastIndex(name, "-")]
+			var again []byte
+			switch kind {
+			case "catalog":
+				again = retype[rooms.CatalogView](t, frame)
+			case "lobby":
+				again = retype[rooms.LobbyView](t, frame)
+			case "lobby_error":
+				again = retype[rooms.LobbyErrorFrame](t, frame)
+			case "game":
+				var v rooms.GameView
+				if err := json.Unmarshal(frame, &v); err != nil {
+					t.Fatal(err)
+				}
+				v.Game = retypeMembers(t, v.Game)
+				again = encode(t, v)
+			case "spectator":
+				var v rooms.SpectatorView
+				if err := json.Unmarshal(frame, &v); err != nil {
+					t.Fatal(err)
+				}
+				v.Game = retypeMembers(t, v.Game)
+				again = encode(t, v)
+			default:
+				t.Fatalf("no frame type for %s", kind)
+			}
+			if !bytes.Equal(again, frame) {
+				t.Fatalf("re-encoded as\n%s\nnot as\n%s", again, frame)
+			}
+		})
+	}
+}
+
+// retype decodes frame strictly into a T and encodes it again.
+func retype[T any](t *testing.T, frame []byte) []byte {
+	t.Helper()
+	var v T
+	if err := strictjson.Decode(frame, &v); err != nil {
+		t.Fatalf("decoding into %T: %v", v, err)
+	}
+	return encode(t, v)
+}
+
+// retypeMembers decodes a view's game members strictly into rules.View
+// and returns them re-encoded.
+func retypeMembers(t *testing.T, game map[string]json.RawMessage) map[string]json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v rules.View
+	if err := strictjson.Decode(b, &v); err != nil {
+		t.Fatalf("decoding the game's members into rules.View: %v", err)
+	}
+	var out map[string]json.RawMessage
+	if err := json.Unmarshal(encode(t, v), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// encode is canon.Marshal, failing the test on error.
+func encode(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := canon.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
