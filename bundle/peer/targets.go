@@ -71,7 +71,7 @@ func runTargets(args []string, stdout, stderr io.Writer) int {
 	b, _ := json.MarshalIndent(struct {
 		section
 		Targets []target `json:"targets"`
-	}{section{Title: "Targets (issues 3, 5, 6, 7, 8, 10 and 17)", Markdown: md}, rows}, "", "  ")
+	}{section{Title: "Targets (issues 3, 5, 6, 7, 8, 10, 17 and 21)", Markdown: md}, rows}, "", "  ")
 	if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
 		fmt.Fprintln(stderr, "peer targets:", err)
 		return 1
@@ -294,6 +294,32 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play map[
 		}
 	}
 	add("10", "every growth series linear or better (time slope ≤ 1.1)", fmt.Sprintf("%d series; worse than linear: %s", len(families(native)), orNone(worse)), yes(len(worse) == 0))
+
+	// Issue 21: long games stay fast. Save and restore against inkjs are
+	// issue 10's rows above, with the same thresholds.
+	if sl["choicesPerSecond"] > 0 && ink["choicesPerSecond"] > 0 {
+		r := sl["choicesPerSecond"] / ink["choicesPerSecond"]
+		add("21", "story play through the bridge in WASM, games of "+fmt.Sprintf("%.0f", sl["gameChoices"])+": at least 1.5× inkjs' choices per second", fmt.Sprintf("%.0f against %.0f choices/s: %.2f×", sl["choicesPerSecond"], ink["choicesPerSecond"], r), yes(r >= 1.5))
+	}
+	if sl["longChoicesPerSecond"] > 0 && ink["longChoicesPerSecond"] > 0 {
+		r := sl["longChoicesPerSecond"] / ink["longChoicesPerSecond"]
+		add("21", fmt.Sprintf("choices per second at a history of %.0f: at least inkjs'", sl["choices"]), fmt.Sprintf("%.0f against %.0f choices/s: %.2f×", sl["longChoicesPerSecond"], ink["longChoicesPerSecond"], r), yes(r >= 1))
+	} else {
+		missing("21", "choices per second at a long history against inkjs", "bench/peer.mjs")
+	}
+	for _, fam := range []struct{ name, what string }{
+		{"session.StoreSubmitActionAtHistory", "in memory"},
+		{"sqlitestore.StoreSubmitActionAtHistorySQLite", "on SQLite"},
+	} {
+		a, okA := ns(fam.name + "/actions=10")
+		z, okZ := ns(fam.name + "/actions=10000")
+		tgt := "session store, autosave included, " + fam.what + ": the 10,000th action at most 1.2× the 10th"
+		if okA && okZ {
+			add("21", tgt, fmt.Sprintf("%s at 10, %s at 10,000: %.2f×", dur(a), dur(z), z/a), yes(z/a <= 1.2))
+		} else {
+			missing("21", tgt, fam.name)
+		}
+	}
 	return rows
 }
 

@@ -168,3 +168,62 @@ func BenchmarkSaveLoad1000SQLite(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkStoreSubmitActionAtHistorySQLite is one SubmitAction through the
+// session store on SQLite (WAL, synchronous=FULL), autosave included,
+// after n logged actions: the SQLite point of issue 21's growth target.
+// The game of n actions is played on a memory store and loaded into the
+// SQLite one from its save file (one write), then reloaded every 100
+// actions, untimed, so the history stays within n..n+100.
+func BenchmarkStoreSubmitActionAtHistorySQLite(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range []int{10, 1000, 10000} {
+		b.Run(fmt.Sprintf("actions=%d", n), func(b *testing.B) {
+			mem := newSessionStore(b, session.NewMemoryRecords(), session.NewMemoryProfiles(), &ids{})
+			h, err := mem.CreateSession(ctx, session.CreateSessionConfig{CampaignID: "counter", ProfileID: "p"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < n; i++ {
+				if _, err := mem.SubmitAction(ctx, h.SessionID, "inc", nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			sv, err := mem.SaveGame(ctx, h.SessionID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			doc, err := mem.ExportSave(ctx, "p", sv.SaveID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			db := open(b)
+			st := newSessionStore(b, db, db, &ids{})
+			imported, err := st.ImportSave(ctx, "p", doc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			load := func() string {
+				l, err := st.LoadGame(ctx, imported.SaveID)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return l.SessionID
+			}
+			id := load()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if i > 0 && i%100 == 0 {
+					b.StopTimer()
+					st.Forget(ctx, id)
+					id = load()
+					b.StartTimer()
+				}
+				if res, err := st.SubmitAction(ctx, id, "inc", nil); err != nil || !res.OK {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -20,6 +20,9 @@ type runningChecksum struct {
 	compatible bool
 	entries    int // log entries hashed
 	h          hash.Hash
+	// logEnd, in one startChecksum made, is the index of the ']' closing
+	// the log in the state it hashed; 0 otherwise.
+	logEnd int
 }
 
 // logStart is how every canonical serialized state begins.
@@ -55,7 +58,7 @@ func startChecksum(compatible bool, state []byte, entries int) (*runningChecksum
 	h := sha256.New()
 	h.Write([]byte(checksumHead(compatible)))
 	h.Write(state[:end])
-	return &runningChecksum{compatible: compatible, entries: count, h: h}, end
+	return &runningChecksum{compatible: compatible, entries: count, h: h, logEnd: end}, end
 }
 
 // extend returns the running checksum of a log that is sum's followed by

@@ -262,7 +262,8 @@ func (s *Store) adopt(st *core.GameState, sessionID, profileID string) (*core.Ga
 // a new session. serialized, when not nil, is st's canonical
 // serialization (a loaded save's), read instead of encoding st's log. sum
 // is the running checksum of a prefix of st's log (prev's, or the loaded
-// save's), or nil; the log is hashed whole, once, when it does not fit.
+// save's, taken over serialized), or nil; the log is hashed whole, once,
+// when it does not fit.
 func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *core.GameState, prev *cached, serialized []byte, sum *runningChecksum) (*cached, *Error) {
 	n, from := st.ActionLog.Len(), 0
 	if prev != nil {
@@ -276,8 +277,14 @@ func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *co
 	case prev != nil:
 		added = st.ActionLog.AppendEntries(nil, from, n)
 	case serialized != nil:
-		end, count, ok := scanEntries(serialized, len(logStart))
-		if ok && count == n && bytes.HasPrefix(serialized, []byte(logStart)) {
+		// A loaded save's checksum check found where its log ends.
+		end, count, ok := 0, 0, false
+		if sum != nil && sum.logEnd > 0 {
+			end, count, ok = sum.logEnd, sum.entries, true
+		} else if bytes.HasPrefix(serialized, []byte(logStart)) {
+			end, count, ok = scanEntries(serialized, len(logStart))
+		}
+		if ok && count == n && end <= len(serialized) && serialized[end] == ']' {
 			added = serialized[len(logStart):end:end]
 			break
 		}

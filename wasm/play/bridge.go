@@ -58,6 +58,12 @@ func errorBody(err error) wireError {
 	return wireError{Code: core.ReasonInternal, Message: err.Error()}
 }
 
+// jsonAppender is a value that writes its own JSON object, without the
+// reflection encoding/json would spend on it: the answer to a choice.
+type jsonAppender interface {
+	appendJSON(b []byte) ([]byte, error)
+}
+
 // carriesOK is a result that says itself whether the call succeeded.
 type carriesOK interface{ carriesOK() }
 
@@ -70,7 +76,13 @@ func respond(value any, err error, storage *storageStatus) []byte {
 		if value == nil {
 			value = struct{}{}
 		}
-		b, merr := json.Marshal(value)
+		var b []byte
+		var merr error
+		if a, ok := value.(jsonAppender); ok {
+			b, merr = a.appendJSON(nil)
+		} else {
+			b, merr = json.Marshal(value)
+		}
 		if merr != nil || len(b) < 2 || b[0] != '{' {
 			err = failf(core.ReasonInternal, "the bridge produced a value that is not a JSON object")
 		} else {

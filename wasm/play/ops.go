@@ -571,6 +571,23 @@ type actionOut struct {
 
 func (actionOut) carriesOK() {}
 
+// appendJSON writes o as encoding/json would read it back, its scene (the
+// bulk of it) by core.Scene.AppendJSON.
+func (o actionOut) appendJSON(b []byte) ([]byte, error) {
+	scene := o.Scene
+	o.Scene = nil
+	rest, err := json.Marshal(o)
+	if err != nil || scene == nil {
+		return append(b, rest...), err
+	}
+	b = append(b, rest[:len(rest)-1]...)
+	b = append(b, `,"scene":`...)
+	if b, err = scene.AppendJSON(b); err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
 // newsOut is what an accepted action brought, as the page reads it:
 // achievements unlocked and the ending reached, with whether the profile
 // had it already.

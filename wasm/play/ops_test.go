@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/session"
 )
 
 // TestPlainActionArgsReadAsDecodeDoes checks the choice path's argument
@@ -63,6 +66,39 @@ func TestExportFileName(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := exportFileName("gannet-rock", tt.slot, tt.at); got != tt.want {
 				t.Errorf("exportFileName = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestAnActionsAnswerReadsAsEncodingJSON(t *testing.T) {
+	scene := &core.Scene{GameID: "g", Status: core.StatusActive,
+		Body:    core.SceneBody{TextKey: "k", Text: "Text <with> \"quotes\"", Params: map[string]any{"n": 2.0}},
+		Actions: []core.AvailableAction{{ID: "a", LabelKey: "l", Available: true}, {ID: "b", LabelKey: "m", ReasonKey: "r"}},
+		View:    core.PlayerView{GameID: "g", Status: core.StatusActive, KindView: json.RawMessage(`{"node":"n"}`)}}
+	tests := []struct {
+		name string
+		out  actionOut
+	}{
+		{"accepted", actionOut{ActionResult: session.ActionResult{OK: true, Scene: scene, Errors: []core.ValidationError{}, Warnings: []core.ValidationWarning{},
+			Changes: []core.StateChange{}, Messages: []core.OutcomeMessage{}}, News: &newsOut{Achievements: []achievementInfo{{ID: "x", Unlocked: true, New: true}}}}},
+		{"refused", actionOut{ActionResult: session.ActionResult{Errors: []core.ValidationError{{Code: "c", Message: "m"}}}, Error: &wireError{Code: "c", Message: "m"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got, want any
+			if err := json.Unmarshal(respond(tt.out, nil, nil), &got); err != nil {
+				t.Fatal(err)
+			}
+			b, err := json.Marshal(tt.out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(b, &want); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("got  %v\nwant %v", got, want)
 			}
 		})
 	}

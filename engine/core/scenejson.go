@@ -1,0 +1,93 @@
+package core
+
+import (
+	"strconv"
+
+	"github.com/storyloom/storyloom/engine/canon"
+)
+
+// AppendJSON appends s as a JSON document that reads back as the one
+// encoding/json writes for it (same members and values; strings are not
+// HTML-escaped, and members with params come in sorted key order). It
+// uses no reflection, and KindView, which the engine wrote as canonical
+// JSON, is copied as it is rather than validated and compacted again:
+// the browser bridge answers every choice with a scene. It fails, as
+// encoding/json does, on a param that JSON cannot hold.
+func (s *Scene) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `{"gameId":`...)
+	b = canon.AppendString(b, s.GameID)
+	b = append(b, `,"status":`...)
+	b = canon.AppendString(b, string(s.Status))
+	b = append(b, `,"body":{"textKey":`...)
+	b = canon.AppendString(b, string(s.Body.TextKey))
+	b = append(b, `,"text":`...)
+	b = canon.AppendString(b, s.Body.Text)
+	if b, err = appendParamsMember(b, s.Body.Params); err != nil {
+		return nil, err
+	}
+	b = append(b, `},"actions":`...)
+	if s.Actions == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range s.Actions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = s.Actions[i].appendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"view":`...)
+	b = s.View.appendJSON(b)
+	return append(b, '}'), nil
+}
+
+func (a *AvailableAction) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"id":`...)
+	b = canon.AppendString(b, a.ID)
+	b = append(b, `,"labelKey":`...)
+	b = canon.AppendString(b, string(a.LabelKey))
+	b = append(b, `,"available":`...)
+	b = strconv.AppendBool(b, a.Available)
+	if a.ReasonKey != "" {
+		b = append(b, `,"reasonKey":`...)
+		b = canon.AppendString(b, string(a.ReasonKey))
+	}
+	b, err := appendParamsMember(b, a.Params)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+func (v *PlayerView) appendJSON(b []byte) []byte {
+	b = append(b, `{"gameId":`...)
+	b = canon.AppendString(b, v.GameID)
+	b = append(b, `,"status":`...)
+	b = canon.AppendString(b, string(v.Status))
+	b = append(b, `,"kindView":`...)
+	if len(v.KindView) == 0 {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, v.KindView...)
+	}
+	return append(b, '}')
+}
+
+// appendParamsMember appends ,"params":{…} when p is not empty, as the
+// omitempty tag does.
+func appendParamsMember(b []byte, p map[string]any) ([]byte, error) {
+	if len(p) == 0 {
+		return b, nil
+	}
+	enc, err := canon.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"params":`...)
+	return append(b, enc...), nil
+}
