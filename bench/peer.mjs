@@ -21,17 +21,15 @@
 // inkjs plays that many choices (timed too); the Storyloom game of that
 // many choices is imported from save-<save-at>.json, which `go run
 // ./bundle/peer gen -save-choices` made by playing the same campaign with
-// the same policy and seed on the same engine natively, because the
-// bridge's cost per choice grows with the game's history (every choice
-// autosaves the whole canonical state, log included, and writing it out
-// copies the log) and playing 10,000 choices through it takes a long
-// while. Then each side's save and restore are timed `saves` times,
+// the same policy and seed on the same engine natively, because playing
+// 10,000 choices through the bridge takes a long while. Then each side's save and restore are timed `saves` times,
 // median again, and Storyloom plays 100 more choices from there.
 //
 // What each Storyloom figure includes: a choice is the page's whole path
-// (JSON argument, session store, profile fold, autosave of the whole state
-// into the record store, which also advances the save's running checksum
-// by the new log entry, scene projection, JSON back). A save builds and
+// (JSON argument, session store, profile fold, autosave into the record
+// store — the new log entry appended to the session's log tail, and every
+// 32 choices a new segment and checkpoint — which also advances the save's
+// running checksum by the new entry, scene projection, JSON back). A save builds and
 // stores the envelope, hashing what follows the log (the running checksum
 // covers the log, paid for by the choices that wrote it). A restore
 // verifies the SHA-256 of the whole save, reads the envelope and the log,
@@ -255,7 +253,7 @@ const num = (x) => Math.round(x).toLocaleString("en-GB");
 const verdict = (ok) => (ok ? "met" : "**not met**");
 const s = f.storyloom, k = f.ink;
 const inkVersion = JSON.parse(readFileSync(path.join(path.dirname(path.dirname(inkDist)), "package.json"), "utf8")).version;
-const md = `The same generated story (${f.nodes} nodes: choices conditioned on variables and visit counts, weighted random nodes, ints and flags changed on entry and by choices), written by \`go run ./bundle/peer gen\` as a Storyloom campaign and as ink, played in one Node ${process.version} process by \`bench/peer.mjs\`: ink compiled with inkjs ${inkVersion}'s bundled compiler and played on its runtime; the campaign on the Storyloom WASM module (\`wasm/play\`, the browser bridge with memory storage: every choice goes through a Promise of JSON and the session store's autosave, as in the page). Policy: a seeded PRNG (mulberry32) picks uniformly among the choices available now. Choices per second: median of ${RUNS} games of ${num(CHOICES)} choices from a fresh start, after a ${num(WARMUP)}-choice warm-up. Save and restore: median of ${SAVES}, on a game of ${num(SAVE_AT)} choices — inkjs played them; Storyloom's was imported from a save of the same campaign played with the same policy and seed by the same engine natively (\`go run ./bundle/peer gen -save-choices\`), because ${num(SAVE_AT)} choices through the bridge take a long while: its cost per choice grows with the history (see the last row). The two runtimes draw random transitions from their own generators, so their paths differ; the graph and the policy are the same.
+const md = `The same generated story (${f.nodes} nodes: choices conditioned on variables and visit counts, weighted random nodes, ints and flags changed on entry and by choices), written by \`go run ./bundle/peer gen\` as a Storyloom campaign and as ink, played in one Node ${process.version} process by \`bench/peer.mjs\`: ink compiled with inkjs ${inkVersion}'s bundled compiler and played on its runtime; the campaign on the Storyloom WASM module (\`wasm/play\`, the browser bridge with memory storage: every choice goes through a Promise of JSON and the session store's autosave, as in the page). Policy: a seeded PRNG (mulberry32) picks uniformly among the choices available now. Choices per second: median of ${RUNS} games of ${num(CHOICES)} choices from a fresh start, after a ${num(WARMUP)}-choice warm-up. Save and restore: median of ${SAVES}, on a game of ${num(SAVE_AT)} choices — inkjs played them; Storyloom's was imported from a save of the same campaign played with the same policy and seed by the same engine natively (\`go run ./bundle/peer gen -save-choices\`), because ${num(SAVE_AT)} choices through the bridge take a long while. The two runtimes draw random transitions from their own generators, so their paths differ; the graph and the policy are the same.
 
 | figure | Storyloom (WASM) | inkjs | Storyloom / inkjs | target | verdict |
 |---|---:|---:|---:|---|---|
@@ -269,7 +267,7 @@ const md = `The same generated story (${f.nodes} nodes: choices conditioned on v
 | the story itself, gzip -9 (campaign.json / compiled ink JSON) | ${kb(s.storyGzipBytes)} | ${kb(k.storyGzipBytes)} | ${ratio(s.storyGzipBytes, k.storyGzipBytes)} | | |
 | choices per second at a history of ${num(SAVE_AT)} (Storyloom: 100 choices after the import; inkjs: its whole ${num(SAVE_AT)}-choice game) | ${num(s.longChoicesPerSecond)} | ${num(k.longChoicesPerSecond)} | ${ratio(s.longChoicesPerSecond, k.longChoicesPerSecond)} | | |
 
-Storyloom's saved state is its action log (seed plus every choice, so a save replays exactly and survives a content update), so it grows with the game and a restore replays it; ink's is a snapshot of variables, visit counts and call stack. Each Storyloom choice also autosaves the session (its whole canonical state, log included) to the record store, which is why its cost per choice grows with the history; the autosave also advances the save checksum over the new log entry, so a save hashes only what follows the log, and a restore verifies the SHA-256 of the whole save.`;
+Storyloom's saved state is its action log (seed plus every choice, so a save replays exactly and survives a content update), so it grows with the game and a restore replays it; ink's is a snapshot of variables, visit counts and call stack. Each Storyloom choice also autosaves the session to the record store: it appends the new log entry to the session's log tail (every 32 choices a new segment and a checkpoint of the game), never the whole log, and advances the save checksum over the new entry, so a save hashes only what follows the log; a restore verifies the SHA-256 of the whole save and reads its whole log.`;
 
 writeFileSync(opt.out, JSON.stringify({ title: "Peer comparison: story play, Storyloom WASM against inkjs", markdown: md, figures: f }, null, 2) + "\n");
 console.log(md);
