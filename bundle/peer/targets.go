@@ -107,19 +107,22 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play map[
 			missing("3", "SubmitAction on "+c+" ≤ 5 µs", name)
 		}
 	}
+	// growth checks the 10,000th action of family against its 10th.
+	growth := func(issue, family, tgt string, limit float64) {
+		a, okA := ns(family + "/actions=10")
+		z, okZ := ns(family + "/actions=10000")
+		if okA && okZ {
+			add(issue, tgt, fmt.Sprintf("%s at 10, %s at 10,000: %.2f×", dur(a), dur(z), z/a), yes(z/a <= limit))
+		} else {
+			missing(issue, tgt, family)
+		}
+	}
 	for _, fam := range []struct{ name, what string }{
 		{"core.SubmitActionAtHistory", "core engine, test kind"},
 		{"story.StorySubmitActionAtHistory", "core engine, story-graph kind"},
 		{"session.StoreSubmitActionAtHistory", "session store, autosave included"},
 	} {
-		a, okA := ns(fam.name + "/actions=10")
-		z, okZ := ns(fam.name + "/actions=10000")
-		tgt := "the 10,000th action within 1.5× the cost of the 10th (" + fam.what + ")"
-		if okA && okZ {
-			add("3", tgt, fmt.Sprintf("%s at 10, %s at 10,000: %.2f×", dur(a), dur(z), z/a), yes(z/a <= 1.5))
-		} else {
-			missing("3", tgt, fam.name)
-		}
+		growth("3", fam.name, "the 10,000th action within 1.5× the cost of the 10th ("+fam.what+")", 1.5)
 	}
 	for _, name := range []string{"core.Serialize1000", "core.Deserialize1000"} {
 		if v, ok := ns(name); ok {
@@ -311,14 +314,7 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play map[
 		{"session.StoreSubmitActionAtHistory", "in memory"},
 		{"sqlitestore.StoreSubmitActionAtHistorySQLite", "on SQLite"},
 	} {
-		a, okA := ns(fam.name + "/actions=10")
-		z, okZ := ns(fam.name + "/actions=10000")
-		tgt := "session store, autosave included, " + fam.what + ": the 10,000th action at most 1.2× the 10th"
-		if okA && okZ {
-			add("21", tgt, fmt.Sprintf("%s at 10, %s at 10,000: %.2f×", dur(a), dur(z), z/a), yes(z/a <= 1.2))
-		} else {
-			missing("21", tgt, fam.name)
-		}
+		growth("21", fam.name, "session store, autosave included, "+fam.what+": the 10,000th action at most 1.2× the 10th", 1.2)
 	}
 	return rows
 }
