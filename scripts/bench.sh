@@ -15,7 +15,8 @@
 # report's "This run" section.
 #
 # Knobs (environment): BENCH_COUNT (3), BENCH_TIME (100ms), WASM_COUNT (3),
-# WASM_TIME (100ms), ROOMS_ITERS (10: bursts of 200 commands),
+# WASM_TIME (100ms), ROOMS_ITERS (10: bursts of 200 commands), LOBBY_ITERS
+# (500: lobby commands among 1,000 rooms and 2,000 lobby connections),
 # EDGE_NATIVE_ITERS (1000), EDGE_WORKER_ITERS (40), PEER_RUNS (3),
 # PEER_CHOICES (1000: choices per timed game), PEER_SAVE_AT (10000: choices
 # before save/restore), BROWSER_COUNT (5).
@@ -29,6 +30,7 @@ BENCHTIME=${BENCH_TIME:-100ms}
 WASM_COUNT=${WASM_COUNT:-3}
 WASM_TIME=${WASM_TIME:-100ms}
 ROOMS_ITERS=${ROOMS_ITERS:-10}
+LOBBY_ITERS=${LOBBY_ITERS:-500}
 EDGE_NATIVE_ITERS=${EDGE_NATIVE_ITERS:-1000}
 EDGE_WORKER_ITERS=${EDGE_WORKER_ITERS:-40}
 PEER_RUNS=${PEER_RUNS:-3}
@@ -166,8 +168,11 @@ for d in "${native_dirs[@]}"; do
 		step "native $name rooms" "$OUT/native-$name-rooms.txt" \
 			"$(bench "$d" -test.bench "'^BenchmarkRooms'" -test.count 1 -test.benchtime "${ROOMS_ITERS}x")"
 		native_out+=("$OUT/native-$name-rooms.txt")
+		step "native $name lobby" "$OUT/native-$name-lobby.txt" \
+			"$(bench "$d" -test.bench "'^BenchmarkLobby'" -test.count 1 -test.benchtime "${LOBBY_ITERS}x")"
+		native_out+=("$OUT/native-$name-lobby.txt")
 		step "native $name" "$OUT/native-$name.txt" \
-			"$(bench "$d" -test.bench . -test.skip "'^BenchmarkRooms'" -test.count "$COUNT" -test.benchtime 2000x)"
+			"$(bench "$d" -test.bench . -test.skip "'^BenchmarkRooms|^BenchmarkLobby'" -test.count "$COUNT" -test.benchtime 2000x)"
 		native_out+=("$OUT/native-$name.txt")
 		;;
 	bundle/edge)

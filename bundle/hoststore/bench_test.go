@@ -51,7 +51,8 @@ type benchClient struct {
 }
 
 type benchView struct {
-	Session      string          `json:"session"`
+	Session       string          `json:"session"`
+	DirectoryPage int             `json:"directory_page"`
 	Room         *rooms.RoomView `json:"room"`
 	You          string          `json:"you"`
 	ValidActions []rooms.Action  `json:"valid_actions"`
@@ -284,6 +285,8 @@ type benchStats struct {
 	HeapInuse  uint64 `json:"heap_inuse"`  // Go heap in use, after a GC (gc=1 only)
 	Conns      int64  `json:"conns"`       // WebSockets being served
 	StateBytes int    `json:"state_bytes"` // the machine's canonical encoding (gc=1 only)
+	LobbyBytes int    `json:"lobby_bytes"` // the lobby's records together (gc=1 only)
+	LobbyMax   int    `json:"lobby_max"`   // the largest lobby record (gc=1 only)
 }
 
 // serveBench is the benchmark's room server, in its own process: the
@@ -323,6 +326,11 @@ func serveBench(path string) error {
 			st.HeapInuse = m.HeapInuse
 			snap, _ := h.Rooms.Snapshot()
 			st.StateBytes = len(snap)
+			recs, _ := h.Store.List(r.Context(), "rooms/main/lobby")
+			for _, rec := range recs {
+				st.LobbyBytes += len(rec.Data)
+				st.LobbyMax = max(st.LobbyMax, len(rec.Data))
+			}
 		}
 		pmu.Lock()
 		switch {
@@ -589,4 +597,131 @@ func BenchmarkFreeportHTTP(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+// BenchmarkLobby1000x2000WebSocket: the lobby at scale (issue 16), against
+// the native host in a child process as in Rooms200x4: 1,000 public rooms,
+// each with its host seated, and 2,000 lobby connections spread over the
+// directory's pages, all WebSockets on loopback. Ten clients at a time
+// (each after a think time of up to 100 ms) join a random room or leave
+// the one they joined; the latency is from a command's send to the
+// sender's view of it. Reported: p50 and p99 in ms, the server's CPU per
+// command, the connections held, and the lobby's records (all of them
+// and the largest) against D1's 2 MB value cap. HOSTING_BENCH_LOBBY=N
+// runs N rooms and 2N lobby connections, for a quick look.
+func BenchmarkLobby1000x2000WebSocket(b *testing.B) {
+	nRooms := 1000
+	if n, err := strconv.Atoi(os.Getenv("HOSTING_BENCH_LOBBY")); err == nil && n > 0 {
+		nRooms = n
+	}
+	nLobby := 2 * nRooms
+	srv := startBenchServer(b, filepath.Join(b.TempDir(), "host.db"))
+	defer srv.stop()
+	url := "ws" + strings.TrimPrefix(srv.base, "http") + "/rooms/ws"
+	var wg sync.WaitGroup
+	gate := make(chan struct{}, 8)
+	parallel := func(n int, fn func(i int)) {
+		for i := range n {
+			wg.Add(1)
+			gate <- struct{}{}
+			go func() {
+				defer wg.Done()
+				defer func() { <-gate }()
+				fn(i)
+			}()
+		}
+		wg.Wait()
+	}
+	ids := make([]string, nRooms)
+	hosts := make([]*benchClient, nRooms)
+	parallel(nRooms, func(i int) {
+		c := dialBench(b, url)
+		c.waitFor(b, func(v benchView, _ int64) bool { return v.Session != "" })
+		c.send(b, rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID, Name: fmt.Sprint("Table ", i)}})
+		c.waitFor(b, func(v benchView, _ int64) bool {
+			if v.Room != nil {
+				ids[i] = v.Room.RoomID
+			}
+			return v.Room != nil
+		})
+		hosts[i] = c
+	})
+	pages := (nRooms + rooms.DirectoryPageSize - 1) / rooms.DirectoryPageSize
+	lobby := make([]*benchClient, nLobby)
+	parallel(nLobby, func(i int) {
+		c := dialBench(b, url)
+		c.waitFor(b, func(v benchView, _ int64) bool { return v.Session != "" })
+		if p := i % pages; p > 0 {
+			c.send(b, rooms.Browse{Page: p})
+			c.waitFor(b, func(v benchView, _ int64) bool { return v.DirectoryPage == p })
+		}
+		lobby[i] = c
+	})
+	st := srv.stats(b, "gc=1&profile=start")
+	const workers = 10
+	var mu sync.Mutex
+	var lat []time.Duration
+	var next atomic.Int64
+	s0 := srv.stats(b, "")
+	b.ResetTimer()
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(uint64(w), 16))
+			for {
+				k := next.Add(1) - 1
+				if k >= int64(b.N) {
+					return
+				}
+				time.Sleep(time.Duration(r.IntN(100)) * time.Millisecond)
+				c := lobby[int(k)*workers%nLobby+w] // each worker its own clients
+				v, _, _ := c.latest()
+				var cmd rooms.Command = rooms.JoinRoom{RoomID: ids[r.IntN(nRooms)]}
+				if v.Room != nil {
+					cmd = rooms.Leave{}
+				}
+				c.mu.Lock()
+				before := c.frames
+				c.mu.Unlock()
+				t0 := time.Now()
+				c.send(b, cmd)
+				deadline := time.After(60 * time.Second)
+				for {
+					c.mu.Lock()
+					got, at := c.frames, c.at
+					c.mu.Unlock()
+					if got > before {
+						mu.Lock()
+						lat = append(lat, at.Sub(t0))
+						mu.Unlock()
+						break
+					}
+					select {
+					case <-c.wake:
+					case <-time.After(5 * time.Millisecond):
+					case <-deadline:
+						b.Errorf("no view within a minute of %s", cmd.Type())
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	s1 := srv.stats(b, "profile=stop")
+	if len(lat) == 0 {
+		b.Fatal("no command answered")
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(s1.CPUNanos-s0.CPUNanos)/1000/float64(len(lat)), "server-cpu-us/cmd")
+	b.ReportMetric(float64(s1.Conns), "conns")
+	b.ReportMetric(float64(st.LobbyBytes), "lobby-B")
+	b.ReportMetric(float64(st.LobbyMax), "lobby-max-B")
+	for _, c := range append(hosts, lobby...) {
+		_ = c.conn.CloseNow()
+	}
 }

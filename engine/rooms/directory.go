@@ -207,7 +207,9 @@ func (x *call) browse(page int) *Rejection {
 	}
 	page = min(page, x.s.lastPage())
 	if x.c.Page != page {
+		x.s.unpage(x.conn, x.c)
 		x.c.Page = page
+		x.s.index(x.conn, x.c)
 		x.ob.touchConn(x.conn)
 	}
 	x.ob.views[x.conn] = true

@@ -25,10 +25,16 @@ func viewsTo(out []rooms.Outbound) []string {
 // sent the page it browses, a seated one none, and a change reaches only
 // the connections whose page it changed (a room filling a seat, a room
 // created at the end, a room removed before every page), with a save and
-// a restore between every input.
+// a restore between every input and without.
 func TestDirectoryPages(t *testing.T) {
+	for _, restore := range []bool{false, true} {
+		t.Run(fmt.Sprintf("restore=%v", restore), func(t *testing.T) { directoryPages(t, restore) })
+	}
+}
+
+func directoryPages(t *testing.T, restore bool) {
 	h := newHarness(t, rooms.Limits{})
-	h.roundTrip = true
+	h.roundTrip = restore
 	const n = 2*rooms.DirectoryPageSize + 5 // three pages: 20, 20, 5
 	var ids []string
 	for i := range n {
@@ -104,11 +110,17 @@ func TestDirectoryPages(t *testing.T) {
 // TestSeatlessSessionsPerClient plays the exhaustion from one client
 // address: however many sessions it opens, names and drops, it keeps at
 // most SeatlessPerClient of them, the oldest going first, while another
-// client's and a seated session of its own are untouched; live and after
+// client's and a seated session of its own are untouched; live and with
 // a restore between every input.
 func TestSeatlessSessionsPerClient(t *testing.T) {
+	for _, restore := range []bool{false, true} {
+		t.Run(fmt.Sprintf("restore=%v", restore), func(t *testing.T) { seatlessPerClient(t, restore) })
+	}
+}
+
+func seatlessPerClient(t *testing.T, restore bool) {
 	h := newHarness(t, rooms.Limits{})
-	h.roundTrip = true
+	h.roundTrip = restore
 	connectFrom := func(conn, client string) {
 		h.now += 10
 		h.record(h.s.ConnectFrom(conn, client, h.now, h.ids))

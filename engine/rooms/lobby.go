@@ -160,7 +160,7 @@ func (x *call) hello(h Hello) *Rejection {
 				x.ob.records[oc.Spectating] = true
 			}
 		}
-		delete(s.conns, old)
+		s.dropConn(old)
 		delete(x.ob.views, old)
 		x.ob.touchConn(old)
 	}

@@ -110,26 +110,22 @@ type lobbyPartRecord struct {
 }
 
 // AppendLobbyParts returns the records of the lobby parts listed (each in
-// 0..LobbyParts-1), by part, in one pass over the connections and
-// sessions. A part with nothing in it is nil (the host removes its
+// 0..LobbyParts-1), by part; the cost is the size of those parts, not of
+// the lobby. A part with nothing in it is nil (the host removes its
 // record).
 func (s *Server) AppendLobbyParts(parts []int) map[int][]byte {
 	want := map[int]*lobbyPartRecord{}
 	for _, p := range parts {
-		want[p] = &lobbyPartRecord{Conns: map[string]*Conn{}, Sessions: map[string]*Session{}}
-	}
-	for id, c := range s.conns {
-		if pr := want[lobbyPart(id)]; pr != nil {
-			pr.Conns[id] = c
+		pr := &lobbyPartRecord{Conns: map[string]*Conn{}, Sessions: map[string]*Session{}}
+		for id := range s.parts[p].conns {
+			pr.Conns[id] = s.conns[id]
 		}
-	}
-	for tok, se := range s.sessions {
-		if se.Room != "" && s.rooms[se.Room] != nil {
-			continue
+		for tok := range s.parts[p].sessions {
+			if se := s.sessions[tok]; !s.seated(se) {
+				pr.Sessions[tok] = se
+			}
 		}
-		if pr := want[lobbyPart(tok)]; pr != nil {
-			pr.Sessions[tok] = se
-		}
+		want[p] = pr
 	}
 	out := make(map[int][]byte, len(want))
 	for p, pr := range want {

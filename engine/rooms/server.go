@@ -137,7 +137,18 @@ type Server struct {
 	pids     map[string]bool            // every session's player id
 	idle     idleHeap                   // disconnected seatless sessions, oldest first (lazily pruned)
 	byClient map[string]map[string]bool // disconnected seatless sessions by client
+	parts    [LobbyParts]lobbyIndex     // every connection and session, by lobby part
+	onPage   map[int]map[string]bool    // every connection, by the directory page it chose
 }
+
+// lobbyIndex is one lobby part's connection ids and session tokens (seated
+// sessions included: AppendLobbyParts leaves them out).
+type lobbyIndex struct {
+	conns, sessions map[string]bool
+}
+
+// partOf returns the index of the lobby part key belongs to.
+func (s *Server) partOf(key string) *lobbyIndex { return &s.parts[lobbyPart(key)] }
 
 // keptPosition is a room's decoded position and the Match.State slice it
 // is equal to.
@@ -477,8 +488,9 @@ func (s *Server) ConnectFrom(conn, client string, now int64, ids IDSource) ([]Ou
 		return s.flush(ob, now)
 	}
 	s.sessions[tok] = &Session{PlayerID: pid, Conn: conn, LastSeen: now, Client: client}
+	s.partOf(tok).sessions[tok] = true
 	s.pids[pid] = true
-	s.conns[conn] = &Conn{Session: tok}
+	s.addConn(conn, &Conn{Session: tok})
 	ob.touchKey(tok)
 	ob.touchKey(conn)
 	ob.views[conn] = true
@@ -545,7 +557,7 @@ func (s *Server) disconnect(conn string, now int64, ob *outbox) {
 	if c == nil {
 		return
 	}
-	delete(s.conns, conn)
+	s.dropConn(conn)
 	delete(ob.views, conn)
 	ob.touchKey(conn)
 	if c.Spectating != "" {
@@ -817,12 +829,9 @@ func (s *Server) flush(ob *outbox, now int64) ([]Outbound, Changes) {
 		for id := range ob.rooms {
 			changed[id] = true
 		}
-		if pages := s.refreshDirectory(changed); pages != nil {
-			for id, c := range s.conns {
-				if !pages[c.Page] {
-					continue
-				}
-				if ph, r, _ := s.phaseOf(c); ph == phaseLobby && r == nil {
+		for p := range s.refreshDirectory(changed) {
+			for id := range s.onPage[p] {
+				if ph, r, _ := s.phaseOf(s.conns[id]); ph == phaseLobby && r == nil {
 					owed[id] = true // browsing: a seated connection has no directory
 				}
 			}

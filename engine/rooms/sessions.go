@@ -43,10 +43,18 @@ func (h *idleHeap) pop() idleEntry { return heap.Pop(h).(idleEntry) }
 // derive builds the indexes and the directory from the state.
 func (s *Server) derive() {
 	s.pids = make(map[string]bool, len(s.sessions))
+	for p := range s.parts {
+		s.parts[p] = lobbyIndex{conns: map[string]bool{}, sessions: map[string]bool{}}
+	}
+	s.onPage = map[int]map[string]bool{}
+	for id, c := range s.conns {
+		s.index(id, c)
+	}
 	s.idle = s.idle[:0]
 	s.byClient = map[string]map[string]bool{}
 	for tok, se := range s.sessions {
 		s.pids[se.PlayerID] = true
+		s.partOf(tok).sessions[tok] = true
 		s.indexIdle(tok, se)
 	}
 	heap.Init(&s.idle)
@@ -124,6 +132,40 @@ func (s *Server) trimClient(client string, ob *outbox) {
 	}
 }
 
+// addConn adds connection id.
+func (s *Server) addConn(id string, c *Conn) {
+	s.conns[id] = c
+	s.index(id, c)
+}
+
+// index adds connection id to the indexes.
+func (s *Server) index(id string, c *Conn) {
+	s.partOf(id).conns[id] = true
+	if s.onPage[c.Page] == nil {
+		s.onPage[c.Page] = map[string]bool{}
+	}
+	s.onPage[c.Page][id] = true
+}
+
+// dropConn removes connection id.
+func (s *Server) dropConn(id string) {
+	c := s.conns[id]
+	if c == nil {
+		return
+	}
+	delete(s.conns, id)
+	delete(s.partOf(id).conns, id)
+	s.unpage(id, c)
+}
+
+// unpage takes connection id out of its page's index.
+func (s *Server) unpage(id string, c *Conn) {
+	delete(s.onPage[c.Page], id)
+	if len(s.onPage[c.Page]) == 0 {
+		delete(s.onPage, c.Page)
+	}
+}
+
 // dropSession removes session tok, which sits in no room, from the table.
 func (s *Server) dropSession(tok string, ob *outbox) {
 	se := s.sessions[tok]
@@ -131,6 +173,7 @@ func (s *Server) dropSession(tok string, ob *outbox) {
 		return
 	}
 	delete(s.sessions, tok)
+	delete(s.partOf(tok).sessions, tok)
 	delete(s.pids, se.PlayerID)
 	ob.touchKey(tok)
 }
