@@ -53,10 +53,10 @@ type benchClient struct {
 type benchView struct {
 	Session       string          `json:"session"`
 	DirectoryPage int             `json:"directory_page"`
-	Room         *rooms.RoomView `json:"room"`
-	You          string          `json:"you"`
-	ValidActions []rooms.Action  `json:"valid_actions"`
-	Result       *rooms.Result   `json:"result"`
+	Room          *rooms.RoomView `json:"room"`
+	You           string          `json:"you"`
+	ValidActions  []rooms.Action  `json:"valid_actions"`
+	Result        *rooms.Result   `json:"result"`
 }
 
 // lastSequence returns the sequence of the last log entry of a canonical
