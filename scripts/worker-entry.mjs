@@ -2,13 +2,14 @@
 // build copies it beside what syumai/workers generates (worker.mjs,
 // runtime.mjs, wasm_exec.js) and the Go module (app.wasm).
 //
-// The room server lives in one Durable Object, RoomsObject: it holds the
-// room machine (engine/rooms, through bundle/hosting) in memory in its own
-// instance of the Go module, serializes every command by construction and
-// keeps the state in the object's storage. This module routes the room
-// server's paths to it and everything else to the Go worker; the class
-// below only carries requests, WebSocket events and the alarm into Go
-// (wasm/worker/object.go), which does the rest.
+// The room server and each Freeport game live in Durable Objects: one
+// RoomsObject for the room server, one FreeportObject per game. Each holds
+// its machine (engine/rooms or engine/freeport, through bundle/hosting) in
+// memory in its own long-lived instance of the Go module, serializes its
+// commands by construction and keeps its records in the object's storage.
+// This module routes their paths to them and everything else to the Go
+// worker; the classes below only carry requests, WebSocket events and the
+// alarm into Go (wasm/worker/object.go), which does the rest.
 
 import "./wasm_exec.js";
 import { DurableObject } from "cloudflare:workers";
@@ -24,12 +25,14 @@ const SERVER = "main";
 export default {
   async fetch(req, env, ctx) {
     const { pathname } = new URL(req.url);
-    if (ROOM_PATHS.has(pathname) && req.method !== "OPTIONS") {
-      return env.ROOMS.get(env.ROOMS.idFromName(SERVER)).fetch(req);
-    }
-    const game = freeportGame(pathname);
-    if (game && req.method === "POST") {
-      return env.FREEPORT.get(env.FREEPORT.idFromName(game)).fetch(req);
+    if (req.method !== "OPTIONS") {
+      if (ROOM_PATHS.has(pathname)) {
+        return env.ROOMS.get(env.ROOMS.idFromName(SERVER)).fetch(req);
+      }
+      const game = freeportGame(pathname);
+      if (game) {
+        return env.FREEPORT.get(env.FREEPORT.idFromName(game)).fetch(req);
+      }
     }
     return shim.fetch(req, env, ctx);
   },
@@ -43,35 +46,65 @@ function freeportGame(pathname) {
   return m ? m[1] : "";
 }
 
-// FreeportObject serializes one Freeport game's requests: each runs in the
-// Go worker (the syumai/workers shim, Freeport's records in D1) while the
-// object admits no other, so no two commands of a game ever race for its
-// head record and none is refused for losing that race.
-export class FreeportObject extends DurableObject {
-  async fetch(req) {
-    return this.ctx.blockConcurrencyWhile(() => shim.fetch(req, this.env, this.ctx));
-  }
-}
-
-export class RoomsObject extends DurableObject {
-  constructor(ctx, env) {
+// GoObject is a Durable Object served by one instance of the Go module,
+// started once for the object and kept as long as the object lives: Go
+// registers its handlers on this.binding and never returns, so its
+// machine stays in memory. role says which machine ("rooms" or
+// "freeport"); extra adds members to what Go sees of the object.
+class GoObject extends DurableObject {
+  constructor(ctx, env, role, extra = {}) {
     super(ctx, env);
     this.binding = {};
-    this.started = this.start();
+    this.started = this.start(role, extra);
   }
 
-  // start runs one instance of the Go module for this object; it resolves
-  // once the Go side registered its handlers on this.binding.
-  async start() {
+  // start runs the object's instance of the Go module; it resolves once
+  // the Go side registered its handlers on this.binding.
+  async start(role, extra) {
     const go = new Go();
     let ready;
     const registered = new Promise((resolve) => { ready = resolve; });
     const instance = new WebAssembly.Instance(mod, { ...go.importObject, workers: { ready: () => ready() } });
-    const object = {
-      storage: this.ctx.storage,
-      sockets: () => this.ctx.getWebSockets().flatMap((ws) => this.ctx.getTags(ws)),
+    const object = { role, storage: this.ctx.storage, ...extra };
+    go.run(instance, { env: this.env, ctx: this.ctx, binding: this.binding, object });
+    await registered;
+    if (this.binding.failed) throw new Error(this.binding.failed);
+  }
+
+  // forward hands an HTTP request to Go as {method, url, headers, body}
+  // and answers what Go returns.
+  async forward(req) {
+    await this.started;
+    const headers = {};
+    for (const [k, v] of req.headers) headers[k] = v;
+    const body = req.method === "GET" || req.method === "HEAD" ? "" : await req.text();
+    const res = await this.binding.objectFetch({ method: req.method, url: req.url, headers: JSON.stringify(headers), body });
+    return new Response(res.body, { status: res.status, headers: { ...JSON.parse(res.headers), ...cors() } });
+  }
+}
+
+// FreeportObject is one Freeport game (the object is named for it): the
+// game in memory, its records in the object's storage, its requests
+// applied one after another, so none races another for the game's head
+// record.
+export class FreeportObject extends GoObject {
+  constructor(ctx, env) {
+    super(ctx, env, "freeport");
+  }
+
+  fetch(req) {
+    return this.forward(req);
+  }
+}
+
+// RoomsObject is the room server: its hibernatable WebSockets, its HTTP
+// API and its alarm.
+export class RoomsObject extends GoObject {
+  constructor(ctx, env) {
+    super(ctx, env, "rooms", {
+      sockets: () => ctx.getWebSockets().flatMap((ws) => ctx.getTags(ws)),
       send: (conn, frame, close, reason) => {
-        for (const ws of this.ctx.getWebSockets(conn)) {
+        for (const ws of ctx.getWebSockets(conn)) {
           try {
             ws.send(frame);
             if (close) ws.close(1008, reason);
@@ -80,29 +113,22 @@ export class RoomsObject extends DurableObject {
           }
         }
       },
-    };
-    go.run(instance, { env: this.env, ctx: this.ctx, binding: this.binding, object });
-    await registered;
-    if (this.binding.failed) throw new Error(this.binding.failed);
+    });
   }
 
   async fetch(req) {
-    await this.started;
-    if (new URL(req.url).pathname === "/rooms/ws") {
-      if (req.headers.get("Upgrade") !== "websocket") {
-        return Response.json({ error: "expected a WebSocket upgrade" }, { status: 426, headers: cors() });
-      }
-      const [client, server] = Object.values(new WebSocketPair());
-      const conn = `w:${crypto.randomUUID().replaceAll("-", "")}`;
-      this.ctx.acceptWebSocket(server, [conn]);
-      await this.binding.socketOpen(conn, req.headers.get("CF-Connecting-IP") || "");
-      return new Response(null, { status: 101, webSocket: client });
+    if (new URL(req.url).pathname !== "/rooms/ws") {
+      return this.forward(req);
     }
-    const headers = {};
-    for (const [k, v] of req.headers) headers[k] = v;
-    const body = req.method === "GET" || req.method === "HEAD" ? "" : await req.text();
-    const res = await this.binding.objectFetch({ method: req.method, url: req.url, headers: JSON.stringify(headers), body });
-    return new Response(res.body, { status: res.status, headers: { ...JSON.parse(res.headers), ...cors() } });
+    await this.started;
+    if (req.headers.get("Upgrade") !== "websocket") {
+      return Response.json({ error: "expected a WebSocket upgrade" }, { status: 426, headers: cors() });
+    }
+    const [client, server] = Object.values(new WebSocketPair());
+    const conn = `w:${crypto.randomUUID().replaceAll("-", "")}`;
+    this.ctx.acceptWebSocket(server, [conn]);
+    await this.binding.socketOpen(conn, req.headers.get("CF-Connecting-IP") || "");
+    return new Response(null, { status: 101, webSocket: client });
   }
 
   async webSocketMessage(ws, message) {

@@ -1,22 +1,21 @@
 //go:build js && wasm
 
 // Command worker is Storyloom's edge worker: the room server of
-// bundle/hosting (GET /rooms/ws, POST /rooms/command, GET /rooms/view) in
-// a Durable Object, and the Freeport endpoint (/freeport/{game}/) with its
-// records in D1 (d1.go) under optimistic concurrency, compiled with
-// GOOS=js GOARCH=wasm and served from Cloudflare Workers through
-// github.com/syumai/workers.
+// bundle/hosting (GET /rooms/ws, POST /rooms/command, GET /rooms/view) and
+// the Freeport endpoint (/freeport/{game}/), each in Durable Objects
+// (object.go, freeport.go), compiled with GOOS=js GOARCH=wasm and served
+// from Cloudflare Workers through github.com/syumai/workers.
 //
 // The module runs in two roles. As the worker, the shim syumai/workers
-// generates starts a fresh Go instance for every request, so nothing
-// lives in memory between requests: Freeport loads what it needs from D1
-// and every commit checks the version column. As the room server's
-// Durable Object (object.go; scripts/worker-entry.mjs defines the class),
-// one instance lives as long as the object and holds the room machine.
-// The clock is the worker's Date.now(); ids come from crypto/rand
-// (crypto.getRandomValues). Build it with `bash scripts/worker.sh build`;
-// docs/edge-worker.md says how it is configured, run locally and
-// deployed.
+// generates starts a fresh Go instance for every request that reaches it:
+// the health check (a D1 round trip) and the cron handler, which prunes
+// Freeport's rate counters in D1 (d1.go, rate.go). As a Durable Object
+// (scripts/worker-entry.mjs defines the classes), one instance lives as
+// long as the object and holds its machine in memory: the room server in
+// one object, each Freeport game in its own. The clock is the worker's
+// Date.now(); ids come from crypto/rand (crypto.getRandomValues). Build it
+// with `bash scripts/worker.sh build`; docs/edge-worker.md says how it is
+// configured, run locally and deployed.
 package main
 
 import (
@@ -26,16 +25,11 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"strings"
 	"sync"
 	"syscall/js"
 
 	"github.com/syumai/workers"
-	"github.com/syumai/workers/cloudflare"
 	"github.com/syumai/workers/cloudflare/cron"
-
-	"github.com/storyloom/storyloom/bundle/hosting"
-	"github.com/storyloom/storyloom/engine/freeport"
 )
 
 const (
@@ -44,9 +38,6 @@ const (
 	// secretVar is an optional Worker secret that signs Freeport bearer
 	// tokens; without it the host secret is created once in D1.
 	secretVar = "STORYLOOM_SECRET"
-	// snapshotEvery is how many Freeport requests an instance replays at
-	// most on load: every request loads, so this is kept small.
-	snapshotEvery = 32
 )
 
 func main() {
@@ -59,11 +50,9 @@ func main() {
 	workers.Serve(wk)
 }
 
-// worker is one request's host: the store and the Freeport endpoint,
-// built on first use.
+// worker is one request's host: its D1 store, opened on first use.
 type worker struct {
 	store lazy[*d1Store]
-	fp    lazy[*hosting.Freeport]
 }
 
 // lazy is a value built on first use, with the error building it gave.
@@ -83,34 +72,13 @@ func (wk *worker) d1() (*d1Store, error) {
 	return wk.store.get(func() (*d1Store, error) { return openD1(dbBinding) })
 }
 
-// freeportEndpoint builds the Freeport endpoint for the game file
-// embedded in freeport_game.go.
-func (wk *worker) freeportEndpoint(ctx context.Context) (*hosting.Freeport, error) {
-	return wk.fp.get(func() (*hosting.Freeport, error) {
-		st, err := wk.d1()
-		if err != nil {
-			return nil, err
-		}
-		g, err := freeport.ParseGame([]byte(freeportGame))
-		if err != nil {
-			return nil, err
-		}
-		var secret []byte
-		if s := cloudflare.Getenv(secretVar); s != "" {
-			secret = []byte(s)
-		}
-		return hosting.NewFreeport(ctx, hosting.FreeportConfig{Store: st, Clock: dateNow,
-			Games: map[string]*freeport.Game{g.ID(): g}, Secret: secret, SnapshotEvery: snapshotEvery, Rate: st})
-	})
-}
-
-// ServeHTTP routes a request: /freeport/… to the Freeport endpoint,
-// /healthz to a D1 round trip, a CORS preflight of the room server's API
-// to its answer. The room server's requests never reach it (the entry
-// module sends them to the Durable Object), nor do the site's files:
-// Workers static assets (wrangler.toml [assets]) answer them first. Every
-// response allows any origin: requests authenticate with bearer tokens,
-// never cookies, so a page served elsewhere (make play, Pages) may call it.
+// ServeHTTP routes a request: /healthz to a D1 round trip, a CORS
+// preflight of the room server's or Freeport's API to its answer. Their
+// other requests never reach it (the entry module sends them to their
+// Durable Objects), nor do the site's files: Workers static assets
+// (wrangler.toml [assets]) answer them first. Every response allows any
+// origin: requests authenticate with bearer tokens, never cookies, so a
+// page served elsewhere (make play, Pages) may call it.
 func (wk *worker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", "*")
@@ -120,25 +88,17 @@ func (wk *worker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	ctx := r.Context()
-	switch p := r.URL.Path; {
-	case p == "/healthz":
+	switch r.URL.Path {
+	case "/healthz":
 		st, err := wk.d1()
 		if err == nil {
-			_, err = st.Load(ctx, "health/probe")
+			_, err = st.Load(r.Context(), "health/probe")
 		}
 		if err != nil {
 			fail(w, "store", err)
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "now": dateNow()})
-	case strings.HasPrefix(p, "/freeport/"):
-		fp, err := wk.freeportEndpoint(ctx)
-		if err != nil {
-			fail(w, "freeport", err)
-			return
-		}
-		fp.Handler().ServeHTTP(w, r)
 	default:
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not found: no such file of the site, and the worker serves /rooms/ and /freeport/"})
 	}
@@ -154,8 +114,8 @@ func (wk *worker) scheduled(context.Context) error {
 	return st.pruneRate(dateNow())
 }
 
-// recorder holds a response of the room server's handler, for the
-// object to hand back to JavaScript.
+// recorder holds a response of an object's handler, for the object to
+// hand back to JavaScript.
 type recorder struct {
 	header http.Header
 	status int

@@ -17,16 +17,18 @@ import (
 	"github.com/storyloom/storyloom/engine/rooms"
 )
 
-// The room server's Durable Object. scripts/worker-entry.mjs defines the
-// class (RoomsObject); its constructor starts one instance of this module
-// per object and passes, as context.object, what the Go side needs of the
-// object: storage (the object's transactional storage), sockets() (the
-// connection ids of its hibernatable WebSockets) and send(conn, frame,
-// close, reason). This side registers on context.binding the handlers the
-// class forwards to: objectFetch, socketOpen, socketMessage, socketClose
-// and alarm. The instance lives as long as the object stays in memory, so
-// the machine is loaded once, not per request; every call persists the
-// records it changed before its frames are delivered.
+// The Durable Objects. scripts/worker-entry.mjs defines the classes
+// (RoomsObject, FreeportObject); the constructor starts one instance of
+// this module per object and passes, as context.object, what the Go side
+// needs of the object: its role ("rooms" or "freeport"), storage (the
+// object's transactional storage) and, for the room server, sockets()
+// (the connection ids of its hibernatable WebSockets) and send(conn,
+// frame, close, reason). This side registers on context.binding the
+// handlers the class forwards to: objectFetch for both, and socketOpen,
+// socketMessage, socketClose and alarm for the room server. The instance
+// lives as long as the object stays in memory, so the machine is loaded
+// once, not per request; every call persists the records it changed
+// before it answers or delivers a frame.
 
 // object is the Go side of one RoomsObject.
 type object struct {
@@ -38,8 +40,8 @@ type object struct {
 	alarm int64      // the alarm last set (0: none)
 }
 
-// runObject starts the object's room server and registers its handlers.
-func runObject(ctx js.Value) error {
+// runRooms starts the room server's object and registers its handlers.
+func runRooms(ctx js.Value) error {
 	o := &object{js: ctx.Get("object")}
 	reg, err := hosting.Games()
 	if err != nil {
@@ -63,7 +65,15 @@ func runObject(ctx js.Value) error {
 		h.Attach(conn, o.sink(conn))
 	}
 	b := ctx.Get("binding")
-	b.Set("objectFetch", promiseFunc(func(args []js.Value) (any, error) { return o.fetch(args[0]) }))
+	b.Set("objectFetch", promiseFunc(func(args []js.Value) (any, error) {
+		res, err := serveJS(o.api, args[0])
+		if err == nil {
+			if aerr := o.setAlarm(); aerr != nil {
+				logf("rooms object: alarm: %v", aerr)
+			}
+		}
+		return res, err
+	}))
 	b.Set("socketOpen", promiseFunc(func(args []js.Value) (any, error) {
 		conn, client := args[0].String(), ""
 		if len(args) > 1 && args[1].Type() == js.TypeString {
@@ -98,11 +108,22 @@ func runObject(ctx js.Value) error {
 // harness that sets none: such a request is not rate-limited).
 func clientAddr(r *http.Request) string { return r.Header.Get("CF-Connecting-IP") }
 
-// serveObject runs the module as a RoomsObject's instance: it never
-// returns, so the machine stays in memory with the object.
+// serveObject runs the module as a Durable Object's instance, for the
+// role the entry module names: it never returns, so the machine stays in
+// memory with the object.
 func serveObject(ctx js.Value) {
-	if err := runObject(ctx); err != nil {
-		logf("rooms object: %v", err)
+	role := ctx.Get("object").Get("role").String()
+	var err error
+	switch role {
+	case "rooms":
+		err = runRooms(ctx)
+	case "freeport":
+		err = runFreeport(ctx)
+	default:
+		err = fmt.Errorf("no object role %q", role)
+	}
+	if err != nil {
+		logf("%s object: %v", role, err)
 		ctx.Get("binding").Set("failed", err.Error())
 	}
 	workers.Ready()
@@ -157,10 +178,10 @@ func (o *object) setAlarm() error {
 	return err
 }
 
-// fetch serves one HTTP request of the room server's API (POST
-// /rooms/command, GET /rooms/view), given as {method, url, headers,
-// body} with headers a JSON object, and answers {status, headers, body}.
-func (o *object) fetch(req js.Value) (any, error) {
+// serveJS serves one HTTP request with h, given as {method, url,
+// headers, body} with headers a JSON object, and answers {status,
+// headers, body}.
+func serveJS(h http.Handler, req js.Value) (any, error) {
 	r, err := http.NewRequest(req.Get("method").String(), req.Get("url").String(),
 		strings.NewReader(req.Get("body").String()))
 	if err != nil {
@@ -168,18 +189,15 @@ func (o *object) fetch(req js.Value) (any, error) {
 	}
 	var hdr map[string]string
 	if err := json.Unmarshal([]byte(req.Get("headers").String()), &hdr); err != nil {
-		return nil, fmt.Errorf("rooms object: headers: %w", err)
+		return nil, fmt.Errorf("object: headers: %w", err)
 	}
 	for k, v := range hdr {
 		r.Header.Set(k, v)
 	}
 	rec := &recorder{header: http.Header{}}
-	o.api.ServeHTTP(rec, r)
+	h.ServeHTTP(rec, r)
 	if rec.status == 0 {
 		rec.status = http.StatusOK
-	}
-	if err := o.setAlarm(); err != nil {
-		logf("rooms object: alarm: %v", err)
 	}
 	headers := map[string]string{}
 	for k := range rec.header {
@@ -216,6 +234,8 @@ func promiseFunc(fn func(args []js.Value) (any, error)) js.Func {
 // objectStore is a hosting.Store over a Durable Object's storage. The
 // object is the one writer of its storage, so a version check never
 // fails but on a bug; it is kept so that the host's contract holds.
+// (Its error messages say "object": the room server's and Freeport's
+// objects both use it.)
 // Each record is stored under its key as {v: version, d: text}.
 type objectStore struct {
 	storage js.Value
@@ -275,7 +295,7 @@ func (s *objectStore) Commit(_ context.Context, writes []hosting.Write) error {
 		}
 		for _, w := range writes[start:min(start+putLimit, len(writes))] {
 			if cur := storedRecord(w.Key, m.Call("get", w.Key)); cur.Version != w.Version {
-				return fmt.Errorf("rooms object: %s at version %d, want %d: %w", w.Key, cur.Version, w.Version, hosting.ErrConflict)
+				return fmt.Errorf("object: %s at version %d, want %d: %w", w.Key, cur.Version, w.Version, hosting.ErrConflict)
 			}
 		}
 	}
