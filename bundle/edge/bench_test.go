@@ -156,7 +156,7 @@ func setup(b *testing.B, base, op string) func(client, n int) error {
 			return err
 		}
 	default:
-		m := freeportclient.Client{T: b, Base: base, Game: fpGame, Resend: true}
+		m := freeportclient.Client{T: b, Base: base, Game: fpGame, HTTP: httpClient, Resend: true}
 		toks := make([]string, benchClients*sessionsPerClient)
 		for c := range toks {
 			toks[c] = m.Token()

@@ -1,7 +1,8 @@
 // Package edge tests and measures Storyloom's edge worker (wasm/worker)
 // natively: it builds the worker, runs it under `wrangler dev` on
-// 127.0.0.1 with a local D1 database in a temporary directory, and plays
-// the room and Freeport scenarios against it over HTTP, beside the same
+// 127.0.0.1 with its local state (D1, the Durable Objects' storage) in a
+// temporary directory, and plays the room and Freeport scenarios against
+// it over HTTP and WebSockets and in headless Chromium, beside the same
 // handlers served natively (bundle/hosting on bundle/hoststore).
 //
 // The tests need the repository's node_modules (wrangler and workerd,

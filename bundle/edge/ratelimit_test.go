@@ -43,13 +43,13 @@ func (w *wrangler) d1Exec(t *testing.T, sql string) {
 }
 
 // TestWorkerFreeportRateLimit: the Freeport endpoint's per-token limit
-// holds at the edge too, counted in D1 across instances. The token's
+// holds at the edge too, counted in D1 (across games and instances). The token's
 // counters are filled to the limit (straight into the local D1), so its
 // next request is refused — 429, Retry-After and the host's rate_limited
 // error — without reaching the game; once they are gone it goes through.
 func TestWorkerFreeportRateLimit(t *testing.T) {
 	w := worker(t)
-	m := freeportclient.Client{T: t, Base: w.base, Game: fpGame}
+	m := freeportclient.Client{T: t, Base: w.base, Game: fpGame, HTTP: httpClient}
 	tok := m.Token()
 	m.Must(tok, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
 	key := rateKey("freeport/" + tok)

@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sync"
 	"syscall"
 	"testing"
@@ -50,6 +49,9 @@ var running struct {
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if running.w != nil {
+		if code != 0 {
+			running.w.dumpLog()
+		}
 		running.w.stop()
 	}
 	closeBrowser()
@@ -130,15 +132,22 @@ func startWrangler() (*wrangler, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &wrangler{persist: persist}
 	// The site, as the worker serves it from wrangler.toml's [assets];
 	// --assets points wrangler at this build instead of dist/.
 	siteCtx, cancelSite := context.WithTimeout(context.Background(), startLimit)
 	defer cancelSite()
-	if w.site, err = browsertest.Build(siteCtx, filepath.Join(persist, "site"), false); err != nil {
+	st, err := browsertest.Build(siteCtx, filepath.Join(persist, "site"), false)
+	if err != nil {
 		os.RemoveAll(persist)
 		return nil, fmt.Errorf("building the site: %w", err)
 	}
+	return openWrangler(persist, st)
+}
+
+// openWrangler applies the migrations to the local state in persist and
+// starts wrangler dev over it, serving st.
+func openWrangler(persist string, st *site.Result) (*wrangler, error) {
+	w := &wrangler{persist: persist, site: st}
 	ctx, cancel := context.WithTimeout(context.Background(), migrateLimit)
 	defer cancel()
 	if out, err := npx(ctx, "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist).CombinedOutput(); err != nil {
@@ -163,9 +172,10 @@ func (w *wrangler) launch() error {
 	w.done = make(chan struct{})
 	// wrangler dev runs the build command of wrangler.toml
 	// (scripts/worker.sh build) before it serves.
-	w.cmd = npx(context.Background(), "dev", "--ip", "127.0.0.1", "--port", fmt.Sprint(port), "--local",
+	args := []string{"dev", "--ip", "127.0.0.1", "--port", fmt.Sprint(port), "--local",
 		"--persist-to", w.persist, "--assets", w.site.Out, "--test-scheduled",
-		"--show-interactive-dev-session=false", "--inspector-port", "0")
+		"--show-interactive-dev-session=false", "--inspector-port", "0"}
+	w.cmd = npx(context.Background(), args...)
 	w.cmd.Stdout, w.cmd.Stderr = &w.log, &w.log
 	w.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := w.cmd.Start(); err != nil {
@@ -174,7 +184,6 @@ func (w *wrangler) launch() error {
 	done := w.done
 	go func() { _ = w.cmd.Wait(); close(done) }()
 	deadline := time.Now().Add(startLimit)
-	client := &http.Client{Timeout: requestLimit}
 	for time.Now().Before(deadline) {
 		select {
 		case <-w.done:
@@ -182,7 +191,7 @@ func (w *wrangler) launch() error {
 			return fmt.Errorf("wrangler dev exited before it answered:\n%s", w.log.String())
 		case <-time.After(500 * time.Millisecond):
 		}
-		resp, err := client.Get(w.base + "/healthz")
+		resp, err := httpClient.Get(w.base + "/healthz")
 		if err != nil {
 			continue
 		}
@@ -218,6 +227,19 @@ func (w *wrangler) stop() {
 	os.RemoveAll(w.persist)
 }
 
+// logTail is how much of wrangler's output a failed run prints.
+const logTail = 64 << 10
+
+// dumpLog prints the end of wrangler's output (the worker's console, its
+// exceptions), so that a failure shows what the worker saw.
+func (w *wrangler) dumpLog() {
+	out := w.log.String()
+	if len(out) > logTail {
+		out = out[len(out)-logTail:]
+	}
+	fmt.Fprintf(os.Stderr, "--- wrangler dev output (last %d bytes):\n%s\n", len(out), out)
+}
+
 // halt ends wrangler's whole process group (npx, node, workerd).
 func (w *wrangler) halt() {
 	if w.cmd.Process != nil {
@@ -234,15 +256,15 @@ func (w *wrangler) halt() {
 	}
 }
 
-var conflictLine = regexp.MustCompile(`d1: version conflict`)
-
-// conflicts counts the commits D1 refused for a version mismatch so far.
-func (w *wrangler) conflicts() int {
-	return len(conflictLine.FindAllStringIndex(w.log.String(), -1))
-}
-
-// httpClient is the tests' client: every request bounded in time.
-var httpClient = &http.Client{Timeout: requestLimit}
+// httpClient is the tests' client: every request bounded in time, and
+// every request on a connection of its own. wrangler dev closes a
+// connection that has been idle for 5 seconds; a client that reuses one
+// just as it is closed sees its request fail with EOF, and Go does not
+// send a POST again on its own (it cannot know the server did not apply
+// it). The tests wait 5 seconds often (the rooms' shortest decision
+// clock), so they would meet that race: a fresh connection per request
+// cannot.
+var httpClient = &http.Client{Timeout: requestLimit, Transport: &http.Transport{DisableKeepAlives: true}}
 
 // do sends one request and returns its status and body.
 func do(method, url, bearer string, body []byte) (int, []byte, error) {

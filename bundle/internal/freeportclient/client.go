@@ -20,11 +20,13 @@ type Client struct {
 	T    testing.TB
 	Base string
 	Game string
+	// HTTP sends the requests; nil means http.DefaultClient.
+	HTTP *http.Client
 	// Resend sends a request again, with the same body, when the host
-	// answers 503 (the edge worker could not commit after its own retries;
-	// up to four times, 200 ms apart) or 429 (the token's rate limit; after
-	// the second its Retry-After names), as a real client does. The
-	// protocol's idempotency on commandId makes resending safe.
+	// answers 429 (the token's rate limit), after the seconds its
+	// Retry-After names and up to four times, as a real client does. The
+	// protocol's idempotency on commandId makes resending safe. Any other
+	// refusal is answered to the caller.
 	Resend bool
 }
 
@@ -44,7 +46,7 @@ func (c Client) Token() string {
 func (c Client) Post(token, body string) (int, []byte) {
 	c.T.Helper()
 	status, resp, wait := c.do(c.Base+"/freeport/"+c.Game+"/", token, []byte(body))
-	for try := 0; c.Resend && try < 4 && (status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests); try++ {
+	for try := 0; c.Resend && try < 4 && status == http.StatusTooManyRequests; try++ {
 		time.Sleep(wait)
 		status, resp, wait = c.do(c.Base+"/freeport/"+c.Game+"/", token, []byte(body))
 	}
@@ -79,7 +81,11 @@ func (c Client) do(url, token string, body []byte) (int, []byte, time.Duration) 
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	hc := c.HTTP
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
 	if err != nil {
 		c.T.Fatalf("post %s: %v", url, err)
 	}
