@@ -1,6 +1,7 @@
 package multiplayer
 
 import (
+	"crypto/rand"
 	"fmt"
 	"strings"
 	"testing"
@@ -27,10 +28,21 @@ func (tb *Tab) Wait(js string) {
 	tb.waitFor(js, settleLimit, `(window.dispatchEvent(new Event("focus")), true)`)
 }
 
+// Act clicks sel once the page is no longer busy with the tab's last
+// command (main's aria-busy, shown as a progress cursor): the page
+// ignores a command sent while the last one and its refresh are still
+// under way, as a player who clicked through the progress cursor would
+// see.
+func (tb *Tab) Act(sel string) {
+	tb.t.Helper()
+	tb.Wait(`document.getElementById("main")?.getAttribute("aria-busy") !== "true"`)
+	tb.Click(sel)
+}
+
 // Enrol joins the market and returns the tab's Player ID.
 func (tb *Tab) Enrol() string {
 	tb.t.Helper()
-	tb.Click("#enrol")
+	tb.Act("#enrol")
 	tb.Wait(`document.querySelector("#holdings") && document.querySelector(".standing li.you")`)
 	return Eval[string](tb, `document.querySelector(".standing li.you").dataset.player`)
 }
@@ -101,10 +113,14 @@ func TradeThree(t *testing.T, b *browsertest.Browser, o TradeOptions) {
 		tb.Wait(everyone)
 	}
 
-	// Ann names her yard; the others' boards print it.
-	ann.Type("#trading-name", "Ann's <b>Yard</b>")
-	ann.Click(`button[data-key="save-name"]`)
-	ben.Wait(fmt.Sprintf(`document.querySelector('.standing li[data-player=%q] .p-name')?.textContent === "Ann's <b>Yard</b>"`, annID))
+	// Ann names her yard; the others' boards print it. The name is the
+	// run's own: a market that outlives the run (the edge worker's, across
+	// -count runs) keeps earlier Anns, and names that collide are told
+	// apart with a suffix.
+	yard := "Ann's <b>Yard</b> " + rand.Text()[:6]
+	ann.Type("#trading-name", yard)
+	ann.Act(`button[data-key="save-name"]`)
+	ben.Wait(fmt.Sprintf(`document.querySelector('.standing li[data-player=%q] .p-name')?.textContent === %q`, annID, yard))
 	if n := Eval[int](ben, `document.querySelectorAll(".standing b").length`); n != 0 {
 		t.Error("a trading name was rendered as markup")
 	}
@@ -115,7 +131,7 @@ func TradeThree(t *testing.T, b *browsertest.Browser, o TradeOptions) {
 	ann.proposeTo(benID)
 	ann.Type(`input[name="offered-timber"]`, "5")
 	ann.Type(`input[name="requested-credits"]`, "20")
-	ann.Click(`button[data-key="propose-send"]`)
+	ann.Act(`button[data-key="propose-send"]`)
 	ann.Wait(`document.querySelector('.exchange [data-turn="theirs"]')`)
 	if avail := Eval[int](ann, `Number(document.querySelector('#holdings tr[data-asset="timber"] td[data-available]').dataset.available)`); avail != ann.held("timber")-5 {
 		t.Errorf("Ann's timber available %d: the offer does not reserve 5", avail)
@@ -126,15 +142,15 @@ func TradeThree(t *testing.T, b *browsertest.Browser, o TradeOptions) {
 	if txt := Eval[string](ben, `document.querySelector(".exchange.mine").innerText`); !strings.Contains(txt, "Your turn") || !strings.Contains(txt, "Expires") {
 		t.Errorf("Ben's exchange does not show the turn and the expiry: %q", txt)
 	}
-	ben.Click(`.exchange.mine [data-action="counter"]`)
+	ben.Act(`.exchange.mine [data-action="counter"]`)
 	ben.Wait(`document.querySelector("form.counter")`)
 	ben.Type(`form.counter input[name="requested-credits"]`, "12")
-	ben.Click(`form.counter button[type="submit"]`)
+	ben.Act(`form.counter button[type="submit"]`)
 	ben.Wait(`document.querySelector('.exchange [data-turn="theirs"]')`)
 
 	// Ann sees round 2 and accepts.
 	ann.Wait(`document.querySelector('.exchange.mine [data-action="accept"]') && /Round 2/.test(document.querySelector(".exchange.mine").innerText)`)
-	ann.Click(`.exchange.mine [data-action="accept"]`)
+	ann.Act(`.exchange.mine [data-action="accept"]`)
 	ann.Wait(`document.querySelector('.exchanges.done [data-status="settled"]')`)
 
 	// Every tab's standing moves: Ann +12 credits −5 timber, Ben the
@@ -150,18 +166,18 @@ func TradeThree(t *testing.T, b *browsertest.Browser, o TradeOptions) {
 	// Cal offers Ann salt for nothing; Ann declines.
 	cal.proposeTo(annID)
 	cal.Type(`input[name="offered-salt"]`, "2")
-	cal.Click(`button[data-key="propose-send"]`)
+	cal.Act(`button[data-key="propose-send"]`)
 	ann.Wait(`document.querySelector('.exchange.mine [data-action="decline"]')`)
-	ann.Click(`.exchange.mine [data-action="decline"]`)
+	ann.Act(`.exchange.mine [data-action="decline"]`)
 	cal.Wait(`document.querySelector('.exchanges.done [data-status="declined"]')`)
 
 	// Ben offers Cal rum and cancels before Cal answers.
 	ben.proposeTo(calID)
 	ben.Type(`input[name="offered-rum"]`, "1")
-	ben.Click(`button[data-key="propose-send"]`)
+	ben.Act(`button[data-key="propose-send"]`)
 	cal.Wait(`document.querySelector('.exchange.mine [data-action="accept"]')`)
 	ben.Wait(`document.querySelector('.exchange [data-action="cancel"]')`)
-	ben.Click(`.exchange [data-action="cancel"]`)
+	ben.Act(`.exchange [data-action="cancel"]`)
 	cal.Wait(`document.querySelector('.exchanges.done [data-status="cancelled"]')`)
 
 	// Cal's live region says so (it speaks 50 ms after the change is drawn,
