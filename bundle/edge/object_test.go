@@ -92,15 +92,28 @@ func TestWorkerWebSocketLoad(t *testing.T) {
 	var lat []time.Duration
 	rateRefused := 0
 	tokens, last := make([]string, clients), make([]int, clients)
+	// Every client connects before the clock starts: on a busy machine the
+	// connections alone may take longer than the run.
+	ps := make([]*wsPeer, clients)
 	var wg sync.WaitGroup
-	start := time.Now()
-	for i := range clients {
+	for i := range ps {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p := dialWS(t, w.base, fmt.Sprintf("load%d", i))
-			p.Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
-			tokens[i] = p.Session()
+			ps[i] = dialWS(t, w.base, fmt.Sprintf("load%d", i))
+			ps[i].Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+			tokens[i] = ps[i].Session()
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	start := time.Now()
+	for i, p := range ps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			views := p.Frames()
 			n, refused := 0, 0
 			for time.Since(start) < run {
