@@ -254,7 +254,7 @@ func storedRecord(key string, v js.Value) hosting.Record {
 func (s *objectStore) Load(_ context.Context, key string) (hosting.Record, error) {
 	v, err := await(s.storage.Call("get", key))
 	if err != nil {
-		return hosting.Record{}, err
+		return hosting.Record{}, storeError("load "+key, err)
 	}
 	return storedRecord(key, v), nil
 }
@@ -262,7 +262,7 @@ func (s *objectStore) Load(_ context.Context, key string) (hosting.Record, error
 func (s *objectStore) List(_ context.Context, prefix string) ([]hosting.Record, error) {
 	m, err := await(s.storage.Call("list", map[string]any{"prefix": prefix}))
 	if err != nil {
-		return nil, err
+		return nil, storeError("list "+prefix, err)
 	}
 	var out []hosting.Record
 	it := m.Call("entries")
@@ -291,11 +291,11 @@ func (s *objectStore) Commit(_ context.Context, writes []hosting.Write) error {
 	for start := 0; start < len(keys); start += putLimit {
 		m, err := await(s.storage.Call("get", keys[start:min(start+putLimit, len(keys))]))
 		if err != nil {
-			return err
+			return storeError("commit", err)
 		}
 		for _, w := range writes[start:min(start+putLimit, len(writes))] {
 			if cur := storedRecord(w.Key, m.Call("get", w.Key)); cur.Version != w.Version {
-				return fmt.Errorf("object: %s at version %d, want %d: %w", w.Key, cur.Version, w.Version, hosting.ErrConflict)
+				return storeError("commit", fmt.Errorf("%s at version %d, want %d: %w", w.Key, cur.Version, w.Version, hosting.ErrConflict))
 			}
 		}
 	}
@@ -320,8 +320,17 @@ func (s *objectStore) Commit(_ context.Context, writes []hosting.Write) error {
 	}
 	for _, p := range pending {
 		if _, err := await(p); err != nil {
-			return err
+			return storeError("commit", err)
 		}
 	}
 	return nil
+}
+
+// storeError logs a failed storage call to the worker's console, since
+// the host answers it with a bare 503 (and an object's conflict is a
+// bug), and returns it wrapped with what was done.
+func storeError(what string, err error) error {
+	err = fmt.Errorf("object storage: %s: %w", what, err)
+	logf("%v", err)
+	return err
 }
