@@ -59,7 +59,7 @@ const paintLoop = `(async (frames) => {
 		const sync = performance.now() - t0;
 		await painted();
 		times.push(performance.now() - t0);
-		(window.syncTimes ||= []).push(sync);
+		(window.storyloomSyncTimes ||= []).push(sync);
 	}
 	if (document.getElementById("card-table").hidden || document.querySelectorAll(".ct-perm").length !== 60) throw new Error("the table is not drawn");
 	return times;
@@ -138,7 +138,7 @@ func paintViews(tb testing.TB, n int) []string {
 		}
 		for i := range 7 {
 			id := fmt.Sprintf("card_%d", next())
-			c := spells[(v+i*7)%len(spells)]
+			c := spells[(i*7)%len(spells)]
 			hand = append(hand, face(c, id))
 			acts = append(acts, map[string]any{"id": fmt.Sprintf("%d.cast.%s", v, id), "type": "cast_spell", "label": "Cast " + c.Name,
 				"subject": []string{id}, "cost": map[string]any{"printed": c.ManaCost, "modified": c.ManaCost}, "token": fmt.Sprintf("t%016x", v*100+50+i),
@@ -148,7 +148,7 @@ func paintViews(tb testing.TB, n int) []string {
 		acts = append(acts, map[string]any{"id": fmt.Sprintf("%d.pass", v), "type": "pass_priority", "label": "Pass", "token": "tpass"},
 			map[string]any{"id": fmt.Sprintf("%d.concede", v), "type": "concede", "label": "Concede", "token": "tconcede"})
 		for i := range 60 {
-			log = append(log, map[string]any{"sequence": v + i + 1, "event": map[string]any{"type": "step_changed", "phase": phases[i%len(phases)], "turn": (v+i)/36 + 1, "active_player": seats[(v+i)/9%4]}})
+			log = append(log, map[string]any{"sequence": v + i + 1, "event": map[string]any{"type": "step_changed", "phase": phases[(v+i)%len(phases)], "turn": (v+i)/36 + 1, "active_player": seats[(v+i)/9%4]}})
 		}
 		var opps []map[string]any
 		names := map[string]string{}
@@ -247,7 +247,7 @@ func BenchmarkCardTablePaint(b *testing.B) {
 	b.ReportMetric(per("LayoutDuration"), "ms/view-layout")
 	b.ReportMetric(per("TaskDuration"), "ms/view-task")
 	sort.Float64s(all)
-	syncs, _ := chromedp.Run(p.Ctx, chromedp.Evaluate[[]float64](`window.syncTimes`))
+	syncs, _ := chromedp.Run(p.Ctx, chromedp.Evaluate[[]float64](`window.storyloomSyncTimes`))
 	sort.Float64s(syncs)
 	b.ReportMetric(nearestRank(syncs, 50), "ms/sync-p50")
 	b.ReportMetric(nearestRank(syncs, 95), "ms/sync-p95")

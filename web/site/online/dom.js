@@ -19,7 +19,11 @@ export function h(tag, props = {}, ...children) {
     if (key === "class") el.className = value;
     else if (key === "text") el.textContent = String(value);
     else if (key === "dataset") Object.assign(el.dataset, value);
-    else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+      if (!el.listeners) el.listeners = []; // for morph (../rooms/morph.js)
+      el.listeners.push([key.slice(2), value]);
+    }
     else if (key === "value") el.value = value;
     else if (key === "checked" || key === "selected" || key === "disabled") el[key] = Boolean(value);
     else el.setAttribute(key, value === true ? "" : String(value));

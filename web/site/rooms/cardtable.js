@@ -6,8 +6,9 @@
 // one choose_action. Everything is rebuilt from the latest view; the only
 // state kept is the action being answered and the answers so far.
 
-import { h, fill, announce } from "../online/dom.js";
+import { h, announce } from "../online/dom.js";
 import { keepFocus } from "./dom.js";
+import { morphChildren, createMemo } from "./morph.js";
 import { normalize, word, WORDS } from "./protocol.js";
 
 const PHASES = Object.keys(WORDS.phase);
@@ -22,6 +23,9 @@ export function createCardTable(root, ui) {
   let focusOn = ""; // the card or permanent whose actions are shown
   let confirming = false; // concede asked once
   let lastKey = "";
+  let clockTimer = 0;
+  let moreOpen = false; // the list of every action is open (built only then)
+  const memo = createMemo();
   let v = null;
 
   const spectator = () => ui.state.spectator;
@@ -54,11 +58,16 @@ export function createCardTable(root, ui) {
     v.mana_pool ||= [];
     if (pick && !v.valid_actions.some((a) => a.id === pick.action.id && a.token === pick.action.token)) pick = null;
     const nm = names();
-    keepFocus(() => fill(root,
+    // The table is built afresh and morphed into the page: what did not
+    // change stays as it was (morph.js), and memo skips building parts
+    // whose inputs are unchanged.
+    keepFocus(() => morphChildren(root, h("div", {},
       head(), v.result ? result() : null, phaseTrack(), passedFor(), players(),
       h("div", { class: "ct-grid" },
         h("div", { class: "ct-main" }, stack(nm), battlefield(nm), spectator() ? null : hand(), spectator() ? watching() : actions(nm)),
-        h("div", { class: "ct-side" }, zones(), commander(nm), emblems(), log(nm)))));
+        h("div", { class: "ct-side" }, zones(), commander(nm), emblems(), log(nm))))));
+    memo.flip();
+    tickClock();
     say(nm);
   }
 
@@ -84,20 +93,22 @@ export function createCardTable(root, ui) {
       clock());
   }
 
+  // The decision clock: the element carries its end (data-end, on the
+  // page's clock) and one timer counts down whichever #ct-clock is shown.
   function clock() {
     if (v.action_deadline == null || v.result || spectator()) return null;
-    const end = performance.now() + Number(v.action_deadline) * 1000;
-    const out = h("p", { class: "clock", id: "ct-clock", role: "timer", "aria-live": "off" });
-    const tick = () => {
-      if (!out.isConnected && out.dataset.started) return;
-      out.dataset.started = "1";
-      const left = Math.max(0, Math.ceil((end - performance.now()) / 1000));
-      out.textContent = `${left} s left to decide`;
-      out.classList.toggle("low", left <= 10);
-      if (left > 0) setTimeout(tick, 500);
-    };
-    tick();
-    return out;
+    const end = Math.round(performance.now() + Number(v.action_deadline) * 1000);
+    return h("p", { class: "clock", id: "ct-clock", role: "timer", "aria-live": "off", dataset: { end }, text: `${Number(v.action_deadline)} s left to decide` });
+  }
+
+  function tickClock() {
+    clearTimeout(clockTimer);
+    const out = root.querySelector("#ct-clock");
+    if (!out) return;
+    const left = Math.max(0, Math.ceil((Number(out.dataset.end) - performance.now()) / 1000));
+    out.textContent = `${left} s left to decide`;
+    out.classList.toggle("low", left <= 10);
+    if (left > 0) clockTimer = setTimeout(tickClock, 500);
   }
 
   function resultText() {
@@ -119,6 +130,10 @@ export function createCardTable(root, ui) {
   }
 
   function phaseTrack() {
+    return memo(JSON.stringify(["phaseTrack", v.phase]), () => phaseTrackBuilt());
+  }
+
+  function phaseTrackBuilt() {
     return h("ol", { class: "ct-phases", "aria-label": "Steps of the turn" }, PHASES.map((p) => {
       const on = p === v.phase;
       return h("li", { class: on ? "on" : "", "aria-current": on ? "step" : false }, on ? h("span", { "aria-hidden": "true", text: "▶ " }) : null, word("phase", p));
@@ -136,6 +151,10 @@ export function createCardTable(root, ui) {
   }
 
   function players() {
+    return memo(JSON.stringify(["players", v.me, v.opponents, v.players, v.seats, v.player_names, v.active_player, v.priority_player, v.mana_pool, (v.my_hand || []).length, v.you, spectator(), ui.state.catalog?.ai_opponents]), () => playersBuilt());
+  }
+
+  function playersBuilt() {
     const rows = [];
     if (v.me && !spectator()) rows.push({ player_id: v.you, ...v.me, hand_size: v.my_hand.length, me: true });
     for (const o of spectator() ? v.players : v.opponents) rows.push(o);
@@ -181,9 +200,15 @@ export function createCardTable(root, ui) {
   }
 
   function permanent(p, nm) {
-    const c = p.card;
     const slot = boardSlot(p.id);
-    const chosen = slot && (pick.answers[slot.slot] || []).includes(p.id);
+    const chosen = Boolean(slot && (pick.answers[slot.slot] || []).includes(p.id));
+    const refs = [p.attacking_planeswalker, p.attacking_player, ...p.blocking, p.attached_to, p.owner].map((id) => nm.get(id) || "");
+    const key = JSON.stringify([p, slot, chosen, refs, actionsOf(p.id).length > 0, spectator(), p.owner && playerName(p.owner)]);
+    return memo(key, () => buildPermanent(p, nm, slot, chosen));
+  }
+
+  function buildPermanent(p, nm, slot, chosen) {
+    const c = p.card;
     const facts = [
       c.power != null && c.toughness != null ? `${c.power}/${c.toughness}` : "",
       c.loyalty ? `loyalty ${c.loyalty}` : "",
@@ -197,7 +222,7 @@ export function createCardTable(root, ui) {
     ].filter(Boolean);
     const kw = [...(c.keywords || []), ...p.granted_keywords.map((k) => `${k} (granted)`)];
     const acts = actionsOf(p.id);
-    return h("li", { class: `ct-perm${p.tapped ? " tapped" : ""}${p.attacking ? " attacking" : ""}${p.blocking.length ? " blocking" : ""}${chosen ? " chosen" : ""}`, dataset: { perm: p.id } },
+    return h("li", { dataset: { key: `li-${p.id}`, perm: p.id }, class: `ct-perm${p.tapped ? " tapped" : ""}${p.attacking ? " attacking" : ""}${p.blocking.length ? " blocking" : ""}${chosen ? " chosen" : ""}` },
       h("button", { type: "button", class: "ct-card", dataset: { key: `perm-${p.id}`, id: p.id }, title: c.rules_text || "",
         "aria-pressed": slot ? String(Boolean(chosen)) : false,
         disabled: spectator() || (!slot && !acts.length),
@@ -235,9 +260,9 @@ export function createCardTable(root, ui) {
     return h("section", { class: "card", id: "ct-hand", "aria-labelledby": "ct-hand-h" }, h("h2", { id: "ct-hand-h", text: `Your hand (${v.my_hand.length})` }),
       h("ul", { class: "ct-perms ct-hand" }, v.my_hand.map((c) => {
         const acts = actionsOf(c.id);
-        return h("li", { dataset: { card: c.id } }, h("button", { type: "button", class: "ct-card", dataset: { key: `card-${c.id}`, id: c.id },
+        return memo(JSON.stringify(["hand", c, acts.length > 0]), () => h("li", { dataset: { card: c.id, key: `li-${c.id}` } }, h("button", { type: "button", class: "ct-card", dataset: { key: `card-${c.id}`, id: c.id },
           title: c.rules_text || "", disabled: !acts.length, onclick: () => show(c.id) }, cardText(c),
-        acts.length ? null : h("span", { class: "sr-only", text: " (no action now)" })));
+        acts.length ? null : h("span", { class: "sr-only", text: " (no action now)" }))));
       })), rev);
   }
 
@@ -397,7 +422,9 @@ export function createCardTable(root, ui) {
       h("h2", { id: "ct-actions-h", text: focusOn ? `Actions of ${nm.get(focusOn) || focusOn}` : all.length ? "Your move" : "Actions" }),
       focusOn ? h("button", { type: "button", class: "quiet small", dataset: { key: "ct-all" }, text: "Show every action", onclick: () => { focusOn = ""; render(ui.state.game); } }) : null,
       shown.length ? h("div", { class: "row act-row" }, shown.map(btn)) : h("p", { class: "hint", text: v.result ? "The game is over." : all.length ? "Click a card in your hand or on the battlefield for its actions." : "Nothing to do right now: wait for the others." }),
-      focusOn || !all.some((a) => (a.subject || []).length) ? null : h("details", { class: "ct-more" }, h("summary", { text: `Every action (${all.length})` }), h("div", { class: "row act-row" }, all.map(btn))),
+      focusOn || !all.some((a) => (a.subject || []).length) ? null : h("details", { class: "ct-more", dataset: { key: "ct-more" }, open: moreOpen,
+        ontoggle: (e) => { if (e.target.open !== moreOpen) { moreOpen = e.target.open; render(ui.state.game); } } },
+      h("summary", { text: `Every action (${all.length})` }), moreOpen ? h("div", { class: "row act-row" }, all.map(btn)) : null),
       v.undo ? h("button", { type: "button", class: "quiet", id: "ct-undo", dataset: { key: "ct-undo" }, disabled: !v.undo.available, text: `Undo (${v.undo.available} of ${v.undo.limit})`, onclick: () => ui.send({ type: "undo" }) }) : null,
       stops(),
       concede ? (confirming
@@ -411,6 +438,10 @@ export function createCardTable(root, ui) {
   // your own turn (own_turn_stops) and on every turn (stops). set_stops
   // replaces both lists, so both are sent.
   function stops() {
+    return memo(JSON.stringify(["stops", v.own_turn_stops, v.stops]), () => stopsBuilt());
+  }
+
+  function stopsBuilt() {
     if (!v.own_turn_stops && !v.stops) return null;
     const lists = { own_turn: new Set(v.own_turn_stops || []), stops: new Set(v.stops || []) };
     const group = (list, legend) => h("fieldset", {}, h("legend", { text: legend }), PHASES.map((p) =>
@@ -431,6 +462,10 @@ export function createCardTable(root, ui) {
   }
 
   function zones() {
+    return memo(JSON.stringify(["zones", v.graveyards, v.exile, v.command, v.seats, v.player_names, v.you, spectator()]), () => zonesBuilt());
+  }
+
+  function zonesBuilt() {
     const zone = (title, piles) => piles.map((z) => h("details", { class: "ct-zone", dataset: { zone: title.toLowerCase(), owner: z.player_id } },
       h("summary", { text: `${title} of ${playerName(z.player_id)} (${z.cards.length})` }),
       z.cards.length ? h("ul", {}, z.cards.map((c) => h("li", { title: c.rules_text || "" }, cardText(c)))) : h("p", { class: "hint", text: "Empty." })));
@@ -439,6 +474,10 @@ export function createCardTable(root, ui) {
   }
 
   function commander(nm) {
+    return memo(JSON.stringify(["commander", v.commander_damage, v.commander_tax, v.commander_identity, v.command, v.seats, v.player_names, v.you, spectator(), v.battlefield.map((p) => [p.id, p.card.name])]), () => commanderBuilt(nm));
+  }
+
+  function commanderBuilt(nm) {
     if (!v.commander_damage.length && !v.commander_tax.length && !v.commander_identity.length) return null;
     return h("section", { class: "card", "aria-labelledby": "ct-cmd-h" }, h("h2", { id: "ct-cmd-h", text: "Commanders" }),
       h("ul", {}, v.commander_identity.map((c) => h("li", { text: `${c.name || nm.get(c.commander) || c.commander}: identity ${c.color_identity.join("") || "colourless"}` })),
@@ -447,6 +486,10 @@ export function createCardTable(root, ui) {
   }
 
   function emblems() {
+    return memo(JSON.stringify(["emblems", v.emblems, v.seats, v.player_names, v.you, spectator()]), () => emblemsBuilt());
+  }
+
+  function emblemsBuilt() {
     if (!v.emblems.length) return null;
     return h("section", { class: "card", "aria-labelledby": "ct-emb-h" }, h("h2", { id: "ct-emb-h", text: "Emblems" }),
       h("ul", {}, v.emblems.map((e) => h("li", { text: `${playerName(e.controller)}: ${e.abilities.join("; ")}` }))));
@@ -470,10 +513,13 @@ export function createCardTable(root, ui) {
 
   function log(nm) {
     return h("section", { class: "card log-box", "aria-labelledby": "ct-log-h" }, h("h2", { id: "ct-log-h", text: "Log" }),
-      h("ol", { class: "log", id: "ct-log", tabindex: "0" }, v.log.slice(-60).map((e) => h("li", { value: e.sequence }, logLine(e.event || {}, nm)))));
+      h("ol", { class: "log", id: "ct-log", tabindex: "0" }, v.log.slice(-60).map((e) => {
+        const text = logLine(e.event || {}, nm);
+        return memo(`log|${e.sequence}|${text}`, () => h("li", { value: e.sequence, dataset: { key: `log-${e.sequence}` } }, text));
+      })));
   }
 
-  function stop() { pick = null; focusOn = ""; confirming = false; lastKey = ""; }
+  function stop() { pick = null; focusOn = ""; confirming = false; lastKey = ""; clearTimeout(clockTimer); }
 
   return { render, stop };
 }
