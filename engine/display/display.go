@@ -33,26 +33,3 @@ func Money(currency string, cents int64) string {
 	b.WriteString(strconv.FormatInt(frac, 10))
 	return b.String()
 }
-
-// Fill replaces each {name} placeholder of text with params[name] when it
-// is a string, int or int64; other placeholders stay as they are.
-func Fill(text string, params map[string]any) string {
-	if !strings.Contains(text, "{") {
-		return text
-	}
-	for k, v := range params {
-		var s string
-		switch x := v.(type) {
-		case string:
-			s = x
-		case int:
-			s = strconv.Itoa(x)
-		case int64:
-			s = strconv.FormatInt(x, 10)
-		default:
-			continue
-		}
-		text = strings.ReplaceAll(text, "{"+k+"}", s)
-	}
-	return text
-}

@@ -147,3 +147,40 @@ func TestPlayEveryEnding(t *testing.T) {
 		}
 	}
 }
+
+// TestMarrowCountsReadAsWords plays the Marrow Affair down to one hour and
+// one clue and checks the scene text agrees in number ("1 hour", "1 clue"),
+// and that the params a translating client fills from are the plain counts.
+func TestMarrowCountsReadAsWords(t *testing.T) {
+	e := newEngine(t, shippedRegistry(t), nil)
+	s := mustCreate(t, e, "the-marrow-affair", "plurals")
+	steps := []struct{ action, want string }{
+		{"take_the_case", "4 hours until judging."},
+		{"out_to_green", "4 hours until judging; 0 clues in your notebook."},
+		{"visit_colonel", ""},
+		{"leave", "3 hours until judging; 0 clues"},
+		{"visit_colonel", ""},
+		{"leave", "2 hours until judging"},
+		{"revisit_tent", "1 hour until judging."},
+		{"examine_ground", ""},
+		{"note_it", "1 hour until judging."},
+		{"out_to_green", "1 hour until judging; 1 clue in your notebook."},
+	}
+	for _, step := range steps {
+		s = mustSubmit(t, e, s, step.action)
+		sc, err := e.Scene(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(sc.Body.Text, step.want) {
+			t.Fatalf("after %s the scene reads %q, want %q in it", step.action, sc.Body.Text, step.want)
+		}
+		if strings.Contains(sc.Body.Text, "{") {
+			t.Fatalf("after %s an argument is left unfilled: %q", step.action, sc.Body.Text)
+		}
+	}
+	sc, _ := e.Scene(s)
+	if sc.Body.Params["hours"] != int64(1) || sc.Body.Params["clues"] != int64(1) {
+		t.Fatalf("params %v", sc.Body.Params)
+	}
+}

@@ -47,6 +47,10 @@ const (
 	// ReasonInvalidPlaceholder: text interpolates something that is not a
 	// declared, visible variable.
 	ReasonInvalidPlaceholder = "invalid_placeholder"
+	// ReasonInvalidPlural: a {name, plural, ...} argument is malformed or
+	// counts a variable that is not an int; details give the syntax code
+	// and the byte offset in the text.
+	ReasonInvalidPlural = "invalid_plural"
 	// ReasonEndingConflict: nodes sharing an ending id disagree on its title
 	// or outcome.
 	ReasonEndingConflict = "ending_conflict"
@@ -79,6 +83,7 @@ var reasonMessages = map[string]string{
 	ReasonInvalidWeight:           "A random transition's weight must be a positive whole number.",
 	ReasonInvalidCondition:        "A story condition is malformed.",
 	ReasonInvalidPlaceholder:      "Story text shows a value that is not a visible variable.",
+	ReasonInvalidPlural:           "A plural in story text is malformed or counts something that is not a number.",
 	ReasonEndingConflict:          "Scenes sharing an ending disagree on its title or outcome.",
 	ReasonCycleWithoutExit:        "Some scenes loop forever with no way out.",
 	ReasonRandomCycle:             "Random transitions lead into each other and may loop.",

@@ -5,6 +5,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/condition"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/display"
 )
 
 // checker accumulates findings.
@@ -345,13 +346,31 @@ func (k *checker) fieldType(field string) string {
 }
 
 func (k *checker) placeholders(text, path string) {
-	for _, name := range placeholders(text) {
-		i, ok := k.ix.varByID[name]
-		if !ok || !k.c.Variables[i].Visible {
-			e := kindErr(ReasonInvalidPlaceholder, path, "story: text shows {%s}, which is not a declared visible variable", name)
-			e.Details = map[string]any{"placeholder": name}
-			k.err(e)
+	args, errs := display.Arguments(text)
+	for _, se := range errs {
+		e := kindErr(ReasonInvalidPlural, path, "story: %s", se.Msg)
+		e.Details = map[string]any{"offset": se.Offset, "syntax": se.Reason}
+		k.err(e)
+	}
+	reported := map[string]bool{}
+	for _, a := range args {
+		if reported[a.Name] {
+			continue
 		}
+		i, ok := k.ix.varByID[a.Name]
+		switch {
+		case !ok || !k.c.Variables[i].Visible:
+			e := kindErr(ReasonInvalidPlaceholder, path, "story: text shows {%s}, which is not a declared visible variable", a.Name)
+			e.Details = map[string]any{"placeholder": a.Name}
+			k.err(e)
+		case a.Plural && k.c.Variables[i].Type != TypeInt:
+			e := kindErr(ReasonInvalidPlural, path, "story: {%s, plural, ...} needs an int variable, and %s is %s", a.Name, a.Name, k.c.Variables[i].Type)
+			e.Details = map[string]any{"offset": a.Offset, "syntax": "plural_not_int"}
+			k.err(e)
+		default:
+			continue
+		}
+		reported[a.Name] = true
 	}
 }
 

@@ -61,6 +61,10 @@ func TestValidateTier1(t *testing.T) {
 		{"unknown unlock", `"unlocks": ["locksmith"]`, `"unlocks": ["burglar"]`, ReasonUnknownAchievement, "content.nodes.gate.choices.open.unlocks.0"},
 		{"placeholder of hidden variable", `You have {oil} oil`, `You have {noise} oil`, ReasonInvalidPlaceholder, "content.nodes.gate.textKey"},
 		{"placeholder of unknown variable", `You have {oil} oil`, `You have {gold} oil`, ReasonInvalidPlaceholder, "content.nodes.gate.textKey"},
+		{"plural without other", `You have {oil} oil`, `You have {oil, plural, one {# can}} oil`, ReasonInvalidPlural, "content.nodes.gate.textKey"},
+		{"plural with unknown category", `You have {oil} oil`, `You have {oil, plural, single {# can} other {# cans}} of`, ReasonInvalidPlural, "content.nodes.gate.textKey"},
+		{"plural of a string", `You have {oil} oil`, `You have {mood, plural, one {#} other {#}} oil`, ReasonInvalidPlural, "content.nodes.gate.textKey"},
+		{"plural of a hidden variable", `You have {oil} oil`, `You have {noise, plural, one {#} other {#}} oil`, ReasonInvalidPlaceholder, "content.nodes.gate.textKey"},
 		{"choice node without choices", `"text": "The door.", "choices": [`, `"text": "The door.", "effects": [], "choices": [], "x": [`, ReasonInvalidContent, "content"},
 		{"random with choices", `{"id": "yard", "type": "random",`, `{"id": "yard", "type": "random", "choices": [{"id": "a", "text": "A", "to": "home"}],`, ReasonInvalidNode, "content.nodes.yard"},
 		{"unknown node type", `{"id": "yard", "type": "random"`, `{"id": "yard", "type": "chance"`, ReasonInvalidNode, "content.nodes.yard.type"},
@@ -92,6 +96,21 @@ func TestValidateTier1(t *testing.T) {
 	if errs, warns := validateSource(t, sampleSource); len(errs) != 0 || len(warns) != 0 {
 		t.Errorf("the sample is not clean: %v %v", errs, warns)
 	}
+}
+
+// TestValidatePluralDetails: a malformed plural names its syntax code and
+// the byte offset where it opens, so an author can find it in long text.
+func TestValidatePluralDetails(t *testing.T) {
+	errs, _ := validateSource(t, strings.Replace(sampleSource, `You have {oil} oil`, `You have {oil, plural, one {# can}} oil`, 1))
+	for _, e := range errs {
+		if e.Code == ReasonInvalidPlural {
+			if e.Details["syntax"] != "plural_no_other" || e.Details["offset"] != len("A gate. You have ") {
+				t.Fatalf("details %v", e.Details)
+			}
+			return
+		}
+	}
+	t.Fatalf("no %s in %v", ReasonInvalidPlural, errs)
 }
 
 // TestValidateTier2: warnings load but flag.

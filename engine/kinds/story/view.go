@@ -2,11 +2,12 @@ package story
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/display"
 )
 
 // View is the story-graph projection (StoryGraphView, §9 of
@@ -145,67 +146,48 @@ func project(st *State) View {
 	return v
 }
 
-// placeholders returns the names of text's {name} placeholders, in order of
-// first appearance. A placeholder is '{', one or more of [a-z0-9_], '}';
-// any other brace is literal text.
+// placeholders returns the names of text's arguments ({name} and
+// {name, plural, ...}, see package display), in order of first appearance.
+// Any other brace is literal text.
 func placeholders(text string) []string {
+	args, _ := display.Arguments(text)
 	var out []string
-	for i := 0; i < len(text); i++ {
-		if text[i] != '{' {
-			continue
-		}
-		j := i + 1
-		for j < len(text) && isNameChar(text[j]) {
-			j++
-		}
-		if j > i+1 && j < len(text) && text[j] == '}' {
-			name := text[i+1 : j]
-			found := false
-			for _, o := range out {
-				found = found || o == name
-			}
-			if !found {
-				out = append(out, name)
-			}
-			i = j
+	for _, a := range args {
+		if !slices.Contains(out, a.Name) {
+			out = append(out, a.Name)
 		}
 	}
 	return out
 }
 
-func isNameChar(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' }
-
-// interpolate substitutes every placeholder naming a visible variable with
-// its value and returns the values it used as params (nil for none).
-// Placeholders naming anything else stay as written; tier 1 refuses them.
+// interpolate renders text with every argument naming a visible variable
+// filled in (plurals chosen by the default locale's CLDR categories) and
+// returns the values it used as params (nil for none), so a client
+// rendering another locale fills the same. Arguments naming anything else
+// stay as written; tier 1 refuses them.
 func interpolate(text string, st *State) (string, map[string]any) {
 	names := placeholders(text)
 	if len(names) == 0 {
 		return text, nil
 	}
-	params := map[string]any{}
-	var b strings.Builder
-	for i := 0; i < len(text); i++ {
-		if text[i] == '{' {
-			j := i + 1
-			for j < len(text) && isNameChar(text[j]) {
-				j++
-			}
-			if j > i+1 && j < len(text) && text[j] == '}' {
-				name := text[i+1 : j]
-				if vi, ok := st.c.ix.varByID[name]; ok && st.c.Variables[vi].Visible {
-					v := st.value(int(vi))
-					b.WriteString(v.String())
-					params[name] = v.Any()
-					i = j
-					continue
-				}
-			}
+	var params, fill map[string]any
+	for _, name := range names {
+		vi, ok := st.c.ix.varByID[name]
+		if !ok || !st.c.Variables[vi].Visible {
+			continue
 		}
-		b.WriteByte(text[i])
+		if params == nil {
+			params, fill = map[string]any{}, map[string]any{}
+		}
+		v := st.value(int(vi))
+		params[name] = v.Any()
+		fill[name] = v.Any()
+		if v.Type != TypeInt {
+			fill[name] = v.String()
+		}
 	}
-	if len(params) == 0 {
-		params = nil
+	if params == nil {
+		return text, nil
 	}
-	return b.String(), params
+	return display.FillIn(core.DefaultLocale, text, fill), params
 }

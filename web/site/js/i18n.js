@@ -3,11 +3,78 @@
 // A key the table lacks falls back to the text the engine sent (in the
 // campaign's default locale), then to the key itself.
 
-/** format substitutes {name} placeholders with params. */
-export function format(text, params) {
-  if (!params || !text || text.indexOf("{") < 0) return text;
-  return text.replace(/\{([a-zA-Z0-9_]+)\}/g, (m, name) =>
-    Object.hasOwn(params, name) ? String(params[name]) : m);
+const nameChar = /[A-Za-z0-9_]/;
+
+/**
+ * pluralArg parses "{name, plural, sel {body} ...}" opening at text[i], as
+ * engine/display does: it returns { name, cases, end } or null when the
+ * brace opens no well-formed plural (which then stays as written).
+ */
+function pluralArg(text, i) {
+  const m = /^\{([A-Za-z0-9_]+)\s*,\s*plural\s*,\s*/.exec(text.slice(i));
+  if (!m) return null;
+  const cases = {};
+  let k = i + m[0].length;
+  while (k < text.length && text[k] !== "}") {
+    const sel = /^(=-?[0-9]+|[a-z]+)\s*\{/.exec(text.slice(k));
+    if (!sel || Object.hasOwn(cases, sel[1])) return null;
+    let depth = 1;
+    const start = k + sel[0].length;
+    for (k = start; k < text.length && depth > 0; k++) {
+      if (text[k] === "{") depth++;
+      else if (text[k] === "}") depth--;
+    }
+    if (depth > 0) return null;
+    cases[sel[1]] = text.slice(start, k - 1);
+    while (/\s/.test(text[k] || "")) k++;
+  }
+  if (k >= text.length || !Object.hasOwn(cases, "other")) return null;
+  return { name: m[1], cases, end: k + 1 };
+}
+
+/**
+ * format substitutes {name} placeholders with params and renders ICU-style
+ * {name, plural, one {# item} other {# items}} by the CLDR category of the
+ * number in locale (an exact "=n" case first, then the category, then
+ * "other"; # is the number), exactly as the engine's display.FillIn does.
+ */
+export function format(text, params, locale = "en", hash = "") {
+  if (!params || !text || (!hash && text.indexOf("{") < 0)) return text;
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "#" && hash) {
+      out += hash;
+      continue;
+    }
+    if (c !== "{") {
+      out += c;
+      continue;
+    }
+    const p = pluralArg(text, i);
+    if (p) {
+      const n = params[p.name];
+      if (Object.hasOwn(params, p.name) && Number.isInteger(n)) {
+        const cat = new Intl.PluralRules(locale).select(n);
+        const body = p.cases[`=${n}`] ?? p.cases[cat] ?? p.cases.other;
+        out += format(body, params, locale, String(n));
+      } else {
+        out += text.slice(i, p.end);
+      }
+      i = p.end - 1;
+      continue;
+    }
+    let j = i + 1;
+    while (j < text.length && nameChar.test(text[j])) j++;
+    const name = text.slice(i + 1, j);
+    if (name && text[j] === "}" && Object.hasOwn(params, name)) {
+      out += String(params[name]);
+      i = j;
+      continue;
+    }
+    out += c;
+  }
+  return out;
 }
 
 /** A string table with a fallback. */
@@ -27,7 +94,7 @@ export class Strings {
   t(key, params, fallback) {
     if (!key) return fallback || "";
     const text = this.has(key) ? this.table[key] : fallback !== undefined && fallback !== "" ? fallback : key;
-    return format(text, this.labelled(params));
+    return format(text, this.labelled(params), this.locale);
   }
   /** labelled returns params with each id that has a label key replaced by the label. */
   labelled(params) {

@@ -40,5 +40,5 @@ export function hasCatalog(locale) {
 /** The page's words for text (English) in the page's language. */
 export function tr(text, params) {
   const own = current === "en" ? text : catalogs[current][text];
-  return format(own ?? text, params);
+  return format(own ?? text, params, current);
 }
