@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/chromedp"
@@ -115,6 +116,27 @@ func open(t testing.TB, allow ...string) *page {
 	return p
 }
 
+// openDownloading is open with the tab's downloads saved into dir. The
+// download directory is a setting of a browser context, so the tab gets a
+// context of its own: tests that download side by side in one context
+// would send their files into each other's directories.
+func openDownloading(t testing.TB, dir string, allow ...string) *page {
+	t.Helper()
+	need(t)
+	s := browsertest.ServeDir(suite.res.Out, suite.res)
+	t.Cleanup(s.Close)
+	p := &page{t: t, base: s.URL(), site: s}
+	p.attachPage(suite.b.NewIsolatedPage(t), allow)
+	p.do(chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		c := chromedp.FromContext(p.ctx)
+		_, err := cdp.Call(ctx, c.Browser, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+			Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, BrowserContextID: c.BrowserContextID, DownloadPath: dir,
+		})
+		return err
+	}))
+	return p
+}
+
 // openFile opens a tab on a file:// URL.
 func openFile(t testing.TB, path string, allow ...string) *page {
 	t.Helper()
@@ -124,8 +146,13 @@ func openFile(t testing.TB, path string, allow ...string) *page {
 	return p
 }
 
-func (p *page) attach(allow []string) {
-	p.bp = suite.b.NewPage(p.t)
+// attach opens the page's tab in the browser's shared context.
+func (p *page) attach(allow []string) { p.attachPage(suite.b.NewPage(p.t), allow) }
+
+// attachPage makes bp the page's tab, allowing the console errors allow
+// lists.
+func (p *page) attachPage(bp *browsertest.Page, allow []string) {
+	p.bp = bp
 	for _, a := range allow {
 		p.bp.Allow(a)
 	}

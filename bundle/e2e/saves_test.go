@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 )
 
@@ -145,17 +142,6 @@ func TestBranchFromAnEarlierAction(t *testing.T) {
 }
 
 // download makes the browser save downloads into dir.
-func (p *page) downloadsTo(dir string) {
-	p.t.Helper()
-	p.do(chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		on := true
-		_, err := cdp.Call(ctx, chromedp.FromContext(p.ctx).Browser, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
-			Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: &on,
-		})
-		return err
-	}))
-}
-
 // waitFile waits for one finished file in dir and returns its path.
 func waitFile(t *testing.T, dir string) string {
 	t.Helper()
@@ -176,9 +162,8 @@ func waitFile(t *testing.T, dir string) string {
 
 func TestExportImportAndATamperedFile(t *testing.T) {
 	t.Parallel()
-	p := open(t)
 	dir := t.TempDir()
-	p.downloadsTo(dir)
+	p := openDownloading(t, dir)
 	startStory(t, p, "gannet-rock")
 	firstChoice(t, p)
 	firstChoice(t, p)

@@ -17,9 +17,8 @@ import (
 // memory, and the file it offers holds the game.
 func TestStorageFailureIsToldAndPlayGoesOn(t *testing.T) {
 	t.Parallel()
-	p := open(t, "storyloom: storage:")
 	dir := t.TempDir()
-	p.downloadsTo(dir)
+	p := openDownloading(t, dir, "storyloom: storage:")
 	startStory(t, p, "gannet-rock")
 	firstChoice(t, p)
 	origin := strings.TrimSuffix(p.base, "/")
