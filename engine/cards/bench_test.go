@@ -172,6 +172,34 @@ func (m *midgame) move() {
 	m.feed(m.s.Receive(conn, f, m.now, m.ids))
 }
 
+// TestCommanderMidgameIsCompact keeps the room record of a four-seat
+// commander midgame with 60 permanents (its canonical game state, its
+// log and its undo checkpoints, after enough commands to fill them) under
+// 64 KB.
+func TestCommanderMidgameIsCompact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a four-seat game to 60 permanents")
+	}
+	m := commanderMidgame(t, 60)
+	for range 32 { // fill the undo checkpoints
+		m.move()
+	}
+	rec, ok := m.s.AppendRoomRecord(nil, m.room)
+	if !ok {
+		t.Fatal("no room record")
+	}
+	var r struct{ Room rooms.Room }
+	if err := json.Unmarshal(rec, &r); err != nil {
+		t.Fatal(err)
+	}
+	log, _ := json.Marshal(r.Room.Match.Log)
+	t.Logf("%d permanents: state %d bytes, log %d bytes, %d checkpoints, room record %d bytes",
+		m.permanents(), len(r.Room.Match.State), len(log), len(r.Room.Match.Checkpoints), len(rec))
+	if len(rec) > 64<<10 {
+		t.Fatalf("room record of %d bytes", len(rec))
+	}
+}
+
 // BenchmarkCommand is one choose_action as a host delivers it to the room
 // machine in a four-seat commander midgame with 60 permanents and four
 // human seats: apply, settle (idle seats are passed), every seat's legal

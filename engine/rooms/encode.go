@@ -672,15 +672,36 @@ func appendCheckpoint(b []byte, c Checkpoint) []byte {
 	o := openObj(b)
 	o.key("ai_seq")
 	o.b = AppendList(o.b, c.AISeq, AppendInt[int])
+	if len(c.Drop) > 0 {
+		o.key("drop")
+		o.b = AppendStrings(o.b, c.Drop)
+	}
+	if len(c.Edits) > 0 {
+		o.key("edits")
+		o.b = appendArray(o.b, c.Edits, func(b []byte, e Edit) []byte {
+			eo := openObj(b)
+			eo.num("head", int64(e.Head))
+			eo.str("key", e.Key)
+			eo.str("mid", e.Mid)
+			eo.num("tail", int64(e.Tail))
+			return eo.close()
+		})
+	}
 	if len(c.Log) > 0 {
 		o.key("log")
 		o.b = appendArray(o.b, c.Log, appendLogEntry)
+	}
+	o.optNum("log_to", c.LogTo)
+	if len(c.Patch) > 0 {
+		o.raw("patch", c.Patch)
 	}
 	if c.Result != nil {
 		o.key("result")
 		o.b = appendResult(o.b, c.Result)
 	}
-	o.raw("state", c.State)
+	if len(c.State) > 0 {
+		o.raw("state", c.State)
+	}
 	return o.close()
 }
 

@@ -166,7 +166,7 @@ func (s *Server) transition(id string, r *Room, ob *outbox, now int64, acted pas
 		return reject(CodeInternal, "%v", err)
 	}
 	if r.Config.UndoEnabled {
-		m.Checkpoints = append(m.Checkpoints, before)
+		m.Checkpoints = append(m.Checkpoints, compact(before, state, entries))
 		if over := len(m.Checkpoints) - s.limits.UndoDepth; over > 0 {
 			m.Checkpoints = append([]Checkpoint(nil), m.Checkpoints[over:]...)
 		}
@@ -519,14 +519,29 @@ func (x *call) undo(r *Room, seat int) {
 		refuse(reject(CodeNothingToUndo, "no earlier checkpoint survives"))
 		return
 	}
-	cp := m.Checkpoints[len(m.Checkpoints)-1]
+	last := len(m.Checkpoints) - 1
+	cp, err := expand(m.Checkpoints[last], m.State, m.Log)
+	if err != nil {
+		refuse(reject(CodeInternal, "%v", err))
+		return
+	}
 	entries, err := x.s.logEntries(&Match{Log: cp.Log, NextLog: m.NextLog},
 		[]Event{{"type": "undone", "player": PlayerID(seat)}}, x.s.logWindow(x.s.format(r)))
 	if err != nil {
 		refuse(reject(CodeInternal, "%v", err))
 		return
 	}
-	m.Checkpoints = m.Checkpoints[:len(m.Checkpoints)-1]
+	if last > 0 {
+		// The checkpoint before it was kept against this one's log, which
+		// the undone entry may trim: keep it against the new log instead.
+		prev, err := expand(m.Checkpoints[last-1], cp.State, cp.Log)
+		if err != nil {
+			refuse(reject(CodeInternal, "%v", err))
+			return
+		}
+		m.Checkpoints[last-1] = compact(prev, cp.State, entries)
+	}
+	m.Checkpoints = m.Checkpoints[:last]
 	if len(m.Checkpoints) == 0 {
 		m.Checkpoints = nil
 	}

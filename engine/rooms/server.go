@@ -245,10 +245,16 @@ type Match struct {
 	OwnStops    [][]string      `json:"own_stops"`       // per seat
 }
 
-// Checkpoint is the whole state before one accepted transition.
+// Checkpoint is the state before one accepted transition: whole, or (as
+// the machine keeps them, checkpoint.go) as its difference from the state
+// after it.
 type Checkpoint struct {
-	State  json.RawMessage `json:"state"`
-	Log    []LogEntry      `json:"log,omitempty"`
+	State  json.RawMessage `json:"state,omitempty"`
+	Patch  json.RawMessage `json:"patch,omitempty"`  // State's members that differ from the next state's
+	Edits  []Edit          `json:"edits,omitempty"`  // State's members that differ little from the next state's
+	Drop   []string        `json:"drop,omitempty"`   // members of the next state that State lacks
+	Log    []LogEntry      `json:"log,omitempty"`    // with LogTo: only the entries the next log lacks
+	LogTo  int64           `json:"log_to,omitempty"` // the sequence of the log's last entry, when compact
 	AISeq  []int           `json:"ai_seq"`
 	Result *Result         `json:"result,omitempty"`
 }
@@ -354,7 +360,7 @@ func canonicalizeMatch(m *Match) error {
 	}
 	for i := range m.Checkpoints {
 		c := &m.Checkpoints[i]
-		raws = append(raws, &c.State)
+		raws = append(raws, &c.State, &c.Patch)
 		for j := range c.Log {
 			raws = append(raws, &c.Log[j].Event)
 		}
