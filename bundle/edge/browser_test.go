@@ -99,3 +99,21 @@ func TestWorkerFreeportPage(t *testing.T) {
 	w := worker(t)
 	multiplayer.TradeThree(t, browser(t), multiplayer.TradeOptions{Base: w.base + "/"})
 }
+
+// cardDuelSecret is the secret the native host's TestCardDuel (bundle/e2e)
+// derives its ids from: with it, a fresh room server deals the same game.
+const cardDuelSecret = "card duel"
+
+// TestWorkerCardTablePages plays the card table's duel of bundle/e2e
+// against the worker (multiplayer.PlayCardDuel): two browser contexts play
+// a whole starter-1v1 game over WebSockets to the room server's object,
+// with mana payment, targets, a counterspell, a block, a mid-resolution
+// choice, a reload and a spectator, to Bo's win. The scenario's moves are
+// chosen for the game the native test's ids deal, so it runs on a second
+// dev server of its own whose room server derives its ids from the same
+// secret (the test-only Worker variable STORYLOOM_TEST_ID_SECRET).
+func TestWorkerCardTablePages(t *testing.T) {
+	b := browser(t)
+	w := worker(t).fork(t, "STORYLOOM_TEST_ID_SECRET:"+cardDuelSecret)
+	multiplayer.PlayCardDuel(t, b, multiplayer.CardOptions{Base: w.base + "/", Transport: "ws"})
+}

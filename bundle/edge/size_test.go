@@ -22,9 +22,10 @@ const (
 )
 
 // TestWorkerSize builds the bundle wrangler uploads (the WASM module, the
-// entry module and the syumai/workers shim, by scripts/worker.sh build into a temporary
-// directory), measures it compressed with gzip, and holds it to the Paid
-// plan's limit; whether it also fits the Free plan is logged.
+// entry module and the syumai/workers shim, by scripts/worker.sh build
+// into a temporary directory), measures it compressed with gzip, and holds
+// it to the Free plan's limit, 3 MiB, which the project keeps to (the
+// card game's issue asks it of the worker).
 func TestWorkerSize(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), startLimit)
@@ -48,10 +49,10 @@ func TestWorkerSize(t *testing.T) {
 		_ = zw.Close()
 		gz += buf.Len()
 	}
-	t.Logf("worker bundle: %d bytes, %d gzipped (%.2f MiB; Free limit 3 MiB: fits %v; Paid limit 10 MiB: fits %v)",
-		raw, gz, float64(gz)/(1<<20), gz <= freeLimit, gz <= paidLimit)
-	if gz > paidLimit {
-		t.Fatalf("the worker is %d bytes gzipped, over the Paid plan's %d", gz, paidLimit)
+	t.Logf("worker bundle: %d bytes, %d gzipped (%.2f MiB; Free limit 3 MiB: fits %v, %d bytes to spare; Paid limit 10 MiB: fits %v)",
+		raw, gz, float64(gz)/(1<<20), gz <= freeLimit, freeLimit-gz, gz <= paidLimit)
+	if gz > freeLimit {
+		t.Fatalf("the worker is %d bytes gzipped, over the %d the project keeps it to (the Free plan's limit)", gz, freeLimit)
 	}
 }
 

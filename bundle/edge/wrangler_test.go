@@ -65,6 +65,7 @@ type wrangler struct {
 	// site is the site wrangler serves as static assets, built from the
 	// working tree into a temporary directory (never dist/).
 	site *site.Result
+	vars []string // Worker variables, "KEY:VALUE"
 	cmd  *exec.Cmd
 	done chan struct{}
 	log  lockedBuffer
@@ -145,9 +146,10 @@ func startWrangler() (*wrangler, error) {
 }
 
 // openWrangler applies the migrations to the local state in persist and
-// starts wrangler dev over it, serving st.
-func openWrangler(persist string, st *site.Result) (*wrangler, error) {
-	w := &wrangler{persist: persist, site: st}
+// starts wrangler dev over it, serving st, with vars ("KEY:VALUE") as
+// Worker variables.
+func openWrangler(persist string, st *site.Result, vars ...string) (*wrangler, error) {
+	w := &wrangler{persist: persist, site: st, vars: vars}
 	ctx, cancel := context.WithTimeout(context.Background(), migrateLimit)
 	defer cancel()
 	if out, err := npx(ctx, "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist).CombinedOutput(); err != nil {
@@ -159,6 +161,28 @@ func openWrangler(persist string, st *site.Result) (*wrangler, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// fork starts a second dev server for t, beside w: the same site over
+// fresh local state of its own, with vars ("KEY:VALUE") as Worker
+// variables. It stops when t ends.
+func (w *wrangler) fork(t testing.TB, vars ...string) *wrangler {
+	t.Helper()
+	persist, err := os.MkdirTemp("", "storyloom-d1-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2, err := openWrangler(persist, w.site, vars...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			w2.dumpLog()
+		}
+		w2.stop()
+	})
+	return w2
 }
 
 // launch starts wrangler dev on a free port over w's persisted state and
@@ -175,6 +199,9 @@ func (w *wrangler) launch() error {
 	args := []string{"dev", "--ip", "127.0.0.1", "--port", fmt.Sprint(port), "--local",
 		"--persist-to", w.persist, "--assets", w.site.Out, "--test-scheduled",
 		"--show-interactive-dev-session=false", "--inspector-port", "0"}
+	for _, v := range w.vars {
+		args = append(args, "--var", v)
+	}
 	w.cmd = npx(context.Background(), args...)
 	w.cmd.Stdout, w.cmd.Stderr = &w.log, &w.log
 	w.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -220,8 +247,8 @@ func (w *wrangler) restart(t testing.TB) {
 	}
 }
 
-// stop ends wrangler's process group and removes the local D1 database,
-// the objects' storage and the site.
+// stop ends wrangler's process group and removes its local state: the
+// D1 database, the objects' storage and, for the first server, the site.
 func (w *wrangler) stop() {
 	w.halt()
 	os.RemoveAll(w.persist)

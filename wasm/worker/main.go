@@ -38,6 +38,13 @@ const (
 	// secretVar is an optional Worker secret that signs Freeport bearer
 	// tokens; without it the host secret is created once in D1.
 	secretVar = "STORYLOOM_SECRET"
+	// testIDSecretVar, a Worker variable for tests only, has the room
+	// server derive its ids (session tokens, room and player ids, game
+	// seeds) from this secret and a counter (rooms.DerivedIDs), as the
+	// native host's browser tests do, so that a test replays the same
+	// seeded game at the edge. It makes session tokens predictable: never
+	// set it in a deployment.
+	testIDSecretVar = "STORYLOOM_TEST_ID_SECRET"
 )
 
 func main() {

@@ -12,6 +12,7 @@ import (
 	"syscall/js"
 
 	"github.com/syumai/workers"
+	"github.com/syumai/workers/cloudflare"
 
 	"github.com/storyloom/storyloom/bundle/hosting"
 	"github.com/storyloom/storyloom/engine/rooms"
@@ -52,8 +53,13 @@ func runRooms(ctx js.Value) error {
 	for i := range socks.Length() {
 		live[socks.Index(i).String()] = true
 	}
+	var ids rooms.IDSource // crypto/rand
+	if s := cloudflare.Getenv(testIDSecretVar); s != "" {
+		logf("rooms object: ids derived from %s, for tests only", testIDSecretVar)
+		ids = &rooms.DerivedIDs{Secret: s}
+	}
 	h, err := hosting.NewRooms(context.Background(), hosting.RoomsConfig{
-		Store: &objectStore{storage: o.js.Get("storage")}, Registry: reg, Clock: dateNow,
+		Store: &objectStore{storage: o.js.Get("storage")}, Registry: reg, Clock: dateNow, IDs: ids,
 		KeepWebSocket: func(conn string) bool { return live[conn] },
 		ClientAddr:    clientAddr,
 	})
