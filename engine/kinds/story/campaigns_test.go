@@ -184,3 +184,46 @@ func TestMarrowCountsReadAsWords(t *testing.T) {
 		t.Fatalf("params %v", sc.Body.Params)
 	}
 }
+
+// TestMarrowOffersOnlyWhatTheStoryKnows: the Colonel's alibi is asked once,
+// a Colonel with nothing left to ask costs no hour to revisit, and the
+// Colonel's word alone (no rind from the sett) does not let the player
+// blame the badger, whose ending produces the rind as evidence.
+func TestMarrowOffersOnlyWhatTheStoryKnows(t *testing.T) {
+	e := newEngine(t, shippedRegistry(t), nil)
+	offered := func(s *core.GameState) map[string]bool {
+		t.Helper()
+		sc, err := e.Scene(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, a := range sc.Actions {
+			out[a.ID] = true
+		}
+		return out
+	}
+	s := mustCreate(t, e, "the-marrow-affair", "offers")
+	for _, a := range []string{"take_the_case", "examine_ground", "note_it", "out_to_green", "visit_colonel"} {
+		s = mustSubmit(t, e, s, a)
+	}
+	if !offered(s)["ask_alibi"] {
+		t.Fatal("the alibi is not offered on the first call")
+	}
+	s = mustSubmit(t, e, s, "ask_alibi")
+	s = mustSubmit(t, e, s, "thank_him")
+	s = mustSubmit(t, e, s, "visit_colonel")
+	if offered(s)["ask_alibi"] {
+		t.Fatal("the alibi is offered again after it was asked")
+	}
+	s = mustSubmit(t, e, s, "inspect_boots")
+	s = mustSubmit(t, e, s, "shrug")
+	s = mustSubmit(t, e, s, "leave")
+	if offered(s)["visit_colonel"] {
+		t.Fatal("the Colonel, with nothing left to ask, still costs an hour to visit")
+	}
+	s = mustSubmit(t, e, s, "go_to_judging")
+	if offered(s)["blame_badger"] {
+		t.Fatal("blaming the badger is offered on the Colonel's word, with no rind to show")
+	}
+}
