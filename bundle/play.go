@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/display"
 	"github.com/storyloom/storyloom/engine/session"
 )
 
@@ -140,7 +141,7 @@ func (p *player) listCampaigns() error {
 		if c.Progress != nil {
 			progress = fmt.Sprintf("  (%d of %d endings found)", c.Progress.Discovered, c.Progress.Total)
 		}
-		p.printf("  %-20s %-12s %s%s\n", c.CampaignID, c.KindID, text(cat.Strings, c.TitleKey, nil), progress)
+		p.printf("  %-20s %-12s %s%s\n", c.CampaignID, c.KindID, text(p.locale, cat.Strings, c.TitleKey, nil), progress)
 	}
 	return nil
 }
@@ -153,7 +154,7 @@ func (p *player) start(campaignID, seed string) error {
 	}
 	for _, c := range cat.Campaigns {
 		if c.CampaignID == campaignID {
-			p.printf("%s (%s, %s)\n", text(cat.Strings, c.TitleKey, nil), c.CampaignID, c.KindID)
+			p.printf("%s (%s, %s)\n", text(p.locale, cat.Strings, c.TitleKey, nil), c.CampaignID, c.KindID)
 		}
 	}
 	h, err := p.store.CreateSession(p.ctx, session.CreateSessionConfig{CampaignID: campaignID, Seed: seed, ProfileID: p.profile})
@@ -173,7 +174,7 @@ func (p *player) enter(h session.SessionHandle) error {
 		return err
 	}
 	for _, n := range h.Notices {
-		p.printf("  notice (%s): %s\n", n.Outcome, text(p.strings, n.Message.Key, n.Message.Params))
+		p.printf("  notice (%s): %s\n", n.Outcome, text(p.locale, p.strings, n.Message.Key, n.Message.Params))
 	}
 	return nil
 }
@@ -195,16 +196,16 @@ func (p *player) show(sc core.Scene) error {
 // with its reason) and the status when the game is over.
 func (p *player) printScene() {
 	sc := p.scene
-	p.printf("\n%s\n\n", text(p.strings, sc.Body.TextKey, sc.Body.Params, sc.Body.Text))
+	p.printf("\n%s\n\n", text(p.locale, p.strings, sc.Body.TextKey, sc.Body.Params, sc.Body.Text))
 	if sc.Status != core.StatusActive {
 		p.printf("— the game has %s —\n", sc.Status)
 		return
 	}
 	for i, a := range sc.Actions {
-		label := text(p.strings, a.LabelKey, a.Params)
+		label := text(p.locale, p.strings, a.LabelKey, a.Params)
 		line := fmt.Sprintf("  %d. %s  [%s]", i+1, label, a.ID)
 		if !a.Available {
-			line = fmt.Sprintf("  %d. (locked) %s  [%s] — %s", i+1, label, a.ID, text(p.strings, a.ReasonKey, nil))
+			line = fmt.Sprintf("  %d. (locked) %s  [%s] — %s", i+1, label, a.ID, text(p.locale, p.strings, a.ReasonKey, nil))
 		}
 		if len(a.Params) > 0 {
 			line += "  " + formatParams(a.Params)
@@ -322,10 +323,10 @@ func (p *player) act(line string, preview bool) error {
 // printResult prints the refusals, messages, changes and warnings of res.
 func (p *player) printResult(res session.ActionResult) {
 	for _, e := range res.Errors {
-		p.printf("  refused (%s): %s\n", e.Code, text(p.strings, e.MessageKey, e.Details, e.Message))
+		p.printf("  refused (%s): %s\n", e.Code, text(p.locale, p.strings, e.MessageKey, e.Details, e.Message))
 	}
 	for _, m := range res.Messages {
-		p.printf("  * %s\n", text(p.strings, m.Key, m.Params))
+		p.printf("  * %s\n", text(p.locale, p.strings, m.Key, m.Params))
 	}
 	for _, c := range res.Changes {
 		if c.Previous != nil {
@@ -345,10 +346,10 @@ func (p *player) printNews(n *session.News) {
 		return
 	}
 	for _, a := range n.Achievements {
-		p.printf("  ★ achievement unlocked: %s%s\n", text(p.strings, a.TitleKey, nil, a.ID), isNew(a.New))
+		p.printf("  ★ achievement unlocked: %s%s\n", text(p.locale, p.strings, a.TitleKey, nil, a.ID), isNew(a.New))
 	}
 	if e := n.Ending; e != nil {
-		p.printf("  ★ ending reached: %s%s\n", text(p.strings, e.TitleKey, nil, e.ID), isNew(e.New))
+		p.printf("  ★ ending reached: %s%s\n", text(p.locale, p.strings, e.TitleKey, nil, e.ID), isNew(e.New))
 	}
 }
 
@@ -365,7 +366,7 @@ func (p *player) printWarnings(ws []core.ValidationWarning) {
 		if w.Code == core.ReasonProfileMissing {
 			continue // a profile's first game: nothing to tell an author
 		}
-		p.printf("  warning (%s): %s\n", w.Code, text(p.strings, w.MessageKey, nil, w.Message))
+		p.printf("  warning (%s): %s\n", w.Code, text(p.locale, p.strings, w.MessageKey, nil, w.Message))
 	}
 }
 
@@ -555,9 +556,10 @@ func formatParams(params map[string]any) string {
 	return "(" + strings.Join(parts, " ") + ")"
 }
 
-// text renders key from the table with {name} placeholders filled from
-// params; fallback (or the key itself) when the table lacks it.
-func text(table map[core.LocKey]string, key core.LocKey, params map[string]any, fallback ...string) string {
+// text renders key from the table in locale ("" for the default) with its
+// placeholders and plurals filled from params, as display.FillIn does;
+// fallback (or the key itself) when the table lacks it.
+func text(locale string, table map[core.LocKey]string, key core.LocKey, params map[string]any, fallback ...string) string {
 	s, ok := table[key]
 	if !ok {
 		if len(fallback) > 0 && fallback[0] != "" {
@@ -565,10 +567,25 @@ func text(table map[core.LocKey]string, key core.LocKey, params map[string]any, 
 		}
 		return key
 	}
-	for k, v := range params {
-		s = strings.ReplaceAll(s, "{"+k+"}", fmt.Sprint(v))
+	if locale == "" {
+		locale = core.DefaultLocale
 	}
-	return s
+	fill := make(map[string]any, len(params))
+	for k, v := range params {
+		switch n := v.(type) {
+		case int, int64:
+			fill[k] = n
+		case float64:
+			if n == float64(int64(n)) {
+				fill[k] = int64(n)
+			} else {
+				fill[k] = fmt.Sprint(n)
+			}
+		default:
+			fill[k] = fmt.Sprint(v)
+		}
+	}
+	return display.FillIn(locale, s, fill)
 }
 
 // actions is "1 action" or "n actions".
