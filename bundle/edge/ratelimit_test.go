@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -76,5 +77,53 @@ func TestWorkerFreeportRateLimit(t *testing.T) {
 	res := m.Must(tok, `{"protocolVersion":2,"action":"readInventory"}`)
 	if res["tradingName"] == "Too Quick" {
 		t.Error("the refused request reached the game")
+	}
+}
+
+// TestWorkerFreeportTokensPerAddress: the worker limits new Freeport
+// tokens per client address (CF-Connecting-IP) to
+// hosting.DefaultTokensPerMinute a minute, counted in D1 as on the native
+// host: the next one is refused 429 rate_limited with Retry-After, while
+// another address is still served.
+func TestWorkerFreeportTokensPerAddress(t *testing.T) {
+	w := worker(t)
+	token := func(addr string) (*http.Response, []byte) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, w.base+"/freeport/"+fpGame+"/token", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("CF-Connecting-IP", addr)
+		resp, err := httpClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, b
+	}
+	// An address of this run's own, so that a rerun within the minute
+	// starts from nothing. The first refusal must come after the limit's
+	// tokens, and within twice that (the minute may turn on the way).
+	addr := fmt.Sprintf("198.51.100.%d", time.Now().UnixNano()%250+1)
+	var resp *http.Response
+	var b []byte
+	issued := 0
+	for range 2*hosting.DefaultTokensPerMinute + 1 {
+		if resp, b = token(addr); resp.StatusCode != http.StatusCreated {
+			break
+		}
+		issued++
+	}
+	if issued < hosting.DefaultTokensPerMinute {
+		t.Fatalf("refused after %d tokens, under the limit of %d", issued, hosting.DefaultTokensPerMinute)
+	}
+	var refused hosting.HostError
+	decodeJSON(t, b, &refused)
+	if resp.StatusCode != http.StatusTooManyRequests || refused.Error.Code != "rate_limited" || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("a token over the limit: %d %s; want 429 rate_limited with Retry-After", resp.StatusCode, b)
+	}
+	if resp, b := token("203.0.113.9"); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("another address was refused: %d %s", resp.StatusCode, b)
 	}
 }

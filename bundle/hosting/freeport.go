@@ -412,14 +412,16 @@ func (f *Freeport) serveToken(w http.ResponseWriter, r *http.Request) {
 
 // overTokens counts one token for the request's client address and, when
 // that is over TokensPerMinute, answers 429 and reports true. A count that
-// fails lets the request through, as overRate does.
+// fails lets the request through, as overRate does, and so does a request
+// with no known client address.
 func (f *Freeport) overTokens(w http.ResponseWriter, r *http.Request, game string) bool {
-	if f.cfg.TokensPerMinute <= 0 {
+	addr := f.cfg.ClientAddr(r)
+	if f.cfg.TokensPerMinute <= 0 || addr == "" {
 		return false
 	}
 	sec := f.cfg.Clock() / 1000
 	minute := sec - sec%60
-	n, err := f.cfg.TokenRate.Count(r.Context(), "freeport-token/"+game+"/"+f.cfg.ClientAddr(r), minute)
+	n, err := f.cfg.TokenRate.Count(r.Context(), "freeport-token/"+game+"/"+addr, minute)
 	if err == nil && n > int64(f.cfg.TokensPerMinute) {
 		w.Header().Set("Retry-After", strconv.FormatInt(minute+60-sec, 10))
 		hostError(w, http.StatusTooManyRequests, "rate_limited",

@@ -36,7 +36,7 @@ func postToken(t *testing.T, srv *httptest.Server, addr string) (int, string, []
 // TestFreeportTokensAreLimitedPerAddress asks for tokens over HTTP as two
 // client addresses: one gets TokensPerMinute and is then refused 429 with
 // Retry-After until the next minute of the host clock, while the other is
-// not held back by it.
+// not held back by it, nor a request with no known address.
 func TestFreeportTokensAreLimitedPerAddress(t *testing.T) {
 	clock := newTestClock()
 	f, err := NewFreeport(context.Background(), FreeportConfig{Store: &MemStore{}, Clock: clock.now,
@@ -60,6 +60,13 @@ func TestFreeportTokensAreLimitedPerAddress(t *testing.T) {
 	}
 	if status, _, body := postToken(t, srv, "198.51.100.2"); status != http.StatusCreated {
 		t.Fatalf("another address: %d %s", status, body)
+	}
+	// A request whose address is unknown (no header here; at the edge, no
+	// CF-Connecting-IP) is not counted under one shared empty address.
+	for i := range 5 {
+		if status, _, body := postToken(t, srv, ""); status != http.StatusCreated {
+			t.Fatalf("token %d with no address: %d %s", i+1, status, body)
+		}
 	}
 	clock.advance(time.Minute)
 	if status, _, body := postToken(t, srv, "203.0.113.7"); status != http.StatusCreated {
