@@ -97,6 +97,9 @@ const (
 	ReasonSearchBounded      = "search_bounded"
 	ReasonNoReachableChoice  = "no_reachable_choice"
 	ReasonMissingTranslation = "missing_translation"
+	// ReasonFactUnsupported: a path reaches content without a fact the
+	// content declares it relies on.
+	ReasonFactUnsupported = "fact_unsupported"
 	// ReasonMigrationUnsupported: a campaign declares a migration its kind
 	// cannot apply.
 	ReasonMigrationUnsupported = "migration_unsupported"
@@ -168,6 +171,7 @@ var baseMessages = map[string]string{
 	ReasonSearchBounded:                 "The reachability search hit its budget; the result is not a proof.",
 	ReasonNoReachableChoice:             "The campaign ends before the player makes any choice.",
 	ReasonMissingTranslation:            "A translation lacks some strings; they show in the default language.",
+	ReasonFactUnsupported:               "A path reaches this text without a fact the text relies on.",
 	ReasonMigrationUnsupported:          "This kind of campaign cannot declare a migration.",
 }
 

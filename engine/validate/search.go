@@ -28,8 +28,18 @@ type Exploration struct {
 	// Unwinnable are paths to states (with moves) from which no explored
 	// path reaches a terminal.
 	Unwinnable [][]string
+	// Unsupported are, per element whose facts a FactChecker space found
+	// broken, the first (shortest) path there and the facts missing on it.
+	Unsupported []Unsupported
 
 	tree tree
+}
+
+// Unsupported is an element reached without some facts it relies on.
+type Unsupported struct {
+	Element string
+	Facts   []string
+	Path    []string
 }
 
 // PathTo returns the moves of a shortest path from the start to terminal
@@ -86,6 +96,8 @@ func Explore(s Space, b Budget) Exploration {
 	index := newIndex()
 	var states []State // states[i] until state i is expanded
 	var goal []bool    // terminal, or not expanded because a cap stopped the search there
+	facts, _ := s.(FactChecker)
+	broken := map[string]bool{}
 	add := func(st State, parent int32, move string, depth int32) int32 {
 		k := s.Key(st)
 		if i, ok := index.get(k); ok {
@@ -113,6 +125,12 @@ func Explore(s Space, b Budget) Exploration {
 		states[i] = nil
 		for _, el := range s.Covers(st) {
 			ex.Reached[el] = true
+		}
+		if facts != nil {
+			if el, missing := facts.Unsupported(st); len(missing) > 0 && !broken[el] {
+				broken[el] = true
+				ex.Unsupported = append(ex.Unsupported, Unsupported{Element: el, Facts: missing, Path: t.path(i)})
+			}
 		}
 		if id := s.Terminal(st); id != "" {
 			goal[i] = true
@@ -281,6 +299,11 @@ func Tier3(k core.Kind, c *core.Campaign, b Budget) ([]core.ValidationWarning, E
 	}
 	for _, p := range ex.Unwinnable {
 		out = append(out, core.Errorf(core.ReasonUnwinnableState, "", "no ending can be reached after: %s", describe(p)))
+	}
+	for _, u := range ex.Unsupported {
+		w := core.Errorf(core.ReasonFactUnsupported, u.Element, "reached without %s after: %s", strings.Join(u.Facts, ", "), describe(u.Path))
+		w.Details = map[string]any{"facts": u.Facts}
+		out = append(out, w)
 	}
 	if ex.Bounded {
 		w := core.Errorf(core.ReasonSearchBounded, "", "explored %d states before the budget (%d states, depth %d) ran out; findings are not proofs", ex.States, b.MaxStates, b.MaxDepth)

@@ -33,6 +33,14 @@ type Space interface {
 	Terminals() map[string]string
 }
 
+// FactChecker is implemented by a Space whose content declares facts it
+// relies on (a story ending that mentions what the player found).
+type FactChecker interface {
+	// Unsupported returns the element s stands on and the facts that
+	// element relies on which do not hold in s (none when all hold).
+	Unsupported(s State) (element string, facts []string)
+}
+
 // State is one abstract state of a Space; its meaning is the kind's.
 type State any
 

@@ -93,6 +93,10 @@ type Node struct {
 	EndingID    string       `json:"endingId,omitempty"`
 	TitleKey    core.LocKey  `json:"titleKey,omitempty"`
 	Outcome     string       `json:"outcome,omitempty"`
+	// ReliesOn lists the bool variables the node's text states as facts:
+	// each must be true whenever the node is entered (after its effects).
+	// Tier 3 reports a path that reaches the node without one.
+	ReliesOn []string `json:"reliesOn,omitempty"`
 }
 
 // Choice is one thing the player can do at a choice node. ShowWhen false

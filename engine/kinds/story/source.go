@@ -51,6 +51,7 @@ type SourceNode struct {
 	EndingID    string             `json:"endingId,omitempty"`
 	Title       *core.SourceText   `json:"title,omitempty"`
 	Outcome     string             `json:"outcome,omitempty"`
+	ReliesOn    []string           `json:"reliesOn,omitempty"`
 }
 
 // SourceChoice is the authored form of a Choice: Text is its label, and
@@ -156,7 +157,7 @@ func (Kind) BuildContent(source json.RawMessage, campaignID string) (any, []core
 	}
 	for _, n := range src.Nodes {
 		base := "content.nodes." + n.ID
-		node := Node{ID: n.ID, Type: n.Type, Effects: n.Effects, EndingID: n.EndingID, Outcome: n.Outcome,
+		node := Node{ID: n.ID, Type: n.Type, Effects: n.Effects, EndingID: n.EndingID, Outcome: n.Outcome, ReliesOn: n.ReliesOn,
 			TextKey: l.liftOpt(n.Text, nodeTextKey(campaignID, n.ID), base+".text")}
 		if n.Title != nil {
 			node.TitleKey = l.lift(*n.Title, endingTitleKey(campaignID, n.EndingID), base+".title")

@@ -155,6 +155,19 @@ func (sp *space) Covers(st validate.State) []string {
 	return sp.c.ix.paths[st.(spaceState).s.node]
 }
 
+// Unsupported implements validate.FactChecker: the node s stands on and
+// the variables of its ReliesOn that are false in s.
+func (sp *space) Unsupported(st validate.State) (string, []string) {
+	s := st.(spaceState).s
+	var missing []string
+	for _, id := range sp.c.Nodes[s.node].ReliesOn {
+		if i, ok := sp.c.ix.varByID[id]; ok && !s.value(int(i)).Bool {
+			missing = append(missing, id)
+		}
+	}
+	return sp.c.ix.paths[s.node][0], missing
+}
+
 func (sp *space) Elements() []string {
 	if sp.c == nil {
 		return nil

@@ -198,6 +198,11 @@ func (k *checker) tier1() {
 		if n.TextKey != "" && core.IsLocKey(n.TextKey) {
 			k.placeholders(k.strings[n.TextKey], path+".textKey")
 		}
+		for j, id := range n.ReliesOn {
+			if vi, ok := k.ix.varByID[id]; !ok || k.c.Variables[vi].Type != TypeBool {
+				k.errf(ReasonUnknownVariable, path+".reliesOn."+strconv.Itoa(j), "story: a node relies on %q, which is not a declared bool variable", id)
+			}
+		}
 	}
 	c.eachCondition(k.condition)
 }

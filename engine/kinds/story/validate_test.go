@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/validate"
 )
 
 // validateSource builds src as campaign "sample" and validates it.
@@ -64,6 +65,7 @@ func TestValidateTier1(t *testing.T) {
 		{"plural without other", `You have {oil} oil`, `You have {oil, plural, one {# can}} oil`, ReasonInvalidPlural, "content.nodes.gate.textKey"},
 		{"plural with unknown category", `You have {oil} oil`, `You have {oil, plural, single {# can} other {# cans}} of`, ReasonInvalidPlural, "content.nodes.gate.textKey"},
 		{"plural of a string", `You have {oil} oil`, `You have {mood, plural, one {#} other {#}} oil`, ReasonInvalidPlural, "content.nodes.gate.textKey"},
+		{"relies on a non-flag", `"outcome": "win"}`, `"outcome": "win", "reliesOn": ["oil"]}`, ReasonUnknownVariable, "content.nodes.home.reliesOn.0"},
 		{"plural of a hidden variable", `You have {oil} oil`, `You have {noise, plural, one {#} other {#}} oil`, ReasonInvalidPlaceholder, "content.nodes.gate.textKey"},
 		{"choice node without choices", `"text": "The door.", "choices": [`, `"text": "The door.", "effects": [], "choices": [], "x": [`, ReasonInvalidContent, "content"},
 		{"random with choices", `{"id": "yard", "type": "random",`, `{"id": "yard", "type": "random", "choices": [{"id": "a", "text": "A", "to": "home"}],`, ReasonInvalidNode, "content.nodes.yard"},
@@ -111,6 +113,41 @@ func TestValidatePluralDetails(t *testing.T) {
 		}
 	}
 	t.Fatalf("no %s in %v", ReasonInvalidPlural, errs)
+}
+
+// TestValidateReliesOn: tier 3 reports the shortest path that reaches a
+// node without a fact its text relies on, and nothing once every path
+// establishes it.
+func TestValidateReliesOn(t *testing.T) {
+	src := strings.Replace(sampleSource, `"outcome": "win"}`, `"outcome": "win", "reliesOn": ["patted"]}`, 1)
+	src = strings.Replace(src, `{"id": "noise", "type": "int", "initial": 0}`, `{"id": "noise", "type": "int", "initial": 0}, {"id": "patted", "type": "bool", "initial": false}`, 1)
+	src = strings.Replace(src, `{"id": "pat", "text": "Pat the dog", "to": "door"}`, `{"id": "pat", "text": "Pat the dog", "effects": [{"var": "patted", "op": "set", "value": true}], "to": "door"}`, 1)
+	tier3 := func(src string) []core.ValidationWarning {
+		t.Helper()
+		content, _, errs := Kind{}.BuildContent(json.RawMessage(src), "sample")
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		ws, _ := validate.Tier3(Kind{}, &core.Campaign{ID: "sample", KindID: KindID, Version: "1", TitleKey: "sample.title", Content: content}, validate.DefaultBudget())
+		return ws
+	}
+	var found []core.ValidationWarning
+	for _, w := range tier3(src) {
+		if w.Code == core.ReasonFactUnsupported {
+			found = append(found, w)
+		}
+	}
+	if len(found) != 1 || found[0].Path != "content.nodes.home" || !strings.Contains(found[0].Message, "reached without patted after: ") ||
+		!strings.Contains(found[0].Message, "knock") || strings.Contains(found[0].Message, "pat ") {
+		t.Fatalf("findings %v", found)
+	}
+	// Only patting the dog leads home: the fact now always holds there.
+	fixed := strings.Replace(src, `{"id": "knock", "text": "Knock", "to": "home"}`, `{"id": "knock", "text": "Knock", "requires": {"field": "var.patted", "operator": "equals", "value": true}, "to": "home"}`, 1)
+	for _, w := range tier3(fixed) {
+		if w.Code == core.ReasonFactUnsupported {
+			t.Fatalf("finding on a path that pats the dog: %v", w)
+		}
+	}
 }
 
 // TestValidateTier2: warnings load but flag.
