@@ -5,10 +5,9 @@ import (
 	"testing"
 
 	"github.com/storyloom/storyloom/bundle/hosting"
-	"github.com/storyloom/storyloom/engine/cards/card"
+	"github.com/storyloom/storyloom/bundle/internal/roomsclient"
 	"github.com/storyloom/storyloom/engine/cards/deck"
 	"github.com/storyloom/storyloom/engine/rooms"
-	"github.com/storyloom/storyloom/static/cardgame"
 )
 
 // TestPilotSeatPlaysThroughRooms seats a pilot AI beside a human who only
@@ -20,24 +19,7 @@ func TestPilotSeatPlaysThroughRooms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := cardgame.CardFiles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat, err := card.NewCatalog(files...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := cardgame.FS.ReadFile("decks.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	precons, err := deck.LoadPrecons(raw, cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, _ := deck.FormatByID(deck.StarterDuel)
-	decks := deck.For(precons, f, cat)
+	decks := roomsclient.Precons(t, deck.StarterDuel)
 	s := rooms.New(reg, rooms.Limits{})
 	ids := &rooms.DerivedIDs{Secret: "pilot-seat"}
 	now := int64(1_000_000)
