@@ -92,3 +92,36 @@ func TestStoryPlaysToAnEndingByClickAndKeyboard(t *testing.T) {
 		t.Errorf("the library's progress reads %q", got)
 	}
 }
+
+// TestStoryCountsAgreeInNumber plays the Marrow Affair on screen down to
+// one hour left and checks the page shows "1 hour", not "1 hours": the
+// page renders the plural the engine and the string table agree on.
+func TestStoryCountsAgreeInNumber(t *testing.T) {
+	t.Parallel()
+	p := open(t)
+	startStory(t, p, "the-marrow-affair")
+	choose := func(label string) {
+		t.Helper()
+		js := fmt.Sprintf(`(() => { const b = [...document.querySelectorAll(".choices button")].find((x) => !x.disabled && x.textContent.includes(%q)); if (b) b.dataset.pick = "1"; return Boolean(b); })()`, label)
+		if !eval[bool](p, js) {
+			t.Fatalf("no choice %q on: %s", label, p.text("main"))
+		}
+		p.act(".choices button[data-pick]")
+	}
+	choose("take the case")
+	if got := p.text(".scene-text"); !strings.Contains(got, "4 hours until judging.") {
+		t.Fatalf("the tent reads %q", got)
+	}
+	choose("Go out onto the green")
+	if got := p.text(".scene-text"); !strings.Contains(got, "0 clues in your notebook") {
+		t.Fatalf("the green reads %q", got)
+	}
+	for range 2 {
+		choose("Call on Colonel Haddock")
+		choose("Leave him to his marrow")
+	}
+	choose("Go back to the show tent")
+	if got := p.text(".scene-text"); !strings.Contains(got, "1 hour until judging.") || strings.Contains(got, "{") {
+		t.Fatalf("with one hour left the tent reads %q", got)
+	}
+}
