@@ -67,6 +67,9 @@ type FreeportConfig struct {
 	// Players play on, anyone may still read the Standing, and an enroll
 	// from an Owner with no Player is refused 403 enrolment_closed.
 	Closed map[string]bool
+	// Logf reports what the host's operator should see and the client is
+	// not told: why a request was answered 503. nil discards it.
+	Logf func(format string, args ...any)
 }
 
 // DefaultTokensPerMinute is the native host's TokensPerMinute.
@@ -478,6 +481,9 @@ func (f *Freeport) serveRequest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
+		if f.cfg.Logf != nil {
+			f.cfg.Logf("freeport: game %s: answered 503: %v", in.id, err)
+		}
 		w.Header().Set("Retry-After", "1")
 		hostError(w, http.StatusServiceUnavailable, "unavailable", "the game could not commit; retry with the same commandId")
 		return

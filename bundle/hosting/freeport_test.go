@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -15,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -494,5 +496,58 @@ func TestFreeportConflictRetry(t *testing.T) {
 	}
 	if q := freeportclient.Holdings(e2.Must(ta, `{"protocolVersion":2,"action":"readInventory"}`))["credits"]; q != 206 {
 		t.Fatalf("a holds %d credits, want 206", q)
+	}
+}
+
+// brokenStore is a MemStore whose Commit fails while broken is set.
+type brokenStore struct {
+	MemStore
+	broken atomic.Bool
+}
+
+func (s *brokenStore) Commit(ctx context.Context, writes []Write) error {
+	if s.broken.Load() {
+		return errors.New("disk unplugged")
+	}
+	return s.MemStore.Commit(ctx, writes)
+}
+
+// TestFreeportStoreFailureIs503AndLogged: a request the store cannot
+// commit is answered 503 with Retry-After, the cause goes to the host's
+// log (not to the client), and the same command succeeds once the store
+// is back, having changed nothing meanwhile.
+func TestFreeportStoreFailureIs503AndLogged(t *testing.T) {
+	store := &brokenStore{}
+	var logged []string
+	var mu sync.Mutex
+	f, err := NewFreeport(context.Background(), FreeportConfig{Store: store, Clock: newTestClock().now,
+		Games: map[string]*freeport.Game{"harbour": loadGame(t)},
+		Logf: func(format string, args ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			logged = append(logged, fmt.Sprintf(format, args...))
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(f.Handler())
+	t.Cleanup(srv.Close)
+	c := freeportclient.Client{T: t, Base: srv.URL, Game: "harbour"}
+	tok := c.Token()
+	enroll := `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`
+	store.broken.Store(true)
+	status, body := c.Post(tok, enroll)
+	if status != http.StatusServiceUnavailable || strings.Contains(string(body), "unplugged") {
+		t.Fatalf("status %d %s, want 503 without the cause", status, body)
+	}
+	mu.Lock()
+	if len(logged) != 1 || !strings.Contains(logged[0], "harbour") || !strings.Contains(logged[0], "disk unplugged") {
+		t.Errorf("logged %q, want the game and the cause", logged)
+	}
+	mu.Unlock()
+	store.broken.Store(false)
+	c.Must(tok, enroll)
+	if n := len(c.Must(tok, `{"protocolVersion":2,"action":"readStanding"}`)["players"].([]any)); n != 1 {
+		t.Fatalf("%d players after the retried enrolment, want 1", n)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"net/http"
 	"os"
 	"runtime/debug"
@@ -106,7 +107,7 @@ func OpenHost(ctx context.Context, cfg HostConfig) (*Host, error) {
 			}
 			if h.Freeport, err = hosting.NewFreeport(ctx, hosting.FreeportConfig{Store: st, Clock: cfg.Clock,
 				Games: map[string]*freeport.Game{g.ID(): g}, Closed: map[string]bool{g.ID(): cfg.FreeportClosed},
-				TokensPerMinute: hosting.DefaultTokensPerMinute}); err != nil {
+				TokensPerMinute: hosting.DefaultTokensPerMinute, Logf: log.Printf}); err != nil {
 				st.Close()
 				return nil, err
 			}

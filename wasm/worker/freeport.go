@@ -39,7 +39,7 @@ func runFreeport(ctx js.Value) error {
 	fp, err := hosting.NewFreeport(context.Background(), hosting.FreeportConfig{
 		Store: &objectStore{storage: ctx.Get("object").Get("storage")}, Clock: dateNow,
 		Games: map[string]*freeport.Game{g.ID(): g}, Secret: secret, Rate: d1,
-		TokensPerMinute: hosting.DefaultTokensPerMinute, TokenRate: d1, ClientAddr: clientAddr})
+		TokensPerMinute: hosting.DefaultTokensPerMinute, TokenRate: d1, ClientAddr: clientAddr, Logf: logf})
 	if err != nil {
 		return err
 	}
