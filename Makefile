@@ -10,7 +10,7 @@ WASMEXEC    := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 ADDR        ?= 127.0.0.1:8080
 FUZZTIME    ?= 10000x
 
-.PHONY: all play build bundle test lint tools deps test-native test-race test-wasm fuzz bench worker worker-dev
+.PHONY: all play build bundle test lint tools deps test-native test-checks test-race test-wasm fuzz bench worker worker-dev
 
 all: test
 
@@ -49,15 +49,23 @@ lint: tools
 	$(STATICCHECK) ./...
 	GOOS=js GOARCH=wasm $(STATICCHECK) ./wasm/... ./bundle/hosting
 
-## test: lint, every test natively (browser tests included), the
-## concurrency tests under -race, the engine's tests again as WASM under
-## Node, and short fuzzing runs of every parser.
-test: lint deps test-native test-race test-wasm fuzz
+## test: lint, then every test natively (browser tests included) and,
+## beside them, the concurrency tests under -race, the engine's tests again
+## as WASM under Node, and short fuzzing runs of every parser.
+test: lint deps
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-native test-checks
+
+# The browser and worker tests spend most of their time waiting on Chromium
+# and wrangler rather than on the CPU, so the other checks run beside them,
+# one after another. The whole-package timeout is a bound on a busy 2-core
+# machine, where bundle/edge alone takes several minutes.
+test-checks:
+	$(MAKE) --no-print-directory -j1 test-race test-wasm fuzz
 
 # The browser tests skip without chromium unless told to require it: after
 # `deps`, a missing browser is a failure, never a silent skip.
 test-native:
-	STORYLOOM_REQUIRE_BROWSER=1 $(GO) test -count=1 ./...
+	STORYLOOM_REQUIRE_BROWSER=1 $(GO) test -count=1 -timeout 20m ./...
 
 test-race:
 	$(GO) test -count=1 -race ./engine/session/... ./engine/core/... ./bundle/hosting/... ./bundle/owp/...
