@@ -87,21 +87,7 @@ func TestWorkerFreeportRateLimit(t *testing.T) {
 // another address is still served.
 func TestWorkerFreeportTokensPerAddress(t *testing.T) {
 	w := worker(t)
-	token := func(addr string) (*http.Response, []byte) {
-		t.Helper()
-		req, err := http.NewRequest(http.MethodPost, w.base+"/freeport/"+fpGame+"/token", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("CF-Connecting-IP", addr)
-		resp, err := httpClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp, b
-	}
+	token := func(addr string) (*http.Response, []byte) { return issueToken(t, w, addr) }
 	// An address of this run's own, so that a rerun within the minute
 	// starts from nothing. The first refusal must come after the limit's
 	// tokens, and within twice that (the minute may turn on the way).
@@ -125,5 +111,34 @@ func TestWorkerFreeportTokensPerAddress(t *testing.T) {
 	}
 	if resp, b := token("203.0.113.9"); resp.StatusCode != http.StatusCreated {
 		t.Fatalf("another address was refused: %d %s", resp.StatusCode, b)
+	}
+}
+
+// issueToken asks w for a Freeport token as a client at addr.
+func issueToken(t *testing.T, w *wrangler, addr string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, w.base+"/freeport/"+fpGame+"/token", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("CF-Connecting-IP", addr)
+	resp, err := httpClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, b
+}
+
+// TestWorkerPerAddressLimitsOff: with STORYLOOM_PER_ADDRESS_LIMITS=off
+// (a deployment whose clients share one address, or a benchmark) one
+// address is issued tokens past the per-address limit.
+func TestWorkerPerAddressLimitsOff(t *testing.T) {
+	w := worker(t).fork(t, perAddressVar+":off")
+	for i := range 2*hosting.DefaultTokensPerMinute + 1 {
+		if resp, b := issueToken(t, w, "198.51.100.7"); resp.StatusCode != http.StatusCreated {
+			t.Fatalf("token %d refused with the per-address limits off: %d %s", i+1, resp.StatusCode, b)
+		}
 	}
 }

@@ -36,6 +36,10 @@ const (
 // skipEnv skips every test of the package when set to 1.
 const skipEnv = "STORYLOOM_SKIP_WORKER"
 
+// perAddressVar is the Worker variable that, set to "off", turns off the
+// worker's limits counted per client address (wasm/worker/main.go).
+const perAddressVar = "STORYLOOM_PER_ADDRESS_LIMITS"
+
 // repoRoot is the repository, two levels up from this package.
 var repoRoot = filepath.Join("..", "..")
 

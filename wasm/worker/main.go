@@ -45,6 +45,11 @@ const (
 	// seeded game at the edge. It makes session tokens predictable: never
 	// set it in a deployment.
 	testIDSecretVar = "STORYLOOM_TEST_ID_SECRET"
+	// perAddressVar set to "off" turns off the limits counted per client
+	// address (new room connections and Freeport tokens a minute, seatless
+	// sessions kept): for a deployment whose clients all reach it through
+	// one address, and for benchmarks that play many clients from one.
+	perAddressVar = "STORYLOOM_PER_ADDRESS_LIMITS"
 )
 
 func main() {

@@ -83,7 +83,7 @@ func runRooms(ctx js.Value) error {
 	b.Set("socketOpen", promiseFunc(func(args []js.Value) (any, error) {
 		conn, client := args[0].String(), ""
 		if len(args) > 1 && args[1].Type() == js.TypeString {
-			client = args[1].String()
+			client = clientKey(args[1].String())
 		}
 		h.Attach(conn, o.sink(conn))
 		return nil, o.do(rooms.Input{Kind: rooms.InputConnect, Conn: conn, Client: client})
@@ -110,9 +110,18 @@ func runRooms(ctx js.Value) error {
 }
 
 // clientAddr is a request's client address at the edge: the
-// CF-Connecting-IP header Cloudflare sets (empty under a local test
-// harness that sets none: such a request is not rate-limited).
-func clientAddr(r *http.Request) string { return r.Header.Get("CF-Connecting-IP") }
+// CF-Connecting-IP header Cloudflare sets, as clientKey counts it.
+func clientAddr(r *http.Request) string { return clientKey(r.Header.Get("CF-Connecting-IP")) }
+
+// clientKey is the key the per-address limits count a client address
+// under: the address itself, or "" (not counted) when it is unknown or
+// perAddressVar turns the limits off.
+func clientKey(addr string) string {
+	if cloudflare.Getenv(perAddressVar) == "off" {
+		return ""
+	}
+	return addr
+}
 
 // serveObject runs the module as a Durable Object's instance, for the
 // role the entry module names: it never returns, so the machine stays in
