@@ -121,6 +121,9 @@ func PickCard(v CardView, refused map[string]bool) (rooms.ChooseAction, bool) {
 		case rooms.PromptOrder:
 			answer(p.Slot, p.Items)
 		case rooms.PromptPayMana:
+			if p.Min != nil { // a slot past the cost's need: only a larger X than the client picks
+				continue
+			}
 			for _, c := range p.ManaCandidates {
 				if !spent[c.Source] {
 					spent[c.Source] = true
