@@ -644,6 +644,9 @@ func checkSlots(a Action, targets map[string][]string) *Rejection {
 				}
 			}
 		case PromptPayMana:
+			if len(chosen) == 0 && p.Min != nil && *p.Min == 0 {
+				continue // an optional pip (a larger X), left unpaid
+			}
 			if len(chosen) != 1 {
 				return bad(p.Slot, "pay the pip with one candidate")
 			}
