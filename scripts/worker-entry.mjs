@@ -39,10 +39,11 @@ export default {
   scheduled: shim.scheduled,
 };
 
-// freeportGame is the game a Freeport path (/freeport/{game}/ or
-// /freeport/{game}/token) names, or "" for any other path.
+// freeportGame is the game a Freeport path (/freeport/{game}/,
+// /freeport/{game}/token or /freeport/{game}/standing) names, or "" for
+// any other path.
 function freeportGame(pathname) {
-  const m = /^\/freeport\/([^/]+)\/(token)?$/.exec(pathname);
+  const m = /^\/freeport\/([^/]+)\/(token|standing)?$/.exec(pathname);
   return m ? m[1] : "";
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"testing"
@@ -67,6 +68,36 @@ func TestWorkerFreeportThreePlayers(t *testing.T) {
 	after := standing()
 	if after[ids["ann"]] >= before[ids["ann"]] || after[ids["ben"]] <= before[ids["ben"]] {
 		t.Fatalf("the standing did not move: %v → %v", before, after)
+	}
+	// The paged Standing is served by the game's object too: ann's own
+	// place, ben named, and the same wealth readStanding reports.
+	req, _ := http.NewRequest("GET", m.Base+"/freeport/"+fpGame+"/standing?limit=1&players="+ids["ben"], nil)
+	req.Header.Set("Authorization", "Bearer "+toks["ann"])
+	res, err := httpClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page struct {
+		Total   int `json:"total"`
+		Players []struct {
+			Rank int `json:"rank"`
+		} `json:"players"`
+		You *struct {
+			PlayerID string  `json:"playerId"`
+			Wealth   float64 `json:"wealth"`
+		} `json:"you"`
+		Named []struct {
+			PlayerID string  `json:"playerId"`
+			Wealth   float64 `json:"wealth"`
+		} `json:"named"`
+	}
+	pb, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	decodeJSON(t, pb, &page)
+	if res.StatusCode != http.StatusOK || page.Total < 3 || len(page.Players) != 1 || page.Players[0].Rank != 1 ||
+		page.You == nil || page.You.PlayerID != ids["ann"] || page.You.Wealth != after[ids["ann"]] ||
+		len(page.Named) != 1 || page.Named[0].Wealth != after[ids["ben"]] {
+		t.Fatalf("the standing page: %d %s", res.StatusCode, pb)
 	}
 	status, b := m.Post(toks["cat"], fmt.Sprintf(`{"protocolVersion":2,"action":"readInventory","playerId":%q}`, ids["ann"]))
 	if freeportclient.CodeOf(b) != freeport.CodeMalformedRequest || status != http.StatusOK {

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -110,13 +111,17 @@ type instance struct {
 	snapVer int64
 }
 
+// fpRequest is one request body for owner, or a read of one page of the
+// Standing when standing is set.
 type fpRequest struct {
-	owner string
-	body  []byte
+	owner    string
+	body     []byte
+	standing *freeport.StandingQuery
 }
 
 type fpResult struct {
-	resp []byte
+	resp    []byte
+	version int64 // the State Version resp was read at
 }
 
 // fpHead is an instance's head record: the last logged request's number
@@ -236,10 +241,15 @@ func (f *Freeport) Apply(ctx context.Context, id, owner string, body []byte) ([]
 	if in == nil {
 		return nil, fmt.Errorf("hosting: freeport: unknown game %q", id)
 	}
-	res, err := in.b.do(fpRequest{owner: owner, body: body}, func(batch []*job[fpRequest, fpResult]) {
+	res, err := f.run(ctx, in, fpRequest{owner: owner, body: body})
+	return res.resp, err
+}
+
+// run queues req on instance in and waits for its batch to commit.
+func (f *Freeport) run(ctx context.Context, in *instance, req fpRequest) (fpResult, error) {
+	return in.b.do(req, func(batch []*job[fpRequest, fpResult]) {
 		f.runBatch(ctx, in, batch)
 	})
-	return res.resp, err
 }
 
 func (f *Freeport) key(in *instance, k string) string { return "freeport/" + in.id + "/" + k }
@@ -323,6 +333,10 @@ func (f *Freeport) runBatch(ctx context.Context, in *instance, batch []*job[fpRe
 		var logs []Write
 		for _, j := range batch {
 			j.err = nil
+			if j.in.standing != nil {
+				j.out = fpResult{resp: cur.StandingPage(f.cfg.Clock(), *j.in.standing), version: cur.Version()}
+				continue
+			}
 			if f.cfg.Closed[in.id] && isEnroll(j.in.body) && j.in.owner != "" && !cur.Enrolled(j.in.owner) {
 				j.err = ErrEnrolmentClosed // nothing applied, nothing logged
 				continue
@@ -377,8 +391,10 @@ func (f *Freeport) runBatch(ctx context.Context, in *instance, batch []*job[fpRe
 //
 //	POST /freeport/{game}/token   a fresh bearer token: {"token":"…"}
 //	POST /freeport/{game}/        one v2 request envelope; Authorization: Bearer <token>
+//	GET  /freeport/{game}/standing one page of the Standing (serveStanding)
 func (f *Freeport) Handler() http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /freeport/{game}/standing", f.serveStanding)
 	mux.HandleFunc("POST /freeport/{game}/token", f.serveToken)
 	mux.HandleFunc("POST /freeport/{game}/{$}", f.serveRequest)
 	mux.HandleFunc("POST /freeport/{game}", f.serveRequest)
@@ -481,11 +497,7 @@ func (f *Freeport) serveRequest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		if f.cfg.Logf != nil {
-			f.cfg.Logf("freeport: game %s: answered 503: %v", in.id, err)
-		}
-		w.Header().Set("Retry-After", "1")
-		hostError(w, http.StatusServiceUnavailable, "unavailable", "the game could not commit; retry with the same commandId")
+		f.unavailable(w, in, err, "the game could not commit; retry with the same commandId")
 		return
 	}
 	status := http.StatusOK
@@ -494,6 +506,113 @@ func (f *Freeport) serveRequest(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusUnauthorized
 	}
 	writeEnvelope(w, status, resp)
+}
+
+// unavailable answers 503 with msg and logs why for the operator.
+func (f *Freeport) unavailable(w http.ResponseWriter, in *instance, err error, msg string) {
+	if f.cfg.Logf != nil {
+		f.cfg.Logf("freeport: game %s: answered 503: %v", in.id, err)
+	}
+	w.Header().Set("Retry-After", "1")
+	hostError(w, http.StatusServiceUnavailable, "unavailable", msg)
+}
+
+// DefaultStandingPage is how many Players a page of the Standing lists
+// when the request names no limit.
+const DefaultStandingPage = 25
+
+// serveStanding answers GET /freeport/{game}/standing: one page of the
+// Standing (freeport.State.StandingPage), public as readStanding is, so a
+// bearer token is optional and only adds the reader's own entry ("you").
+// The query takes offset (from 0), limit (1 to freeport.MaxStandingPage,
+// DefaultStandingPage when absent) and players (comma-separated Player IDs
+// to name wherever they rank), nothing else. The answer carries an ETag of
+// the State Version, the query and the reader, and is cached privately and
+// revalidated each time, so a poll of an unchanged board is a 304 with no
+// body.
+func (f *Freeport) serveStanding(w http.ResponseWriter, r *http.Request) {
+	in := f.inst[r.PathValue("game")]
+	if in == nil {
+		hostError(w, http.StatusNotFound, "unknown_game", "no Freeport game here")
+		return
+	}
+	q, err := parseStandingQuery(r.URL.Query())
+	if err != nil {
+		hostError(w, http.StatusBadRequest, freeport.CodeMalformedRequest, err.Error())
+		return
+	}
+	tok := Bearer(r)
+	if q.Owner = f.Owner(tok); q.Owner != "" && f.overRate(r.Context(), tok) {
+		w.Header().Set("Retry-After", "1")
+		hostError(w, http.StatusTooManyRequests, "rate_limited",
+			fmt.Sprintf("more than %d requests in one second for this token", f.cfg.CommandsPerSecond))
+		return
+	}
+	res, err := f.run(r.Context(), in, fpRequest{standing: &q})
+	if err != nil {
+		f.unavailable(w, in, err, "the game could not be read; retry")
+		return
+	}
+	tag := fmt.Sprintf(`"%d-%s"`, res.version, f.mac("standing", r.URL.RawQuery, q.Owner)[:16])
+	h := w.Header()
+	h.Set("ETag", tag)
+	h.Set("Cache-Control", "private, no-cache")
+	h.Set("Vary", "Authorization")
+	if etagMatches(r.Header.Get("If-None-Match"), tag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h.Set("Content-Type", "application/json")
+	_, _ = w.Write(res.resp)
+}
+
+// parseStandingQuery reads the query of a Standing page, refusing unknown
+// parameters and values out of range.
+func parseStandingQuery(v url.Values) (freeport.StandingQuery, error) {
+	q := freeport.StandingQuery{Limit: DefaultStandingPage}
+	for k, vals := range v {
+		if len(vals) != 1 {
+			return q, fmt.Errorf("%s is given %d times", k, len(vals))
+		}
+		val := vals[0]
+		switch k {
+		case "offset":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 0 || n > 1<<30 {
+				return q, fmt.Errorf("offset %q is not a count of Players from 0", val)
+			}
+			q.Offset = n
+		case "limit":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 1 || n > freeport.MaxStandingPage {
+				return q, fmt.Errorf("limit %q is not between 1 and %d", val, freeport.MaxStandingPage)
+			}
+			q.Limit = n
+		case "players":
+			if val == "" {
+				continue
+			}
+			q.Players = strings.Split(val, ",")
+			if len(q.Players) > freeport.MaxStandingPage {
+				return q, fmt.Errorf("players names %d Player IDs, more than %d", len(q.Players), freeport.MaxStandingPage)
+			}
+		default:
+			return q, fmt.Errorf("unknown query parameter %q (offset, limit and players are known)", k)
+		}
+	}
+	return q, nil
+}
+
+// etagMatches reports whether an If-None-Match header lists tag, weakly
+// compared as RFC 9110 asks for If-None-Match.
+func etagMatches(header, tag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == tag || t == "*" {
+			return true
+		}
+	}
+	return false
 }
 
 func writeEnvelope(w http.ResponseWriter, status int, b []byte) {

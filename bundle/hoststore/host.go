@@ -134,7 +134,8 @@ func OpenHost(ctx context.Context, cfg HostConfig) (*Host, error) {
 
 // Handlers returns the host's handlers by http.ServeMux pattern: the
 // WebSocket at GET /rooms/ws, the rooms HTTP API at POST /rooms/command and
-// GET /rooms/view, and the Freeport endpoint for POSTs under /freeport/.
+// GET /rooms/view, and the Freeport endpoint for POSTs under /freeport/
+// and its paged Standing at GET /freeport/{game}/standing.
 // The patterns name their methods so that the pages under /rooms/ and
 // /freeport/ are still served by the site.
 func (h *Host) Handlers() map[string]http.Handler {
@@ -145,7 +146,9 @@ func (h *Host) Handlers() map[string]http.Handler {
 		"GET /rooms/view":     api,
 	}
 	if h.Freeport != nil {
-		m["POST /freeport/"] = h.Freeport.Handler()
+		fp := h.Freeport.Handler()
+		m["POST /freeport/"] = fp
+		m["GET /freeport/{game}/standing"] = fp
 	}
 	return m
 }

@@ -362,3 +362,83 @@ func (s *State) standing(now int64) standingView {
 	})
 	return v
 }
+
+// MaxStandingPage is the most Players one page of the Standing lists, and
+// the most Player IDs a StandingQuery may name.
+const MaxStandingPage = 100
+
+// StandingQuery asks for one page of the Standing (State.StandingPage): the
+// read-only Standing surface a host serves beside the protocol, so that a
+// page polling the board reads a page rather than every Player.
+type StandingQuery struct {
+	// Offset is how many Players, from the top, the page skips.
+	Offset int
+	// Limit is the most Players the page lists, 1 to MaxStandingPage.
+	Limit int
+	// Owner is the authenticated reader, or "": an enrolled one also gets
+	// its own entry and rank wherever it stands.
+	Owner string
+	// Players names Player IDs whose entries come back wherever they rank,
+	// so a page can name the parties of its Exchanges. Unknown IDs are left
+	// out; at most MaxStandingPage are read.
+	Players []string
+}
+
+type standingPageView struct {
+	GameID       string        `json:"gameId"`
+	GeneratedAt  string        `json:"generatedAt"`
+	StateVersion int64         `json:"stateVersion"`
+	Prices       []priceView   `json:"prices"`
+	Total        int           `json:"total"`
+	Offset       int           `json:"offset"`
+	Players      []rankedEntry `json:"players"`
+	You          *rankedEntry  `json:"you"`
+	Named        []rankedEntry `json:"named"`
+}
+
+// rankedEntry is a Standing entry with its 1-based place on the board.
+type rankedEntry struct {
+	Rank int `json:"rank"`
+	standingEntry
+}
+
+// StandingPage returns one page of the Standing at now as canonical JSON:
+// the board's own fields (gameId, generatedAt, stateVersion, prices), the
+// number of Players in all (total), the page's offset, the page's players
+// each with its rank, the reader's own entry (you, null when q.Owner has
+// no Player) and the entries of q.Players (named). Ranks follow readStanding's
+// order: wealth descending, then Player ID. An Offset below zero reads
+// from the top, and a Limit outside 1 to MaxStandingPage reads
+// MaxStandingPage.
+func (s *State) StandingPage(now int64, q StandingQuery) []byte {
+	board := s.standing(now)
+	v := standingPageView{GameID: board.GameID, GeneratedAt: board.GeneratedAt, StateVersion: board.StateVersion,
+		Prices: board.Prices, Total: len(board.Players), Players: []rankedEntry{}, Named: []rankedEntry{}}
+	if q.Limit < 1 || q.Limit > MaxStandingPage {
+		q.Limit = MaxStandingPage
+	}
+	v.Offset = min(max(q.Offset, 0), v.Total)
+	for i, e := range board.Players[v.Offset:min(v.Offset+q.Limit, v.Total)] {
+		v.Players = append(v.Players, rankedEntry{Rank: v.Offset + i + 1, standingEntry: e})
+	}
+	want := map[string]bool{}
+	for _, id := range q.Players[:min(len(q.Players), MaxStandingPage)] {
+		want[id] = true
+	}
+	you := ""
+	if ord, ok := s.playerByOwner.Get(q.Owner); ok {
+		you = s.player(ord).id
+	}
+	for i, e := range board.Players {
+		switch {
+		case e.PlayerID == you:
+			v.You = &rankedEntry{Rank: i + 1, standingEntry: e}
+			if want[e.PlayerID] {
+				v.Named = append(v.Named, *v.You)
+			}
+		case want[e.PlayerID]:
+			v.Named = append(v.Named, rankedEntry{Rank: i + 1, standingEntry: e})
+		}
+	}
+	return mustMarshal(v)
+}

@@ -89,6 +89,12 @@ func need(t *testing.T) {
 // game file mounted beside it on 127.0.0.1 (an in-memory store, the real
 // clock) and returns the site's root URL.
 func market(t *testing.T) string {
+	url, _ := marketWith(t)
+	return url
+}
+
+// marketWith is market, also returning the endpoint itself.
+func marketWith(t *testing.T) (string, *hosting.Freeport) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(suite.root, "static", "freeport", "freeport.json"))
 	if err != nil {
@@ -105,10 +111,59 @@ func market(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// POST only: GET /freeport/ is the page of the built site.
-	s := browsertest.ServeDir(suite.res.Out, suite.res, site.Mount{Pattern: "POST /freeport/", Handler: fp.Handler()})
+	// POSTs and the Standing only: GET /freeport/ is the page of the built site.
+	s := browsertest.ServeDir(suite.res.Out, suite.res,
+		site.Mount{Pattern: "POST /freeport/", Handler: fp.Handler()},
+		site.Mount{Pattern: "GET /freeport/{game}/standing", Handler: fp.Handler()})
 	t.Cleanup(s.Close)
-	return s.URL()
+	return s.URL(), fp
+}
+
+// TestStandingPages: with more traders than one page holds, the page
+// shows the first page of the Standing with the trader's own place, pages
+// forward, and brings the trader back to its own place.
+func TestStandingPages(t *testing.T) {
+	need(t)
+	url, fp := marketWith(t)
+	ctx := context.Background()
+	ids := make([]string, 30)
+	for i := range ids {
+		resp, err := fp.Apply(ctx, "freeport", fmt.Sprint("o:seed-", i), []byte(`{"protocolVersion":2,"action":"enroll","commandId":"e"}`))
+		m := regexp.MustCompile(`"playerId":"([^"]+)"`).FindSubmatch(resp)
+		if err != nil || m == nil {
+			t.Fatalf("seeding trader %d: %v %s", i, err, resp)
+		}
+		ids[i] = string(m[1])
+	}
+	// Every other seed pays the first: it leads, the rest trail whoever
+	// joins next, who so stands second.
+	for i := 1; i < len(ids); i++ {
+		body := fmt.Sprintf(`{"protocolVersion":2,"action":"transfer","commandId":"t","toPlayerId":%q,"assetId":"credits","quantity":1}`, ids[0])
+		if resp, err := fp.Apply(ctx, "freeport", fmt.Sprint("o:seed-", i), []byte(body)); err != nil || !strings.Contains(string(resp), `"ok":true`) {
+			t.Fatalf("transfer %d: %v %s", i, err, resp)
+		}
+	}
+	tb := multiplayer.NewTab(t, suite.browser, "pages", url)
+	tb.OpenFreeport("freeport/", 1100, 900)
+	me := tb.Enrol()
+	tb.Wait(`document.querySelector("#my-rank")?.textContent === "Your place: 2 of 31"`)
+	if got := tb.Text("#st-range"); got != "Ranks 1–25 of 31" {
+		t.Errorf("range %q", got)
+	}
+	if n := tb.Count(".standing li"); n != 25 {
+		t.Errorf("the first page lists %d traders", n)
+	}
+	if tb.Text(".standing li .rank") != "1." {
+		t.Errorf("the first page does not start at rank 1: %q", tb.Text(".standing li .rank"))
+	}
+	tb.Click(`[data-key="st-next"]`)
+	tb.Wait(`document.querySelector("#st-range")?.textContent === "Ranks 26–31 of 31" && document.querySelectorAll(".standing li").length === 6`)
+	if tb.Text(".standing li .rank") != "26." || tb.Count(".standing li.you") != 0 {
+		t.Errorf("the second page starts at %q", tb.Text(".standing li .rank"))
+	}
+	tb.Axe("standing's second page")
+	tb.Click(`[data-key="st-me"]`)
+	tb.Wait(fmt.Sprintf(`document.querySelector(".standing li.you")?.dataset.player === %q && document.querySelector("#st-range").textContent === "Ranks 1–25 of 31"`, me))
 }
 
 // TestThreeTradersTradeAndWatchTheStanding: three traders in three tabs

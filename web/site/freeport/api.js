@@ -3,6 +3,8 @@
 //
 //   POST /freeport/{game}/token  → 201 {"token": "…"}: a bearer token, one Owner
 //   POST /freeport/{game}/       one request envelope, Authorization: Bearer <token>
+//   GET  /freeport/{game}/standing?offset=&limit=&players=
+//                                one page of the Standing, with the reader's own entry
 //
 // The token is this tab's identity. It lives in sessionStorage, so every
 // tab is its own trader; "remember" also keeps it in localStorage, so a
@@ -107,6 +109,33 @@ export class Market {
       }
     }
     throw last;
+  }
+
+  /**
+   * Reads one page of the Standing: {total, offset, players (each with
+   * its rank), you (this trader's entry, or null), named (the entries of
+   * the Player IDs asked for)} beside readStanding's own fields. The host
+   * tags each page; the browser revalidates its copy, so an unchanged
+   * board costs a 304 and no body.
+   */
+  async standing({ offset = 0, limit = 25, players = [] } = {}) {
+    await this.ensureToken();
+    const url = new URL("standing", this.endpoint);
+    url.searchParams.set("offset", String(offset));
+    url.searchParams.set("limit", String(limit));
+    if (players.length) url.searchParams.set("players", players.join(","));
+    let res;
+    try {
+      res = await fetch(url, { headers: { Authorization: `Bearer ${this.token}` }, cache: "no-cache" });
+    } catch {
+      throw new HostError("offline", "the market cannot be reached", true);
+    }
+    const body = await res.json().catch(() => null);
+    if (!res.ok || !body || !Array.isArray(body.players)) {
+      const retry = res.status === 429 || res.status >= 500;
+      throw new HostError(body?.hostError?.code || `http_${res.status}`, body?.hostError?.message || "the market did not send its standing", retry);
+    }
+    return body;
   }
 
   async once(body) {

@@ -2,9 +2,11 @@
 // never decides legality itself: whose turn it is, what is available and
 // whether an exchange is still open all come from the responses.
 //
-// Polling: readStanding every few seconds (any Owner may ask it); when its
-// stateVersion moved, the inventory, the exchanges and the statement are
-// read again. Changes to this trader's exchanges are said in the live region.
+// Polling: one page of the Standing every few seconds (GET {game}/standing,
+// public like readStanding, with this trader's own entry and the names of
+// the traders it deals with); when its stateVersion moved, the inventory,
+// the exchanges and the statement are read again. Changes to this trader's
+// exchanges are said in the live region.
 
 import { Market, Refusal, HostError, commandId } from "./api.js";
 import { h, fill, announce } from "../online/dom.js";
@@ -12,6 +14,7 @@ import { keepFocus, notice } from "./dom.js";
 import { setupTheme } from "../js/theme.js";
 
 const POLL_MS = 2500;
+const PAGE = 25; // traders on one page of the standing
 const HIDDEN_POLL_MS = 10000;
 const EXPIRY_CHOICES = [
   ["15 minutes", 15 * 60],
@@ -25,7 +28,8 @@ const game = params.get("game") || document.querySelector('meta[name="freeport-g
 const market = new Market(game, `${encodeURIComponent(game)}/`);
 
 const state = {
-  standing: null, // readStanding result
+  standing: null, // the page of the Standing on show (Market.standing)
+  pageOffset: 0, // the rank, from 0, that page starts at
   version: -1, // stateVersion the views below were read at
   me: null, // readInventory result, or null while not enrolled
   enrolled: false,
@@ -41,10 +45,39 @@ const state = {
 
 // ---- names and formatting ----
 
+/** The Standing entries this page knows: the page, the named traders and this trader. */
+function known() {
+  const st = state.standing;
+  return [...(st?.players || []), ...(st?.named || []), ...(st?.you ? [st.you] : [])];
+}
+
 function names() {
-  const m = new Map();
-  for (const p of state.standing?.players || []) m.set(p.playerId, p.playerName);
-  return m;
+  return new Map(known().map((p) => [p.playerId, p.playerName]));
+}
+
+/** The traders this trader deals with, by Player ID, for their names. */
+function parties(exchanges, statement) {
+  const me = state.me?.playerId;
+  const ids = new Set();
+  for (const x of exchanges) ids.add(x.proposerPlayerId).add(x.counterpartyPlayerId);
+  for (const e of statement) if (e.counterparty) ids.add(e.counterparty);
+  ids.delete(me);
+  return [...ids].slice(0, 100);
+}
+
+function readStanding() {
+  return market.standing({ offset: state.pageOffset, limit: PAGE, players: parties(state.exchanges, state.statement) });
+}
+
+/** Shows the page of the standing that starts at offset. */
+async function showPage(offset) {
+  state.pageOffset = Math.max(0, offset);
+  try {
+    state.standing = await readStanding();
+    keepFocus(renderStanding);
+  } catch (err) {
+    notice(explain(err));
+  }
 }
 
 function nameOf(playerId) {
@@ -154,7 +187,7 @@ function setBusy(on) {
 }
 
 async function refresh(force = false) {
-  const standing = await market.send({ action: "readStanding" });
+  const standing = await readStanding();
   const changed = force || standing.stateVersion !== state.version;
   state.standing = standing;
   if (changed) {
@@ -171,6 +204,12 @@ async function refresh(force = false) {
         market.send({ action: "listExchanges", limit: 50 }),
         market.send({ action: "readStatement", limit: 50 }),
       ]);
+      const have = names();
+      if (parties(list.exchanges, statement.entries).some((id) => !have.has(id))) {
+        state.exchanges = list.exchanges; // readStanding names the parties of these
+        state.statement = statement.entries;
+        state.standing = await readStanding();
+      }
       sayChanges(list.exchanges);
       state.exchanges = list.exchanges;
       state.statement = statement.entries;
@@ -239,7 +278,7 @@ function renderMe() {
     return;
   }
   const me = state.me;
-  const mine = state.standing?.players.find((p) => p.playerId === me.playerId);
+  const mine = state.standing?.you;
   const nameInput = h("input", {
     id: "trading-name", name: "tradingName", maxlength: 64, autocomplete: "off",
     value: state.nameDraft ?? mine?.tradingName ?? "", "data-key": "trading-name", "aria-describedby": "trading-name-hint",
@@ -277,19 +316,40 @@ function renderStanding() {
   const body = document.getElementById("st-body");
   if (!st) return;
   const me = state.me?.playerId;
-  const items = st.players.map((p, i) => {
+  const items = st.players.map((p) => {
     const before = state.lastStanding.get(p.playerId);
     const delta = before === undefined ? 0 : p.wealth - before;
     return h("li", { class: p.playerId === me ? "you" : null, dataset: { player: p.playerId, wealth: p.wealth } },
-      h("span", { class: "rank", "aria-hidden": "true" }, `${i + 1}.`),
+      h("span", { class: "rank", "aria-hidden": "true" }, `${p.rank}.`),
       h("span", { class: "p-name" }, p.playerName, p.playerId === me ? " (you)" : ""),
       h("span", { class: "wealth" }, `${p.wealth}`,
         delta ? h("span", { class: delta > 0 ? "up" : "down" }, delta > 0 ? ` ▲${delta}` : ` ▼${-delta}`) : null));
   });
+  const last = st.offset + st.players.length;
+  const pager = st.total > PAGE
+    ? h("nav", { class: "row pager", "aria-label": "Standing pages" },
+      h("button", {
+        type: "button", class: "secondary small", "data-key": "st-prev", disabled: st.offset === 0,
+        onclick: () => showPage(st.offset - PAGE),
+      }, "Previous"),
+      h("span", { class: "hint", id: "st-range" }, `Ranks ${st.offset + 1}–${last} of ${st.total}`),
+      h("button", {
+        type: "button", class: "secondary small", "data-key": "st-next", disabled: last >= st.total,
+        onclick: () => showPage(st.offset + PAGE),
+      }, "Next"),
+      st.you && (st.you.rank <= st.offset || st.you.rank > last)
+        ? h("button", {
+          type: "button", class: "secondary small", "data-key": "st-me",
+          onclick: () => showPage(Math.floor((st.you.rank - 1) / PAGE) * PAGE),
+        }, "Show my place")
+        : null)
+    : null;
   fill(body,
+    st.you ? h("p", { id: "my-rank" }, "Your place: ", h("strong", {}, `${st.you.rank}`), ` of ${st.total}`) : null,
     st.players.length
-      ? h("ol", { class: "standing", id: "standing-list", "aria-label": "Traders by wealth" }, items)
-      : h("p", { class: "hint" }, "Nobody has joined yet."),
+      ? h("ol", { class: "standing", id: "standing-list", "aria-label": "Traders by wealth", start: st.offset + 1 }, items)
+      : h("p", { class: "hint" }, st.total ? "No traders on this page." : "Nobody has joined yet."),
+    pager,
     h("p", { class: "hint" }, "Wealth at the harbour's prices: ",
       st.prices.map((p) => `${p.assetId} ${p.unitPrice}`).join(", "), "."));
   if (st.stateVersion !== state.standingVersion) {
@@ -445,7 +505,7 @@ function renderProposal() {
   if (!state.enrolled) return;
   const me = state.me.playerId;
   const p = state.proposal;
-  const others = (state.standing?.players || []).filter((x) => x.playerId !== me);
+  const others = [...new Map(known().filter((x) => x.playerId !== me).map((x) => [x.playerId, x])).values()];
   if (!others.some((o) => o.playerId === p.to)) p.to = others[0]?.playerId || "";
   const body = document.getElementById("pr-body");
   if (!others.length) {
