@@ -109,6 +109,7 @@ type instance struct {
 	head    fpHead
 	headVer int64
 	snapVer int64
+	board   *freeport.Board // the last State's ranked Standing, for its pages
 }
 
 // fpRequest is one request body for owner, or a read of one page of the
@@ -334,7 +335,10 @@ func (f *Freeport) runBatch(ctx context.Context, in *instance, batch []*job[fpRe
 		for _, j := range batch {
 			j.err = nil
 			if j.in.standing != nil {
-				j.out = fpResult{resp: cur.StandingPage(f.cfg.Clock(), *j.in.standing), version: cur.Version()}
+				if in.board == nil || !in.board.Of(cur) {
+					in.board = cur.Board()
+				}
+				j.out = fpResult{resp: in.board.Page(f.cfg.Clock(), *j.in.standing), version: cur.Version()}
 				continue
 			}
 			if f.cfg.Closed[in.id] && isEnroll(j.in.body) && j.in.owner != "" && !cur.Enrolled(j.in.owner) {
@@ -522,7 +526,7 @@ func (f *Freeport) unavailable(w http.ResponseWriter, in *instance, err error, m
 const DefaultStandingPage = 25
 
 // serveStanding answers GET /freeport/{game}/standing: one page of the
-// Standing (freeport.State.StandingPage), public as readStanding is, so a
+// Standing (freeport.Board.Page), public as readStanding is, so a
 // bearer token is optional and only adds the reader's own entry ("you").
 // The query takes offset (from 0), limit (1 to freeport.MaxStandingPage,
 // DefaultStandingPage when absent) and players (comma-separated Player IDs

@@ -72,3 +72,31 @@ func BenchmarkReadStanding(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStandingPage measures the paged Standing on a board of 8,000
+// Players: ranking the board once per State (Board) and one page of it (25
+// Players, the reader's own place and two named), which a host answers
+// from the ranked board while the State does not change.
+func BenchmarkStandingPage(b *testing.B) {
+	g := testGame(b)
+	st := g.NewState("bench")
+	for i := 0; i < 8000; i++ {
+		st, _ = st.Apply(fmt.Sprint("owner-", i), T0, []byte(enrol))
+	}
+	b.Run("board", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			st.Board()
+		}
+	})
+	board := st.Board()
+	q := StandingQuery{Offset: 4000, Limit: 25, Owner: "owner-7", Players: []string{"p-x", "p-y"}}
+	b.Run("page", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if p := board.Page(T0, q); !bytes.Contains(p, []byte(`"total":8000`)) {
+				b.Fatal(string(p))
+			}
+		}
+	})
+}

@@ -58,7 +58,7 @@ func TestStandingPage(t *testing.T) {
 	read := func(q StandingQuery) page {
 		t.Helper()
 		var p page
-		if err := json.Unmarshal(st.StandingPage(T0, q), &p); err != nil {
+		if err := json.Unmarshal(st.Board().Page(T0, q), &p); err != nil {
 			t.Fatal(err)
 		}
 		return p

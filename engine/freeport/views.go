@@ -367,7 +367,7 @@ func (s *State) standing(now int64) standingView {
 // the most Player IDs a StandingQuery may name.
 const MaxStandingPage = 100
 
-// StandingQuery asks for one page of the Standing (State.StandingPage): the
+// StandingQuery asks for one page of the Standing (Board.Page): the
 // read-only Standing surface a host serves beside the protocol, so that a
 // page polling the board reads a page rather than every Player.
 type StandingQuery struct {
@@ -402,43 +402,55 @@ type rankedEntry struct {
 	standingEntry
 }
 
-// StandingPage returns one page of the Standing at now as canonical JSON:
-// the board's own fields (gameId, generatedAt, stateVersion, prices), the
-// number of Players in all (total), the page's offset, the page's players
-// each with its rank, the reader's own entry (you, null when q.Owner has
-// no Player) and the entries of q.Players (named). Ranks follow readStanding's
-// order: wealth descending, then Player ID. An Offset below zero reads
-// from the top, and a Limit outside 1 to MaxStandingPage reads
-// MaxStandingPage.
-func (s *State) StandingPage(now int64, q StandingQuery) []byte {
-	board := s.standing(now)
-	v := standingPageView{GameID: board.GameID, GeneratedAt: board.GeneratedAt, StateVersion: board.StateVersion,
-		Prices: board.Prices, Total: len(board.Players), Players: []rankedEntry{}, Named: []rankedEntry{}}
+// Board is the Standing of one State, ranked once, so that a host can
+// answer many pages of it (Page) while the State does not change.
+type Board struct {
+	st    *State
+	board standingView
+	rank  map[string]int // Player ID → index on the board
+}
+
+// Board ranks the Standing of s: wealth descending, then Player ID, as
+// readStanding orders it.
+func (s *State) Board() *Board {
+	b := &Board{st: s, board: s.standing(0), rank: make(map[string]int, s.players.Len())}
+	for i, e := range b.board.Players {
+		b.rank[e.PlayerID] = i
+	}
+	return b
+}
+
+// Of reports whether b is the Board of s.
+func (b *Board) Of(s *State) bool { return b.st == s }
+
+// Page returns one page of the Board at now as canonical JSON: the board's
+// own fields (gameId, generatedAt, stateVersion, prices), the number of
+// Players in all (total), the page's offset, the page's players each with
+// its rank, the reader's own entry (you, null when q.Owner has no Player)
+// and the entries of q.Players (named). An Offset below zero reads from
+// the top, and a Limit outside 1 to MaxStandingPage reads MaxStandingPage.
+func (b *Board) Page(now int64, q StandingQuery) []byte {
+	all := b.board.Players
+	v := standingPageView{GameID: b.board.GameID, GeneratedAt: FormatTime(now), StateVersion: b.board.StateVersion,
+		Prices: b.board.Prices, Total: len(all), Players: []rankedEntry{}, Named: []rankedEntry{}}
 	if q.Limit < 1 || q.Limit > MaxStandingPage {
 		q.Limit = MaxStandingPage
 	}
 	v.Offset = min(max(q.Offset, 0), v.Total)
-	for i, e := range board.Players[v.Offset:min(v.Offset+q.Limit, v.Total)] {
+	for i, e := range all[v.Offset:min(v.Offset+q.Limit, v.Total)] {
 		v.Players = append(v.Players, rankedEntry{Rank: v.Offset + i + 1, standingEntry: e})
 	}
-	want := map[string]bool{}
+	if ord, ok := b.st.playerByOwner.Get(q.Owner); ok {
+		i := b.rank[b.st.player(ord).id]
+		v.You = &rankedEntry{Rank: i + 1, standingEntry: all[i]}
+	}
+	seen := map[string]bool{}
 	for _, id := range q.Players[:min(len(q.Players), MaxStandingPage)] {
-		want[id] = true
-	}
-	you := ""
-	if ord, ok := s.playerByOwner.Get(q.Owner); ok {
-		you = s.player(ord).id
-	}
-	for i, e := range board.Players {
-		switch {
-		case e.PlayerID == you:
-			v.You = &rankedEntry{Rank: i + 1, standingEntry: e}
-			if want[e.PlayerID] {
-				v.Named = append(v.Named, *v.You)
-			}
-		case want[e.PlayerID]:
-			v.Named = append(v.Named, rankedEntry{Rank: i + 1, standingEntry: e})
+		if i, ok := b.rank[id]; ok && !seen[id] {
+			seen[id] = true
+			v.Named = append(v.Named, rankedEntry{Rank: i + 1, standingEntry: all[i]})
 		}
 	}
+	slices.SortFunc(v.Named, func(x, y rankedEntry) int { return x.Rank - y.Rank })
 	return mustMarshal(v)
 }
