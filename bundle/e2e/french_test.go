@@ -3,12 +3,17 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/storyloom/storyloom/engine/kinds/sim"
+	"github.com/storyloom/storyloom/engine/kinds/world"
 )
 
 // catalogEntry matches one entry of web/site/js/locales/fr.js.
@@ -55,17 +60,98 @@ const englishLeftJS = `((keys) => {
 	const said = [document.body.innerText, ...[...document.querySelectorAll("[aria-label]")].map((e) => e.getAttribute("aria-label"))].join("\n");
 	const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 	return keys.filter((k) => {
-		const part = k.split(/\{[a-z]+\}/).map((p) => p.trim()).sort((a, b) => b.length - a.length)[0];
+		const part = k.split(/\{[A-Za-z]+\}/).map((p) => p.trim()).sort((a, b) => b.length - a.length)[0];
 		return part.length >= 4 && new RegExp("(^|[^\\p{L}])" + esc(part) + "($|[^\\p{L}])", "u").test(said);
-	});
+	}).concat((said.match(/\b\d+ (hours?|guests?|weeks?) (left|here|planned)\b|\+\d+ hours?\b/g) || []));
 })(%s)`
 
-// TestFrenchLeavesNoEnglish chooses French in Gannet Rock and checks the
-// page's own words follow: the header, the scene, the saves dialog, the
-// toasts, the library and the gallery, with <html lang> true to the text
-// and the English titles in the French library marked as English.
-func TestFrenchLeavesNoEnglish(t *testing.T) {
-	t.Parallel()
+// frenchOnlyJS lists the words of the page (its text and its aria-label,
+// title and placeholder attributes, outside elements marked as another
+// language) that no French text of the site uses: vocab is every word of
+// the French catalogs, the words Intl writes French dates and language
+// names with are added here. Whatever English is left in the page, caught
+// by a tr() or not, shows up as a word no French text has.
+const frenchOnlyJS = `((vocab) => {
+	const known = new Set(vocab);
+	for (let m = 0; m < 12; m++) {
+		for (const style of ["medium", "long"]) {
+			for (const w of new Date(2026, m, 3, 19, 40).toLocaleString("fr", { dateStyle: style, timeStyle: "short" }).toLowerCase().match(/\p{L}+/gu) || []) known.add(w);
+		}
+	}
+	for (const w of new Intl.DisplayNames(["fr"], { type: "language" }).of("fr").toLowerCase().match(/\p{L}+/gu)) known.add(w);
+	const french = (el) => !el || (el.closest("[lang]")?.lang || "fr").startsWith("fr");
+	const seen = (el) => el && (el.checkVisibility ? el.checkVisibility() : true);
+	const unknown = new Map();
+	const look = (text, el) => {
+		for (const w of text.match(/\p{L}+/gu) || []) {
+			if (w.length < 2 || known.has(w.toLowerCase())) continue;
+			if (!unknown.has(w)) unknown.set(w, text.trim().slice(0, 80));
+		}
+	};
+	const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+	for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+		const el = n.parentElement;
+		if (!el || el.closest("script, style, noscript") || !french(el) || !seen(el)) continue;
+		look(n.textContent, el);
+	}
+	for (const el of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
+		if (!french(el) || !seen(el)) continue;
+		for (const a of ["aria-label", "title", "placeholder"]) if (el.hasAttribute(a)) look(el.getAttribute(a), el);
+	}
+	return [...unknown].map(([w, where]) => w + " (in “" + where + "”)");
+})(%s)`
+
+// icuWords matches what a message's syntax adds to its words: a plural's
+// argument and keyword, its case names, and placeholders.
+var icuWords = regexp.MustCompile(`\{[A-Za-z0-9_]+, *plural, *|\b(zero|one|two|few|many|other) *\{|=\d+ *\{|\{[A-Za-z0-9_]+\}`)
+
+// frenchVocabulary is every word (lower case) of the site's French texts:
+// the page's catalogs (js/locales/*fr.js) and every campaign's
+// strings/fr.json.
+func frenchVocabulary(t *testing.T) []string {
+	t.Helper()
+	var texts []string
+	locales, _ := filepath.Glob(filepath.Join(suite.root, "web", "site", "js", "locales", "*fr.js"))
+	for _, f := range locales {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range catalogEntry.FindAllStringSubmatch(string(src), -1) {
+			texts = append(texts, m[2])
+		}
+	}
+	tables, _ := filepath.Glob(filepath.Join(suite.root, "static", "campaigns", "*", "strings", "fr.json"))
+	for _, f := range tables {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var table map[string]string
+		if err := json.Unmarshal(src, &table); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, text := range table {
+			texts = append(texts, text)
+		}
+	}
+	seen := map[string]bool{}
+	word := regexp.MustCompile(`\p{L}+`)
+	for _, text := range texts {
+		for _, w := range word.FindAllString(icuWords.ReplaceAllString(text, " "), -1) {
+			seen[strings.ToLower(w)] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// englishWords returns the English words the French page must not show:
+// the page's own (tr and data-tr) that its French catalog says otherwise,
+// failing t on a word the catalog lacks, and the engine's own words of the
+// simulation and world kinds, failing t on a key js/locales/engine-fr.js
+// lacks.
+func englishWords(t *testing.T) []string {
+	t.Helper()
 	fr, used := pageWords(t)
 	var missing, english []string
 	for _, k := range used {
@@ -79,18 +165,63 @@ func TestFrenchLeavesNoEnglish(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("the French catalog lacks %d of the page's words: %q", len(missing), missing)
 	}
+	src, err := os.ReadFile(filepath.Join(suite.root, "web", "site", "js", "locales", "engine-fr.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	engineFr := map[string]string{}
+	for _, m := range catalogEntry.FindAllStringSubmatch(string(src), -1) {
+		engineFr[m[1]] = m[2]
+	}
+	missing = nil
+	for _, table := range []map[string]string{sim.Kind{}.ReasonMessages(), world.Kind{}.ReasonMessages()} {
+		for _, k := range slices.Sorted(maps.Keys(table)) {
+			switch v, ok := engineFr[k]; {
+			case !ok:
+				missing = append(missing, k)
+			case v != table[k]:
+				english = append(english, table[k])
+			}
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("js/locales/engine-fr.js lacks %d of the engine's words: %q", len(missing), missing)
+	}
+	return english
+}
+
+// frenchCheck returns left(where), which fails t when the page shows one
+// of english (englishWords) or an English count ("3 hours left"), a word
+// no French text of the site has (frenchOnlyJS), or when <html lang> is
+// not "fr".
+func frenchCheck(t *testing.T, p *page, english []string) func(where string) {
 	keys, _ := json.Marshal(english)
-	p := open(t)
-	left := func(where string) {
+	vocab, _ := json.Marshal(frenchVocabulary(t))
+	return func(where string) {
 		t.Helper()
 		if got := eval[[]string](p, fmt.Sprintf(englishLeftJS, keys)); len(got) > 0 {
 			p.shot("english-" + sanitize(where))
 			t.Errorf("%s, in French, still says in English: %q", where, got)
 		}
+		if got := eval[[]string](p, fmt.Sprintf(frenchOnlyJS, vocab)); len(got) > 0 {
+			p.shot("unknown-" + sanitize(where))
+			t.Errorf("%s, in French, shows words no French text has: %q", where, got)
+		}
 		if lang := eval[string](p, `document.documentElement.lang`); lang != "fr" {
 			t.Errorf("%s: <html lang=%q> over French text", where, lang)
 		}
 	}
+}
+
+// TestFrenchLeavesNoEnglish chooses French in Gannet Rock and checks the
+// page's own words follow: the header, the scene, the saves dialog, the
+// toasts, the library and the gallery, with <html lang> true to the text
+// and the English titles in the French library marked as English.
+func TestFrenchLeavesNoEnglish(t *testing.T) {
+	t.Parallel()
+	english := englishWords(t)
+	p := open(t)
+	left := frenchCheck(t, p, english)
 	startStory(t, p, "gannet-rock")
 	n := p.seq()
 	eval[bool](p, `(() => { const s = document.querySelector('[data-role="locale"]'); s.value = "fr"; s.dispatchEvent(new Event("change")); return true; })()`)
@@ -120,12 +251,51 @@ func TestFrenchLeavesNoEnglish(t *testing.T) {
 	p.screen("gallery")
 	left("the gallery")
 	// A campaign with no French is played in English, and says so.
-	p.visit("#/new/first-flat")
+	p.visit("#/new/harbour-bakery")
 	p.screen("play")
 	if lang := eval[string](p, `document.documentElement.lang`); lang != "en" {
-		t.Errorf("First Flat, which has no French, plays under <html lang=%q>", lang)
+		t.Errorf("Harbour Bakery, which has no French, plays under <html lang=%q>", lang)
 	}
 	if strings.Contains(p.text(".play-head"), "Sauvegarder") {
-		t.Error("First Flat's header is in French over an English game")
+		t.Error("Harbour Bakery's header is in French over an English game")
 	}
+}
+
+// TestFrenchSimulationAndWorld plays First Flat and the Pier Fair with
+// French chosen: the simulation's plan, its week's changes and chart, and
+// the world's map, places, staff and time, all in French, the engine's
+// own words (actions, messages) included.
+func TestFrenchSimulationAndWorld(t *testing.T) {
+	t.Parallel()
+	english := englishWords(t)
+	p := open(t)
+	left := frenchCheck(t, p, english)
+	p.visit("")
+	p.screen("library")
+	eval[bool](p, `(localStorage.setItem("storyloom-locale", "fr"), true)`)
+	p.visit("#/new/first-flat")
+	p.screen("play")
+	p.waitJS(`document.querySelector(".kind-screen")?.dataset.kind === "simulation"`)
+	left("the simulation's first week")
+	for week := 0; week < 2; week++ {
+		p.act(`[data-add="cafe_shift"]`)
+		p.act(`[data-add="cafe_shift"]`)
+		p.act(`[data-add="run"]`)
+		left("the simulation's plan")
+		p.act(`[data-action-id="end_week"]`)
+	}
+	p.waitJS(`document.querySelectorAll("svg.chart").length > 0`)
+	eval[bool](p, `(document.querySelectorAll("details").forEach((d) => d.open = true), true)`)
+	left("the simulation after two weeks")
+	p.shot("french-simulation")
+	p.visit("#/new/pier-fair")
+	p.screen("play")
+	p.waitJS(`document.querySelector(".kind-screen")?.dataset.kind === "world-graph"`)
+	left("the world at its start")
+	node := eval[string](p, `document.querySelector("[data-build]").dataset.build`)
+	p.act(fmt.Sprintf(`[data-build=%q]`, node))
+	p.act(`[data-advance="24"]`)
+	eval[bool](p, `(document.querySelectorAll("details").forEach((d) => d.open = true), true)`)
+	left("the world after a day")
+	p.shot("french-world")
 }

@@ -5,6 +5,7 @@
 // name it and its values for the player (describe returns null
 // otherwise): no identifier reaches the page.
 import { h } from "./dom.js";
+import { tr } from "./lang.js";
 
 /**
  * changesPanel(g, {id, summary, describe, reason}) returns the section.
@@ -13,7 +14,7 @@ import { h } from "./dom.js";
  * reason(change) is the sentence saying why, or "".
  */
 export function changesPanel(g, { id, summary, describe, reason, empty }) {
-  const box = h("section.panel.changes", { "aria-labelledby": id }, h("h2", { id }, "What changed"));
+  const box = h("section.panel.changes", { "aria-labelledby": id }, h("h2", { id }, tr("What changed")));
   const msgs = (g.result?.messages || []).filter((m) => m.visible !== false);
   const rows = grouped((g.result?.changes || []).filter((c) => c.visible !== false), describe, reason);
   const parts = (summary || []).filter(Boolean);
@@ -36,10 +37,10 @@ export function changesPanel(g, { id, summary, describe, reason, empty }) {
   }
   if (rows.length) {
     box.append(h("details.steps", null,
-      h("summary", null, `Every change, step by step (${rows.length})`),
+      h("summary", null, tr("Every change, step by step ({n})", { n: rows.length })),
       h("table.changes-table", null,
-        h("thead", null, h("tr", null, h("th", { scope: "col" }, "What"), h("th", { scope: "col" }, "From"),
-          h("th", { scope: "col" }, "To"), h("th", { scope: "col" }, "Why"))),
+        h("thead", null, h("tr", null, h("th", { scope: "col" }, tr("What")), h("th", { scope: "col" }, tr("From")),
+          h("th", { scope: "col" }, tr("To")), h("th", { scope: "col" }, tr("Why")))),
         h("tbody", null, rows.map((r) => h("tr", null,
           h("th", { scope: "row" }, r.what), h("td", null, r.from), h("td", null, r.to),
           h("td.muted", null, r.why, r.n > 1 ? ` (×${r.n})` : "")))))));
@@ -72,5 +73,7 @@ export function signed(n) {
   return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
 }
 
-/** The status of a goal or objective in the player's words. */
-export const statusText = { pending: "In progress", met: "Met", failed: "Failed" };
+/** The status (pending, met, failed) of a goal or objective in the player's words, or "". */
+export function statusText(status) {
+  return { pending: tr("In progress"), met: tr("Met"), failed: tr("Failed") }[status] || "";
+}

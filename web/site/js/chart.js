@@ -4,21 +4,22 @@
 // the values of a step shown on hover and on keyboard focus, and the
 // numbers in a table anyone can open.
 import { h, svg } from "./dom.js";
+import { tr } from "./lang.js";
 
 /**
  * lineChart(title, xs, series, {xLabel}) draws series ([{name, values,
  * format, unit}]) over xs (labels of the x steps). Series of the same unit
  * share a chart and its scale; unit also names the chart's y axis.
  */
-export function lineChart(title, xs, series, { xLabel = "Week" } = {}) {
-  const readout = h("p.chart-readout", { "aria-live": "polite" }, "Point at a week, or move to it with Tab, to read its values.");
+export function lineChart(title, xs, series, { xLabel = tr("Week") } = {}) {
+  const readout = h("p.chart-readout", { "aria-live": "polite" }, tr("Point at a week, or move to it with Tab, to read its values."));
   const units = [...new Set(series.map((s) => s.unit))];
   const charts = units.map((unit) =>
     one(`${title}: ${unit}`, xs, series.map((s, si) => ({ ...s, si })).filter((s) => s.unit === unit), xLabel, unit, readout));
   const legend = h("ul.legend", null, series.map((s, si) =>
     h("li", null, h("span.swatch", { class: `s${si}`, "aria-hidden": "true" }), s.name, ": ", s.format(s.values[s.values.length - 1]))));
   const table = h("details.chart-data", null,
-    h("summary", null, "The numbers, week by week"),
+    h("summary", null, tr("The numbers, week by week")),
     h("table", null,
       h("caption.sr-only", null, title),
       h("thead", null, h("tr", null, h("th", { scope: "col" }, xLabel), series.map((s) => h("th", { scope: "col" }, s.name)))),

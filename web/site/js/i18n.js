@@ -111,12 +111,18 @@ export class Strings {
   }
 }
 
-/** Money in cents with a currency symbol: money(123456, "€") is "€1,234.56". */
+/**
+ * Money in cents with a currency symbol, written as the page's language
+ * (<html lang>) writes it: money(123456, "€") is "€1,234.56" in English,
+ * "1 234,56 €" in French.
+ */
 export function money(cents, currency = "") {
   const neg = cents < 0;
   const abs = Math.abs(Math.trunc(cents));
-  const whole = Math.floor(abs / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const french = (document.documentElement.lang || "").startsWith("fr");
+  const whole = Math.floor(abs / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, french ? "\u202f" : ",");
   const frac = String(abs % 100).padStart(2, "0");
+  if (french) return `${neg ? "-" : ""}${whole},${frac}${currency ? `\u00a0${currency}` : ""}`;
   return `${neg ? "-" : ""}${currency}${whole}.${frac}`;
 }
 

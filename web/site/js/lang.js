@@ -7,8 +7,12 @@
 // which, and text in another language carries its own lang attribute.
 import { format } from "./i18n.js";
 import fr from "./locales/fr.js";
+import frEngine from "./locales/engine-fr.js";
 
 const catalogs = { fr };
+// The engine's own words (the kinds' action labels, messages and reasons,
+// which the engine sends in English) by their string key, per language.
+const engineCatalogs = { fr: frEngine };
 let current = "en";
 
 /** Sets the page's language (one with a catalog, else English) and redraws the shell's words. */
@@ -35,6 +39,16 @@ export function pageLocale() {
 export function hasCatalog(locale) {
   const base = (locale || "").split("-")[0];
   return base === "en" || Boolean(catalogs[base]);
+}
+
+/**
+ * The engine's own strings of table (a getStrings answer) that the page
+ * can say in locale, by key; {} when it has none in that language.
+ */
+export function engineWords(locale, table) {
+  const cat = engineCatalogs[(locale || "en").split("-")[0]];
+  if (!cat) return {};
+  return Object.fromEntries(Object.entries(cat).filter(([k]) => Object.hasOwn(table, k)));
 }
 
 /** The page's words for text (English) in the page's language. */

@@ -6,7 +6,7 @@ import { call, attempt } from "./bridge.js";
 import { h, replace, nextId } from "./dom.js";
 import { announce, guard, toast } from "./ui.js";
 import { Strings, localeName } from "./i18n.js";
-import { setPageLocale, tr } from "./lang.js";
+import { engineWords, setPageLocale, tr } from "./lang.js";
 import { kindName } from "./library.js";
 import { openSaves, quickSave } from "./saves.js";
 import { app } from "./page.js";
@@ -32,19 +32,20 @@ export async function renderPlay(main, sessionId, created) {
   const locale = localStorage.getItem(localeKey(handle.campaignId)) || app.locale;
   const [info, first] = await Promise.all([
     call("getCampaign", { campaignId: handle.campaignId, locale }),
-    loadStrings(sessionId, locale),
+    call("getStrings", { sessionId, locale }),
   ]);
+  // The language the game's text is in: the one asked for when the
+  // campaign has it, else the campaign's first.
+  const gameLocale = info.locales.includes(locale) ? locale : info.locales[0] || "en";
   const g = {
-    // The language the game's text is in: the one asked for when the
-    // campaign has it, else the campaign's first.
-    locale: info.locales.includes(locale) ? locale : info.locales[0] || "en",
+    locale: gameLocale,
     sessionId,
     campaignId: handle.campaignId,
     kindId: handle.kindId,
     info,
     scene: handle.scene,
     actionCount: handle.actionCount,
-    strings: first,
+    strings: gameStrings(first, gameLocale),
     result: null,
     busy: false,
     seq: 0,
@@ -62,7 +63,7 @@ export async function renderPlay(main, sessionId, created) {
         const next = select.value;
         try { localStorage.setItem(localeKey(g.campaignId), next); } catch { /* this tab only */ }
         app.locale = next;
-        g.strings = await loadStrings(sessionId, next);
+        g.strings = gameStrings(await call("getStrings", { sessionId, locale: next }), next);
         g.info = await call("getCampaign", { campaignId: g.campaignId, locale: next });
         g.locale = next;
         setPageLocale(next);
@@ -179,9 +180,12 @@ function contentNotices(g, notices) {
   return box;
 }
 
-async function loadStrings(sessionId, locale) {
-  const res = await call("getStrings", { sessionId, locale });
-  return new Strings(res.strings, res.locale);
+// gameStrings is the string table of a getStrings answer in locale, the
+// game's language: the campaign's text as the engine sent it, and the
+// engine's own words (its actions, messages, reasons) in that language
+// where the page has them.
+function gameStrings(res, locale) {
+  return new Strings({ ...res.strings, ...engineWords(locale, res.strings) }, locale);
 }
 
 function endingPanel(g) {

@@ -5,6 +5,7 @@ import { h, svg, replace, nextId } from "./dom.js";
 import { money } from "./i18n.js";
 import { confirm, guard } from "./ui.js";
 import { changesPanel, statusText } from "./changes.js";
+import { tr } from "./lang.js";
 
 export const numbered = false;
 
@@ -20,32 +21,32 @@ export function render(root, g, act) {
   const head = h("div.sim-head", null,
     h("p.scene-line", { tabindex: "-1", "data-focus-target": "" }, t(scene.body.textKey, scene.body.params, scene.body.text)),
     h("dl.figures", null,
-      fig("Cash", money(v.money, cur)), fig("Rating", String(v.rating)), fig("Guests", String(v.guests)),
-      fig("Rides given", String(v.served)), fig("Running cost", `${money(v.runningCostPerTick, cur)} an hour`)));
+      fig(tr("Cash"), money(v.money, cur)), fig(tr("Rating"), String(v.rating)), fig(tr("Guests"), String(v.guests)),
+      fig(tr("Rides given"), String(v.served)), fig(tr("Running cost"), tr("{amount} an hour", { amount: money(v.runningCostPerTick, cur) }))));
 
   // The premise: open before the first hour passes, folded after.
   const premise = v.introKey && g.strings.has(v.introKey)
-    ? h("details.panel.premise", { open: v.tick === 0 }, h("summary", null, "The premise"), h("p", null, t(v.introKey)))
+    ? h("details.panel.premise", { open: v.tick === 0 }, h("summary", null, tr("The premise")), h("p", null, t(v.introKey)))
     : null;
   const parts = [head, premise];
   if (scene.status === "ended") {
-    parts.push(h("section.panel.resolution", null, h("h2", null, "The end"), h("p", null, t(v.endingKey || scene.body.textKey, null, scene.body.text))));
+    parts.push(h("section.panel.resolution", null, h("h2", null, tr("The end")), h("p", null, t(v.endingKey || scene.body.textKey, null, scene.body.text))));
   } else {
     parts.push(timePanel(action("advance_ticks"), v, t, act));
   }
   parts.push(messages(g, t, v, label));
   parts.push(map(v, label, t));
-  parts.push(h("section.panel", { "aria-labelledby": "places-h" }, h("h2", { id: "places-h" }, "Places"),
+  parts.push(h("section.panel", { "aria-labelledby": "places-h" }, h("h2", { id: "places-h" }, tr("Places")),
     h("ul.places", null, v.nodes.map((n) => place(n, v, g, t, cur, action, act, label)))));
 
   const side = h("div.sim-side", null,
-    h("section.panel.goals", { "aria-labelledby": "obj-h" }, h("h2", { id: "obj-h" }, "Objectives"),
+    h("section.panel.goals", { "aria-labelledby": "obj-h" }, h("h2", { id: "obj-h" }, tr("Objectives")),
       h("ul", null, v.objectives.map((o) => {
         // Once the game is over, an objective still pending was not met.
         const status = scene.status === "ended" && o.status === "pending" ? "failed" : o.status;
-        return h("li", { class: `goal-${status}`, dataset: { objective: o.id } }, h("span.badge", null, status === "failed" && o.status === "pending" ? "Not met" : statusText[status] || ""), " ", t(o.labelKey, null, ""));
+        return h("li", { class: `goal-${status}`, dataset: { objective: o.id } }, h("span.badge", null, status === "failed" && o.status === "pending" ? tr("Not met") : statusText(status)), " ", t(o.labelKey, null, ""));
       })),
-      v.failures.length ? h("p.muted", null, "Avoid: ", v.failures.map((f) => t(f.labelKey, null, f.id)).join("; ")) : null),
+      v.failures.length ? h("p.muted", null, tr("Avoid:"), " ", v.failures.map((f) => t(f.labelKey, null, f.id)).join("; ")) : null),
     staffPanel(v, t, cur, action, act, scene.status === "ended"),
     alerts(v, t));
   replace(root, h("div.sim-layout", null, h("div.sim-main", null, parts), side));
@@ -69,7 +70,7 @@ function timePanel(adv, v, t, act) {
   const advance = () => {
     const n = Number(input.value);
     if (!Number.isInteger(n) || n < min || n > most) {
-      problem.textContent = `Choose a whole number of hours from ${min} to ${most}.`;
+      problem.textContent = tr("Choose a whole number of hours from {min} to {max}.", { min, max: most });
       problem.hidden = false;
       input.setAttribute("aria-invalid", "true");
       input.focus();
@@ -78,14 +79,14 @@ function timePanel(adv, v, t, act) {
     act("advance_ticks", { ticks: n });
   };
   return h("section.panel.time", { "aria-labelledby": "time-h" },
-    h("h2", { id: "time-h" }, t(adv.labelKey, null, "Let time pass")),
-    h("p.muted", null, `Hour ${v.tick} of ${v.tickLimit}; ${left} hours left.`),
+    h("h2", { id: "time-h" }, t(adv.labelKey, null, tr("Let time pass"))),
+    h("p.muted", null, tr("Hour {tick} of {limit}; {left, plural, one {# hour} other {# hours}} left.", { tick: v.tick, limit: v.tickLimit, left })),
     h("div.actions", null,
       [1, 8, 24].filter((n) => n <= most).map((n) => h("button", { type: "button", disabled: !adv.available, dataset: { advance: String(n) }, onclick: () => act("advance_ticks", { ticks: n }) },
-        n === 1 ? "+1 hour" : `+${n} hours`)),
-      h("span.inline-form", null, h("label", { for: inputId }, "Hours"), input,
+        tr("+{n, plural, one {# hour} other {# hours}}", { n }))),
+      h("span.inline-form", null, h("label", { for: inputId }, tr("Hours")), input,
         h("span.muted", { id: `${inputId}-range` }, ` ${min}–${most}`),
-        h("button.primary", { type: "button", disabled: !adv.available, dataset: { role: "advance-hours" }, onclick: advance }, "Advance"))),
+        h("button.primary", { type: "button", disabled: !adv.available, dataset: { role: "advance-hours" }, onclick: advance }, tr("Advance")))),
     problem);
 }
 
@@ -96,7 +97,7 @@ function map(v, label, t) {
   const px = (x) => P + ((x - minX) * (W - 2 * P)) / (maxX - minX || 1);
   const py = (y) => P + ((y - minY) * (H - 2 * P)) / (maxY - minY || 1);
   const at = Object.fromEntries(v.nodes.map((n) => [n.id, n]));
-  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "world-map", role: "img", "aria-label": `Map of the world: ${v.nodes.map((n) => label[n.id] + (n.site ? ` (${t(n.site.labelKey, null, "")})` : "")).join(", ")}` });
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "world-map", role: "img", "aria-label": `${tr("Map of the world:")} ${v.nodes.map((n) => label[n.id] + (n.site ? ` (${t(n.site.labelKey, null, "")})` : "")).join(", ")}` });
   for (const e of v.edges) {
     const a = at[e.from], b = at[e.to];
     if (a && b) root.append(svg("line", { x1: px(a.x), y1: py(a.y), x2: px(b.x), y2: py(b.y), class: "edge" }));
@@ -112,42 +113,42 @@ function map(v, label, t) {
   const key = (cls, r, text) => h("li", null,
     svg("svg", { viewBox: "-16 -16 32 32", width: 22, height: 22, class: "world-map", "aria-hidden": "true" }, svg("g", { class: cls }, svg("circle", { r }))), text);
   return h("figure.map-box", null, root, h("figcaption", null, h("ul.map-legend", null,
-    key("node built", 13, "a ride or stall"), key("node built broken", 13, "broken down"),
-    key("node free", 10, "a free site"), key("node path", 10, "a path"),
-    h("li", null, "the number: guests there"))));
+    key("node built", 13, tr("a ride or stall")), key("node built broken", 13, tr("broken down")),
+    key("node free", 10, tr("a free site")), key("node path", 10, tr("a path")),
+    h("li", null, tr("the number: guests there")))));
 }
 
 function place(n, v, g, t, cur, action, act, label) {
   const li = h("li.place", { dataset: { node: n.id } },
-    h("div.place-head", null, h("strong", null, label[n.id]), h("span.muted", null, ` ${n.guests} guests here`)));
+    h("div.place-head", null, h("strong", null, label[n.id]), h("span.muted", null, ` ${tr("{n, plural, one {# guest} other {# guests}} here", { n: n.guests })}`)));
   if (n.site) {
     const b = v.catalogue.find((c) => c.id === n.site.building);
-    li.append(h("p", null, t(n.site.labelKey, null, n.site.building), ` — ${money(n.site.price, cur)} a go`, n.site.broken ? h("span.badge.bad", null, " broken down") : null));
+    li.append(h("p", null, t(n.site.labelKey, null, n.site.building), ` — ${tr("{amount} a go", { amount: money(n.site.price, cur) })}`, n.site.broken ? h("span.badge.bad", null, ` ${tr("broken down")}`) : null));
     if (g.scene.status !== "ended") {
       const setPrice = action("set_price");
       const demolish = action("demolish");
       const selId = nextId("band");
       const sel = h("select", { id: selId }, (b?.priceBands || []).map((p) => h("option", { value: p.id, selected: p.id === n.site.band }, `${t(p.labelKey, null, p.id)} (${money(p.price, cur)})`)));
       li.append(h("div.actions", null,
-        h("span.inline-form", null, h("label", { for: selId }, "Price"), sel,
-          h("button.small", { type: "button", disabled: !setPrice?.available, onclick: () => act("set_price", { node: n.id, band: sel.value }) }, t(setPrice?.labelKey, null, "Set price"))),
+        h("span.inline-form", null, h("label", { for: selId }, tr("Price")), sel,
+          h("button.small", { type: "button", disabled: !setPrice?.available, onclick: () => act("set_price", { node: n.id, band: sel.value }) }, t(setPrice?.labelKey, null, tr("Set price")))),
         h("button.small.danger", {
           type: "button", disabled: !demolish?.available,
           onclick: guard(async () => {
-            if (await confirm("Demolish?", `Pull down the ${t(n.site.labelKey)} at ${label[n.id]}? This cannot be undone.`, "Demolish")) act("demolish", { node: n.id });
+            if (await confirm(tr("Demolish?"), tr("Pull down the {building} at {place}? This cannot be undone.", { building: t(n.site.labelKey), place: label[n.id] }), tr("Demolish"))) act("demolish", { node: n.id });
           }),
-        }, t(demolish?.labelKey, null, "Demolish"))));
+        }, t(demolish?.labelKey, null, tr("Demolish")))));
     }
   } else if (n.buildable) {
     const build = action("build");
     if (g.scene.status === "ended") {
-      li.append(h("p.muted", null, "A free site."));
+      li.append(h("p.muted", null, tr("A free site.")));
       return li;
     }
     const selId = nextId("bld");
     const bandId = nextId("bnd");
     const sel = h("select", { id: selId, dataset: { role: "building" } }, v.catalogue.map((c) =>
-      h("option", { value: c.id }, `${t(c.labelKey, null, c.id)} — ${money(c.cost, cur)}${c.affordable ? "" : " (cannot afford)"}`)));
+      h("option", { value: c.id }, `${t(c.labelKey, null, c.id)} — ${money(c.cost, cur)}${c.affordable ? "" : ` ${tr("(cannot afford)")}`}`)));
     const band = h("select", { id: bandId });
     const desc = h("p.muted", null);
     const sync = () => {
@@ -157,33 +158,33 @@ function place(n, v, g, t, cur, action, act, label) {
     };
     sync();
     sel.addEventListener("change", sync);
-    li.append(h("p", null, "A free site."), h("div.build-form", null,
-      h("span.inline-form", null, h("label", { for: selId }, "Build"), sel),
-      h("span.inline-form", null, h("label", { for: bandId }, "Price"), band),
-      h("button.small.primary", { type: "button", disabled: !build?.available, dataset: { build: n.id }, onclick: () => act("build", { node: n.id, building: sel.value, band: band.value }) }, t(build?.labelKey, null, "Build"))),
+    li.append(h("p", null, tr("A free site.")), h("div.build-form", null,
+      h("span.inline-form", null, h("label", { for: selId }, tr("Build")), sel),
+      h("span.inline-form", null, h("label", { for: bandId }, tr("Price")), band),
+      h("button.small.primary", { type: "button", disabled: !build?.available, dataset: { build: n.id }, onclick: () => act("build", { node: n.id, building: sel.value, band: band.value }) }, t(build?.labelKey, null, tr("Build")))),
       desc);
     if (build && !build.available) li.append(h("p.reason", null, t(build.reasonKey)));
   } else {
-    li.append(h("p.muted", null, "A path: nothing can be built here."));
+    li.append(h("p.muted", null, tr("A path: nothing can be built here.")));
   }
   return li;
 }
 
 function staffPanel(v, t, cur, action, act, ended) {
   const hire = action("hire"), fire = action("fire");
-  return h("section.panel", { "aria-labelledby": "staff-h" }, h("h2", { id: "staff-h" }, "Staff"),
+  return h("section.panel", { "aria-labelledby": "staff-h" }, h("h2", { id: "staff-h" }, tr("Staff")),
     h("ul.staff", null, v.staff.map((s) => h("li", null,
-      h("strong", null, t(s.labelKey, null, s.id)), h("span.muted", null, ` ${s.hired} of ${s.max}, ${money(s.wage, cur)} an hour each`),
+      h("strong", null, t(s.labelKey, null, s.id)), h("span.muted", null, ` ${tr("{n} of {total}, {amount} an hour each", { n: s.hired, total: s.max, amount: money(s.wage, cur) })}`),
       ended ? null : h("div.actions", null,
-        h("button.small", { type: "button", disabled: !hire?.available || s.hired >= s.max, onclick: () => act("hire", { staff: s.id, count: 1 }) }, "Hire one"),
-        h("button.small", { type: "button", disabled: !fire?.available || s.hired === 0, onclick: () => act("fire", { staff: s.id, count: 1 }) }, "Let one go"))))));
+        h("button.small", { type: "button", disabled: !hire?.available || s.hired >= s.max, onclick: () => act("hire", { staff: s.id, count: 1 }) }, tr("Hire one")),
+        h("button.small", { type: "button", disabled: !fire?.available || s.hired === 0, onclick: () => act("fire", { staff: s.id, count: 1 }) }, tr("Let one go")))))));
 }
 
 function alerts(v, t) {
   if (!v.alerts.length) return null;
-  return h("section.panel", { "aria-labelledby": "alerts-h" }, h("h2", { id: "alerts-h" }, "News"),
+  return h("section.panel", { "aria-labelledby": "alerts-h" }, h("h2", { id: "alerts-h" }, tr("News")),
     h("ul.messages", null, v.alerts.slice(-5).reverse().map((a) =>
-      h("li", null, h("strong", null, `Hour ${a.tick}: ${t(a.titleKey)}`), " ", t(a.messageKey, a.params)))));
+      h("li", null, h("strong", null, tr("Hour {n}: {title}", { n: a.tick, title: t(a.titleKey) })), " ", t(a.messageKey, a.params)))));
 }
 
 // What the last action changed, in the player's words (changes.js).
@@ -193,24 +194,24 @@ function messages(g, t, v, label) {
   const staff = Object.fromEntries(v.staff.map((s) => [s.id, t(s.labelKey, null, "")]));
   const objective = Object.fromEntries(v.objectives.map((o) => [o.id, t(o.labelKey, null, "")]));
   const num = (x) => (typeof x === "number" ? String(x) : "—");
-  const named = { served: "Rides given", rating: "Rating", guests: "Guests", arrived: "Arrivals", revenue: "Takings" };
+  const named = { served: tr("Rides given"), rating: tr("Rating"), guests: tr("Guests"), arrived: tr("Arrivals"), revenue: tr("Takings") };
   const describe = (c) => {
     const [head, ...rest] = c.path.split(".");
     const id = rest[0];
-    if (head === "money") return { what: "Cash", from: typeof c.previous === "number" ? money(c.previous, cur) : "—", to: typeof c.value === "number" ? money(c.value, cur) : "—" };
-    if (head === "tick") return { what: "Hour", from: num(c.previous), to: num(c.value) };
+    if (head === "money") return { what: tr("Cash"), from: typeof c.previous === "number" ? money(c.previous, cur) : "—", to: typeof c.value === "number" ? money(c.value, cur) : "—" };
+    if (head === "tick") return { what: tr("Hour"), from: num(c.previous), to: num(c.value) };
     if (named[head] && !id) return { what: named[head], from: num(c.previous), to: num(c.value) };
     if (head === "site" && label[id]) {
-      const site = (b) => (b && building[b] ? t(building[b].labelKey, null, "") : "an empty site");
+      const site = (b) => (b && building[b] ? t(building[b].labelKey, null, "") : tr("an empty site"));
       if (rest[1] === "band") {
         const b = building[v.nodes.find((n) => n.id === id)?.site?.building];
         const band = (x) => t(b?.priceBands?.find((p) => p.id === x)?.labelKey, null, "—");
-        return b ? { what: `Price at ${label[id]}`, from: band(c.previous), to: band(c.value) } : null;
+        return b ? { what: tr("Price at {place}", { place: label[id] }), from: band(c.previous), to: band(c.value) } : null;
       }
       return { what: label[id], from: site(c.previous), to: site(c.value) };
     }
     if (head === "staff" && staff[id]) return { what: staff[id], from: num(c.previous), to: num(c.value) };
-    if (head === "objective" && objective[id]) return { what: objective[id], from: statusText[c.previous] || statusText.pending, to: statusText[c.value] || "—" };
+    if (head === "objective" && objective[id]) return { what: objective[id], from: statusText(c.previous || "pending"), to: statusText(c.value) || "—" };
     return null;
   };
   const why = (c) => {
