@@ -1,7 +1,10 @@
 package core
 
 import (
+	"math"
+	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/storyloom/storyloom/engine/canon"
 )
@@ -84,10 +87,68 @@ func appendParamsMember(b []byte, p map[string]any) ([]byte, error) {
 	if len(p) == 0 {
 		return b, nil
 	}
+	if out, ok := appendPlainParams(append(b, `,"params":`...), p); ok {
+		return out, nil
+	}
 	enc, err := canon.Marshal(p)
 	if err != nil {
 		return nil, err
 	}
 	b = append(b, `,"params":`...)
 	return append(b, enc...), nil
+}
+
+// appendPlainParams appends p as canonical JSON when every value is a
+// string of valid UTF-8, a bool, or a finite number of a built-in type
+// (what a kind's text params hold), in the form canon.Marshal gives, with
+// no reflection. It reports false, having written nothing that counts,
+// for anything else, which canon.Marshal then handles.
+func appendPlainParams(b []byte, p map[string]any) ([]byte, bool) {
+	if len(p) > MaxParams {
+		return b, false
+	}
+	var small [MaxParams]string
+	keys := small[:0]
+	for k := range p {
+		if !utf8.ValidString(k) {
+			return b, false
+		}
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, canon.CompareKeys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = canon.AppendString(b, k)
+		b = append(b, ':')
+		var f float64
+		switch v := p[k].(type) {
+		case string:
+			if !utf8.ValidString(v) {
+				return b, false
+			}
+			b = canon.AppendString(b, v)
+			continue
+		case bool:
+			b = strconv.AppendBool(b, v)
+			continue
+		case int:
+			f = float64(v)
+		case int32:
+			f = float64(v)
+		case int64:
+			f = float64(v)
+		case float64:
+			f = v
+		default:
+			return b, false
+		}
+		if math.IsInf(f, 0) || math.IsNaN(f) || math.Abs(f) >= 1<<53 {
+			return b, false
+		}
+		b = canon.AppendNumber(b, f)
+	}
+	return append(b, '}'), true
 }

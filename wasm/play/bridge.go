@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"sync"
 
 	"github.com/hack-pad/safejs"
 	"github.com/storyloom/storyloom/engine/core"
@@ -69,8 +70,9 @@ type carriesOK interface{ carriesOK() }
 
 // respond encodes a method's outcome as the JSON object the promise
 // resolves to: {ok:true, ...value} or {ok:false, error:{code, message}},
-// plus storage when storage is not durable.
-func respond(value any, err error, storage *storageStatus) []byte {
+// plus storage, the encoded ,"storage":{…} member that every response
+// carries while storage is not durable (nil while it is).
+func respond(value any, err error, storage []byte) []byte {
 	var body []byte
 	if err == nil {
 		if value == nil {
@@ -109,11 +111,7 @@ func respond(value any, err error, storage *storageStatus) []byte {
 			out.Write(body[:len(body)-1])
 		}
 	}
-	if storage != nil && !storage.Durable {
-		s, _ := json.Marshal(storage)
-		out.WriteString(`,"storage":`)
-		out.Write(s)
-	}
+	out.Write(storage)
 	out.WriteByte('}')
 	return out.Bytes()
 }
@@ -127,10 +125,13 @@ type jsBridge struct {
 	status  func() *storageStatus
 
 	// executor is the one Promise executor every call passes to new
-	// Promise: the constructor calls it at once, on the JavaScript thread
-	// that is running the call, and it leaves the resolve function in
-	// resolving for the call to take. No call makes a function of its own.
-	executor  safejs.Func
+	// Promise: Map.prototype.set bound to resolving and the key 0, a
+	// JavaScript built-in, so the constructor's call of it stores the
+	// promise's resolve function under 0 without calling back into Go
+	// (a nested call from JavaScript into Go, and the values it hands
+	// over, each with a finalizer, cost more than the rest of the
+	// promise). No call makes a function of its own.
+	executor  safejs.Value
 	resolving safejs.Value
 
 	// idle hands a call to a worker waiting for one: workers are
@@ -138,6 +139,10 @@ type jsBridge struct {
 	// has already grown rather than growing a fresh goroutine's stack
 	// frame by frame (a copy each time) as a goroutine per call did.
 	idle chan call
+
+	statusMu   sync.Mutex
+	statusLast storageStatus
+	statusEnc  []byte // nil until the first response that carries it
 }
 
 // call is one bridge call for a worker to run.
@@ -162,25 +167,35 @@ func newJSBridge() (*jsBridge, error) {
 	if b.console, err = g.Get("console"); err != nil {
 		return nil, err
 	}
-	// The executor lives as long as the page: it is never released.
-	b.executor, err = safejs.FuncOf(func(_ safejs.Value, pargs []safejs.Value) any {
-		if len(pargs) > 0 {
-			b.resolving = pargs[0]
-		}
-		return nil
-	})
+	mapType, err := g.Get("Map")
 	if err != nil {
+		return nil, err
+	}
+	if b.resolving, err = mapType.New(); err != nil {
+		return nil, err
+	}
+	proto, err := mapType.Get("prototype")
+	if err != nil {
+		return nil, err
+	}
+	set, err := proto.Get("set")
+	if err != nil {
+		return nil, err
+	}
+	if b.executor, err = set.Call("bind", b.resolving, 0); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
 // newPromise returns a new Promise and its resolve function. It runs on
-// the JavaScript thread, inside a call from the page, as the executor does.
+// the JavaScript thread, inside a call from the page; the executor has
+// run when the constructor returns.
 func (b *jsBridge) newPromise() (p, resolve safejs.Value, err error) {
-	b.resolving = safejs.Undefined()
-	p, err = b.promise.New(b.executor)
-	resolve, b.resolving = b.resolving, safejs.Undefined()
+	if p, err = b.promise.New(b.executor); err != nil {
+		return p, resolve, err
+	}
+	resolve, err = b.resolving.Call("get", 0)
 	return p, resolve, err
 }
 
@@ -274,11 +289,25 @@ func (b *jsBridge) run(c call) {
 	out = respond(value, err, b.storage())
 }
 
-func (b *jsBridge) storage() *storageStatus {
+// storage returns the ,"storage":{…} member of a response while storage
+// is not durable, and nil while it is. The encoding is kept while the
+// status stays the same: it changes rarely, and a call is answered often.
+func (b *jsBridge) storage() []byte {
 	if b.status == nil {
 		return nil
 	}
-	return b.status()
+	s := b.status()
+	if s == nil || s.Durable {
+		return nil
+	}
+	b.statusMu.Lock()
+	defer b.statusMu.Unlock()
+	if b.statusEnc == nil || *s != b.statusLast {
+		enc, _ := json.Marshal(s)
+		b.statusEnc = append([]byte(`,"storage":`), enc...)
+		b.statusLast = *s
+	}
+	return b.statusEnc
 }
 
 // resolve settles a promise with the parsed JSON document out.

@@ -243,5 +243,38 @@ func (c *clock) Now() string {
 		t = c.last.Add(time.Microsecond)
 	}
 	c.last = t
-	return t.Format("2006-01-02T15:04:05.000000000Z")
+	return stamp(t)
+}
+
+// stamp writes t, a UTC time, as t.Format("2006-01-02T15:04:05.000000000Z")
+// does for a four-digit year, without the layout interpreter: every record
+// write and every choice takes a stamp.
+func stamp(t time.Time) string {
+	y, mo, d := t.Date()
+	if y < 0 || y > 9999 {
+		return t.Format("2006-01-02T15:04:05.000000000Z")
+	}
+	h, mi, sec := t.Clock()
+	var b [30]byte
+	put := func(at, v, width int) {
+		for k := width - 1; k >= 0; k-- {
+			b[at+k] = byte('0' + v%10)
+			v /= 10
+		}
+	}
+	put(0, y, 4)
+	b[4] = '-'
+	put(5, int(mo), 2)
+	b[7] = '-'
+	put(8, d, 2)
+	b[10] = 'T'
+	put(11, h, 2)
+	b[13] = ':'
+	put(14, mi, 2)
+	b[16] = ':'
+	put(17, sec, 2)
+	b[19] = '.'
+	put(20, t.Nanosecond(), 9)
+	b[29] = 'Z'
+	return string(b[:])
 }

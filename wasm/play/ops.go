@@ -8,11 +8,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/session"
@@ -185,8 +187,12 @@ type lastPlayed struct {
 func lastKey(campaignID string) string { return "last:" + profileID + ":" + campaignID }
 
 func (h *host) touch(campaignID, sessionID string, status core.Status, now string) {
-	doc, _ := json.Marshal(lastPlayed{SessionID: sessionID, PlayedAt: now, Status: string(status)})
-	h.keep.putMetaBehind(lastKey(campaignID), string(doc))
+	// The document is written by hand, as encoding/json would write it:
+	// every choice touches it.
+	doc := append([]byte(`{"sessionId":`), canon.AppendString(nil, sessionID)...)
+	doc = append(append(doc, `,"playedAt":`...), canon.AppendString(nil, now)...)
+	doc = append(append(doc, `,"status":`...), canon.AppendString(nil, string(status))...)
+	h.keep.putMetaBehind(lastKey(campaignID), string(append(doc, '}')))
 }
 
 func (h *host) last(campaignID string) *lastPlayed {
@@ -571,12 +577,30 @@ type actionOut struct {
 
 func (actionOut) carriesOK() {}
 
+// plain reports whether o carries nothing but its ok and its scene: no
+// error, no news, and its four lists empty (never nil: encoding/json would
+// write null).
+func (o actionOut) plain() bool {
+	r := o.ActionResult
+	return o.Error == nil && o.News == nil &&
+		r.Errors != nil && len(r.Errors) == 0 && r.Warnings != nil && len(r.Warnings) == 0 &&
+		r.Changes != nil && len(r.Changes) == 0 && r.Messages != nil && len(r.Messages) == 0
+}
+
 // appendJSON writes o as encoding/json would read it back, its scene (the
 // bulk of it) by core.Scene.AppendJSON.
 func (o actionOut) appendJSON(b []byte) ([]byte, error) {
 	scene := o.Scene
 	o.Scene = nil
-	rest, err := json.Marshal(o)
+	var rest []byte
+	var err error
+	if o.plain() {
+		// A choice that changed nothing visible and said nothing: most
+		// of a story's choices. encoding/json writes the same.
+		rest = append(strconv.AppendBool([]byte(`{"ok":`), o.OK), `,"errors":[],"warnings":[],"changes":[],"messages":[]}`...)
+	} else {
+		rest, err = json.Marshal(o)
+	}
 	if err != nil || scene == nil {
 		return append(b, rest...), err
 	}

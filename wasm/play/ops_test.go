@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/session"
@@ -82,6 +83,11 @@ func TestAnActionsAnswerReadsAsEncodingJSON(t *testing.T) {
 	}{
 		{"accepted", actionOut{ActionResult: session.ActionResult{OK: true, Scene: scene, Errors: []core.ValidationError{}, Warnings: []core.ValidationWarning{},
 			Changes: []core.StateChange{}, Messages: []core.OutcomeMessage{}}, News: &newsOut{Achievements: []achievementInfo{{ID: "x", Unlocked: true, New: true}}}}},
+		{"plain", actionOut{ActionResult: session.ActionResult{OK: true, Scene: scene, Errors: []core.ValidationError{}, Warnings: []core.ValidationWarning{},
+			Changes: []core.StateChange{}, Messages: []core.OutcomeMessage{}}}},
+		{"plain but for a change", actionOut{ActionResult: session.ActionResult{OK: true, Scene: scene, Errors: []core.ValidationError{}, Warnings: []core.ValidationWarning{},
+			Changes: []core.StateChange{{Path: "gold", Visible: true}}, Messages: []core.OutcomeMessage{}}}},
+		{"nil lists", actionOut{ActionResult: session.ActionResult{OK: true, Scene: scene}}},
 		{"refused", actionOut{ActionResult: session.ActionResult{Errors: []core.ValidationError{{Code: "c", Message: "m"}}}, Error: &wireError{Code: "c", Message: "m"}}},
 	}
 	for _, tt := range tests {
@@ -101,5 +107,20 @@ func TestAnActionsAnswerReadsAsEncodingJSON(t *testing.T) {
 				t.Fatalf("got  %v\nwant %v", got, want)
 			}
 		})
+	}
+}
+
+// TestStampIsTheLayout checks stamp writes what the layout writes.
+func TestStampIsTheLayout(t *testing.T) {
+	for _, tm := range []time.Time{
+		time.Date(2026, 12, 3, 19, 4, 5, 7, time.UTC),
+		time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC),
+		time.Date(12026, 1, 2, 3, 4, 5, 6, time.UTC),
+		time.Unix(1764789000, 123456000).UTC(),
+	} {
+		if got, want := stamp(tm), tm.Format("2006-01-02T15:04:05.000000000Z"); got != want {
+			t.Errorf("stamp(%v) = %s, want %s", tm, got, want)
+		}
 	}
 }
