@@ -2,7 +2,6 @@ package hoststore_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -24,239 +23,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"github.com/storyloom/storyloom/bundle/hosting"
 	"github.com/storyloom/storyloom/bundle/hoststore"
+	"github.com/storyloom/storyloom/bundle/internal/roomsclient"
 	"github.com/storyloom/storyloom/engine/freeport"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
 )
-
-// benchClient is one seat's WebSocket: it keeps its latest view and when
-// it arrived. A game view's log sequence is read off its bytes on arrival;
-// the whole view is decoded only when the benchmark looks at it, so the
-// clients, which share the machine's cores with the server, spend little.
-type benchClient struct {
-	conn    *websocket.Conn
-	mu      sync.Mutex
-	view    []byte
-	v       benchView // view, decoded on demand
-	decoded bool
-	seq     int64 // last log sequence of the latest game view
-	frames  int   // views received
-	at      time.Time
-	tok     string
-	wake    chan struct{}
-}
-
-type benchView struct {
-	Session       string          `json:"session"`
-	DirectoryPage int             `json:"directory_page"`
-	Room          *rooms.RoomView `json:"room"`
-	You           string          `json:"you"`
-	ValidActions  []rooms.Action  `json:"valid_actions"`
-	Result        *rooms.Result   `json:"result"`
-}
-
-// lastSequence returns the sequence of the last log entry of a canonical
-// game view (0 when it has none). Keys are sorted and strings escaped, so
-// the last `"sequence":` key is the last log entry's.
-func lastSequence(view []byte) int64 {
-	i := bytes.LastIndex(view, []byte(`"sequence":`))
-	if i < 0 {
-		return 0
-	}
-	var n int64
-	for _, c := range view[i+len(`"sequence":`):] {
-		if c < '0' || c > '9' {
-			break
-		}
-		n = n*10 + int64(c-'0')
-	}
-	return n
-}
-
-func dialBench(tb testing.TB, url string) *benchClient {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	c, _, err := websocket.Dial(ctx, url, nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	c.SetReadLimit(1 << 20) // a card game's view passes the 32 KiB default
-	bc := &benchClient{conn: c, wake: make(chan struct{}, 1)}
-	go func() {
-		for {
-			_, b, err := c.Read(context.Background())
-			if err != nil {
-				return
-			}
-			if bytes.HasPrefix(b, []byte(`{"lobby_error"`)) {
-				continue
-			}
-			at := time.Now()
-			bc.mu.Lock()
-			bc.view, bc.decoded, bc.at = b, false, at
-			bc.frames++
-			if bc.tok == "" {
-				bc.decode()
-				bc.tok = bc.v.Session
-			}
-			if s := lastSequence(b); s > 0 {
-				bc.seq = s
-			}
-			bc.mu.Unlock()
-			select {
-			case bc.wake <- struct{}{}:
-			default:
-			}
-		}
-	}()
-	return bc
-}
-
-// decode decodes the latest view once; c.mu is held.
-func (c *benchClient) decode() {
-	if !c.decoded {
-		c.v = benchView{}
-		_ = json.Unmarshal(c.view, &c.v)
-		c.decoded = true
-	}
-}
-
-func (c *benchClient) send(tb testing.TB, cmd rooms.Command) {
-	b, _ := rooms.EncodeCommand(cmd)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := c.conn.Write(ctx, websocket.MessageText, b); err != nil {
-		tb.Fatal(err)
-	}
-}
-
-func (c *benchClient) latest() (benchView, int64, time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.decode()
-	return c.v, c.seq, c.at
-}
-
-// arrived returns the log sequence of the latest view and when it came.
-func (c *benchClient) arrived() (int64, time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.seq, c.at
-}
-
-// waitFor waits until ok accepts the latest view.
-func (c *benchClient) waitFor(tb testing.TB, ok func(v benchView, seq int64) bool) {
-	deadline := time.After(60 * time.Second)
-	for {
-		v, seq, _ := c.latest()
-		if ok(v, seq) {
-			return
-		}
-		select {
-		case <-c.wake:
-		case <-time.After(5 * time.Millisecond):
-		case <-deadline:
-			tb.Fatalf("bench client: timed out; latest %.300s", c.view)
-		}
-	}
-}
-
-// waitSeq waits until the latest view's log goes past seq, without
-// decoding it.
-func (c *benchClient) waitSeq(tb testing.TB, seq int64) {
-	deadline := time.After(60 * time.Second)
-	for {
-		if s, _ := c.arrived(); s > seq {
-			return
-		}
-		select {
-		case <-c.wake:
-		case <-time.After(5 * time.Millisecond):
-		case <-deadline:
-			tb.Fatalf("bench client: timed out waiting for log entry %d", seq+1)
-		}
-	}
-}
-
-// benchRoom is four human seats at one Cheat table.
-type benchRoom struct {
-	seats [4]*benchClient
-}
-
-// start seats the four at a new table and waits for the game.
-func (r *benchRoom) start(tb testing.TB) {
-	host := r.seats[0]
-	host.send(tb, rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID}})
-	var id string
-	host.waitFor(tb, func(v benchView, _ int64) bool {
-		if v.Room != nil {
-			id = v.Room.RoomID
-		}
-		return v.Room != nil
-	})
-	for _, c := range r.seats[1:] {
-		c.send(tb, rooms.JoinRoom{RoomID: id})
-		c.waitFor(tb, func(v benchView, _ int64) bool { return v.Room != nil })
-	}
-	for _, c := range r.seats {
-		c.send(tb, rooms.Ready{Ready: true})
-	}
-	for _, c := range r.seats {
-		c.waitFor(tb, func(v benchView, _ int64) bool { return v.You != "" && v.Session == "" })
-	}
-}
-
-// step has the seat with a decision act, and returns the time from the
-// send to the moment the last of the four seats received the view of it.
-func (r *benchRoom) step(tb testing.TB) time.Duration {
-	for {
-		var actor *benchClient
-		var act rooms.Action
-		var seq int64
-		over := false
-		for _, c := range r.seats {
-			v, s, _ := c.latest()
-			if v.Result != nil {
-				over = true
-				break
-			}
-			if len(v.ValidActions) > 0 {
-				actor, act, seq = c, v.ValidActions[len(v.ValidActions)-1], s
-				break
-			}
-		}
-		if over {
-			for _, c := range r.seats {
-				c.send(tb, rooms.Leave{})
-				c.waitFor(tb, func(v benchView, _ int64) bool { return v.Session != "" && v.Room == nil })
-			}
-			r.start(tb)
-			continue
-		}
-		if actor == nil {
-			time.Sleep(time.Millisecond)
-			continue
-		}
-		cmd := rooms.ChooseAction{ActionID: act.ID, Token: act.Token}
-		for _, p := range act.Prompts {
-			cmd.Targets = append(cmd.Targets, rooms.TargetChoice{Slot: p.Slot, Chosen: p.Candidates[:1]})
-		}
-		t0 := time.Now()
-		actor.send(tb, cmd)
-		var last time.Time
-		for _, c := range r.seats {
-			c.waitSeq(tb, seq)
-			if _, at := c.arrived(); at.After(last) {
-				last = at
-			}
-		}
-		return last.Sub(t0)
-	}
-}
 
 // benchServerEnv turns the test binary into the benchmark's room server:
 // its value is the SQLite file. benchProfileEnv, when set, has that
@@ -436,7 +209,7 @@ func BenchmarkRooms200x4WebSocket(b *testing.B) {
 	// Rooms are set up a few at a time: every lobby connection is sent a
 	// view on every directory change, so 800 clients in the lobby at once
 	// would make the set-up quadratic.
-	rs := make([]*benchRoom, nRooms)
+	rs := make([]*roomsclient.Table, nRooms)
 	var wg sync.WaitGroup
 	gate := make(chan struct{}, 4)
 	for i := range rs {
@@ -445,12 +218,12 @@ func BenchmarkRooms200x4WebSocket(b *testing.B) {
 		go func(i int) {
 			defer wg.Done()
 			defer func() { <-gate }()
-			r := &benchRoom{}
-			for j := range r.seats {
-				r.seats[j] = dialBench(b, url)
-				r.seats[j].waitFor(b, func(v benchView, _ int64) bool { return v.Session != "" })
+			r := &roomsclient.Table{}
+			for j := range r.Seats {
+				r.Seats[j] = roomsclient.DialSeat(b, url)
+				r.Seats[j].WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.Session != "" })
 			}
-			r.start(b)
+			r.Start()
 			rs[i] = r
 		}(i)
 	}
@@ -466,12 +239,12 @@ func BenchmarkRooms200x4WebSocket(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				for k, r := range rs {
 					wg.Add(1)
-					go func(k int, r *benchRoom) {
+					go func(k int, r *roomsclient.Table) {
 						defer wg.Done()
 						if mode == "paced" {
 							time.Sleep(time.Duration(rand.IntN(400)) * time.Millisecond)
 						}
-						d := r.step(b)
+						d := r.Step()
 						mu.Lock()
 						lat = append(lat, d)
 						mu.Unlock()
@@ -495,8 +268,8 @@ func BenchmarkRooms200x4WebSocket(b *testing.B) {
 	}
 	srv.stats(b, "profile=stop")
 	for _, r := range rs {
-		for _, c := range r.seats {
-			_ = c.conn.CloseNow()
+		for _, c := range r.Seats {
+			c.Close()
 		}
 	}
 }
@@ -633,12 +406,12 @@ func BenchmarkLobby1000x2000WebSocket(b *testing.B) {
 		wg.Wait()
 	}
 	ids := make([]string, nRooms)
-	hosts := make([]*benchClient, nRooms)
+	hosts := make([]*roomsclient.Seat, nRooms)
 	parallel(nRooms, func(i int) {
-		c := dialBench(b, url)
-		c.waitFor(b, func(v benchView, _ int64) bool { return v.Session != "" })
-		c.send(b, rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID, Name: fmt.Sprint("Table ", i)}})
-		c.waitFor(b, func(v benchView, _ int64) bool {
+		c := roomsclient.DialSeat(b, url)
+		c.WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.Session != "" })
+		c.Send(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID, Name: fmt.Sprint("Table ", i)}})
+		c.WaitFor(func(v roomsclient.SeatView, _ int64) bool {
 			if v.Room != nil {
 				ids[i] = v.Room.RoomID
 			}
@@ -647,13 +420,13 @@ func BenchmarkLobby1000x2000WebSocket(b *testing.B) {
 		hosts[i] = c
 	})
 	pages := (nRooms + rooms.DirectoryPageSize - 1) / rooms.DirectoryPageSize
-	lobby := make([]*benchClient, nLobby)
+	lobby := make([]*roomsclient.Seat, nLobby)
 	parallel(nLobby, func(i int) {
-		c := dialBench(b, url)
-		c.waitFor(b, func(v benchView, _ int64) bool { return v.Session != "" })
+		c := roomsclient.DialSeat(b, url)
+		c.WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.Session != "" })
 		if p := i % pages; p > 0 {
-			c.send(b, rooms.Browse{Page: p})
-			c.waitFor(b, func(v benchView, _ int64) bool { return v.DirectoryPage == p })
+			c.Send(rooms.Browse{Page: p})
+			c.WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.DirectoryPage == p })
 		}
 		lobby[i] = c
 	})
@@ -676,35 +449,19 @@ func BenchmarkLobby1000x2000WebSocket(b *testing.B) {
 				}
 				time.Sleep(time.Duration(r.IntN(100)) * time.Millisecond)
 				c := lobby[int(k)*workers%nLobby+w] // each worker its own clients
-				v, _, _ := c.latest()
+				v, _, _ := c.Latest()
 				var cmd rooms.Command = rooms.JoinRoom{RoomID: ids[r.IntN(nRooms)]}
 				if v.Room != nil {
 					cmd = rooms.Leave{}
 				}
-				c.mu.Lock()
-				before := c.frames
-				c.mu.Unlock()
+				_, before := c.View()
 				t0 := time.Now()
-				c.send(b, cmd)
-				deadline := time.After(60 * time.Second)
-				for {
-					c.mu.Lock()
-					got, at := c.frames, c.at
-					c.mu.Unlock()
-					if got > before {
-						mu.Lock()
-						lat = append(lat, at.Sub(t0))
-						mu.Unlock()
-						break
-					}
-					select {
-					case <-c.wake:
-					case <-time.After(5 * time.Millisecond):
-					case <-deadline:
-						b.Errorf("no view within a minute of %s", cmd.Type())
-						return
-					}
-				}
+				c.Send(cmd)
+				c.Await(before, "a view after "+cmd.Type())
+				_, at := c.Arrived()
+				mu.Lock()
+				lat = append(lat, at.Sub(t0))
+				mu.Unlock()
 			}
 		}()
 	}
@@ -722,6 +479,6 @@ func BenchmarkLobby1000x2000WebSocket(b *testing.B) {
 	b.ReportMetric(float64(st.LobbyBytes), "lobby-B")
 	b.ReportMetric(float64(st.LobbyMax), "lobby-max-B")
 	for _, c := range append(hosts, lobby...) {
-		_ = c.conn.CloseNow()
+		c.Close()
 	}
 }

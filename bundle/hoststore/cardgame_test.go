@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/storyloom/storyloom/bundle/hoststore"
 	"github.com/storyloom/storyloom/bundle/internal/roomsclient"
@@ -43,7 +42,7 @@ func cardHost(t *testing.T, id string) (string, *atomic.Int64, []deck.Precon) {
 type cardTable struct {
 	t       *testing.T
 	now     *atomic.Int64
-	clients []*benchClient
+	clients []*roomsclient.Seat
 	format  string
 }
 
@@ -54,36 +53,36 @@ func seatCards(t *testing.T, url string, now *atomic.Int64, format string, seats
 	t.Helper()
 	tb := &cardTable{t: t, now: now, format: format}
 	for range humans {
-		c := dialBench(t, url)
-		c.waitFor(t, func(v benchView, _ int64) bool { return v.Session != "" })
+		c := roomsclient.DialSeat(t, url)
+		c.WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.Session != "" })
 		tb.clients = append(tb.clients, c)
 	}
 	host := tb.clients[0]
-	host.send(t, rooms.CreateRoom{Config: rooms.RoomConfig{Seats: seats, GameSetup: format}})
+	host.Send(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: seats, GameSetup: format}})
 	var id string
-	host.waitFor(t, func(v benchView, _ int64) bool {
+	host.WaitFor(func(v roomsclient.SeatView, _ int64) bool {
 		if v.Room != nil {
 			id = v.Room.RoomID
 		}
 		return v.Room != nil
 	})
 	for i, c := range tb.clients[1:] {
-		c.send(t, rooms.JoinRoom{RoomID: id})
-		c.waitFor(t, func(v benchView, _ int64) bool { return v.Room != nil && v.Room.Seats[i+1].OccupiedBy != "" })
+		c.Send(rooms.JoinRoom{RoomID: id})
+		c.WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.Room != nil && v.Room.Seats[i+1].OccupiedBy != "" })
 	}
 	for s := humans; s < seats; s++ {
 		d := decks[s%len(decks)]
-		host.send(t, rooms.AddAI{Seat: s, Kind: ai, Cards: d.Cards, Commander: d.Commander})
-		host.waitFor(t, func(v benchView, _ int64) bool { return v.Room != nil && v.Room.Seats[s].AI != "" })
+		host.Send(rooms.AddAI{Seat: s, Kind: ai, Cards: d.Cards, Commander: d.Commander})
+		host.WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.Room != nil && v.Room.Seats[s].AI != "" })
 	}
 	for i, c := range tb.clients {
 		d := decks[i%len(decks)]
-		c.send(t, rooms.SubmitDeck{Cards: d.Cards, Commander: d.Commander})
-		c.waitFor(t, func(v benchView, _ int64) bool { return v.Room != nil && v.Room.Seats[i].Decked })
-		c.send(t, rooms.Ready{Ready: true})
+		c.Send(rooms.SubmitDeck{Cards: d.Cards, Commander: d.Commander})
+		c.WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.Room != nil && v.Room.Seats[i].Decked })
+		c.Send(rooms.Ready{Ready: true})
 	}
 	for _, c := range tb.clients {
-		c.waitFor(t, func(v benchView, _ int64) bool { return v.You != "" && v.Session == "" })
+		c.WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.You != "" && v.Session == "" })
 	}
 	return tb
 }
@@ -92,7 +91,7 @@ func seatCards(t *testing.T, url string, now *atomic.Int64, format string, seats
 func (tb *cardTable) seats() []roomsclient.CardSeat {
 	out := make([]roomsclient.CardSeat, len(tb.clients))
 	for i, c := range tb.clients {
-		out[i] = cardSeat{t: tb.t, c: c}
+		out[i] = c
 	}
 	return out
 }
@@ -103,34 +102,6 @@ func (tb *cardTable) seats() []roomsclient.CardSeat {
 func (tb *cardTable) play(limit int) roomsclient.CardPlay {
 	return roomsclient.PlayCards(tb.t, tb.seats(), tb.format, tb.format == deck.Commander, limit, func() { tb.now.Add(100) })
 }
-
-// cardSeat is a benchClient as a roomsclient.CardSeat.
-type cardSeat struct {
-	t *testing.T
-	c *benchClient
-}
-
-func (s cardSeat) View() ([]byte, int) {
-	s.c.mu.Lock()
-	defer s.c.mu.Unlock()
-	return s.c.view, s.c.frames
-}
-
-func (s cardSeat) Await(n int, what string) {
-	s.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for _, got := s.View(); got <= n; _, got = s.View() {
-		if time.Now().After(deadline) {
-			s.t.Fatalf("no view came for %s", what)
-		}
-		select {
-		case <-s.c.wake:
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-}
-
-func (s cardSeat) Send(c rooms.Command) { s.c.send(s.t, c) }
 
 // TestCardGameOverWebSocket plays a starter-1v1 game of two WebSocket
 // clients on the native host, with preconstructed decks, to its result:
@@ -143,7 +114,7 @@ func TestCardGameOverWebSocket(t *testing.T) {
 	if p.Result == nil {
 		t.Fatalf("no result after %d moves", p.Moves)
 	}
-	b, _ := cardSeat{t: t, c: tb.clients[0]}.View()
+	b, _ := tb.clients[0].View()
 	var v roomsclient.CardView
 	_ = json.Unmarshal(b, &v)
 	casts := v.Logged("spell_cast")

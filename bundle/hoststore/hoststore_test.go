@@ -16,6 +16,7 @@ import (
 
 	"github.com/storyloom/storyloom/bundle/hosting"
 	"github.com/storyloom/storyloom/bundle/hoststore"
+	"github.com/storyloom/storyloom/bundle/internal/roomsclient"
 	"github.com/storyloom/storyloom/engine/rooms"
 )
 
@@ -81,29 +82,29 @@ func TestRestartFromFile(t *testing.T) {
 	url := func(s *httptest.Server) string { return "ws" + strings.TrimPrefix(s.URL, "http") + "/rooms/ws" }
 
 	// A room: two humans and an AI, a few moves.
-	a, b := dialBench(t, url(srv)), dialBench(t, url(srv))
-	for _, c := range []*benchClient{a, b} {
-		c.waitFor(t, func(v benchView, _ int64) bool { return v.Session != "" })
+	a, b := roomsclient.DialSeat(t, url(srv)), roomsclient.DialSeat(t, url(srv))
+	for _, c := range []*roomsclient.Seat{a, b} {
+		c.WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.Session != "" })
 	}
-	a.send(t, rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 3, GameSetup: "cheat"}})
+	a.Send(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 3, GameSetup: "cheat"}})
 	var id string
-	a.waitFor(t, func(v benchView, _ int64) bool {
+	a.WaitFor(func(v roomsclient.SeatView, _ int64) bool {
 		if v.Room != nil {
 			id = v.Room.RoomID
 		}
 		return v.Room != nil
 	})
-	b.send(t, rooms.JoinRoom{RoomID: id})
-	b.waitFor(t, func(v benchView, _ int64) bool { return v.Room != nil })
-	a.send(t, rooms.AddAI{Seat: 2, Kind: "fox"})
-	for _, c := range []*benchClient{a, b} {
+	b.Send(rooms.JoinRoom{RoomID: id})
+	b.WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.Room != nil })
+	a.Send(rooms.AddAI{Seat: 2, Kind: "fox"})
+	for _, c := range []*roomsclient.Seat{a, b} {
 		now.Add(100)
-		c.send(t, rooms.Ready{Ready: true})
+		c.Send(rooms.Ready{Ready: true})
 	}
-	for _, c := range []*benchClient{a, b} {
-		c.waitFor(t, func(v benchView, _ int64) bool { return v.You != "" && v.Session == "" })
+	for _, c := range []*roomsclient.Seat{a, b} {
+		c.WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.You != "" && v.Session == "" })
 	}
-	r := &benchRoom{}
+	r := &roomsclient.Table{}
 	for i := 0; i < 4; i++ {
 		now.Add(200)
 		playTwo(t, r, a, b)
@@ -129,8 +130,8 @@ func TestRestartFromFile(t *testing.T) {
 	}
 	seqBefore := nextLog()
 	for settled := false; !settled; {
-		for _, c := range []*benchClient{a, b} {
-			c.waitFor(t, func(_ benchView, s int64) bool { return s >= seqBefore })
+		for _, c := range []*roomsclient.Seat{a, b} {
+			c.WaitFor(func(_ roomsclient.SeatView, s int64) bool { return s >= seqBefore })
 		}
 		time.Sleep(50 * time.Millisecond)
 		n := nextLog()
@@ -160,18 +161,19 @@ func TestRestartFromFile(t *testing.T) {
 	defer srv.Close()
 	defer host.Close()
 
-	a2, b2 := dialBench(t, url(srv)), dialBench(t, url(srv))
-	for i, c := range []*benchClient{a2, b2} {
-		c.waitFor(t, func(v benchView, _ int64) bool { return v.Session != "" })
-		c.send(t, rooms.Hello{Token: []*benchClient{a, b}[i].tok})
-		c.waitFor(t, func(v benchView, _ int64) bool { return v.You != "" && v.Session == "" })
+	a2, b2 := roomsclient.DialSeat(t, url(srv)), roomsclient.DialSeat(t, url(srv))
+	for i, c := range []*roomsclient.Seat{a2, b2} {
+		c.WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.Session != "" })
+		c.Send(rooms.Hello{Token: []*roomsclient.Seat{a, b}[i].Token()})
+		c.WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.You != "" && v.Session == "" })
 	}
-	if _, seq, _ := a2.latest(); seq != seqBefore {
-		t.Fatalf("the game is at log sequence %d after the restart, %d before: %s", seq, seqBefore, a2.view)
+	if _, seq, _ := a2.Latest(); seq != seqBefore {
+		view, _ := a2.View()
+		t.Fatalf("the game is at log sequence %d after the restart, %d before: %s", seq, seqBefore, view)
 	}
 	now.Add(200)
 	playTwo(t, r, a2, b2)
-	a2.waitFor(t, func(_ benchView, s int64) bool { return s > seqBefore }) // the game goes on
+	a2.WaitFor(func(_ roomsclient.SeatView, s int64) bool { return s > seqBefore }) // the game goes on
 	if got := postFP(t, srv, tok, "", pay); got != first {
 		t.Fatalf("a retry after the restart answered\n%s\nnot\n%s", got, first)
 	}
@@ -181,12 +183,12 @@ func TestRestartFromFile(t *testing.T) {
 }
 
 // playTwo makes one move for whichever of a and b has a decision.
-func playTwo(t *testing.T, r *benchRoom, a, b *benchClient) {
+func playTwo(t *testing.T, r *roomsclient.Table, a, b *roomsclient.Seat) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		for _, c := range []*benchClient{a, b} {
-			v, seq, _ := c.latest()
+		for _, c := range []*roomsclient.Seat{a, b} {
+			v, seq, _ := c.Latest()
 			if v.Result != nil {
 				return
 			}
@@ -194,12 +196,8 @@ func playTwo(t *testing.T, r *benchRoom, a, b *benchClient) {
 				continue
 			}
 			act := v.ValidActions[len(v.ValidActions)-1]
-			cmd := rooms.ChooseAction{ActionID: act.ID, Token: act.Token}
-			for _, p := range act.Prompts {
-				cmd.Targets = append(cmd.Targets, rooms.TargetChoice{Slot: p.Slot, Chosen: p.Candidates[:1]})
-			}
-			c.send(t, cmd)
-			c.waitFor(t, func(_ benchView, s int64) bool { return s > seq })
+			c.Send(roomsclient.FirstChoice(act))
+			c.WaitFor(func(_ roomsclient.SeatView, s int64) bool { return s > seq })
 			return
 		}
 		time.Sleep(2 * time.Millisecond)

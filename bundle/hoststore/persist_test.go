@@ -11,6 +11,7 @@ import (
 
 	"github.com/storyloom/storyloom/bundle/hosting"
 	"github.com/storyloom/storyloom/bundle/hoststore"
+	"github.com/storyloom/storyloom/bundle/internal/roomsclient"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
 )
@@ -146,11 +147,7 @@ func randomFrame(rnd *rand.Rand, view []byte, tokens []string) []byte {
 	var cmd rooms.Command
 	if len(v.ValidActions) > 0 && rnd.IntN(5) > 0 {
 		act := v.ValidActions[rnd.IntN(len(v.ValidActions))]
-		c := rooms.ChooseAction{ActionID: act.ID, Token: act.Token}
-		for _, p := range act.Prompts {
-			c.Targets = append(c.Targets, rooms.TargetChoice{Slot: p.Slot, Chosen: p.Candidates[:1]})
-		}
-		cmd = c
+		cmd = roomsclient.FirstChoice(act)
 	} else {
 		room := v.RoomID
 		if v.Room != nil {
