@@ -41,16 +41,20 @@ func (b *position) mint() int {
 	return b.st.Next
 }
 
-// hand puts cards into seat's hand and returns their wire ids.
+// hand puts cards into seat's hand and returns their wire ids, as the
+// seat's view shows them.
 func (b *position) hand(seat int, ids ...string) []string {
-	var out []string
 	for _, id := range ids {
 		if _, ok := b.cards.Def(id); !ok {
 			b.t.Fatalf("no card %q", id)
 		}
-		n := b.mint()
-		b.st.Players[seat].Hand = append(b.st.Players[seat].Hand, rules.Card{N: n, ID: id})
-		out = append(out, "card_"+strconv.Itoa(n))
+		b.st.Phys++
+		b.st.Players[seat].Hand = append(b.st.Players[seat].Hand, rules.Card{N: b.st.Phys, ID: id})
+	}
+	var out []string
+	mine := b.game().View(seat).(rules.View).MyHand
+	for _, c := range mine[len(mine)-len(ids):] {
+		out = append(out, c.ID)
 	}
 	return out
 }
@@ -62,7 +66,8 @@ func (b *position) perm(seat int, id string, edit ...func(*rules.Perm)) string {
 		b.t.Fatalf("no card %q", id)
 	}
 	n := b.mint()
-	p := rules.Perm{N: n, ID: id, Owner: seat, Ctrl: seat, TS: n}
+	b.st.Phys++
+	p := rules.Perm{N: n, Card: b.st.Phys, ID: id, Owner: seat, Ctrl: seat, TS: n}
 	if d, _ := b.cards.Def(id); d.Loyalty != nil {
 		p.Loyalty = *d.Loyalty
 	}

@@ -13,6 +13,10 @@ import (
 func (b *position) resolve(it rules.Item, seat int) *rules.Game {
 	b.t.Helper()
 	it.N, it.Aimed = b.mint(), true
+	if it.Kind == "spell" {
+		b.st.Phys++
+		it.Card = b.st.Phys
+	}
 	b.st.Stack = append(b.st.Stack, it)
 	b.st.Dec = rules.Decision{Kind: rules.DecPriority, Seat: b.st.Active}
 	b.st.Passes = 0

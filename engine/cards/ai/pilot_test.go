@@ -323,7 +323,8 @@ func TestPilotCountersOnlyBigSpells(t *testing.T) {
 			b.lands(0, "island", 3)
 			b.hand(0, "unravel")
 			n := b.mint()
-			b.st.Stack = append(b.st.Stack, rules.Item{N: n, Kind: "spell", Ctrl: 1, Owner: 1, ID: tc.spell, Aimed: true, Name: tc.spell})
+			b.st.Phys++
+			b.st.Stack = append(b.st.Stack, rules.Item{N: n, Card: b.st.Phys, Kind: "spell", Ctrl: 1, Owner: 1, ID: tc.spell, Aimed: true, Name: tc.spell})
 			_, a := b.choose(Pilot, 0)
 			if (a.Type == "cast_spell") != tc.want {
 				t.Fatalf("answered %s, want a counter: %v", a.Type, tc.want)

@@ -65,7 +65,7 @@ func (g *Game) actions(seat int) []rooms.Action {
 		n := len(pl.Hand) - g.maxHand(seat)
 		acts = append(acts, rooms.Action{ID: g.aid("discard"), Type: "discard", Label: "Discard to hand size",
 			Prompts: []rooms.Prompt{{Kind: rooms.PromptSelectFromZone, Slot: "discard", Prompt: "Discard " + plural(n, "card"),
-				Zone: "hand", Owner: rooms.PlayerID(seat), Count: n, Candidates: handIDs(pl.Hand)}}})
+				Zone: "hand", Owner: rooms.PlayerID(seat), Count: n, Candidates: g.handIDs(pl.Hand)}}})
 	case DecAttackers:
 		acts = append(acts, g.attackAction())
 	case DecBlockers:
@@ -80,10 +80,10 @@ func (g *Game) actions(seat int) []rooms.Action {
 }
 
 // handIDs lists the wire ids of cards.
-func handIDs(cards []Card) []string {
+func (g *Game) handIDs(cards []Card) []string {
 	out := make([]string, len(cards))
 	for i, c := range cards {
-		out[i] = cardID(c.N)
+		out[i] = g.cardID(c.N)
 	}
 	return out
 }
@@ -107,7 +107,7 @@ func (g *Game) mulliganAction(seat int) rooms.Action {
 		zero := 0
 		a.Prompts = append(a.Prompts, rooms.Prompt{Kind: rooms.PromptSelectFromZone, Slot: "bottom",
 			Prompt: "Put " + plural(pl.Mulls, "card") + " on the bottom of your library", Zone: "hand",
-			Owner: rooms.PlayerID(seat), Count: pl.Mulls, Min: &zero, Candidates: handIDs(pl.Hand)})
+			Owner: rooms.PlayerID(seat), Count: pl.Mulls, Min: &zero, Candidates: g.handIDs(pl.Hand)})
 	}
 	return a
 }
@@ -125,7 +125,7 @@ func (g *Game) priorityActions(seat int) []rooms.Action {
 		d := g.def(c.ID)
 		if is(d, "land") {
 			if pl.Lands == 0 && g.canSorcery(seat) {
-				acts = append(acts, rooms.Action{ID: g.aid("land", cardID(c.N)), Type: "play_land", Label: "Play " + d.Name, Subject: []string{cardID(c.N)},
+				acts = append(acts, rooms.Action{ID: g.aid("land", g.cardID(c.N)), Type: "play_land", Label: "Play " + d.Name, Subject: []string{g.cardID(c.N)},
 					Destinations: []rooms.Destination{{Type: "zone", ID: "battlefield", Owner: rooms.PlayerID(seat)}}})
 			}
 			continue
@@ -404,13 +404,13 @@ func (g *Game) apply(seat int, a rooms.Action, ans map[string][]string) error {
 		g.pass()
 		return nil
 	case "land":
-		_, n, _ := parseID(parts[1])
+		_, n, _ := g.parseID(parts[1])
 		c, ok := takeCard(&st.Players[seat].Hand, n)
 		if !ok {
 			return fmt.Errorf("rules: no such card")
 		}
 		st.Players[seat].Lands++
-		g.enter(seat, seat, c.ID, nil, c.Cmdr, false)
+		g.enter(seat, seat, c, nil, false)
 		g.acted(seat)
 		st.Dec = Decision{}
 		return nil
@@ -437,9 +437,9 @@ func (g *Game) apply(seat int, a rooms.Action, ans map[string][]string) error {
 	case "discard":
 		pl := &st.Players[seat]
 		for _, id := range ans["discard"] {
-			_, n, _ := parseID(id)
+			_, n, _ := g.parseID(id)
 			if c, ok := takeCard(&pl.Hand, n); ok {
-				g.putCard(seat, c.ID, c.Cmdr, toGrave)
+				g.putCard(seat, c, toGrave)
 			}
 		}
 		g.emit("cards_discarded", "player", rooms.PlayerID(seat), "count", len(ans["discard"]))
@@ -476,7 +476,7 @@ func (g *Game) applyMulligan(seat int, ans map[string][]string) error {
 		return fmt.Errorf("rules: keeping after %d mulligans bottoms %d cards", pl.Mulls, pl.Mulls)
 	}
 	for i := len(bottom) - 1; i >= 0; i-- { // the first id ends up deepest
-		_, n, _ := parseID(bottom[i])
+		_, n, _ := g.parseID(bottom[i])
 		c, ok := takeCard(&pl.Hand, n)
 		if !ok {
 			return fmt.Errorf("rules: %q is not in the hand", bottom[i])
@@ -503,7 +503,7 @@ func (g *Game) allKept() bool {
 
 // applyMana activates a mana ability: the mana goes to the pool.
 func (g *Game) applyMana(seat int, pid, idx, col string) error {
-	_, n, _ := parseID(pid)
+	_, n, _ := g.parseID(pid)
 	p := g.perm(n)
 	if p == nil {
 		return fmt.Errorf("rules: no such permanent")
@@ -535,7 +535,7 @@ func sortPool(pool string) string {
 func (g *Game) applyCast(seat int, id string, ans map[string][]string) error {
 	st := &g.st
 	pl := &st.Players[seat]
-	_, n, _ := parseID(id)
+	_, n, _ := g.parseID(id)
 	fromCommand := false
 	c, ok := takeCard(&pl.Hand, n)
 	if !ok {
@@ -550,7 +550,7 @@ func (g *Game) applyCast(seat int, id string, ans map[string][]string) error {
 		// the tax counted the casts before this one
 		pl.Casts++
 	}
-	it := Item{N: g.mint(), Kind: "spell", Ctrl: seat, Owner: seat, ID: c.ID, Cmdr: c.Cmdr, Aimed: true, Name: d.Name}
+	it := Item{N: g.mint(), Card: c.N, Kind: "spell", Ctrl: seat, Owner: seat, ID: c.ID, Cmdr: c.Cmdr, Aimed: true, Name: d.Name}
 	if d.Spell != nil && len(d.Spell.Modes) > 1 {
 		for i := range chooseCount(d) {
 			k, err := strconv.Atoi(first(ans[modeSlot(i)]))
@@ -622,7 +622,7 @@ func (g *Game) payMana(seat int, c cost, ans map[string][]string) error {
 			}
 			continue
 		}
-		_, n, _ := parseID(got[0])
+		_, n, _ := g.parseID(got[0])
 		k := slices.IndexFunc(srcs, func(s source) bool { return s.Perm == n })
 		if k < 0 {
 			return fmt.Errorf("rules: %s cannot pay", got[0])
@@ -646,7 +646,7 @@ func (g *Game) payMana(seat int, c cost, ans map[string][]string) error {
 // the stack (a loyalty ability changes loyalty first).
 func (g *Game) applyActivate(seat int, pid, idx string, ans map[string][]string) error {
 	st := &g.st
-	_, n, _ := parseID(pid)
+	_, n, _ := g.parseID(pid)
 	p := g.perm(n)
 	k, _ := strconv.Atoi(idx)
 	if p == nil {
@@ -714,6 +714,7 @@ func (g *Game) applyAim(ans map[string][]string) error {
 		it.Targets = append(it.Targets, first(ans["t"+strconv.Itoa(k)]))
 	}
 	it.Aimed = true
+	it.Aim = g.mint() // a graveyard card that arrives later is not what was aimed at
 	g.st.Dec = Decision{}
 	return nil
 }

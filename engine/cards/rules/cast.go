@@ -166,7 +166,7 @@ func (g *Game) castAction(seat int, c Card, fromCommand bool) (rooms.Action, boo
 		return rooms.Action{}, false
 	}
 	modified := g.spellCost(seat, d, fromCommand)
-	a := rooms.Action{ID: g.aid("cast", cardID(c.N)), Type: "cast_spell", Label: "Cast " + d.Name, Subject: []string{cardID(c.N)}}
+	a := rooms.Action{ID: g.aid("cast", g.cardID(c.N)), Type: "cast_spell", Label: "Cast " + d.Name, Subject: []string{g.cardID(c.N)}}
 	it := Item{N: -1, Kind: "spell", Ctrl: seat, ID: c.ID}
 	// mode: one option prompt per mode chosen ("mode", "mode1", …), each
 	// offering every mode whose targets exist
@@ -295,7 +295,7 @@ func (g *Game) extraPrompts(seat int, x *card.ExtraCost, castCard, self int) ([]
 		var cands []string
 		for _, c := range pl.Hand {
 			if c.N != castCard {
-				cands = append(cands, cardID(c.N))
+				cands = append(cands, g.cardID(c.N))
 			}
 		}
 		if len(cands) < x.Discard {
@@ -322,7 +322,7 @@ func (g *Game) extraPrompts(seat int, x *card.ExtraCost, castCard, self int) ([]
 		var cands []string
 		for _, c := range pl.Grave {
 			if cardMatches(g.def(c.ID), x.ExileFromGraveyard) {
-				cands = append(cands, cardID(c.N))
+				cands = append(cands, g.cardID(c.N))
 			}
 		}
 		if len(cands) == 0 {
@@ -343,21 +343,21 @@ func (g *Game) payExtra(seat int, x *card.ExtraCost, ans map[string][]string) {
 	}
 	if ids := ans["cost_discard"]; len(ids) > 0 {
 		for _, id := range ids {
-			_, n, _ := parseID(id)
+			_, n, _ := g.parseID(id)
 			if c, ok := takeCard(&pl.Hand, n); ok {
-				g.putCard(seat, c.ID, c.Cmdr, toGrave)
+				g.putCard(seat, c, toGrave)
 			}
 		}
 		g.emit("cards_discarded", "player", rooms.PlayerID(seat), "count", len(ids))
 	}
 	for _, id := range ans["cost_sacrifice"] {
-		_, n, _ := parseID(id)
+		_, n, _ := g.parseID(id)
 		g.leaveField(n, toGrave)
 	}
 	for _, id := range ans["cost_exile"] {
-		_, n, _ := parseID(id)
+		_, n, _ := g.parseID(id)
 		if c, ok := takeCard(&pl.Grave, n); ok {
-			g.putCard(seat, c.ID, c.Cmdr, toExile)
+			g.putCard(seat, c, toExile)
 		}
 	}
 }

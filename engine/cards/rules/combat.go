@@ -76,7 +76,7 @@ func (g *Game) applyAttack(ans map[string][]string) error {
 		if def == "" {
 			return fmt.Errorf("rules: %s needs a defender", id)
 		}
-		_, n, _ := parseID(id)
+		_, n, _ := g.parseID(id)
 		p := g.perm(n)
 		c := g.chars(p)
 		if c.kw&kwVigilance == 0 {
@@ -99,7 +99,7 @@ func (g *Game) applyAttack(ans map[string][]string) error {
 
 // defendingSeat is the player an attack on target defends.
 func (g *Game) defendingSeat(target string) int {
-	k, n, _ := parseID(target)
+	k, n, _ := g.parseID(target)
 	if k == "p" {
 		return n
 	}
@@ -213,7 +213,7 @@ func (g *Game) applyBlock(seat int, ans map[string][]string) error {
 	for _, n := range g.attackersOf(seat) {
 		a := g.perm(n)
 		for _, id := range ans["block:"+permID(n)] {
-			_, b, _ := parseID(id)
+			_, b, _ := g.parseID(id)
 			bp := g.perm(b)
 			bp.Blocks = []int{n}
 			a.Blockers = append(a.Blockers, b)
@@ -258,7 +258,7 @@ func (g *Game) applyOrder(ans map[string][]string) error {
 		p := g.perm(n)
 		var order []int
 		for _, id := range ans["order:"+permID(n)] {
-			_, b, _ := parseID(id)
+			_, b, _ := g.parseID(id)
 			order = append(order, b)
 		}
 		p.Blockers = order
@@ -335,7 +335,7 @@ func (g *Game) combatDamage() {
 				continue
 			}
 		}
-		kind, n, _ := parseID(p.Attack)
+		kind, n, _ := g.parseID(p.Attack)
 		if kind == "p" {
 			hits = append(hits, hit{src: src, player: n, amt: left, via: permID(p.N)})
 		} else {

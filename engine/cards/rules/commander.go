@@ -41,7 +41,7 @@ func (g *Game) applyCommanderReturn(c *Choice, accept bool) error {
 	if !ok {
 		return nil
 	}
-	nn := g.putCard(c.Owner, card.ID, true, toCommand)
-	g.emit("commander_returned_to_command_zone", "player", rooms.PlayerID(c.Owner), "card", logEntity(cardID(nn), g.def(card.ID).Name))
+	nn := g.putCard(c.Owner, card, toCommand)
+	g.emit("commander_returned_to_command_zone", "player", rooms.PlayerID(c.Owner), "card", logEntity(g.cardID(nn), g.def(card.ID).Name))
 	return nil
 }

@@ -113,12 +113,12 @@ func TestDiscardChosenByTheTargetAndByTheCaster(t *testing.T) {
 	if len(g.View(1).(View).Revealed) != 0 {
 		t.Fatal("a seat choosing from its own hand is shown it again")
 	}
-	choice := numIDs(g.st.Dec.Choice.Cards, cardID)
+	choice := numIDs(g.st.Dec.Choice.Cards, g.cardID)
 	if len(choice) != 3 || g.st.Dec.Choice.Max != 2 {
 		t.Fatalf("choice %+v", g.st.Dec.Choice)
 	}
 	answer(t, g, 1, choice[1], choice[2])
-	if len(g.st.Players[1].Hand) != 1 || cardID(g.st.Players[1].Hand[0].N) != keep || len(g.st.Players[1].Grave) != 2 {
+	if len(g.st.Players[1].Hand) != 1 || g.cardID(g.st.Players[1].Hand[0].N) != keep || len(g.st.Players[1].Grave) != 2 {
 		t.Fatalf("hand %+v", g.st.Players[1].Hand)
 	}
 	g.give(1, "hawk")

@@ -97,6 +97,10 @@ func appendCard(b []byte, x *Card) []byte {
 	o.b = rooms.AppendString(o.b, x.ID)
 	o.key("n")
 	o.b = strconv.AppendInt(o.b, int64(x.N), 10)
+	if x.Since != 0 {
+		o.key("since")
+		o.b = strconv.AppendInt(o.b, int64(x.Since), 10)
+	}
 	return append(o.b, '}')
 }
 
@@ -187,6 +191,10 @@ func appendPerm(b []byte, x *Perm) []byte {
 		o.key("blocks")
 		o.b = appendInts(o.b, x.Blocks)
 	}
+	if x.Card != 0 {
+		o.key("card")
+		o.b = strconv.AppendInt(o.b, int64(x.Card), 10)
+	}
 	if x.Cmdr {
 		o.key("cmdr")
 		o.b = strconv.AppendBool(o.b, x.Cmdr)
@@ -259,9 +267,17 @@ func appendItem(b []byte, x *Item) []byte {
 	o := objectWriter{b: append(b, '{')}
 	o.key("ab")
 	o.b = strconv.AppendInt(o.b, int64(x.Ab), 10)
+	if x.Aim != 0 {
+		o.key("aim")
+		o.b = strconv.AppendInt(o.b, int64(x.Aim), 10)
+	}
 	if x.Aimed {
 		o.key("aimed")
 		o.b = strconv.AppendBool(o.b, x.Aimed)
+	}
+	if x.Card != 0 {
+		o.key("card")
+		o.b = strconv.AppendInt(o.b, int64(x.Card), 10)
 	}
 	if x.Cmdr {
 		o.key("cmdr")
@@ -487,6 +503,8 @@ func appendState(b []byte, x *State) []byte {
 	o.b = strconv.AppendInt(o.b, int64(x.Next), 10)
 	o.key("passes")
 	o.b = strconv.AppendInt(o.b, int64(x.Passes), 10)
+	o.key("phys")
+	o.b = strconv.AppendInt(o.b, int64(x.Phys), 10)
 	o.key("players")
 	o.b = appendList(o.b, x.Players, appendPlayer)
 	o.key("prio")
@@ -637,6 +655,10 @@ func appendPermanentView(b []byte, x *PermanentView) []byte {
 	}
 	o.key("owner")
 	o.b = rooms.AppendString(o.b, x.Owner)
+	if x.PhysicalCard != "" {
+		o.key("physical_card")
+		o.b = rooms.AppendString(o.b, x.PhysicalCard)
+	}
 	if x.SkipsNextUntap {
 		o.key("skips_next_untap")
 		o.b = strconv.AppendBool(o.b, x.SkipsNextUntap)
@@ -683,6 +705,10 @@ func appendStackItemView(b []byte, x *StackItemView) []byte {
 	o.b = rooms.AppendString(o.b, x.ID)
 	o.key("kind")
 	o.b = rooms.AppendString(o.b, x.Kind)
+	if x.PhysicalCard != "" {
+		o.key("physical_card")
+		o.b = rooms.AppendString(o.b, x.PhysicalCard)
+	}
 	if x.Source != "" {
 		o.key("source")
 		o.b = rooms.AppendString(o.b, x.Source)
@@ -743,6 +769,10 @@ func appendSelfView(b []byte, x *SelfView) []byte {
 	o.b = strconv.AppendInt(o.b, int64(x.Life), 10)
 	o.key("maximum_hand_size")
 	o.b = appendMarshal(o.b, x.MaximumHandSize)
+	if len(x.Statuses) > 0 {
+		o.key("statuses")
+		o.b = rooms.AppendStrings(o.b, x.Statuses)
+	}
 	return append(o.b, '}')
 }
 
@@ -775,6 +805,10 @@ func appendOpponentView(b []byte, x *OpponentView) []byte {
 	o.b = strconv.AppendInt(o.b, int64(x.Life), 10)
 	o.key("player_id")
 	o.b = rooms.AppendString(o.b, x.PlayerID)
+	if len(x.Statuses) > 0 {
+		o.key("statuses")
+		o.b = rooms.AppendStrings(o.b, x.Statuses)
+	}
 	return append(o.b, '}')
 }
 

@@ -48,7 +48,9 @@ type Game struct {
 	st     State
 	cards  Cards
 	events []rooms.Event
-	memo   *memo // what the current state implies, built on demand; Apply drops it
+	memo   *memo     // what the current state implies, built on demand; Apply drops it
+	key    [4]uint32 // the card-id permutation's round keys, derived from the seed
+	keyed  bool      // key is derived
 }
 
 // memo holds what Actions and views derive from the current state, so
@@ -110,8 +112,8 @@ func Setup(cards Cards, cfg Config, seed string, players []rooms.Player) (*Game,
 			}
 			pl.Cmdr = p.Commander
 			pl.Identity = d.Identity()
-			st.Next++
-			pl.Command = []Card{{N: st.Next, ID: p.Commander, Cmdr: true}}
+			st.Phys++
+			pl.Command = []Card{{N: st.Phys, ID: p.Commander, Cmdr: true}}
 		}
 		for _, id := range deck {
 			if _, ok := cards.Def(id); !ok {
@@ -172,6 +174,8 @@ func (st *State) check() error {
 		return fmt.Errorf("a resolution cursor out of range")
 	case (st.Dec.Kind == DecAttackers || st.Dec.Kind == DecBlockers) && st.Combat == nil:
 		return fmt.Errorf("a combat decision outside combat")
+	case st.Phys < 0 || st.Phys > maxPhys:
+		return fmt.Errorf("physical card number %d out of range", st.Phys)
 	}
 	if c := st.Dec.Choice; c != nil {
 		if !seat(c.Seat) || !seat(c.Owner) || len(c.Lib) > len(c.Cards) || (c.Kind == chLookOrder && len(c.IDs) != len(c.Cards)) ||
@@ -190,14 +194,21 @@ func (st *State) check() error {
 	if st.Dec.Kind == DecChoice && st.Dec.Choice.Kind == chCommander && len(st.Ask) == 0 {
 		return fmt.Errorf("a commander question with nothing asked")
 	}
+	named := func(n int, has bool) bool { return has == (n > 0) && n <= st.Phys }
 	for _, p := range st.Field {
 		if !seat(p.Owner) || !seat(p.Ctrl) {
 			return fmt.Errorf("permanent %d: seat out of range", p.N)
+		}
+		if !named(p.Card, p.Tok == nil) {
+			return fmt.Errorf("permanent %d: physical card %d", p.N, p.Card)
 		}
 	}
 	for _, it := range st.Stack {
 		if !seat(it.Ctrl) || !seat(it.Owner) {
 			return fmt.Errorf("stack item %d: seat out of range", it.N)
+		}
+		if !named(it.Card, it.Kind == "spell") {
+			return fmt.Errorf("stack item %d: physical card %d", it.N, it.Card)
 		}
 	}
 	for _, e := range st.Effects {
@@ -296,7 +307,15 @@ func (g *Game) emit(typ string, kv ...any) {
 	g.events = append(g.events, ev)
 }
 
-// mint returns a fresh object number.
+// mintCard returns a fresh physical card number, for a card leaving a
+// library.
+func (g *Game) mintCard() int {
+	g.st.Phys++
+	return g.st.Phys
+}
+
+// mint returns a fresh object number: for a permanent, a stack object or
+// an emblem, each minted at a public event.
 func (g *Game) mint() int {
 	g.st.Next++
 	return g.st.Next
@@ -332,7 +351,7 @@ func (g *Game) draw(seat, n int, lose bool) int {
 			}
 			break
 		}
-		pl.Hand = append(pl.Hand, Card{N: g.mint(), ID: pl.Library[0]})
+		pl.Hand = append(pl.Hand, Card{N: g.mintCard(), ID: pl.Library[0]})
 		pl.Library = pl.Library[1:]
 	}
 	return drawn
@@ -374,21 +393,69 @@ func (g *Game) perm(n int) *Perm {
 	return nil
 }
 
-// Wire ids.
+// Wire ids of objects.
 func permID(n int) string  { return "perm_" + strconv.Itoa(n) }
-func cardID(n int) string  { return "card_" + strconv.Itoa(n) }
 func stackID(n int) string { return "stack_" + strconv.Itoa(n) }
 
+// cardID is the wire id of the physical card numbered n: card_ and n
+// under a permutation of the 32-bit numbers keyed by the game's seed.
+// Physical numbers are minted in the order cards leave libraries, so a
+// plain number would tell an opponent, once the card is cast, when it
+// was drawn; the permuted one tells nothing without the seed.
+func (g *Game) cardID(n int) string {
+	return "card_" + strconv.FormatUint(uint64(g.permute(uint32(n), false)), 10)
+}
+
+// maxPhys is the largest physical card number cardID can name.
+const maxPhys = 1<<32 - 1
+
+// permute is a four-round Feistel network over 32-bit numbers (16-bit
+// halves), keyed from the seed: a bijection, so that distinct cards get
+// distinct ids, and inverse undoes it.
+func (g *Game) permute(v uint32, inverse bool) uint32 {
+	if !g.keyed {
+		h := rng.For(g.st.Seed, rng.System("card_ids", 0))
+		for i := range g.key {
+			g.key[i] = h.Uint32()
+		}
+		g.keyed = true
+	}
+	l, r := v>>16, v&0xffff
+	round := func(x uint32, k uint32) uint32 {
+		x ^= k
+		x ^= x >> 16
+		x *= 0x7feb352d
+		x ^= x >> 15
+		x *= 0x846ca68b
+		x ^= x >> 16
+		return x & 0xffff
+	}
+	if inverse {
+		for i := len(g.key) - 1; i >= 0; i-- {
+			l, r = r^round(l, g.key[i]), l
+		}
+	} else {
+		for i := range g.key {
+			l, r = r, l^round(r, g.key[i])
+		}
+	}
+	return l<<16 | r
+}
+
 // parseID splits a wire id into its kind ("perm", "card", "stack", "p")
-// and number.
-func parseID(id string) (kind string, n int, ok bool) {
+// and number; a card's is its physical card number.
+func (g *Game) parseID(id string) (kind string, n int, ok bool) {
 	for _, k := range [...]string{"perm_", "card_", "stack_", "p"} {
 		if len(id) > len(k) && id[:len(k)] == k {
-			v, err := strconv.Atoi(id[len(k):])
-			if err != nil || v < 0 || strconv.Itoa(v) != id[len(k):] {
+			v, err := strconv.ParseUint(id[len(k):], 10, 32)
+			if err != nil || strconv.FormatUint(v, 10) != id[len(k):] {
 				return "", 0, false
 			}
-			return strings.TrimSuffix(k, "_"), v, true
+			kind := strings.TrimSuffix(k, "_")
+			if kind == "card" {
+				v = uint64(g.permute(uint32(v), true))
+			}
+			return kind, int(v), true
 		}
 	}
 	return "", 0, false

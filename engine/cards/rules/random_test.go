@@ -202,8 +202,8 @@ func checkPrivacy(t testing.TB, g *Game) {
 				continue
 			}
 			for _, c := range g.st.Players[o].Hand {
-				if strings.Contains(text, `"`+cardID(c.N)+`"`) {
-					t.Fatalf("seat %d sees %s in seat %d's hand", s, cardID(c.N), o)
+				if strings.Contains(text, `"`+g.cardID(c.N)+`"`) {
+					t.Fatalf("seat %d sees %s in seat %d's hand", s, g.cardID(c.N), o)
 				}
 			}
 		}

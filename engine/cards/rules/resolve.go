@@ -35,7 +35,7 @@ func (g *Game) startResolution() {
 		st.Res = nil
 		if it.Kind == "spell" {
 			g.emit("spell_fizzled", "player", rooms.PlayerID(it.Ctrl), "card", logEntity(stackID(it.N), it.Name))
-			g.putCard(it.Owner, it.ID, it.Cmdr, toGrave)
+			g.putCard(it.Owner, it.card(), toGrave)
 		}
 		return
 	}
@@ -51,9 +51,9 @@ func (g *Game) startResolution() {
 				g.ask(&Choice{Kind: kind, Seat: it.Ctrl, Owner: it.Ctrl, Min: 1, Max: 1})
 				return
 			}
-			n := g.enter(it.Owner, it.Ctrl, it.ID, nil, it.Cmdr, false)
+			n := g.enter(it.Owner, it.Ctrl, it.card(), nil, false)
 			if d.Enchant != "" && len(it.Targets) > 0 {
-				_, t, _ := parseID(it.Targets[0])
+				_, t, _ := g.parseID(it.Targets[0])
 				g.perm(n).Attach = t
 			}
 			g.emit("spell_resolved", "player", rooms.PlayerID(it.Ctrl), "card", logEntity(stackID(it.N), it.Name))
@@ -83,7 +83,7 @@ func (g *Game) ability(it *Item) *card.Ability {
 func (g *Game) anyLegal(it *Item) bool {
 	kinds := g.itemTargets(it)
 	for i, id := range it.Targets {
-		if id != "" && i < len(kinds) && g.legalTarget(id, kinds[i].Kind, it.Ctrl, it.N) {
+		if id != "" && i < len(kinds) && g.legalTarget(id, kinds[i].Kind, it) {
 			return true
 		}
 	}
@@ -155,7 +155,7 @@ func (g *Game) finish() {
 	st.Res = nil
 	if it.Kind == "spell" {
 		g.emit("spell_resolved", "player", rooms.PlayerID(it.Ctrl), "card", logEntity(stackID(it.N), it.Name))
-		g.putCard(it.Owner, it.ID, it.Cmdr, toGrave)
+		g.putCard(it.Owner, it.card(), toGrave)
 	}
 }
 
@@ -190,10 +190,10 @@ func (g *Game) recipients(to string) (players, perms []int, cards []string) {
 		}
 		id := it.Targets[idx]
 		kinds := g.itemTargets(it)
-		if idx >= len(kinds) || !g.legalTarget(id, kinds[idx].Kind, it.Ctrl, it.N) {
+		if idx >= len(kinds) || !g.legalTarget(id, kinds[idx].Kind, it) {
 			return nil, nil, nil
 		}
-		kind, n, _ := parseID(id)
+		kind, n, _ := g.parseID(id)
 		switch kind {
 		case "p":
 			return []int{n}, nil, nil
@@ -214,7 +214,7 @@ func (g *Game) recipients(to string) (players, perms []int, cards []string) {
 	case "each_player":
 		players = g.apnap()
 	case "triggering_player":
-		if k, n, ok := parseID(it.Event); ok && k == "p" {
+		if k, n, ok := g.parseID(it.Event); ok && k == "p" {
 			players = []int{n}
 		}
 	case "each_creature", "each_creature_opponents_control":
@@ -310,13 +310,13 @@ func (g *Game) exec(e *card.Effect) bool {
 		}
 	case "counter":
 		for _, id := range cards {
-			_, n, _ := parseID(id)
+			_, n, _ := g.parseID(id)
 			for i, o := range st.Stack {
 				if o.N == n {
 					st.Stack = append(st.Stack[:i], st.Stack[i+1:]...)
 					g.emit("spell_countered", "player", rooms.PlayerID(o.Ctrl), "card", logEntity(stackID(o.N), o.Name))
 					if o.Kind == "spell" {
-						g.putCard(o.Owner, o.ID, o.Cmdr, toGrave)
+						g.putCard(o.Owner, o.card(), toGrave)
 					}
 					break
 				}
@@ -350,7 +350,7 @@ func (g *Game) exec(e *card.Effect) bool {
 			for _, s := range players {
 				for range g.amount(e) {
 					tok := *e.Token
-					g.enter(s, s, "", &tok, false, false)
+					g.enter(s, s, Card{}, &tok, false)
 				}
 			}
 		}
@@ -373,7 +373,7 @@ func (g *Game) exec(e *card.Effect) bool {
 			pl := &st.Players[s]
 			k := min(g.amount(e), len(pl.Library))
 			for _, id := range pl.Library[:k] {
-				g.putCard(s, id, false, dest)
+				g.putCard(s, Card{ID: id}, dest)
 			}
 			pl.Library = pl.Library[k:]
 			g.emit(ev, "player", rooms.PlayerID(s), "count", k)
@@ -438,7 +438,7 @@ func (g *Game) couldPay(seat int, c cost) bool {
 // moveGraveCard moves a graveyard card (wire id) to dest: a zone, or the
 // battlefield under ctrl.
 func (g *Game) moveGraveCard(id, dest string, ctrl int) {
-	_, n, _ := parseID(id)
+	_, n, _ := g.parseID(id)
 	seat, _, ok := g.graveCard(n)
 	if !ok {
 		return
@@ -446,9 +446,9 @@ func (g *Game) moveGraveCard(id, dest string, ctrl int) {
 	c, _ := takeCard(&g.st.Players[seat].Grave, n)
 	switch dest {
 	case "battlefield", "battlefield_tapped":
-		g.enter(seat, ctrl, c.ID, nil, c.Cmdr, dest == "battlefield_tapped")
+		g.enter(seat, ctrl, c, nil, dest == "battlefield_tapped")
 	default:
-		g.putCard(seat, c.ID, c.Cmdr, dest)
+		g.putCard(seat, c, dest)
 	}
 	if dest == toExile {
 		g.emit("cards_exiled", "player", rooms.PlayerID(seat), "count", 1)
@@ -469,7 +469,7 @@ func (g *Game) discard(e *card.Effect, s int) bool {
 	}
 	if n == len(pl.Hand) && chooser == s {
 		for _, c := range pl.Hand {
-			g.putCard(s, c.ID, c.Cmdr, toGrave)
+			g.putCard(s, c, toGrave)
 		}
 		pl.Hand = []Card{}
 		g.emit("cards_discarded", "player", rooms.PlayerID(s), "count", n)
@@ -551,8 +551,8 @@ func (g *Game) library(e *card.Effect, seat int) bool {
 		}
 		c.Max = max(e.Take, 0)
 	}
-	for range c.Lib {
-		c.Cards = append(c.Cards, g.mint())
+	for range c.Lib { // shown cards get their physical numbers now, kept if they leave the library
+		c.Cards = append(c.Cards, g.mintCard())
 	}
 	g.ask(c)
 	return true
@@ -653,15 +653,15 @@ func (g *Game) choiceAction() rooms.Action {
 	var p rooms.Prompt
 	switch c.Kind {
 	case chDiscard:
-		p = sel("Discard "+plural(c.Max, "card"), "hand", numIDs(c.Cards, cardID))
+		p = sel("Discard "+plural(c.Max, "card"), "hand", numIDs(c.Cards, g.cardID))
 	case chSacrifice:
 		p = sel("Sacrifice "+plural(c.Max, "permanent"), "battlefield", numIDs(c.Cards, permID))
 	case chScry:
-		p = sel("Choose the cards to put on the bottom of your library", "library", numIDs(c.Cards, cardID))
+		p = sel("Choose the cards to put on the bottom of your library", "library", numIDs(c.Cards, g.cardID))
 	case chSearch:
-		p = sel("Search your library", "library", numIDs(c.Cards, cardID))
+		p = sel("Search your library", "library", numIDs(c.Cards, g.cardID))
 	case chLook:
-		p = sel("Choose up to "+plural(c.Max, "card")+" to put into your hand", "library", numIDs(c.Cards, cardID))
+		p = sel("Choose up to "+plural(c.Max, "card")+" to put into your hand", "library", numIDs(c.Cards, g.cardID))
 	case chLookOrder:
 		p = rooms.Prompt{Kind: rooms.PromptOrder, Slot: "choice", Prompt: "Choose the order these go on the bottom of your library, deepest first", Items: c.Pending}
 	case chMay, chOptional:
@@ -713,7 +713,7 @@ func (g *Game) applyChoice(ans map[string][]string) error {
 	got := ans["choice"]
 	nums := make([]int, 0, len(got))
 	for _, id := range got {
-		_, n, _ := parseID(id)
+		_, n, _ := g.parseID(id)
 		nums = append(nums, n)
 	}
 	st.Dec = Decision{}
@@ -722,7 +722,7 @@ func (g *Game) applyChoice(ans map[string][]string) error {
 		pl := &st.Players[c.Owner]
 		for _, n := range nums {
 			if cd, ok := takeCard(&pl.Hand, n); ok {
-				g.putCard(c.Owner, cd.ID, cd.Cmdr, toGrave)
+				g.putCard(c.Owner, cd, toGrave)
 			}
 		}
 		g.emit("cards_discarded", "player", rooms.PlayerID(c.Owner), "count", len(nums))
@@ -803,7 +803,7 @@ func entersChoice(d *card.Def) int {
 // trigger again.
 func (g *Game) enterChosen(it Item, kind, answer string) {
 	st := &g.st
-	n := g.enter(it.Owner, it.Ctrl, it.ID, nil, it.Cmdr, false)
+	n := g.enter(it.Owner, it.Ctrl, it.card(), nil, false)
 	p := g.perm(n)
 	if kind == chColor {
 		p.Color = answer
@@ -823,7 +823,7 @@ func (g *Game) enterChosen(it Item, kind, answer string) {
 }
 
 // applyLibrary finishes a scry, a search or a look with the chosen cards
-// (object numbers of c.Cards).
+// (physical card numbers of c.Cards).
 func (g *Game) applyLibrary(c *Choice, nums []int) error {
 	st := &g.st
 	pl := &st.Players[c.Owner]
@@ -832,7 +832,7 @@ func (g *Game) applyLibrary(c *Choice, nums []int) error {
 	for _, n := range nums {
 		k := slices.Index(c.Cards, n)
 		if k < 0 {
-			return fmt.Errorf("rules: card_%d was not offered", n)
+			return fmt.Errorf("rules: a card that was not offered")
 		}
 		chosen[c.Lib[k]] = true
 	}
@@ -851,17 +851,17 @@ func (g *Game) applyLibrary(c *Choice, nums []int) error {
 		pl.Library = append(append(append([]string{}, top...), rest...), bottom...)
 	case chSearch:
 		var keep []string
-		var found []string
+		var found []Card
 		for i, id := range pl.Library {
 			if chosen[i] {
-				found = append(found, id)
+				found = append(found, Card{N: c.Cards[slices.Index(c.Lib, i)], ID: id})
 			} else {
 				keep = append(keep, id)
 			}
 		}
 		pl.Library = keep
-		for _, id := range found {
-			g.putFound(c.Owner, id, e.Dest)
+		for _, fc := range found {
+			g.putFound(c.Owner, fc, e.Dest)
 		}
 		g.shuffle(c.Owner)
 	case chLook:
@@ -870,19 +870,19 @@ func (g *Game) applyLibrary(c *Choice, nums []int) error {
 		var rest Choice
 		for i, id := range looked {
 			if chosen[i] {
-				g.putCard(c.Owner, id, false, toHand)
+				g.putCard(c.Owner, Card{N: c.Cards[i], ID: id}, toHand)
 				continue
 			}
 			rest.Cards = append(rest.Cards, c.Cards[i])
 			rest.IDs = append(rest.IDs, id)
 		}
 		if e.Rest == "graveyard" {
-			for _, id := range rest.IDs {
-				g.putCard(c.Owner, id, false, toGrave)
+			for i, id := range rest.IDs {
+				g.putCard(c.Owner, Card{N: rest.Cards[i], ID: id}, toGrave)
 			}
 		} else if len(rest.IDs) >= 2 {
 			rest.Kind, rest.Seat, rest.Owner = chLookOrder, c.Seat, c.Owner
-			rest.Pending = numIDs(rest.Cards, cardID)
+			rest.Pending = numIDs(rest.Cards, g.cardID)
 			g.ask(&rest)
 			return nil
 		} else {
@@ -894,14 +894,14 @@ func (g *Game) applyLibrary(c *Choice, nums []int) error {
 }
 
 // putFound puts a searched-for card where the effect says.
-func (g *Game) putFound(seat int, id, dest string) {
+func (g *Game) putFound(seat int, c Card, dest string) {
 	switch dest {
 	case "battlefield", "battlefield_tapped":
-		g.enter(seat, seat, id, nil, false, dest == "battlefield_tapped")
+		g.enter(seat, seat, c, nil, dest == "battlefield_tapped")
 	case toTop:
-		g.putCard(seat, id, false, toTop)
+		g.putCard(seat, c, toTop)
 	default:
-		g.putCard(seat, id, false, toHand)
+		g.putCard(seat, c, toHand)
 	}
 }
 

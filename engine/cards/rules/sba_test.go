@@ -26,7 +26,7 @@ func TestLondonMulliganIsSimultaneous(t *testing.T) {
 	if _, err := try(g, 0, "mulligan_decision", "", map[string][]string{"decision": ids("keep")}); err == nil {
 		t.Fatal("kept without bottoming")
 	}
-	bottom := cardID(g.st.Players[0].Hand[2].N)
+	bottom := g.cardID(g.st.Players[0].Hand[2].N)
 	bottomID := g.st.Players[0].Hand[2].ID
 	do(t, g, 0, "mulligan_decision", "", map[string][]string{"decision": ids("keep"), "bottom": ids(bottom)})
 	if len(g.st.Players[0].Hand) != 6 || g.st.Players[0].Library[len(g.st.Players[0].Library)-1] != bottomID {
@@ -163,14 +163,14 @@ func TestCommanderTaxReturnAndDamage(t *testing.T) {
 		g.st.Players[i].CmdrDmg = make([]int, 2)
 		g.st.Players[i].Cmdr = "lord"
 		g.st.Players[i].Identity = []string{"R", "G"}
-		g.st.Players[i].Command = []Card{{N: g.mint(), ID: "lord", Cmdr: true}}
+		g.st.Players[i].Command = []Card{{N: g.mintCard(), ID: "lord", Cmdr: true}}
 	}
 	for range 3 {
 		g.put(0, "twin_spring")
 	}
 	g.put(0, "mountain")
 	g.put(0, "mountain")
-	cmd := cardID(g.st.Players[0].Command[0].N)
+	cmd := g.cardID(g.st.Players[0].Command[0].N)
 	a, ok := offered(g, 0, "cast_spell", cmd)
 	if !ok || a.Cost.Modified != "{1}{R}{G}" {
 		t.Fatalf("commander cast %+v", a.Cost)
@@ -199,7 +199,7 @@ func TestCommanderTaxReturnAndDamage(t *testing.T) {
 	for i := range g.st.Field {
 		g.st.Field[i].Tapped = false
 	}
-	cmd = cardID(g.st.Players[0].Command[0].N)
+	cmd = g.cardID(g.st.Players[0].Command[0].N)
 	if a, ok = offered(g, 0, "cast_spell", cmd); !ok || a.Cost.Modified != "{3}{R}{G}" {
 		t.Fatalf("tax: %+v", a.Cost)
 	}
@@ -248,7 +248,7 @@ func TestSacrificeMillAndReturn(t *testing.T) {
 	if len(g.st.Players[1].Library) != 7 || len(g.st.Players[1].Grave) != 4 {
 		t.Fatalf("mill: library %d grave %d", len(g.st.Players[1].Library), len(g.st.Players[1].Grave))
 	}
-	g.putCard(0, "bear", false, toGrave)
+	g.putCard(0, Card{ID: "bear"}, toGrave)
 	raise := g.give(0, "raise")
 	a, _ := offered(g, 0, "cast_spell", raise)
 	if len(a.Requirements) != 1 || len(a.Requirements[0].Candidates) != 1 {

@@ -34,7 +34,7 @@ func scene(t *testing.T, n int) *Game {
 // untapped and not summoning sick, and returns its permanent number.
 func (g *Game) put(seat int, id string) int {
 	g.memo = nil
-	n := g.enter(seat, seat, id, nil, false, false)
+	n := g.enter(seat, seat, Card{ID: id}, nil, false)
 	g.perm(n).Sick = false
 	g.st.Queue = nil
 	return n
@@ -43,8 +43,8 @@ func (g *Game) put(seat int, id string) int {
 // give puts a card into seat's hand and returns its wire id.
 func (g *Game) give(seat int, id string) string {
 	g.memo = nil
-	n := g.putCard(seat, id, false, toHand)
-	return cardID(n)
+	n := g.putCard(seat, Card{ID: id}, toHand)
+	return g.cardID(n)
 }
 
 // do applies seat's action of type typ (whose subject includes subject,

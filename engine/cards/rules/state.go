@@ -55,9 +55,10 @@ type Config struct {
 // Card is a card outside the library and the battlefield: in a hand, a
 // graveyard, exile or the command zone.
 type Card struct {
-	N    int    `json:"n"`              // object number
-	ID   string `json:"id"`             // functional id
-	Cmdr bool   `json:"cmdr,omitempty"` // the owner's commander
+	N     int    `json:"n"`               // physical card number (see Game.cardID)
+	ID    string `json:"id"`              // functional id
+	Cmdr  bool   `json:"cmdr,omitempty"`  // the owner's commander
+	Since int    `json:"since,omitempty"` // in a graveyard: the last object number minted before it arrived
 }
 
 // Player is one seat's player.
@@ -84,8 +85,9 @@ type Player struct {
 // Perm is a permanent on the battlefield.
 type Perm struct {
 	N        int         `json:"n"`
-	ID       string      `json:"id,omitempty"`  // functional id, "" for a token
-	Tok      *card.Token `json:"tok,omitempty"` // a token's definition
+	Card     int         `json:"card,omitempty"` // the physical card number, 0 for a token
+	ID       string      `json:"id,omitempty"`   // functional id, "" for a token
+	Tok      *card.Token `json:"tok,omitempty"`  // a token's definition
 	Owner    int         `json:"owner"`
 	Ctrl     int         `json:"ctrl"` // controller before control-changing effects
 	TS       int         `json:"ts"`   // timestamp
@@ -114,7 +116,8 @@ type Target = string
 // Item is an object on the stack.
 type Item struct {
 	N       int      `json:"n"`
-	Kind    string   `json:"kind"` // spell, activated, triggered
+	Card    int      `json:"card,omitempty"` // a spell's physical card number
+	Kind    string   `json:"kind"`           // spell, activated, triggered
 	Ctrl    int      `json:"ctrl"`
 	Owner   int      `json:"owner"`
 	ID      string   `json:"id,omitempty"`     // a spell's functional id, or the ability's card
@@ -125,9 +128,14 @@ type Item struct {
 	X       int      `json:"x,omitempty"`
 	Targets []Target `json:"targets,omitempty"` // in slot order; "" for an unanswered optional slot
 	Aimed   bool     `json:"aimed,omitempty"`   // a trigger's targets are chosen
+	Aim     int      `json:"aim,omitempty"`     // a trigger's: an object number minted as they were chosen
 	Event   string   `json:"event,omitempty"`   // a trigger's event subject: "p<seat>" or a perm number
 	Name    string   `json:"name"`              // the source's name when it was put on the stack
 }
+
+// card is the card a spell is: its physical card, functional id and
+// commander mark.
+func (it *Item) card() Card { return Card{N: it.Card, ID: it.ID, Cmdr: it.Cmdr} }
 
 // Effect is a continuous effect from a resolved spell or ability.
 type Effect struct {
@@ -215,7 +223,8 @@ type State struct {
 	Res      *Res          `json:"res,omitempty"`
 	Queue    []Pending     `json:"queue,omitempty"`
 	Combat   *Combat       `json:"combat,omitempty"`
-	Next     int           `json:"next"`
+	Next     int           `json:"next"` // the last object number: permanents, stack objects, emblems
+	Phys     int           `json:"phys"` // the last physical card number
 	Shuffles int           `json:"shuffles"`
 	Result   *rooms.Result `json:"result,omitempty"`
 	TS       int           `json:"ts"`

@@ -95,14 +95,14 @@ func (g *Game) candidates(kind string, seat, self int) []string {
 	case "creature_card_in_your_graveyard":
 		for _, c := range st.Players[seat].Grave {
 			if cardMatches(g.def(c.ID), kind) {
-				out = append(out, cardID(c.N))
+				out = append(out, g.cardID(c.N))
 			}
 		}
 		return out
 	case "card_in_a_graveyard":
 		for _, s := range g.apnap() {
 			for _, c := range st.Players[s].Grave {
-				out = append(out, cardID(c.N))
+				out = append(out, g.cardID(c.N))
 			}
 		}
 		return out
@@ -115,14 +115,21 @@ func (g *Game) candidates(kind string, seat, self int) []string {
 	return out
 }
 
-// legalTarget reports whether id is still a legal target of kind for an
-// object controlled by seat.
-func (g *Game) legalTarget(id, kind string, seat, self int) bool {
-	k, n, ok := parseID(id)
+// legalTarget reports whether id is still a legal target of kind for
+// stack item it. A card in a graveyard must have been there since the
+// target was chosen: one that left and came back is a new object (CR
+// 400.7), though it is the same physical card with the same id.
+func (g *Game) legalTarget(id, kind string, it *Item) bool {
+	k, n, ok := g.parseID(id)
 	if !ok {
 		return false
 	}
+	seat, self := it.Ctrl, it.N
 	switch k {
+	case "card":
+		if s, i, ok := g.graveCard(n); ok && g.st.Players[s].Grave[i].Since >= max(it.N, it.Aim) {
+			return false
+		}
 	case "p":
 		return n < len(g.st.Players) && g.alive(n) && (kind == "any" || kind == "player" || (kind == "opponent" && n != seat))
 	case "perm":

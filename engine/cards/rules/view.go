@@ -52,6 +52,9 @@ type PermanentView struct {
 	GrantedKeywords       []string  `json:"granted_keywords,omitempty"`
 	ChosenColor           string    `json:"chosen_color,omitempty"`
 	NamedCard             string    `json:"named_card,omitempty"`
+	// PhysicalCard is the card this permanent is (CR 108.1): the id the
+	// card has in a hand, a pile or a reveal; empty for a token.
+	PhysicalCard string `json:"physical_card,omitempty"`
 }
 
 // StackTarget is one target of a stack item.
@@ -63,13 +66,15 @@ type StackTarget struct {
 
 // StackItemView is an object on the stack.
 type StackItemView struct {
-	ID          string        `json:"id"`
-	Controller  string        `json:"controller"`
-	Description string        `json:"description"`
-	Source      string        `json:"source,omitempty"`
-	Kind        string        `json:"kind"`
-	Targets     []StackTarget `json:"targets,omitempty"`
-	Card        *CardView     `json:"card,omitempty"`
+	ID          string `json:"id"`
+	Controller  string `json:"controller"`
+	Description string `json:"description"`
+	Source      string `json:"source,omitempty"`
+	Kind        string `json:"kind"`
+	// PhysicalCard is the card a spell is (CR 108.1); empty for an ability.
+	PhysicalCard string        `json:"physical_card,omitempty"`
+	Targets      []StackTarget `json:"targets,omitempty"`
+	Card         *CardView     `json:"card,omitempty"`
 }
 
 // ZonePile is one player's public pile, top last.
@@ -94,6 +99,7 @@ type SelfView struct {
 	Eliminated      bool      `json:"eliminated,omitempty"`
 	Connected       *bool     `json:"connected,omitempty"` // present, false, only when disconnected
 	AI              bool      `json:"ai,omitempty"`
+	Statuses        []string  `json:"statuses,omitempty"` // display-only, as an opponent sees them
 }
 
 // OpponentView is another seat's public state.
@@ -107,6 +113,7 @@ type OpponentView struct {
 	Eliminated    bool      `json:"eliminated,omitempty"`
 	Connected     *bool     `json:"connected,omitempty"` // present, false, only when disconnected
 	AI            bool      `json:"ai,omitempty"`
+	Statuses      []string  `json:"statuses,omitempty"` // display-only sentences (see statuses)
 }
 
 // CommanderDamage is one commander's combat damage to one player.
@@ -194,7 +201,7 @@ func (g *Game) cardView(id string, d *card.Def, token bool) CardView {
 func (g *Game) cardViews(cards []Card) []CardView {
 	out := make([]CardView, len(cards))
 	for i, c := range cards {
-		out[i] = g.cardView(cardID(c.N), g.def(c.ID), false)
+		out[i] = g.cardView(g.cardID(c.N), g.def(c.ID), false)
 	}
 	return out
 }
@@ -210,6 +217,9 @@ func (g *Game) permView(p *Perm, sts []staticSrc) PermanentView {
 	v := PermanentView{ID: permID(p.N), Controller: rooms.PlayerID(c.ctrl), Owner: rooms.PlayerID(p.Owner), Card: cv,
 		Tapped: p.Tapped, Damage: p.Damage, IsCommander: p.Cmdr, SkipsNextUntap: p.Skip,
 		GrantedKeywords: c.granted.words(true), ChosenColor: p.Color, NamedCard: p.Named}
+	if p.Tok == nil {
+		v.PhysicalCard = g.cardID(p.Card)
+	}
 	if p.Attack != "" {
 		v.Attacking = true
 		v.AttackingPlayer = rooms.PlayerID(g.defendingSeat(p.Attack))
@@ -251,7 +261,7 @@ func (g *Game) ViewSeats(seat int, seats []rooms.SeatStatus) any {
 	for i := range st.Players {
 		pl := &st.Players[i]
 		ov := OpponentView{PlayerID: rooms.PlayerID(i), HandSize: len(pl.Hand), Life: pl.Life, LibrarySize: len(pl.Library),
-			GraveyardSize: len(pl.Grave), Counters: playerCounters(pl), Eliminated: pl.Out != ""}
+			GraveyardSize: len(pl.Grave), Counters: playerCounters(pl), Eliminated: pl.Out != "", Statuses: g.statuses(i)}
 		if i < len(seats) {
 			ov.AI = seats[i].AI != ""
 			if !seats[i].Connected {
@@ -271,7 +281,7 @@ func (g *Game) ViewSeats(seat int, seats []rooms.SeatStatus) any {
 				mh = "unlimited"
 			}
 			v.Me = &SelfView{Life: pl.Life, LibrarySize: len(pl.Library), MaximumHandSize: mh, Counters: ov.Counters, Eliminated: ov.Eliminated,
-				Connected: ov.Connected, AI: ov.AI}
+				Connected: ov.Connected, AI: ov.AI, Statuses: ov.Statuses}
 			for k := 0; k < len(pl.Pool); k++ {
 				v.ManaPool = append(v.ManaPool, "{"+pl.Pool[k:k+1]+"}")
 			}
@@ -352,6 +362,48 @@ func orCards(list []CardView) []CardView {
 	return list
 }
 
+// statuses lists seat's display-only statuses: public facts about the
+// player that no other member states, as sentences, in this order: the
+// mulligan in progress (deciding, or kept and how many cards went to
+// the bottom), a land played this turn, no maximum hand size, and why
+// an eliminated player lost.
+func (g *Game) statuses(seat int) []string {
+	st := &g.st
+	pl := &st.Players[seat]
+	var out []string
+	if st.Dec.Kind == DecMulligan && pl.Out == "" {
+		switch {
+		case !pl.Kept && pl.Mulls == 0:
+			out = append(out, "Deciding on a mulligan")
+		case !pl.Kept:
+			out = append(out, "Deciding on a mulligan, after "+plural(pl.Mulls, "mulligan"))
+		case pl.Mulls == 0:
+			out = append(out, "Kept seven cards")
+		default:
+			out = append(out, "Kept, with "+plural(pl.Mulls, "card")+" to the bottom")
+		}
+	}
+	if pl.Lands > 0 && pl.Out == "" && st.Dec.Kind != DecMulligan {
+		out = append(out, "Played a land this turn")
+	}
+	if pl.Out == "" && g.noMaxHand(seat) {
+		out = append(out, "No maximum hand size")
+	}
+	if r, ok := lossReasons[pl.Out]; ok {
+		out = append(out, r)
+	}
+	return out
+}
+
+// lossReasons are the statuses of an eliminated player, by reason.
+var lossReasons = map[string]string{
+	"life_zero":        "Lost: no life left",
+	"decked":           "Lost: drew from an empty library",
+	"poison":           "Lost: ten poison counters",
+	"commander_damage": "Lost: 21 damage from one commander",
+	"concede":          "Conceded",
+}
+
 // playerCounters lists a player's counters.
 func playerCounters(pl *Player) []Counter {
 	if pl.Poison > 0 {
@@ -369,6 +421,7 @@ func (g *Game) stackView(it *Item) StackItemView {
 	if it.Kind == "spell" {
 		cv := g.cardView(stackID(it.N), g.def(it.ID), false)
 		v.Card = &cv
+		v.PhysicalCard = g.cardID(it.Card)
 	} else {
 		v.Source = permID(it.Source)
 		if d := g.def(it.ID); it.Ab >= 0 && it.Ab < len(d.Abilities) {
@@ -376,7 +429,7 @@ func (g *Game) stackView(it *Item) StackItemView {
 		}
 	}
 	for _, t := range it.Targets {
-		k, n, ok := parseID(t)
+		k, n, ok := g.parseID(t)
 		switch {
 		case !ok:
 		case k == "p":
@@ -406,12 +459,12 @@ func (g *Game) revealed(seat int) []CardView {
 	case chScry, chSearch, chLook:
 		for i, pos := range c.Lib {
 			if pos < len(pl.Library) {
-				out = append(out, g.cardView(cardID(c.Cards[i]), g.def(pl.Library[pos]), false))
+				out = append(out, g.cardView(g.cardID(c.Cards[i]), g.def(pl.Library[pos]), false))
 			}
 		}
 	case chLookOrder:
 		for i, n := range c.Cards {
-			out = append(out, g.cardView(cardID(n), g.def(c.IDs[i]), false))
+			out = append(out, g.cardView(g.cardID(n), g.def(c.IDs[i]), false))
 		}
 	case chDiscard:
 		if c.Owner != seat {

@@ -21,21 +21,29 @@ const (
 // recorded.
 func logEntity(id, name string) map[string]any { return map[string]any{"id": id, "name": name} }
 
-// putCard puts a card (by functional id) into seat's zone dest with a new
-// object number, and returns the number (0 for a library).
-func (g *Game) putCard(seat int, id string, cmdr bool, dest string) int {
+// putCard puts card c into seat's zone dest and returns its physical
+// card number (0 for a library). The card keeps its number (CR 108.1);
+// one coming out of a library, c.N 0, gets a new one, and one going into
+// a library loses it: nobody follows a card through a hidden, shuffled
+// zone.
+func (g *Game) putCard(seat int, c Card, dest string) int {
 	pl := &g.st.Players[seat]
 	switch dest {
 	case toTop:
-		pl.Library = append([]string{id}, pl.Library...)
+		pl.Library = append([]string{c.ID}, pl.Library...)
 		return 0
 	case toBottom:
-		pl.Library = append(pl.Library, id)
+		pl.Library = append(pl.Library, c.ID)
 		return 0
 	}
-	c := Card{N: g.mint(), ID: id, Cmdr: cmdr}
+	if c.N == 0 {
+		c.N = g.mintCard()
+	}
+	c.Since = 0
 	switch dest {
 	case toGrave:
+		// a new object (CR 400.7): targets chosen before it arrived are not it
+		c.Since = g.st.Next
 		pl.Grave = append(pl.Grave, c)
 	case toExile:
 		pl.Exile = append(pl.Exile, c)
@@ -44,7 +52,7 @@ func (g *Game) putCard(seat int, id string, cmdr bool, dest string) int {
 	case toCommand:
 		pl.Command = append(pl.Command, c)
 	}
-	if cmdr && (dest == toGrave || dest == toExile) {
+	if c.Cmdr && (dest == toGrave || dest == toExile) {
 		g.st.Ask = append(g.st.Ask, c.N)
 	}
 	return c.N
@@ -107,7 +115,7 @@ func (g *Game) leaveField(n int, dest string) bool {
 		}
 	}
 	if p.Tok == nil {
-		g.putCard(p.Owner, p.ID, p.Cmdr, dest)
+		g.putCard(p.Owner, Card{N: p.Card, ID: p.ID, Cmdr: p.Cmdr}, dest)
 	}
 	return true
 }
@@ -122,10 +130,14 @@ func remove(list []int, n int) []int {
 	return list
 }
 
-// enter puts a card or token onto the battlefield under ctrl and queues
-// its enters triggers. It returns the new permanent's number.
-func (g *Game) enter(owner, ctrl int, id string, tok *card.Token, cmdr, tapped bool) int {
-	p := Perm{N: g.mint(), ID: id, Tok: tok, Owner: owner, Ctrl: ctrl, TS: g.stamp(), Tapped: tapped, Cmdr: cmdr, Sick: true}
+// enter puts card c (c.N 0 when it comes out of a library), or a token
+// when tok is set, onto the battlefield under ctrl as a new object, and
+// queues its enters triggers. It returns the new permanent's number.
+func (g *Game) enter(owner, ctrl int, c Card, tok *card.Token, tapped bool) int {
+	if tok == nil && c.N == 0 {
+		c.N = g.mintCard()
+	}
+	p := Perm{N: g.mint(), Card: c.N, ID: c.ID, Tok: tok, Owner: owner, Ctrl: ctrl, TS: g.stamp(), Tapped: tapped, Cmdr: c.Cmdr, Sick: true}
 	d := g.permDef(&p)
 	if d.Loyalty != nil {
 		p.Loyalty = *d.Loyalty
@@ -181,7 +193,7 @@ func (g *Game) eliminate(seats []int, reason string) {
 	}
 	for i := range st.Field { // stolen permanents return; attacks on the gone end
 		p := &st.Field[i]
-		if k, n, _ := parseID(p.Attack); k == "p" && gone(n) {
+		if k, n, _ := g.parseID(p.Attack); k == "p" && gone(n) {
 			p.Attack = ""
 		}
 	}

@@ -17,7 +17,7 @@ const counter = { kind: "s", count: "s" };
 const pile = { player_id: "s", cards: [card] };
 const playerPublic = {
   player_id: "s", hand_size: "s", life: "s", library_size: "s", graveyard_size: "s", counters: [counter], eliminated: "s",
-  connected: "s", ai: "s",
+  connected: "s", ai: "s", statuses: ["s"],
 };
 const seat = { seat: "s", player_id: "s", name: "s", ai: "s", connected: "s" };
 const prompt = {
@@ -39,10 +39,13 @@ const table = {
     id: "s", controller: "s", owner: "s", card, tapped: "s", attacking: "s", attacking_player: "s",
     attacking_planeswalker: "s", blocking: ["s"], damage: "s", attached_to: "s", is_commander: "s",
     counters: [counter], summoning_sick: "s", skips_next_untap: "s", granted_keywords: ["s"], chosen_color: "s",
-    named_card: "s",
+    named_card: "s", physical_card: "s",
   }],
   emblems: [{ id: "s", controller: "s", abilities: ["s"] }],
-  stack: [{ id: "s", controller: "s", description: "s", source: "s", kind: "s", targets: [{ kind: "s", player: "s", id: "s" }], card }],
+  stack: [{
+    id: "s", controller: "s", description: "s", source: "s", kind: "s", physical_card: "s",
+    targets: [{ kind: "s", player: "s", id: "s" }], card,
+  }],
   graveyards: [pile], exile: [pile], command: [pile],
   commander_damage: [{ commander: "s", damaged: "s", amount: "s" }],
   commander_tax: [{ commander: "s", casts: "s", tax: "s" }],
@@ -56,7 +59,7 @@ export const SCHEMA = {
   game: {
     ...table, you: "s", my_hand: [card], revealed: [card], me: {
       life: "s", library_size: "s", maximum_hand_size: "any", counters: [counter], eliminated: "s",
-      connected: "s", ai: "s",
+      connected: "s", ai: "s", statuses: ["s"],
     },
     opponents: [playerPublic], mana_pool: ["s"], valid_actions: [action], action_deadline: "s",
     own_turn_stops: ["s"], stops: ["s"], undo: { available: "s", limit: "s" }, action_ack: { submission: "s", accepted: "s" },
