@@ -180,8 +180,11 @@ for d in "${native_dirs[@]}"; do
 			"$(bench "$d" -test.bench "'Command/native/'" -test.count "$COUNT" -test.benchtime "${EDGE_NATIVE_ITERS}x")"
 		native_out+=("$OUT/native-$name.txt")
 		step "native $name worker" "$OUT/native-$name-worker.txt" \
-			"$(bench "$d" -test.bench . -test.skip "'Command/native/'" -test.count 1 -test.benchtime "${EDGE_WORKER_ITERS}x")"
+			"$(bench "$d" -test.bench . -test.skip "'Command/native/|^BenchmarkRooms'" -test.count 1 -test.benchtime "${EDGE_WORKER_ITERS}x")"
 		native_out+=("$OUT/native-$name-worker.txt")
+		step "native $name worker rooms" "$OUT/native-$name-worker-rooms.txt" \
+			"$(bench "$d" -test.bench "'^BenchmarkRooms'" -test.count 1 -test.benchtime "${ROOMS_ITERS}x")"
+		native_out+=("$OUT/native-$name-worker-rooms.txt")
 		;;
 	*)
 		step "native $name" "$OUT/native-$name.txt" \

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -16,6 +18,7 @@ import (
 	"github.com/storyloom/storyloom/bundle/hosting"
 	"github.com/storyloom/storyloom/bundle/hoststore"
 	"github.com/storyloom/storyloom/bundle/internal/freeportclient"
+	"github.com/storyloom/storyloom/bundle/internal/roomsclient"
 	"github.com/storyloom/storyloom/engine/freeport"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
@@ -200,4 +203,35 @@ func sendRetrying(url, bearer string, body []byte) (int, []byte, error) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	return status, resp, err
+}
+
+// BenchmarkRooms200x4WebSocket is the native host's benchmark of the same
+// name (bundle/hoststore) against the worker under wrangler dev, so that
+// make bench reports the two side by side: 200 rooms of four human seats,
+// 800 WebSockets to the rooms' Durable Object, each room moving after a
+// random think time of up to 400 ms per iteration ("paced"); the latency
+// is from a command's send to every seat of its room having received the
+// view of it. HOSTING_BENCH_ROOMS=N runs fewer rooms. Run it with a small
+// fixed count, for example -benchtime 3x: one iteration is 200 commands.
+func BenchmarkRooms200x4WebSocket(b *testing.B) {
+	nRooms := 200
+	if n, err := strconv.Atoi(os.Getenv("HOSTING_BENCH_ROOMS")); err == nil && n > 0 {
+		nRooms = n
+	}
+	// Every client comes from 127.0.0.1: the per-address limits are off.
+	base := worker(b).fork(b, perAddressVar+":off").base
+	rs := roomsclient.OpenTables(b, "ws"+strings.TrimPrefix(base, "http")+"/rooms/ws", nRooms)
+	defer roomsclient.CloseTables(rs)
+	b.Run("paced", func(b *testing.B) {
+		var lat []time.Duration
+		b.ResetTimer()
+		for range b.N {
+			lat = append(lat, roomsclient.StepAll(rs, 400*time.Millisecond)...)
+		}
+		b.StopTimer()
+		slices.Sort(lat)
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+		b.ReportMetric(float64(len(lat))/b.Elapsed().Seconds(), "cmds/s")
+	})
 }

@@ -205,52 +205,21 @@ func BenchmarkRooms200x4WebSocket(b *testing.B) {
 	srv := startBenchServer(b, filepath.Join(b.TempDir(), "host.db"))
 	defer srv.stop()
 	before := srv.stats(b, "gc=1")
-	url := "ws" + strings.TrimPrefix(srv.base, "http") + "/rooms/ws"
-	// Rooms are set up a few at a time: every lobby connection is sent a
-	// view on every directory change, so 800 clients in the lobby at once
-	// would make the set-up quadratic.
-	rs := make([]*roomsclient.Table, nRooms)
-	var wg sync.WaitGroup
-	gate := make(chan struct{}, 4)
-	for i := range rs {
-		wg.Add(1)
-		gate <- struct{}{}
-		go func(i int) {
-			defer wg.Done()
-			defer func() { <-gate }()
-			r := &roomsclient.Table{}
-			for j := range r.Seats {
-				r.Seats[j] = roomsclient.DialSeat(b, url)
-				r.Seats[j].WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.Session != "" })
-			}
-			r.Start()
-			rs[i] = r
-		}(i)
-	}
-	wg.Wait()
+	rs := roomsclient.OpenTables(b, "ws"+strings.TrimPrefix(srv.base, "http")+"/rooms/ws", nRooms)
+	defer roomsclient.CloseTables(rs)
 	after := srv.stats(b, "gc=1&profile=start")
 	heap := float64(after.HeapInuse) - float64(before.HeapInuse)
 	for _, mode := range []string{"burst", "paced"} {
 		b.Run(mode, func(b *testing.B) {
-			var mu sync.Mutex
 			var lat []time.Duration
+			think := time.Duration(0)
+			if mode == "paced" {
+				think = 400 * time.Millisecond
+			}
 			s0, c0 := srv.stats(b, ""), processCPU()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				for k, r := range rs {
-					wg.Add(1)
-					go func(k int, r *roomsclient.Table) {
-						defer wg.Done()
-						if mode == "paced" {
-							time.Sleep(time.Duration(rand.IntN(400)) * time.Millisecond)
-						}
-						d := r.Step()
-						mu.Lock()
-						lat = append(lat, d)
-						mu.Unlock()
-					}(k, r)
-				}
-				wg.Wait()
+				lat = append(lat, roomsclient.StepAll(rs, think)...)
 			}
 			b.StopTimer()
 			s1, c1 := srv.stats(b, ""), processCPU()
@@ -267,11 +236,6 @@ func BenchmarkRooms200x4WebSocket(b *testing.B) {
 		})
 	}
 	srv.stats(b, "profile=stop")
-	for _, r := range rs {
-		for _, c := range r.Seats {
-			c.Close()
-		}
-	}
 }
 
 // BenchmarkFreeportHTTP: 50 concurrent clients on loopback, each enrolled

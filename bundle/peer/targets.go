@@ -205,6 +205,15 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play map[
 			missing("7", tgt, name)
 		}
 	}
+	// Issue 14: the same rooms at the edge worker, beside the native host.
+	const edgeRooms = "edge.Rooms200x4WebSocket/paced"
+	if m, found := native[edgeRooms]; found && m["p99-ms"] > 0 {
+		add("14", "200 rooms of 4 seats over WebSockets at the worker under wrangler dev, paced as above: reported beside the native host's figure",
+			fmt.Sprintf("p99 %.1f ms (p50 %.1f ms), %.0f commands/s; the native host in the same run: p99 %.1f ms",
+				m["p99-ms"], m["p50-ms"], m["cmds/s"], native["hoststore.Rooms200x4WebSocket/paced"]["p99-ms"]), nil)
+	} else {
+		missing("14", "200 rooms of 4 seats over WebSockets at the worker", edgeRooms)
+	}
 	for _, host := range []string{"native", "worker"} {
 		tgt := "one committed command over HTTP, " + host + " host (edge.Command): latency and throughput, reported beside each other"
 		var parts []string

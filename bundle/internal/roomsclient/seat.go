@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"testing"
 	"time"
@@ -271,4 +272,64 @@ func FirstChoice(act rooms.Action) rooms.ChooseAction {
 		cmd.Targets = append(cmd.Targets, rooms.TargetChoice{Slot: p.Slot, Chosen: p.Candidates[:1]})
 	}
 	return cmd
+}
+
+// OpenTables opens n Tables of four Seats on the WebSocket at url and
+// starts their games. Tables are set up a few at a time: every lobby
+// connection on a changed page of the directory is sent a view, so 4n
+// clients in the lobby at once would make the set-up quadratic.
+func OpenTables(t testing.TB, url string, n int) []*Table {
+	ts := make([]*Table, n)
+	var wg sync.WaitGroup
+	gate := make(chan struct{}, 4)
+	for i := range ts {
+		wg.Add(1)
+		gate <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-gate }()
+			r := &Table{}
+			for j := range r.Seats {
+				r.Seats[j] = DialSeat(t, url)
+				r.Seats[j].WaitFor(func(v SeatView, _ int64) bool { return v.Session != "" })
+			}
+			r.Start()
+			ts[i] = r
+		}()
+	}
+	wg.Wait()
+	return ts
+}
+
+// StepAll has every table make one move at once (think 0) or after a
+// random think time of up to think, and returns each move's latency
+// (Table.Step) in the order they came.
+func StepAll(tables []*Table, think time.Duration) []time.Duration {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	lat := make([]time.Duration, 0, len(tables))
+	for _, r := range tables {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if think > 0 {
+				time.Sleep(rand.N(think))
+			}
+			d := r.Step()
+			mu.Lock()
+			lat = append(lat, d)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return lat
+}
+
+// CloseTables closes every seat of tables.
+func CloseTables(tables []*Table) {
+	for _, r := range tables {
+		for _, s := range r.Seats {
+			s.Close()
+		}
+	}
 }
