@@ -46,7 +46,7 @@ func hiddenLeak(p *multiplayer.Tab, ids []string) string {
 // click; Bo first has a pasted list refused per line, then by the server,
 // and browses the catalog); a third context watches; no page shows another
 // seat's hand; Bo's reload returns him to his seat; the mulligan prompt
-// opens in the panel; Ada concedes with confirmation and all three see the
+// opens in the panel; each player's statuses show; Ada concedes with confirmation and all three see the
 // result. Playing a game through to its end is not driven yet.
 func TestCardTable(t *testing.T) {
 	need(t)
@@ -146,6 +146,10 @@ func TestCardTable(t *testing.T) {
 	// editor sets a stop on every turn and keeps the own-turn ones.
 	if got := ada.Text(".ct-players"); !strings.Contains(got, "(maximum 7)") {
 		t.Errorf("the players list shows no maximum hand size: %q", got)
+	}
+	// Each player's statuses: Bo (who has not answered) is still deciding.
+	if got := ada.Text(`.ct-player[data-player="` + multiplayer.Eval[string](bo, `window.storyloomRooms.game.you`) + `"] .ct-statuses`); got != "Deciding on a mulligan" {
+		t.Errorf("Bo's statuses on Ada's table read %q", got)
 	}
 	if got := ada.Text("#card-table .facts"); !strings.Contains(got, "Starter duel") {
 		t.Errorf("the table's header names no format: %q", got)

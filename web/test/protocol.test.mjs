@@ -10,9 +10,16 @@ import { fileURLToPath } from "node:url";
 import { join, dirname } from "node:path";
 import { normalize, unknownFields, frameKind, known, word, SCHEMA } from "../site/rooms/protocol.js";
 
-const dir = join(dirname(fileURLToPath(import.meta.url)), "../../engine/cards/testdata/wire");
-const names = JSON.parse(readFileSync(join(dir, "index.json"), "utf8"));
-const frames = names.map((n) => ({ name: n, kind: n.replace(/-\d+\.json$/, ""), frame: JSON.parse(readFileSync(join(dir, n), "utf8")) }));
+const testdata = join(dirname(fileURLToPath(import.meta.url)), "../../engine/cards/testdata");
+const frames = ["wire", "wire-curated"].flatMap((sub) => {
+  const dir = join(testdata, sub);
+  const names = JSON.parse(readFileSync(join(dir, "index.json"), "utf8"));
+  return names.map((n) => ({
+    name: `${sub}/${n}`,
+    kind: n.replace(/-(\d+|maximal|minimal)\.json$/, ""),
+    frame: JSON.parse(readFileSync(join(dir, n), "utf8")),
+  }));
+});
 
 // contains fails unless every value in want is in got at the same place.
 function contains(got, want, path) {

@@ -172,6 +172,7 @@ export function createCardTable(root, ui) {
           h("span", { class: "ct-life", text: `Life ${p.life}` }),
           h("span", { text: `Hand ${p.hand_size}${p.me ? maxHand(p.maximum_hand_size) : ""} · Library ${p.library_size}${p.graveyard_size != null ? ` · Graveyard ${p.graveyard_size}` : ""}` }),
           counters(p.counters || []),
+          p.statuses?.length ? h("span", { class: "ct-statuses", text: p.statuses.join(" · ") }) : null,
           p.me && v.mana_pool.length ? h("span", { class: "ct-pool", text: `Mana pool: ${v.mana_pool.join(" ")}` }) : null);
       })));
   }
