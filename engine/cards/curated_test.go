@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -143,14 +142,7 @@ var alwaysSent = []string{"me", "opponents"}
 // its key); a minimal frame none that may be omitted, but the members the
 // server always sends.
 func TestCuratedWireFixtures(t *testing.T) {
-	var names []string
-	index, err := os.ReadFile(filepath.Join(curatedDir, "index.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(index, &names); err != nil {
-		t.Fatal(err)
-	}
+	names := fixtureNames(t, curatedDir)
 	entries, err := os.ReadDir(curatedDir)
 	if err != nil {
 		t.Fatal(err)
@@ -162,11 +154,7 @@ func TestCuratedWireFixtures(t *testing.T) {
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			raw, err := os.ReadFile(filepath.Join(curatedDir, name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			frame := bytes.TrimSuffix(raw, []byte("\n"))
+			frame := readFixture(t, curatedDir, name)
 			kind, size, ok := strings.Cut(strings.TrimSuffix(name, ".json"), "-")
 			if !ok || (size != "maximal" && size != "minimal") {
 				t.Fatalf("%s: want <kind>-maximal.json or <kind>-minimal.json", name)

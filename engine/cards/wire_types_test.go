@@ -20,21 +20,9 @@ import (
 // members the game projects), refusing any member no type declares, and
 // re-encodes the values canonically: the bytes must be the fixture's.
 func TestWireFixturesDecodeIntoTypes(t *testing.T) {
-	var names []string
-	index, err := os.ReadFile(filepath.Join(wireDir, "index.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(index, &names); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range names {
+	for _, name := range fixtureNames(t, wireDir) {
 		t.Run(name, func(t *testing.T) {
-			raw, err := os.ReadFile(filepath.Join(wireDir, name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			frame := bytes.TrimSuffix(raw, []byte("\n"))
+			frame := readFixture(t, wireDir, name)
 			kind := name[:strings.LastIndex(name, "-")]
 			var again []byte
 			switch kind {
@@ -54,6 +42,31 @@ func TestWireFixturesDecodeIntoTypes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fixtureNames reads the names a fixture directory's index.json lists.
+func fixtureNames(t *testing.T, dir string) []string {
+	t.Helper()
+	var names []string
+	index, err := os.ReadFile(filepath.Join(dir, "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(index, &names); err != nil {
+		t.Fatal(err)
+	}
+	return names
+}
+
+// readFixture reads one frame of a fixture directory, without its
+// trailing newline.
+func readFixture(t *testing.T, dir, name string) []byte {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimSuffix(raw, []byte("\n"))
 }
 
 // retype decodes frame strictly into a T and encodes it again.
