@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -11,16 +12,24 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/chromedp"
+	"github.com/storyloom/storyloom/bundle/hosting"
+	"github.com/storyloom/storyloom/bundle/site"
+	"github.com/storyloom/storyloom/engine/freeport"
 	"github.com/storyloom/storyloom/engine/kinds/sim"
 	"github.com/storyloom/storyloom/engine/kinds/world"
+	"github.com/storyloom/storyloom/engine/rooms"
+	"github.com/storyloom/storyloom/engine/rooms/cheat"
 )
 
 // catalogEntry matches one entry of web/site/js/locales/fr.js.
 var catalogEntry = regexp.MustCompile(`(?m)^\s*"((?:[^"\\]|\\.)*)": "((?:[^"\\]|\\.)*)",$`)
 
-// pageWords reads the French catalog and the English words the page's
-// sources ask for (tr("…") and data-tr in index.html).
+// pageWords reads the French catalog and the English words the pages'
+// sources ask for (tr("…") and data-tr in the library's, the rooms' and
+// Freeport's index.html).
 func pageWords(t *testing.T) (fr map[string]string, used []string) {
 	t.Helper()
 	site := filepath.Join(suite.root, "web", "site")
@@ -33,8 +42,13 @@ func pageWords(t *testing.T) (fr map[string]string, used []string) {
 		fr[m[1]] = m[2]
 	}
 	seen := map[string]bool{}
-	files, _ := filepath.Glob(filepath.Join(site, "js", "*.js"))
-	for _, f := range append(files, filepath.Join(site, "app.js"), filepath.Join(site, "index.html")) {
+	var files []string
+	for _, dir := range []string{"js", "rooms", "freeport"} {
+		more, _ := filepath.Glob(filepath.Join(site, dir, "*.js"))
+		files = append(files, more...)
+	}
+	for _, f := range append(files, filepath.Join(site, "app.js"), filepath.Join(site, "index.html"),
+		filepath.Join(site, "rooms", "index.html"), filepath.Join(site, "freeport", "index.html")) {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -79,7 +93,13 @@ const frenchOnlyJS = `((vocab) => {
 		}
 	}
 	for (const w of new Intl.DisplayNames(["fr"], { type: "language" }).of("fr").toLowerCase().match(/\p{L}+/gu)) known.add(w);
-	const french = (el) => !el || (el.closest("[lang]")?.lang || "fr").startsWith("fr");
+	// Text marked as another language, or as a name not to translate
+	// (translate="no": a player's name, a good's id), is not French to
+	// check; its words may stand in an attribute (aria-label "Join Cheat").
+	const french = (el) => !el || ((el.closest("[lang]")?.lang || "fr").startsWith("fr") && !el.closest('[translate="no"]'));
+	for (const el of document.querySelectorAll('[lang]:not([lang^="fr"]), [translate="no"]')) {
+		for (const w of el.textContent.toLowerCase().match(/\p{L}+/gu) || []) known.add(w);
+	}
 	const seen = (el) => el && (el.checkVisibility ? el.checkVisibility() : true);
 	const unknown = new Map();
 	const look = (text, el) => {
@@ -195,8 +215,15 @@ func englishWords(t *testing.T) []string {
 // no French text of the site has (frenchOnlyJS), or when <html lang> is
 // not "fr".
 func frenchCheck(t *testing.T, p *page, english []string) func(where string) {
+	words := frenchVocabulary(t)
+	// A one-word key French writes the same way ("instant", "Places")
+	// cannot be told apart from French.
+	english = slices.DeleteFunc(slices.Clone(english), func(k string) bool {
+		_, french := slices.BinarySearch(words, strings.ToLower(k))
+		return french
+	})
 	keys, _ := json.Marshal(english)
-	vocab, _ := json.Marshal(frenchVocabulary(t))
+	vocab, _ := json.Marshal(words)
 	return func(where string) {
 		t.Helper()
 		if got := eval[[]string](p, fmt.Sprintf(englishLeftJS, keys)); len(got) > 0 {
@@ -298,4 +325,62 @@ func TestFrenchSimulationAndWorld(t *testing.T) {
 	eval[bool](p, `(document.querySelectorAll("details").forEach((d) => d.open = true), true)`)
 	left("the world after a day")
 	p.shot("french-world")
+}
+
+// TestFrenchRoomsAndFreeport: with French chosen in a game, the rooms
+// lobby, a room with an AI seat, and the Freeport market before and after
+// joining speak French; what the servers send in English (a game's name,
+// an AI's description) is marked as English, players' names and goods as
+// not for translation.
+func TestFrenchRoomsAndFreeport(t *testing.T) {
+	t.Parallel()
+	need(t)
+	english := englishWords(t)
+	reg, err := rooms.NewRegistry(cheat.Game{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(suite.root, "static", "freeport", "freeport.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := freeport.ParseGame(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fp, err := hosting.NewFreeport(context.Background(), hosting.FreeportConfig{
+		Store: &hosting.MemStore{}, Clock: func() int64 { return time.Now().UnixMilli() },
+		Games: map[string]*freeport.Game{g.ID(): g},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := roomServerMounting(t, reg, true, []site.Mount{
+		{Pattern: "POST /freeport/", Handler: fp.Handler()},
+		{Pattern: "GET /freeport/{game}/standing", Handler: fp.Handler()},
+	})
+	p := &page{t: t, base: base}
+	p.attach(nil)
+	left := frenchCheck(t, p, english)
+	p.visit("")
+	p.screen("library")
+	eval[bool](p, `(localStorage.setItem("storyloom-locale", "fr"), true)`)
+
+	p.do(chromedp.Navigate(base + "rooms/"))
+	p.waitJS(`document.documentElement.dataset.storyloom === "ready" && !!document.querySelector('[data-key="c-create"]') && document.getElementById("conn").dataset.state === "open"`)
+	left("the rooms lobby")
+	p.click(`[data-key="c-create"]`)
+	p.waitJS(`!document.getElementById("room").hidden && !!document.querySelector('[data-key="ai-add"]')`)
+	p.click(`[data-key="ai-add"]`)
+	p.waitJS(`document.querySelectorAll(".seat.ai").length > 0`)
+	left("a room with an AI seat")
+	p.shot("french-rooms")
+
+	p.do(chromedp.Navigate(base + "freeport/"))
+	p.waitJS(`document.documentElement.dataset.freeport === "ready" && !!document.getElementById("enrol")`)
+	left("Freeport before joining")
+	p.click("#enrol")
+	p.waitJS(`!!document.getElementById("holdings") && !document.getElementById("statement").hidden`)
+	left("Freeport after joining")
+	p.shot("french-freeport")
 }

@@ -38,6 +38,13 @@ func roomServer(t *testing.T, withWebSocket bool) (string, func()) {
 // given, supply the host's ids and game seeds (deterministic games).
 func roomServerWith(t *testing.T, reg *rooms.Registry, withWebSocket bool, ids ...rooms.IDSource) (string, func()) {
 	t.Helper()
+	return roomServerMounting(t, reg, withWebSocket, nil, ids...)
+}
+
+// roomServerMounting is roomServerWith with more handlers mounted beside
+// the room server's (Freeport's, for a test of every online page).
+func roomServerMounting(t *testing.T, reg *rooms.Registry, withWebSocket bool, more []site.Mount, ids ...rooms.IDSource) (string, func()) {
+	t.Helper()
 	var idSource rooms.IDSource
 	if len(ids) > 0 {
 		idSource = ids[0]
@@ -80,7 +87,7 @@ func roomServerWith(t *testing.T, reg *rooms.Registry, withWebSocket bool, ids .
 			ws.ServeHTTP(w, r.WithContext(ctx))
 		})})
 	}
-	handler := site.Handler(os.DirFS(suite.dist), mounts...)
+	handler := site.Handler(os.DirFS(suite.dist), append(mounts, more...)...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		cancel()

@@ -12,15 +12,19 @@ import { Market, Refusal, HostError, commandId } from "./api.js";
 import { h, fill, announce } from "../online/dom.js";
 import { keepFocus, notice } from "./dom.js";
 import { setupTheme } from "../js/theme.js";
+import { savedPageLocale, setPageLocale, tr } from "../js/lang.js";
+
+// The page speaks the language last chosen in a game (js/lang.js).
+setPageLocale(savedPageLocale());
 
 const POLL_MS = 2500;
 const PAGE = 25; // traders on one page of the standing
 const HIDDEN_POLL_MS = 10000;
-const EXPIRY_CHOICES = [
-  ["15 minutes", 15 * 60],
-  ["1 hour", 3600],
-  ["6 hours", 6 * 3600],
-  ["1 day", 86400],
+const EXPIRY_CHOICES = () => [
+  [tr("15 minutes"), 15 * 60],
+  [tr("1 hour"), 3600],
+  [tr("6 hours"), 6 * 3600],
+  [tr("1 day"), 86400],
 ];
 
 const params = new URLSearchParams(location.search);
@@ -81,8 +85,8 @@ async function showPage(offset) {
 }
 
 function nameOf(playerId) {
-  if (state.me && playerId === state.me.playerId) return "You";
-  return names().get(playerId) || "a trader";
+  if (state.me && playerId === state.me.playerId) return tr("You");
+  return names().get(playerId) || tr("a trader");
 }
 
 function assets() {
@@ -91,22 +95,48 @@ function assets() {
 }
 
 function itemsText(items) {
-  if (!items || items.length === 0) return "nothing";
-  return items.map((it) => `${it.quantity} ${it.assetId}`).join(", ");
+  if (!items || items.length === 0) return tr("nothing");
+  return items.flatMap((it, i) => [i ? ", " : "", `${it.quantity} `, good(it.assetId)]);
 }
 
-const timeFmt = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
-const dateTimeFmt = new Intl.DateTimeFormat(undefined, { dateStyle: "short", timeStyle: "short" });
+/**
+ * A good, by its id: the game names its goods in one language only, so
+ * the page shows the id as it is, marked as English and not for
+ * translation.
+ */
+function good(assetId) {
+  return h("span", { lang: "en", translate: "no", text: assetId });
+}
+
+/** A trader's name (chosen by the trader or the harbour): never translated. */
+function who(playerId) {
+  if (state.me && playerId === state.me.playerId) return tr("You");
+  return h("span", { translate: "no", text: nameOf(playerId) });
+}
+
+/** "You give" or "<name> gives" as text, for a label. */
+function givesText(playerId, name) {
+  return state.me && playerId === state.me.playerId ? tr("You give") : tr("{name} gives", { name });
+}
+
+/** "You give" or "<name> gives". */
+function gives(playerId) {
+  return state.me && playerId === state.me.playerId ? tr("You give") : [who(playerId), ` ${tr("gives")}`];
+}
+
+// In the page's language (<html lang>), as the words around them.
+const timeFmt = new Intl.DateTimeFormat(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+const dateTimeFmt = new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: "short", timeStyle: "short" });
 
 function relative(iso) {
   const ms = Date.parse(iso) - Date.now();
   const abs = Math.abs(ms);
   let text;
-  if (abs < 60e3) text = "under a minute";
+  if (abs < 60e3) text = tr("under a minute");
   else if (abs < 3600e3) text = `${Math.round(abs / 60e3)} min`;
   else if (abs < 86400e3) text = `${Math.round(abs / 3600e3)} h`;
-  else text = `${Math.round(abs / 86400e3)} days`;
-  return ms >= 0 ? `in ${text}` : `${text} ago`;
+  else text = tr("{n, plural, one {# day} other {# days}}", { n: Math.round(abs / 86400e3) });
+  return ms >= 0 ? tr("in {time}", { time: text }) : tr("{time} ago", { time: text });
 }
 
 function timeText(iso, prefix, rel) {
@@ -128,33 +158,35 @@ function refreshTimes() {
   }
 }
 
-const STATUS_TEXT = {
-  awaiting_counterparty: "Open",
-  settled: "Settled",
-  declined: "Declined",
-  cancelled: "Cancelled",
-  expired: "Expired",
-  unfunded: "Could not be funded",
-};
+// An exchange's status in the player's words.
+const statusText = (status) => ({
+  awaiting_counterparty: tr("Open"),
+  settled: tr("Settled"),
+  declined: tr("Declined"),
+  cancelled: tr("Cancelled"),
+  expired: tr("Expired"),
+  unfunded: tr("Could not be funded"),
+})[status] || status;
 
-const CODE_TEXT = {
-  not_enrolled: "Join the market first.",
-  insufficient_available: "Not enough available: some of it may be reserved by your open exchanges.",
-  stale_exchange_version: "The exchange moved on before your answer arrived; here it is as it stands now.",
-  terms_mismatch: "The terms changed before your answer arrived; here they are as they stand now.",
-  not_your_turn: "It is not your turn on that exchange.",
-  exchange_not_open: "That exchange has already concluded.",
-  unknown_asset: "That good cannot be traded here.",
-  self_dealing: "You cannot trade with yourself.",
-  unknown_player: "That trader is not in this market.",
-  invalid_trading_name: "A trading name is at most 32 characters, with no control characters.",
-};
+// The Game Master's refusals in the player's words.
+const codeText = (code) => ({
+  not_enrolled: tr("Join the market first."),
+  insufficient_available: tr("Not enough available: some of it may be reserved by your open exchanges."),
+  stale_exchange_version: tr("The exchange moved on before your answer arrived; here it is as it stands now."),
+  terms_mismatch: tr("The terms changed before your answer arrived; here they are as they stand now."),
+  not_your_turn: tr("It is not your turn on that exchange."),
+  exchange_not_open: tr("That exchange has already concluded."),
+  unknown_asset: tr("That good cannot be traded here."),
+  self_dealing: tr("You cannot trade with yourself."),
+  unknown_player: tr("That trader is not in this market."),
+  invalid_trading_name: tr("A trading name is at most 32 characters, with no control characters."),
+})[code];
 
 function explain(err) {
-  if (err instanceof Refusal) return CODE_TEXT[err.code] || err.message.replace(/^freeport: /, "");
+  if (err instanceof Refusal) return codeText(err.code) || err.message.replace(/^freeport: /, "");
   if (err instanceof HostError) {
-    if (err.code === "rate_limited") return "Slow down a little: the market is busy.";
-    if (err.code === "offline") return "The market cannot be reached. Retrying…";
+    if (err.code === "rate_limited") return tr("Slow down a little: the market is busy.");
+    if (err.code === "offline") return tr("The market cannot be reached. Retrying…");
     return err.message;
   }
   return String(err?.message || err);
@@ -174,7 +206,7 @@ async function act(label, request, done) {
     await refresh(true);
   } catch (err) {
     notice(`${label}: ${explain(err)}`);
-    announce(`${label} failed. ${explain(err)}`);
+    announce(tr("{what} failed. {why}", { what: label, why: explain(err) }));
     await refresh(true).catch(() => {});
   } finally {
     state.busy = false;
@@ -216,7 +248,7 @@ async function refresh(force = false) {
     }
     state.version = standing.stateVersion;
   }
-  setConn("open", "Connected");
+  setConn("open", tr("Connected"));
   if (changed) render();
   else refreshTimes();
   document.documentElement.dataset.freeport = "ready";
@@ -234,9 +266,9 @@ function sayChanges(exchanges) {
     if (first || before === key) continue;
     const other = nameOf(x.proposerPlayerId === me ? x.counterpartyPlayerId : x.proposerPlayerId);
     if (x.status === "awaiting_counterparty" && x.answeringPlayerId === me) {
-      said.push(x.liveRound > 1 ? `${other} countered. Your turn.` : `New offer from ${other}. Your turn.`);
+      said.push(x.liveRound > 1 ? tr("{name} countered. Your turn.", { name: other }) : tr("New offer from {name}. Your turn.", { name: other }));
     } else if (before && x.status !== "awaiting_counterparty") {
-      said.push(`Exchange with ${other}: ${STATUS_TEXT[x.status].toLowerCase()}.`);
+      said.push(tr("Exchange with {name}: {status}.", { name: other, status: statusText(x.status).toLowerCase() }));
     }
   }
   if (said.length) announce(said.join(" "));
@@ -265,16 +297,16 @@ function renderMe() {
   if (!state.enrolled) {
     const remember = h("input", { type: "checkbox", id: "remember", "data-key": "remember" });
     fill(body,
-      h("p", {}, "You are not trading yet. Joining gives you a stock of goods to start with."),
+      h("p", {}, tr("You are not trading yet. Joining gives you a stock of goods to start with.")),
       h("div", { class: "row" },
         h("button", {
           type: "button", id: "enrol", "data-key": "enrol",
-          onclick: () => act("Joining", { action: "enroll" }, () => {
+          onclick: () => act(tr("Joining"), { action: "enroll" }, () => {
             market.remember(remember.checked);
-            announce("You joined the market.");
+            announce(tr("You joined the market."));
           }),
-        }, "Join the market"),
-        h("label", { class: "check" }, remember, " Remember me on this device")));
+        }, tr("Join the market")),
+        h("label", { class: "check" }, remember, ` ${tr("Remember me on this device")}`)));
     return;
   }
   const me = state.me;
@@ -285,30 +317,30 @@ function renderMe() {
     oninput: (e) => { state.nameDraft = e.target.value; },
   });
   const rows = me.holdings.map((x) => h("tr", { dataset: { asset: x.assetId } },
-    h("th", { scope: "row" }, x.assetId),
+    h("th", { scope: "row" }, good(x.assetId)),
     h("td", { class: "num", dataset: { held: x.quantity } }, x.quantity),
     h("td", { class: "num", dataset: { available: x.available } }, x.available)));
   fill(body,
-    h("p", { id: "whoami" }, "You trade as ", h("strong", { text: mine?.playerName || me.playerId }), "."),
+    h("p", { id: "whoami" }, `${tr("You trade as")} `, h("strong", { translate: "no", text: mine?.playerName || me.playerId }), "."),
     h("form", {
       class: "row name-form",
       onsubmit: (e) => {
         e.preventDefault();
-        act("Saving your trading name", { action: "setTradingName", tradingName: nameInput.value.trim() || null }, () => {
+        act(tr("Saving your trading name"), { action: "setTradingName", tradingName: nameInput.value.trim() || null }, () => {
           state.nameDraft = null;
-          announce("Trading name saved.");
+          announce(tr("Trading name saved."));
         });
       },
     },
-      h("label", { for: "trading-name" }, "Trading name"), nameInput,
-      h("button", { type: "submit", class: "secondary small", "data-key": "save-name" }, "Save")),
-    h("p", { class: "hint", id: "trading-name-hint" }, "Shown on the standing; leave empty for your harbour name."),
+      h("label", { for: "trading-name" }, tr("Trading name")), nameInput,
+      h("button", { type: "submit", class: "secondary small", "data-key": "save-name" }, tr("Save"))),
+    h("p", { class: "hint", id: "trading-name-hint" }, tr("Shown on the standing; leave empty for your harbour name.")),
     h("table", { class: "holdings", id: "holdings" },
-      h("caption", {}, "Inventory"),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Good"), h("th", { scope: "col", class: "num" }, "Held"),
-        h("th", { scope: "col", class: "num" }, "Available"))),
+      h("caption", {}, tr("Inventory")),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, tr("Good")), h("th", { scope: "col", class: "num" }, tr("Held")),
+        h("th", { scope: "col", class: "num" }, tr("Available")))),
       h("tbody", {}, rows)),
-    h("p", { class: "hint" }, "Available is what your open offers do not reserve."));
+    h("p", { class: "hint" }, tr("Available is what your open offers do not reserve.")));
 }
 
 function renderStanding() {
@@ -321,37 +353,37 @@ function renderStanding() {
     const delta = before === undefined ? 0 : p.wealth - before;
     return h("li", { class: p.playerId === me ? "you" : null, dataset: { player: p.playerId, wealth: p.wealth } },
       h("span", { class: "rank", "aria-hidden": "true" }, `${p.rank}.`),
-      h("span", { class: "p-name" }, p.playerName, p.playerId === me ? " (you)" : ""),
+      h("span", { class: "p-name" }, h("span", { translate: "no", text: p.playerName }), p.playerId === me ? ` ${tr("(you)")}` : ""),
       h("span", { class: "wealth" }, `${p.wealth}`,
         delta ? h("span", { class: delta > 0 ? "up" : "down" }, delta > 0 ? ` ▲${delta}` : ` ▼${-delta}`) : null));
   });
   const last = st.offset + st.players.length;
   const pager = st.total > PAGE
-    ? h("nav", { class: "row pager", "aria-label": "Standing pages" },
+    ? h("nav", { class: "row pager", "aria-label": tr("Standing pages") },
       h("button", {
         type: "button", class: "secondary small", "data-key": "st-prev", disabled: st.offset === 0,
         onclick: () => showPage(st.offset - PAGE),
-      }, "Previous"),
-      h("span", { class: "hint", id: "st-range" }, `Ranks ${st.offset + 1}–${last} of ${st.total}`),
+      }, tr("Previous")),
+      h("span", { class: "hint", id: "st-range" }, tr("Ranks {first}–{last} of {total}", { first: st.offset + 1, last, total: st.total })),
       h("button", {
         type: "button", class: "secondary small", "data-key": "st-next", disabled: last >= st.total,
         onclick: () => showPage(st.offset + PAGE),
-      }, "Next"),
+      }, tr("Next")),
       st.you && (st.you.rank <= st.offset || st.you.rank > last)
         ? h("button", {
           type: "button", class: "secondary small", "data-key": "st-me",
           onclick: () => showPage(Math.floor((st.you.rank - 1) / PAGE) * PAGE),
-        }, "Show my place")
+        }, tr("Show my place"))
         : null)
     : null;
   fill(body,
-    st.you ? h("p", { id: "my-rank" }, "Your place: ", h("strong", {}, `${st.you.rank}`), ` of ${st.total}`) : null,
+    st.you ? h("p", { id: "my-rank" }, `${tr("Your place:")} `, h("strong", {}, `${st.you.rank}`), ` ${tr("of {total}", { total: st.total })}`) : null,
     st.players.length
-      ? h("ol", { class: "standing", id: "standing-list", "aria-label": "Traders by wealth", start: st.offset + 1 }, items)
-      : h("p", { class: "hint" }, st.total ? "No traders on this page." : "Nobody has joined yet."),
+      ? h("ol", { class: "standing", id: "standing-list", "aria-label": tr("Traders by wealth"), start: st.offset + 1 }, items)
+      : h("p", { class: "hint" }, st.total ? tr("No traders on this page.") : tr("Nobody has joined yet.")),
     pager,
-    h("p", { class: "hint" }, "Wealth at the harbour's prices: ",
-      st.prices.map((p) => `${p.assetId} ${p.unitPrice}`).join(", "), "."));
+    h("p", { class: "hint" }, `${tr("Wealth at the harbour’s prices:")} `,
+      st.prices.flatMap((p, i) => [i ? ", " : "", good(p.assetId), ` ${p.unitPrice}`]), "."));
   if (st.stateVersion !== state.standingVersion) {
     state.standingVersion = st.stateVersion;
     state.lastStanding = new Map(st.players.map((p) => [p.playerId, p.wealth]));
@@ -366,10 +398,10 @@ function renderExchanges() {
   const done = state.exchanges.filter((x) => x.status !== "awaiting_counterparty").slice(0, 10);
   const mine = open.filter((x) => x.answeringPlayerId === state.me.playerId).length;
   fill(document.getElementById("ex-body"),
-    h("p", { class: "hint", id: "turns" }, mine ? `${mine} waiting for your answer.` : "Nothing waits for your answer."),
-    open.length ? h("ul", { class: "exchanges", "aria-label": "Open exchanges" }, open.map(exchangeCard))
-      : h("p", {}, "No open exchanges."),
-    done.length ? [h("h3", {}, "Concluded"), h("ul", { class: "exchanges done", "aria-label": "Concluded exchanges" }, done.map(exchangeCard))] : null);
+    h("p", { class: "hint", id: "turns" }, mine ? tr("{n} waiting for your answer.", { n: mine }) : tr("Nothing waits for your answer.")),
+    open.length ? h("ul", { class: "exchanges", "aria-label": tr("Open exchanges") }, open.map(exchangeCard))
+      : h("p", {}, tr("No open exchanges.")),
+    done.length ? [h("h3", {}, tr("Concluded")), h("ul", { class: "exchanges done", "aria-label": tr("Concluded exchanges") }, done.map(exchangeCard))] : null);
 }
 
 function exchangeCard(x) {
@@ -382,34 +414,34 @@ function exchangeCard(x) {
   const headingId = `x-${x.exchangeId}-h`;
   const parts = [
     h("div", { class: "x-head" },
-      h("h3", { id: headingId }, `With ${other}`),
+      h("h3", { id: headingId }, `${tr("With")} `, x.proposerPlayerId === me ? who(x.counterpartyPlayerId) : who(x.proposerPlayerId)),
       h("span", { class: `badge ${isOpen ? (myTurn ? "warn" : "") : x.status === "settled" ? "good" : ""}`, dataset: { status: x.status } },
-        STATUS_TEXT[x.status] || x.status)),
+        statusText(x.status))),
     h("dl", { class: "terms" },
-      h("dt", {}, `${proposer} ${proposer === "You" ? "give" : "gives"}`), h("dd", { dataset: { side: "offered" } }, itemsText(x.terms.offered)),
-      h("dt", {}, `${counterparty} ${counterparty === "You" ? "give" : "gives"}`), h("dd", { dataset: { side: "requested" } }, itemsText(x.terms.requested))),
+      h("dt", {}, gives(x.proposerPlayerId)), h("dd", { dataset: { side: "offered" } }, itemsText(x.terms.offered)),
+      h("dt", {}, gives(x.counterpartyPlayerId)), h("dd", { dataset: { side: "requested" } }, itemsText(x.terms.requested))),
     h("p", { class: "x-facts" },
-      `Round ${x.liveRound}${x.roundCount > 1 ? ` of ${x.roundCount}` : ""}. `,
+      `${x.roundCount > 1 ? tr("Round {n} of {total}.", { n: x.liveRound, total: x.roundCount }) : tr("Round {n}.", { n: x.liveRound })} `,
       isOpen
-        ? [h("strong", { class: "turn", dataset: { turn: myTurn ? "mine" : "theirs" } }, myTurn ? "Your turn." : `Waiting for ${nameOf(x.answeringPlayerId)}.`),
-          " ", timeEl(x.expiresAt, "Expires ")]
-        : x.concludedAt ? timeEl(x.concludedAt, "Concluded ") : null),
+        ? [h("strong", { class: "turn", dataset: { turn: myTurn ? "mine" : "theirs" } }, myTurn ? tr("Your turn.") : [`${tr("Waiting for")} `, who(x.answeringPlayerId), "."]),
+          " ", timeEl(x.expiresAt, `${tr("Expires")} `)]
+        : x.concludedAt ? timeEl(x.concludedAt, `${tr("Concluded")} `) : null),
   ];
   if (x.ruleNote) parts.push(h("p", { class: "rule-note" }, x.ruleNote));
-  else if (x.ruleApplied) parts.push(h("p", { class: "rule-note" }, "Something at the harbour changed this settlement."));
+  else if (x.ruleApplied) parts.push(h("p", { class: "rule-note" }, tr("Something at the harbour changed this settlement.")));
   if (myTurn) {
     const draft = state.drafts.get(x.exchangeId);
     parts.push(h("div", { class: "row actions" },
       h("button", {
         type: "button", "data-key": `accept-${x.exchangeId}`, dataset: { action: "accept" },
         "aria-describedby": headingId,
-        onclick: () => act("Accepting", respond(x, "approve"), (r) => announce(r.status === "settled" ? `Settled with ${other}.` : `The exchange with ${other} could not be funded.`)),
-      }, "Accept"),
+        onclick: () => act(tr("Accepting"), respond(x, "approve"), (r) => announce(r.status === "settled" ? tr("Settled with {name}.", { name: other }) : tr("The exchange with {name} could not be funded.", { name: other }))),
+      }, tr("Accept")),
       h("button", {
         type: "button", class: "secondary", "data-key": `decline-${x.exchangeId}`, dataset: { action: "decline" },
         "aria-describedby": headingId,
-        onclick: () => act("Declining", respond(x, "decline"), () => announce(`Declined the offer from ${other}.`)),
-      }, "Decline"),
+        onclick: () => act(tr("Declining"), respond(x, "decline"), () => announce(tr("Declined the offer from {name}.", { name: other }))),
+      }, tr("Decline")),
       h("button", {
         type: "button", class: "quiet", "data-key": `counter-${x.exchangeId}`, dataset: { action: "counter" },
         "aria-expanded": draft ? "true" : "false", "aria-describedby": headingId,
@@ -418,16 +450,16 @@ function exchangeCard(x) {
           else state.drafts.set(x.exchangeId, { offered: amounts(x.terms.offered), requested: amounts(x.terms.requested), expiry: 3600 });
           render();
         },
-      }, draft ? "Close counter" : "Counter…")));
+      }, draft ? tr("Close counter") : tr("Counter…"))));
     if (draft) parts.push(counterForm(x, draft, proposer, counterparty));
   } else if (isOpen) {
     parts.push(h("div", { class: "row actions" },
       h("button", {
         type: "button", class: "secondary", "data-key": `cancel-${x.exchangeId}`, dataset: { action: "cancel" },
         "aria-describedby": headingId,
-        onclick: () => act("Cancelling", { action: "cancelExchange", exchangeId: x.exchangeId, exchangeVersion: x.exchangeVersion },
-          () => announce(`Cancelled your offer to ${other}.`)),
-      }, "Cancel offer")));
+        onclick: () => act(tr("Cancelling"), { action: "cancelExchange", exchangeId: x.exchangeId, exchangeVersion: x.exchangeVersion },
+          () => announce(tr("Cancelled your offer to {name}.", { name: other }))),
+      }, tr("Cancel offer"))));
   }
   return h("li", { class: `exchange${myTurn ? " mine" : ""}`, dataset: { exchange: x.exchangeId }, "aria-labelledby": headingId }, parts);
 }
@@ -459,9 +491,9 @@ function amountsTable(key, draft, leftLabel, rightLabel) {
     oninput: (e) => { draft[side][asset] = e.target.value; },
   });
   return h("table", { class: "amounts" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Good"), h("th", { scope: "col" }, leftLabel), h("th", { scope: "col" }, rightLabel))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, tr("Good")), h("th", { scope: "col" }, leftLabel), h("th", { scope: "col" }, rightLabel))),
     h("tbody", {}, assets().map((a) => h("tr", {},
-      h("th", { scope: "row" }, a),
+      h("th", { scope: "row" }, good(a)),
       h("td", {}, input("offered", a, leftLabel)),
       h("td", {}, input("requested", a, rightLabel))))));
 }
@@ -469,9 +501,9 @@ function amountsTable(key, draft, leftLabel, rightLabel) {
 function expirySelect(key, draft) {
   const id = `${key}-expiry`;
   return h("div", { class: "field" },
-    h("label", { for: id }, "Expires in"),
+    h("label", { for: id }, tr("Expires in")),
     h("select", { id, "data-key": id, onchange: (e) => { draft.expiry = Number(e.target.value); } },
-      EXPIRY_CHOICES.map(([label, s]) => h("option", { value: s, selected: draft.expiry === s }, label))));
+      EXPIRY_CHOICES().map(([label, s]) => h("option", { value: s, selected: draft.expiry === s }, label))));
 }
 
 function expiresAt(seconds) {
@@ -481,22 +513,22 @@ function expiresAt(seconds) {
 function counterForm(x, draft, proposer, counterparty) {
   const key = `c-${x.exchangeId}`;
   return h("form", {
-    class: "counter", "aria-label": "Counter-offer",
+    class: "counter", "aria-label": tr("Counter-offer"),
     onsubmit: (e) => {
       e.preventDefault();
-      act("Countering", {
+      act(tr("Countering"), {
         action: "counterExchange", exchangeId: x.exchangeId, exchangeVersion: x.exchangeVersion, termsHash: x.termsHash,
         offered: lines(draft.offered), requested: lines(draft.requested), expiresAt: expiresAt(draft.expiry),
       }, () => {
         state.drafts.delete(x.exchangeId);
-        announce("Counter-offer sent.");
+        announce(tr("Counter-offer sent."));
       });
     },
   },
-    h("p", { class: "hint" }, "Change the amounts; the direction stays as it is."),
-    amountsTable(key, draft, `${proposer} ${proposer === "You" ? "give" : "gives"}`, `${counterparty} ${counterparty === "You" ? "give" : "gives"}`),
+    h("p", { class: "hint" }, tr("Change the amounts; the direction stays as it is.")),
+    amountsTable(key, draft, givesText(x.proposerPlayerId, proposer), givesText(x.counterpartyPlayerId, counterparty)),
     expirySelect(key, draft),
-    h("button", { type: "submit", "data-key": `${key}-send` }, "Send counter-offer"));
+    h("button", { type: "submit", "data-key": `${key}-send` }, tr("Send counter-offer")));
 }
 
 function renderProposal() {
@@ -509,7 +541,7 @@ function renderProposal() {
   if (!others.some((o) => o.playerId === p.to)) p.to = others[0]?.playerId || "";
   const body = document.getElementById("pr-body");
   if (!others.length) {
-    fill(body, h("p", { class: "hint" }, "Nobody else has joined yet. Share this page with another trader."));
+    fill(body, h("p", { class: "hint" }, tr("Nobody else has joined yet. Share this page with another trader.")));
     return;
   }
   fill(body, h("form", {
@@ -518,25 +550,25 @@ function renderProposal() {
       e.preventDefault();
       const offered = lines(p.offered), requested = lines(p.requested);
       if (!offered.length && !requested.length) {
-        notice("Put an amount in at least one column.", "warn");
+        notice(tr("Put an amount in at least one column."), "warn");
         return;
       }
-      act("Proposing", {
+      act(tr("Proposing"), {
         action: "proposeExchange", counterpartyPlayerId: p.to, offered, requested, expiresAt: expiresAt(p.expiry),
       }, () => {
         p.offered = {};
         p.requested = {};
-        announce(`Offer sent to ${nameOf(p.to)}.`);
+        announce(tr("Offer sent to {name}.", { name: nameOf(p.to) }));
       });
     },
   },
     h("div", { class: "field" },
-      h("label", { for: "propose-to" }, "Trade with"),
+      h("label", { for: "propose-to" }, tr("Trade with")),
       h("select", { id: "propose-to", "data-key": "propose-to", onchange: (e) => { p.to = e.target.value; } },
-        others.map((o) => h("option", { value: o.playerId, selected: o.playerId === p.to }, o.playerName)))),
-    amountsTable("p", p, "You give", "You ask for"),
+        others.map((o) => h("option", { value: o.playerId, selected: o.playerId === p.to, translate: "no" }, o.playerName)))),
+    amountsTable("p", p, tr("You give"), tr("You ask for")),
     expirySelect("p", p),
-    h("button", { type: "submit", "data-key": "propose-send" }, "Send offer")));
+    h("button", { type: "submit", "data-key": "propose-send" }, tr("Send offer"))));
 }
 
 function renderStatement() {
@@ -547,22 +579,22 @@ function renderStatement() {
     h("td", { class: "num" }, e.entryNumber),
     h("td", {}, timeEl(e.at, "", false)),
     h("td", {}, describe(e)),
-    h("td", { class: `num ${e.direction}` }, `${e.direction === "in" ? "+" : "−"}${e.quantity} ${e.assetId}`)));
+    h("td", { class: `num ${e.direction}` }, `${e.direction === "in" ? "+" : "−"}${e.quantity} `, good(e.assetId))));
   fill(document.getElementById("sm-body"), rows.length
     ? h("table", { class: "statement" },
-      h("caption", { class: "sr-only" }, "Your movements, newest first"),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, "#"), h("th", { scope: "col" }, "When"),
-        h("th", { scope: "col" }, "What"), h("th", { scope: "col", class: "num" }, "Amount"))),
+      h("caption", { class: "sr-only" }, tr("Your movements, newest first")),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, "#"), h("th", { scope: "col" }, tr("When")),
+        h("th", { scope: "col" }, tr("What")), h("th", { scope: "col", class: "num" }, tr("Amount")))),
       h("tbody", {}, rows))
-    : h("p", { class: "hint" }, "No movements yet."));
+    : h("p", { class: "hint" }, tr("No movements yet.")));
 }
 
 function describe(e) {
   switch (e.reason) {
-    case "enrolment": return "Starting stock";
-    case "settlement": return `Exchange with ${nameOf(e.counterparty)}`;
-    case "transfer": return e.direction === "in" ? `Gift from ${nameOf(e.counterparty)}` : `Gift to ${nameOf(e.counterparty)}`;
-    case "rule_applied": return e.ruleNote ? h("em", { text: e.ruleNote }) : "The harbour's custom";
+    case "enrolment": return tr("Starting stock");
+    case "settlement": return [`${tr("Exchange with")} `, who(e.counterparty)];
+    case "transfer": return [`${e.direction === "in" ? tr("Gift from") : tr("Gift to")} `, who(e.counterparty)];
+    case "rule_applied": return e.ruleNote ? h("em", { lang: "en", text: e.ruleNote }) : tr("The harbour’s custom");
     default: return e.reason;
   }
 }
@@ -584,7 +616,7 @@ async function poll() {
     try {
       await refresh();
     } catch (err) {
-      setConn(err instanceof HostError && err.code === "offline" ? "offline" : "error", err instanceof HostError && err.code === "offline" ? "Offline — retrying" : "Trouble — retrying");
+      setConn(err instanceof HostError && err.code === "offline" ? "offline" : "error", err instanceof HostError && err.code === "offline" ? tr("Offline — retrying") : tr("Trouble — retrying"));
       if (!(err instanceof HostError && err.retry)) notice(explain(err));
       document.documentElement.dataset.freeport ||= "error";
     }

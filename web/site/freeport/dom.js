@@ -2,6 +2,7 @@
 // pages' (../online/dom.js).
 
 import { h, fill } from "../online/dom.js";
+import { tr } from "../js/lang.js";
 
 /**
  * Runs render, which rebuilds part of the page, and gives the focus back to
@@ -36,6 +37,6 @@ export function notice(text, kind = "bad") {
     return;
   }
   box.className = `notice ${kind}`;
-  fill(box, h("p", { text }), h("button", { type: "button", class: "quiet small", text: "Dismiss", onclick: () => notice("") }));
+  fill(box, h("p", { text }), h("button", { type: "button", class: "quiet small", text: tr("Dismiss"), onclick: () => notice("") }));
   box.hidden = false;
 }

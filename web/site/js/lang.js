@@ -30,6 +30,15 @@ export function setPageLocale(locale) {
   window.dispatchEvent(new Event("storyloom-locale"));
 }
 
+/** The language last chosen in a game, or "" (the page's own choice, kept in localStorage by page.js). */
+export function savedPageLocale() {
+  try {
+    return localStorage.getItem("storyloom-locale") || "";
+  } catch {
+    return "";
+  }
+}
+
 /** The page's language. */
 export function pageLocale() {
   return current;

@@ -1,7 +1,7 @@
 // What the page's screens share: the app state, and whether the page has a
 // server behind it. The screens import this module, never app.js, which
 // imports them: app.js routes by listening to hashchange.
-import { tr } from "./lang.js";
+import { savedPageLocale, tr } from "./lang.js";
 
 /** What the screens share. */
 export const app = {
@@ -12,7 +12,7 @@ export const app = {
   cleanup: null,
   /** The preferred locale of the whole page (the library's titles). */
   get locale() {
-    return localStorage.getItem("storyloom-locale") || "";
+    return savedPageLocale();
   },
   set locale(v) {
     try { localStorage.setItem("storyloom-locale", v); } catch { /* private mode */ }

@@ -8,6 +8,11 @@ import { createTable } from "./table.js";
 import { h, fill, announce } from "../online/dom.js";
 import { toast } from "./dom.js";
 import { setupTheme } from "../js/theme.js";
+import { savedPageLocale, setPageLocale, tr } from "../js/lang.js";
+
+// The page speaks the language last chosen in a game (js/lang.js), from
+// its first words on.
+setPageLocale(savedPageLocale());
 
 const WATCH_KEY = "storyloom-rooms-watch";
 
@@ -61,7 +66,7 @@ const ui = {
   state,
   send(cmd) {
     if (conn.send(cmd)) return true;
-    showRejection({ code: "not_connected", reason: "Not connected to the room server right now; it reconnects on its own, then try again." });
+    showRejection({ code: "not_connected", reason: tr("Not connected to the room server right now; it reconnects on its own, then try again."), own: true });
     return false;
   },
   watch(roomId) {
@@ -90,9 +95,9 @@ const ui = {
   async copy(text) {
     try {
       await navigator.clipboard.writeText(text);
-      toast("Link copied.");
+      toast(tr("Link copied."));
     } catch {
-      toast("Copy the link from the box: the browser did not allow copying.");
+      toast(tr("Copy the link from the box: the browser did not allow copying."));
     }
   },
   aiName(id) {
@@ -133,7 +138,7 @@ function show(screen) {
   lobbyRoot.hidden = screen !== "lobby";
   tableRoot.hidden = screen !== "table";
   if (screen !== "table") table.stop();
-  document.title = screen === "table" ? "Storyloom — room" : "Storyloom — rooms";
+  document.title = screen === "table" ? tr("Storyloom — room") : tr("Storyloom — rooms");
   if (moving) {
     notice.hidden = true; // a refusal belongs to the screen it was made on
     main.focus({ preventScroll: true });
@@ -152,10 +157,10 @@ function onFrame(frame, kind) {
         state.roomName = room.config.name || ui.formatName(room.config.game_setup);
         state.clockSeconds = room.config.action_seconds || 0;
         setLinkRoom(room.room_id);
-        if (wasIn !== room.room_id) announce(`You are in ${state.roomName}, seat ${seatOf(frame) + 1}.`);
+        if (wasIn !== room.room_id) announce(tr("You are in {room}, seat {n}.", { room: state.roomName, n: seatOf(frame) + 1 }));
       } else if (wasIn) {
         setLinkRoom("");
-        announce("You left the room.");
+        announce(tr("You left the room."));
       }
       if (!state.catalog && (frame.valid_commands || []).includes("request_catalog") && !state.askedCatalog) {
         state.askedCatalog = true;
@@ -192,7 +197,7 @@ function onFrame(frame, kind) {
       }
       show("table");
       table.render();
-      if (first) announce(state.spectator ? "You are watching the game." : "The game is on.");
+      if (first) announce(state.spectator ? tr("You are watching the game.") : tr("The game is on."));
       break;
     }
     case "catalog":
@@ -203,7 +208,7 @@ function onFrame(frame, kind) {
     case "lobby_error": {
       const e = frame.lobby_error;
       if (e.code === "unknown_session") {
-        toast("Your earlier session had expired: you have a new one.");
+        toast(tr("Your earlier session had expired: you have a new one."));
         break;
       }
       if (e.code === "session_taken") {
@@ -236,8 +241,9 @@ function showRejection(e) {
   notice.className = "notice bad";
   notice.dataset.code = e.code || "";
   fill(notice,
-    h("p", {}, h("strong", { text: "Refused: " }), e.reason || "The server refused that.", " ", h("code", { class: "code", text: `(${e.code})` })),
-    h("button", { type: "button", class: "quiet small", text: "Dismiss", "aria-label": "Dismiss the message", onclick: () => { notice.hidden = true; } }));
+    // The server's reasons are in English; the page's own are in its language.
+    h("p", {}, h("strong", { text: `${tr("Refused:")} ` }), e.reason ? h("span", { lang: e.own ? null : "en", text: e.reason }) : tr("The server refused that."), " ", h("code", { class: "code", text: `(${e.code})` })),
+    h("button", { type: "button", class: "quiet small", text: tr("Dismiss"), "aria-label": tr("Dismiss the message"), onclick: () => { notice.hidden = true; } }));
 }
 
 function showTaken() {
@@ -245,8 +251,8 @@ function showTaken() {
   notice.className = "notice warn";
   notice.dataset.code = "session_taken";
   fill(notice,
-    h("p", { text: "This session was opened in another tab or window, which now holds your seat." }),
-    h("button", { type: "button", text: "Use it here instead", onclick: () => { notice.hidden = true; conn.stopped = false; conn.restart(); } }));
+    h("p", { text: tr("This session was opened in another tab or window, which now holds your seat.") }),
+    h("button", { type: "button", text: tr("Use it here instead"), onclick: () => { notice.hidden = true; conn.stopped = false; conn.restart(); } }));
 }
 
 let waitTimer = 0;
@@ -259,16 +265,16 @@ function onStatus(s) {
   connPill.dataset.transport = s.transport;
   if (s.state === "open") {
     state.opens = (state.opens || 0) + 1;
-    fill(connPill, `Connected${via}`);
+    fill(connPill, `${tr("Connected")}${via}`);
   } else if (s.state === "waiting") {
     const until = performance.now() + (s.retryIn || 0);
-    const draw = () => fill(connPill, `Reconnecting in ${Math.max(0, Math.ceil((until - performance.now()) / 1000))} s…`);
+    const draw = () => fill(connPill, tr("Reconnecting in {n} s…", { n: Math.max(0, Math.ceil((until - performance.now()) / 1000)) }));
     draw();
     waitTimer = setInterval(draw, 500);
   } else if (s.state === "taken") {
-    fill(connPill, "Opened elsewhere");
+    fill(connPill, tr("Opened elsewhere"));
   } else {
-    fill(connPill, "Connecting…");
+    fill(connPill, tr("Connecting…"));
   }
 }
 

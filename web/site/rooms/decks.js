@@ -6,8 +6,11 @@
 
 import { h, fill } from "../online/dom.js";
 import { keepFocus } from "./dom.js";
+import { en } from "./names.js";
+import { tr } from "../js/lang.js";
 
-const COLOURS = { W: "White", U: "Blue", B: "Black", R: "Red", G: "Green", C: "Colourless" };
+// The colours by their letter, in the page's language.
+const COLOURS = () => ({ W: tr("White"), U: tr("Blue"), B: tr("Black"), R: tr("Red"), G: tr("Green"), C: tr("Colourless") });
 const TYPES = ["creature", "instant", "sorcery", "enchantment", "artifact", "planeswalker", "land"];
 
 let precons = null; // the shipped decks, once fetched
@@ -48,10 +51,10 @@ export function parseList(text, catalogCards) {
     if (m) { commander = true; name = m[1]; } else {
       const c = /^(\d+)x?\s+(.*)$/i.exec(line);
       if (c) { n = Number(c[1]); name = c[2]; }
-      if (c && (n < 1 || n > 99)) { out.errors.push({ line: i + 1, text: line, reason: `the count ${c[1]} is not a number from 1 to 99` }); return; }
+      if (c && (n < 1 || n > 99)) { out.errors.push({ line: i + 1, text: line, reason: tr("the count {n} is not a number from 1 to 99", { n: c[1] }) }); return; }
     }
     const id = byName.get(name.trim().toLowerCase());
-    if (!id) { out.errors.push({ line: i + 1, text: line, reason: `no card is named "${name.trim()}"` }); return; }
+    if (!id) { out.errors.push({ line: i + 1, text: line, reason: tr("no card is named “{name}”", { name: name.trim() }) }); return; }
     if (commander) out.commander = id;
     for (let k = 0; k < n; k++) out.cards.push(id);
   });
@@ -85,12 +88,14 @@ export function createDeckPanel(ui) {
     const setup = room.config.game_setup;
     const f = formatOf(ui, setup);
     const err = ui.state.deckError;
-    const tabs = [["precon", "Preconstructed"], ["paste", "Paste a list"], ["build", "Build from the catalog"]];
+    const tabs = [["precon", tr("Preconstructed")], ["paste", tr("Paste a list")], ["build", tr("Build from the catalog")]];
     keepFocus(() => fill(box,
-      h("h3", { id: "deck-h", text: "Your deck" }),
-      h("p", { class: "hint", id: "deck-status", text: mine.decked ? `Deck accepted${mine.commander ? `, commander ${cardName(mine.commander)}` : ""}${mine.colors?.length ? ` (${mine.colors.join("")})` : ""}.` : `No deck yet: ${f.min_deck_size}+ cards${f.max_copies ? `, at most ${f.max_copies} of a card` : ""}${f.requires_commander ? ", with a commander" : ""}.` }),
-      err ? h("p", { class: "deck-error", id: "deck-error", role: "alert", text: `Refused: ${err.reason}${err.card ? ` (${cardName(err.card)})` : ""} — ${err.code}` }) : null,
-      h("div", { class: "row", role: "group", "aria-label": "How to choose a deck" }, tabs.map(([id, label]) =>
+      h("h3", { id: "deck-h", text: tr("Your deck") }),
+      mine.decked
+        ? h("p", { class: "hint", id: "deck-status" }, tr("Deck accepted"), mine.commander ? [`, ${tr("commander")} `, en(cardName(mine.commander))] : "", mine.colors?.length ? ` (${mine.colors.join("")})` : "", ".")
+        : h("p", { class: "hint", id: "deck-status", text: `${tr("No deck yet: {n}+ cards", { n: f.min_deck_size })}${f.max_copies ? tr(", at most {n} of a card", { n: f.max_copies }) : ""}${f.requires_commander ? tr(", with a commander") : ""}.` }),
+      err ? h("p", { class: "deck-error", id: "deck-error", role: "alert" }, `${tr("Refused:")} `, en(err.reason), err.card ? [" (", en(cardName(err.card)), ")"] : "", ` — ${err.code}`) : null,
+      h("div", { class: "row", role: "group", "aria-label": tr("How to choose a deck") }, tabs.map(([id, label]) =>
         h("button", { type: "button", class: st.tab === id ? "" : "secondary", "aria-pressed": String(st.tab === id), dataset: { key: `deck-tab-${id}` }, text: label,
           onclick: () => { st.tab = id; render(room, mine); } }))),
       st.tab === "precon" ? preconList(setup) : st.tab === "paste" ? pasteForm(room, mine) : builder(room, mine, f)));
@@ -101,13 +106,13 @@ export function createDeckPanel(ui) {
   }
 
   function preconList(setup) {
-    if (!precons) return h("p", { class: "hint", text: "Loading the decks…" });
+    if (!precons) return h("p", { class: "hint", text: tr("Loading the decks…") });
     const list = preconsFor(ui, setup);
-    if (!list.length) return h("p", { class: "hint", text: "No preconstructed deck fits this format." });
+    if (!list.length) return h("p", { class: "hint", text: tr("No preconstructed deck fits this format.") });
     return h("ul", { class: "precons" }, list.map((d) => h("li", {},
-      h("button", { type: "button", dataset: { key: `precon-${d.id}`, precon: d.id }, text: `Use ${d.name}`,
-        onclick: () => { const x = preconDeck(ui, d); submit(x.cards, x.commander); } }),
-      h("span", { class: "hint", text: ` ${d.description}` }))));
+      h("button", { type: "button", dataset: { key: `precon-${d.id}`, precon: d.id },
+        onclick: () => { const x = preconDeck(ui, d); submit(x.cards, x.commander); } }, tr("Use"), " ", en(d.name)),
+      " ", h("span", { class: "hint", lang: "en", text: d.description }))));
   }
 
   function pasteForm() {
@@ -118,11 +123,11 @@ export function createDeckPanel(ui) {
       if (!l.errors.length) submit(l.cards, l.commander);
       render(ui.state.lobby.room, ui.mySeat());
     } },
-    h("label", { for: "deck-text", text: "One card per line: “4 Card Name”, and “Commander: Name” for a commander." }),
+    h("label", { for: "deck-text", text: tr("One card per line: “4 Card Name”, and “Commander: Name” for a commander.") }),
     h("textarea", { id: "deck-text", rows: 10, dataset: { key: "deck-text" }, "aria-describedby": st.errors.length ? "deck-lines" : false,
       oninput: (e) => { st.text = e.target.value; } }, st.text),
-    st.errors.length ? h("ul", { class: "deck-error", id: "deck-lines", role: "alert" }, st.errors.map((x) => h("li", { text: `Line ${x.line}: “${x.text}”: ${x.reason}` }))) : null,
-    h("button", { type: "submit", dataset: { key: "deck-submit-list" }, text: "Submit this list" }));
+    st.errors.length ? h("ul", { class: "deck-error", id: "deck-lines", role: "alert" }, st.errors.map((x) => h("li", { text: tr("Line {n}: “{text}”: {reason}", { n: x.line, text: x.text, reason: x.reason }) }))) : null,
+    h("button", { type: "submit", dataset: { key: "deck-submit-list" }, text: tr("Submit this list") }));
   }
 
   function builder(room, mine, f) {
@@ -143,20 +148,20 @@ export function createDeckPanel(ui) {
       options.map(([v, t]) => h("option", { value: v, selected: v === value, text: t }))));
     return h("div", { class: "builder" },
       h("div", { class: "row filters" },
-        sel("f-colour", "Colour", st.colour, [["", "Any"], ...Object.entries(COLOURS)], (x) => { st.colour = x; }),
-        sel("f-type", "Type", st.type, [["", "Any"], ...TYPES.map((t) => [t, t])], (x) => { st.type = x; }),
-        sel("f-cost", "Cost", st.cost, [["", "Any"], ...["0", "1", "2", "3", "4", "5"].map((x) => [x, x]), ["6", "6+"]], (x) => { st.cost = x; }),
-        h("label", {}, "Name ", h("input", { type: "search", id: "f-name", dataset: { key: "f-name" }, value: st.query, oninput: (e) => { st.query = e.target.value; render(room, mine); } }))),
-      h("p", { class: "hint", "aria-live": "polite", text: `${cards.length} cards shown · your deck: ${total} cards (${f.min_deck_size} needed)` }),
+        sel("f-colour", tr("Colour"), st.colour, [["", tr("Any")], ...Object.entries(COLOURS())], (x) => { st.colour = x; }),
+        sel("f-type", tr("Type"), st.type, [["", tr("Any")], ...TYPES.map((t) => [t, typeWord(t)])], (x) => { st.type = x; }),
+        sel("f-cost", tr("Cost"), st.cost, [["", tr("Any")], ...["0", "1", "2", "3", "4", "5"].map((x) => [x, x]), ["6", "6+"]], (x) => { st.cost = x; }),
+        h("label", {}, `${tr("Name")} `, h("input", { type: "search", id: "f-name", dataset: { key: "f-name" }, value: st.query, oninput: (e) => { st.query = e.target.value; render(room, mine); } }))),
+      h("p", { class: "hint", "aria-live": "polite", text: tr("{shown} cards shown · your deck: {n} cards ({need} needed)", { shown: cards.length, n: total, need: f.min_deck_size }) }),
       h("ul", { class: "catalog" }, cards.map((c) => {
         const n = st.built.get(c.functional_id) || 0;
         return h("li", { dataset: { card: c.functional_id } },
-          h("span", { class: "ct-name", text: c.name }), h("span", { class: "hint", text: ` ${c.mana_cost || ""} ${c.type_line}` }),
+          h("span", { class: "ct-name", lang: "en", text: c.name }), " ", h("span", { class: "hint", lang: "en", text: `${c.mana_cost || ""} ${c.type_line}` }),
           h("span", { class: "count", text: ` ×${n} ` }),
-          h("button", { type: "button", class: "quiet small", dataset: { key: `add-${c.functional_id}` }, "aria-label": `Add ${c.name}`, text: "+", onclick: () => set(c.functional_id, n + 1) }),
-          h("button", { type: "button", class: "quiet small", dataset: { key: `rm-${c.functional_id}` }, "aria-label": `Remove ${c.name}`, disabled: !n, text: "−", onclick: () => set(c.functional_id, n - 1) }),
+          h("button", { type: "button", class: "quiet small", dataset: { key: `add-${c.functional_id}` }, "aria-label": tr("Add {name}", { name: c.name }), text: "+", onclick: () => set(c.functional_id, n + 1) }),
+          h("button", { type: "button", class: "quiet small", dataset: { key: `rm-${c.functional_id}` }, "aria-label": tr("Remove {name}", { name: c.name }), disabled: !n, text: "−", onclick: () => set(c.functional_id, n - 1) }),
           f.requires_commander ? h("label", { class: "ct-choice" }, h("input", { type: "radio", name: "commander", checked: st.commander === c.functional_id,
-            dataset: { key: `cmd-${c.functional_id}` }, onchange: () => { st.commander = c.functional_id; if (!n) set(c.functional_id, 1); else set(c.functional_id, n); } }), " commander") : null);
+            dataset: { key: `cmd-${c.functional_id}` }, onchange: () => { st.commander = c.functional_id; if (!n) set(c.functional_id, 1); else set(c.functional_id, n); } }), ` ${tr("commander")}`) : null);
       })));
   }
 
@@ -165,6 +170,12 @@ export function createDeckPanel(ui) {
   }
 
   return { box, render };
+}
+
+// typeWord is a card type in the page's language.
+function typeWord(type) {
+  return { creature: tr("creature"), instant: tr("instant"), sorcery: tr("sorcery"), enchantment: tr("enchantment"),
+    artifact: tr("artifact"), planeswalker: tr("planeswalker"), land: tr("land") }[type] || type;
 }
 
 /** manaValue is a cost's total ("{2}{G}" → 3). */

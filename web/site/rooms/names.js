@@ -1,6 +1,9 @@
 // Display words for the game's and the lobby's ids. Names are chosen by
 // players and always reach the page as text.
 
+import { h } from "../online/dom.js";
+import { tr } from "../js/lang.js";
+
 const RANKS = { A: "Aces", 2: "Twos", 3: "Threes", 4: "Fours", 5: "Fives", 6: "Sixes", 7: "Sevens", 8: "Eights", 9: "Nines", 10: "Tens", J: "Jacks", Q: "Queens", K: "Kings" };
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SUIT_WORDS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
@@ -31,10 +34,19 @@ export function isRed(id) {
 
 /** The label of a seat in the lobby: its name, else "Player n". */
 export function seatLabel(seat, aiName) {
-  if (seat.ai) return `${aiName(seat.ai)} (AI)`;
+  if (seat.ai) return h("span", {}, en(aiName(seat.ai)), ` ${tr("(AI)")}`);
   if (seat.name) return seat.name;
-  if (seat.occupied_by) return `Player ${seat.seat + 1}`;
-  return "Empty";
+  if (seat.occupied_by) return tr("Player {n}", { n: seat.seat + 1 });
+  return tr("Empty");
+}
+
+/**
+ * en marks text the room server sends in English (a game's, a format's or
+ * an AI player's name and description: the server has no other language)
+ * as English, so a page in another language stays true to what it shows.
+ */
+export function en(text) {
+  return h("span", { lang: "en", text });
 }
 
 /** Plural helper: plural(3, "card") → "3 cards". */
