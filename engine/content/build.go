@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/display"
 	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
@@ -234,6 +235,17 @@ func (b *builder) campaign(src Source) (built, bool) {
 			}
 		}
 	}
+	// The default table's plurals: their syntax is the kind's to check
+	// (it knows where each text stands), their cases are checked here.
+	for _, key := range slices.Sorted(maps.Keys(strs)) {
+		for _, se := range display.CheckPlurals(core.DefaultLocale, strs[key]) {
+			if se.Reason == "plural_category_unused" {
+				e := core.Errorf(core.ReasonInvalidPlural, "strings#"+key, "%s", se.Msg)
+				e.Details = map[string]any{"offset": se.Offset, "syntax": se.Reason, "locale": core.DefaultLocale}
+				b.fail(src, f.ID, e)
+			}
+		}
+	}
 	prov := &core.Provenance{Strings: strs, Catalogs: b.translations(src, f.ID, strs)}
 	if len(b.errors) > before {
 		return built{}, false
@@ -266,6 +278,35 @@ func (b *builder) addString(src Source, id, path string, strs map[core.LocKey]st
 	}
 }
 
+// checkPlurals refuses (invalid_plural) a text of locale whose plurals are
+// malformed or have a case the locale never picks, and, in a translation
+// (orig is the default text it translates, "" for the default table
+// itself), a plural counting a name the default text does not show: the
+// engine sends only what the default text shows.
+func (b *builder) checkPlurals(src Source, id, locale, path, text, orig string) {
+	for _, se := range display.CheckPlurals(locale, text) {
+		e := core.Errorf(core.ReasonInvalidPlural, path, "%s", se.Msg)
+		e.Details = map[string]any{"offset": se.Offset, "syntax": se.Reason, "locale": locale}
+		b.fail(src, id, e)
+	}
+	if orig == "" {
+		return
+	}
+	shown := map[string]bool{}
+	args, _ := display.Arguments(orig)
+	for _, a := range args {
+		shown[a.Name] = true
+	}
+	args, _ = display.Arguments(text)
+	for _, a := range args {
+		if a.Plural && !shown[a.Name] {
+			e := core.Errorf(core.ReasonInvalidPlural, path, "{%s, plural, ...} counts %s, which the default text does not show", a.Name, a.Name)
+			e.Details = map[string]any{"offset": a.Offset, "syntax": "plural_unknown_argument", "locale": locale}
+			b.fail(src, id, e)
+		}
+	}
+}
+
 // translations reads a campaign's catalogs: keys it does not author are
 // refused, keys it lacks are a tier 2 warning (they show in the default
 // locale).
@@ -288,6 +329,11 @@ func (b *builder) translations(src Source, id string, strs map[core.LocKey]strin
 		for _, key := range slices.Sorted(maps.Keys(cat)) {
 			if _, ok := strs[key]; !ok {
 				b.fail(src, id, core.Errorf(core.ReasonMissingStringKey, path+"#"+key, "the catalog translates %q, which the campaign does not author", key))
+			}
+		}
+		for _, key := range slices.Sorted(maps.Keys(cat)) {
+			if orig, ok := strs[key]; ok {
+				b.checkPlurals(src, id, locale, path+"#"+key, cat[key], orig)
 			}
 		}
 		missing := 0

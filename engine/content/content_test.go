@@ -373,3 +373,49 @@ func TestIncludes(t *testing.T) {
 type otherKind struct{ testkind.Kind }
 
 func (otherKind) ID() string { return "abacus" }
+
+// TestBuildChecksPluralsInEveryTable: a translation's plurals are checked
+// as the default text's are, against the plural categories of their own
+// language, and may count only what the default text shows.
+func TestBuildChecksPluralsInEveryTable(t *testing.T) {
+	counted := strings.Replace(string(testkind.Campaign("alpha", "1.0.0", 3)), `"step":"Add one"`,
+		`"step":{"key":"alpha.step","text":"Add {n, plural, one {# step} other {# steps}}"}`, 1)
+	withFr := func(fr string) content.Source {
+		return content.Source{Path: "x.json", Campaign: []byte(counted), Translations: map[string][]byte{"fr": []byte(`{"alpha.step":` + fr + `}`)}}
+	}
+	tests := []struct {
+		name   string
+		source content.Source
+		path   string // "" when the campaign builds
+		syntax string
+	}{
+		{"French with its own cases", withFr(`"Ajouter {n, plural, one {# pas} many {# de pas} other {# pas}}"`), "", ""},
+		{"French with an exact case", withFr(`"{n, plural, =0 {Rien} other {Ajouter # pas}}"`), "", ""},
+		{"French with no other", withFr(`"Ajouter {n, plural, one {# pas}}"`), "strings/fr.json#alpha.step", "plural_no_other"},
+		{"French unterminated", withFr(`"Ajouter {n, plural, one {# pas} other {# pas}"`), "strings/fr.json#alpha.step", "plural_unterminated"},
+		{"French with an unknown category", withFr(`"Ajouter {n, plural, single {# pas} other {# pas}}"`), "strings/fr.json#alpha.step", "plural_unknown_category"},
+		{"French with a case French never picks", withFr(`"Ajouter {n, plural, one {# pas} two {# pas} other {# pas}}"`), "strings/fr.json#alpha.step", "plural_category_unused"},
+		{"French counting what English does not show", withFr(`"Ajouter {m, plural, one {# pas} other {# pas}}"`), "strings/fr.json#alpha.step", "plural_unknown_argument"},
+		{"English with a case English never picks", src("x.json", strings.Replace(counted, "one {# step}", "one {# step} few {# steps}", 1)), "strings#alpha.step", "plural_category_unused"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg, res := content.Build(kinds, tt.source)
+			if tt.path == "" {
+				if reg == nil || !res.OK {
+					t.Fatalf("refused: %v", res.Errors)
+				}
+				return
+			}
+			if reg != nil || res.OK {
+				t.Fatal("accepted")
+			}
+			for _, e := range res.Errors {
+				if e.Code == core.ReasonInvalidPlural && e.Path == tt.path && e.Details["syntax"] == tt.syntax {
+					return
+				}
+			}
+			t.Fatalf("no %s (%s) at %q in %v", core.ReasonInvalidPlural, tt.syntax, tt.path, res.Errors)
+		})
+	}
+}

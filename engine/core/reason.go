@@ -97,6 +97,10 @@ const (
 	ReasonSearchBounded      = "search_bounded"
 	ReasonNoReachableChoice  = "no_reachable_choice"
 	ReasonMissingTranslation = "missing_translation"
+	// ReasonInvalidPlural: a plural in a string table (the default one or
+	// a translation) is malformed, has a case its language never picks,
+	// or counts something the default text does not show.
+	ReasonInvalidPlural = "invalid_plural"
 	// ReasonFactUnsupported: a path reaches content without a fact the
 	// content declares it relies on.
 	ReasonFactUnsupported = "fact_unsupported"
@@ -171,6 +175,7 @@ var baseMessages = map[string]string{
 	ReasonSearchBounded:                 "The reachability search hit its budget; the result is not a proof.",
 	ReasonNoReachableChoice:             "The campaign ends before the player makes any choice.",
 	ReasonMissingTranslation:            "A translation lacks some strings; they show in the default language.",
+	ReasonInvalidPlural:                 "A plural in a text or a translation is malformed, has a case its language never uses, or counts something the text does not show.",
 	ReasonFactUnsupported:               "A path reaches this text without a fact the text relies on.",
 	ReasonMigrationUnsupported:          "This kind of campaign cannot declare a migration.",
 }

@@ -2,6 +2,7 @@ package display
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -31,13 +32,23 @@ func Plural(locale string, n int64) string {
 	return "other"
 }
 
+// Categories returns the CLDR plural categories Plural picks from in
+// locale, in CLDR order: "one" and "other" in English (and any locale
+// without rules of its own), "one", "many" and "other" in French.
+func Categories(locale string) []string {
+	if lang, _, _ := strings.Cut(locale, "-"); lang == "fr" {
+		return []string{"one", "many", "other"}
+	}
+	return []string{"one", "other"}
+}
+
 // pluralCategories are the CLDR category names a plural selector may use.
 var pluralCategories = map[string]bool{"zero": true, "one": true, "two": true, "few": true, "many": true, "other": true}
 
 // SyntaxError is a malformed argument in a message: Offset is the byte at
 // which the argument opens, Reason a stable code (plural_unterminated,
 // plural_syntax, plural_unknown_category, plural_duplicate, plural_no_other,
-// unsupported_format).
+// unsupported_format; plural_category_unused from CheckPlurals).
 type SyntaxError struct {
 	Offset int
 	Reason string
@@ -262,6 +273,43 @@ func fill(locale, text string, params map[string]any, hash string) string {
 		i = a.end - 1
 	}
 	return b.String()
+}
+
+// CheckPlurals returns what is wrong with text as a message in locale:
+// each malformed argument (as Arguments reports it), and each plural case
+// of a category locale never picks (plural_category_unused: "few" in
+// English, "two" in French), which would never be shown. Exact "=n" cases
+// fit every locale.
+func CheckPlurals(locale, text string) []*SyntaxError {
+	used := Categories(locale)
+	var errs []*SyntaxError
+	var walk func(s string, base int)
+	walk = func(s string, base int) {
+		for i := 0; i < len(s); i++ {
+			if s[i] != '{' {
+				continue
+			}
+			a, ok, err := parseArg(s, i)
+			if err != nil {
+				err.Offset += base
+				errs = append(errs, err)
+				continue
+			}
+			if !ok {
+				continue
+			}
+			for _, br := range a.branches {
+				if !strings.HasPrefix(br.sel, "=") && !slices.Contains(used, br.sel) {
+					errs = append(errs, &SyntaxError{Offset: base + i, Reason: "plural_category_unused",
+						Msg: fmt.Sprintf("{%s, plural, ...} has a %q case, which %s never picks (it picks %s)", a.name, br.sel, locale, strings.Join(used, ", "))})
+				}
+				walk(br.body, base+br.at)
+			}
+			i = a.end - 1
+		}
+	}
+	walk(text, 0)
+	return errs
 }
 
 // Argument is one argument a message shows: its name, whether it is a

@@ -2,6 +2,7 @@ package display
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -120,4 +121,30 @@ func ExampleFillIn() {
 	// 1 clue in your notebook
 	// 0 clues in your notebook
 	// 0 indice
+}
+
+func TestCheckPlurals(t *testing.T) {
+	tests := []struct {
+		name, locale, text string
+		want               []string // the reasons, in order
+	}{
+		{"English one and other", "en", "{n, plural, one {# day} other {# days}}", nil},
+		{"French many", "fr", "{n, plural, one {# jour} many {# de jours} other {# jours}}", nil},
+		{"exact cases fit any locale", "en", "{n, plural, =0 {none} =2 {a pair} other {#}}", nil},
+		{"English few", "en", "{n, plural, one {#} few {#} other {#}}", []string{"plural_category_unused"}},
+		{"French two, nested", "fr", "{a, plural, other {{b, plural, two {#} other {#}}}}", []string{"plural_category_unused"}},
+		{"pt-br gets the English rule", "pt-br", "{n, plural, one {#} many {#} other {#}}", []string{"plural_category_unused"}},
+		{"malformed", "fr", "{n, plural, one {#}}", []string{"plural_no_other"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, e := range CheckPlurals(tc.locale, tc.text) {
+				got = append(got, e.Reason)
+			}
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Fatalf("CheckPlurals(%q, %q) = %v, want %v", tc.locale, tc.text, got, tc.want)
+			}
+		})
+	}
 }
