@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -12,12 +11,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/storyloom/storyloom/bundle/hosting"
-	"github.com/storyloom/storyloom/bundle/site"
-	"github.com/storyloom/storyloom/engine/freeport"
+	"github.com/storyloom/storyloom/bundle/browsertest"
 	"github.com/storyloom/storyloom/engine/kinds/sim"
 	"github.com/storyloom/storyloom/engine/kinds/world"
 	"github.com/storyloom/storyloom/engine/rooms"
@@ -340,25 +336,11 @@ func TestFrenchRoomsAndFreeport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(suite.root, "static", "freeport", "freeport.json"))
+	_, mounts, err := browsertest.Freeport(suite.root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := freeport.ParseGame(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fp, err := hosting.NewFreeport(context.Background(), hosting.FreeportConfig{
-		Store: &hosting.MemStore{}, Clock: func() int64 { return time.Now().UnixMilli() },
-		Games: map[string]*freeport.Game{g.ID(): g},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, _ := roomServerMounting(t, reg, true, []site.Mount{
-		{Pattern: "POST /freeport/", Handler: fp.Handler()},
-		{Pattern: "GET /freeport/{game}/standing", Handler: fp.Handler()},
-	})
+	base, _ := roomServerMounting(t, reg, true, mounts)
 	p := &page{t: t, base: base}
 	p.attach(nil)
 	left := frenchCheck(t, p, english)

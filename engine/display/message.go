@@ -282,34 +282,16 @@ func fill(locale, text string, params map[string]any, hash string) string {
 // fit every locale.
 func CheckPlurals(locale, text string) []*SyntaxError {
 	used := Categories(locale)
-	var errs []*SyntaxError
-	var walk func(s string, base int)
-	walk = func(s string, base int) {
-		for i := 0; i < len(s); i++ {
-			if s[i] != '{' {
-				continue
+	var unused []*SyntaxError
+	errs := walkArgs(text, func(a *arg, offset int) {
+		for _, br := range a.branches {
+			if !strings.HasPrefix(br.sel, "=") && !slices.Contains(used, br.sel) {
+				unused = append(unused, &SyntaxError{Offset: offset, Reason: "plural_category_unused",
+					Msg: fmt.Sprintf("{%s, plural, ...} has a %q case, which %s never picks (it picks %s)", a.name, br.sel, locale, strings.Join(used, ", "))})
 			}
-			a, ok, err := parseArg(s, i)
-			if err != nil {
-				err.Offset += base
-				errs = append(errs, err)
-				continue
-			}
-			if !ok {
-				continue
-			}
-			for _, br := range a.branches {
-				if !strings.HasPrefix(br.sel, "=") && !slices.Contains(used, br.sel) {
-					errs = append(errs, &SyntaxError{Offset: base + i, Reason: "plural_category_unused",
-						Msg: fmt.Sprintf("{%s, plural, ...} has a %q case, which %s never picks (it picks %s)", a.name, br.sel, locale, strings.Join(used, ", "))})
-				}
-				walk(br.body, base+br.at)
-			}
-			i = a.end - 1
 		}
-	}
-	walk(text, 0)
-	return errs
+	})
+	return append(errs, unused...)
 }
 
 // Argument is one argument a message shows: its name, whether it is a
@@ -325,6 +307,16 @@ type Argument struct {
 // that opens no argument is literal text.
 func Arguments(text string) ([]Argument, []*SyntaxError) {
 	var args []Argument
+	errs := walkArgs(text, func(a *arg, offset int) {
+		args = append(args, Argument{Name: a.name, Plural: a.plural, Offset: offset})
+	})
+	return args, errs
+}
+
+// walkArgs calls visit with every well-formed argument of text, those
+// inside plural cases included, in order, with the byte offset it opens
+// at, and returns the syntax errors of the malformed ones.
+func walkArgs(text string, visit func(a *arg, offset int)) []*SyntaxError {
 	var errs []*SyntaxError
 	var walk func(s string, base int)
 	walk = func(s string, base int) {
@@ -341,7 +333,7 @@ func Arguments(text string) ([]Argument, []*SyntaxError) {
 			if !ok {
 				continue
 			}
-			args = append(args, Argument{Name: a.name, Plural: a.plural, Offset: base + i})
+			visit(&a, base+i)
 			for _, br := range a.branches {
 				walk(br.body, base+br.at)
 			}
@@ -349,5 +341,5 @@ func Arguments(text string) ([]Argument, []*SyntaxError) {
 		}
 	}
 	walk(text, 0)
-	return args, errs
+	return errs
 }

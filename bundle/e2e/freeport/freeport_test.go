@@ -18,7 +18,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -26,7 +25,6 @@ import (
 	"github.com/storyloom/storyloom/bundle/browsertest/multiplayer"
 	"github.com/storyloom/storyloom/bundle/hosting"
 	"github.com/storyloom/storyloom/bundle/site"
-	"github.com/storyloom/storyloom/engine/freeport"
 )
 
 // suite is what TestMain prepares once: the built site and one browser.
@@ -96,25 +94,11 @@ func market(t *testing.T) string {
 // marketWith is market, also returning the endpoint itself.
 func marketWith(t *testing.T) (string, *hosting.Freeport) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(suite.root, "static", "freeport", "freeport.json"))
+	fp, mounts, err := browsertest.Freeport(suite.root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := freeport.ParseGame(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fp, err := hosting.NewFreeport(context.Background(), hosting.FreeportConfig{
-		Store: &hosting.MemStore{}, Clock: func() int64 { return time.Now().UnixMilli() },
-		Games: map[string]*freeport.Game{g.ID(): g},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// POSTs and the Standing only: GET /freeport/ is the page of the built site.
-	s := browsertest.ServeDir(suite.res.Out, suite.res,
-		site.Mount{Pattern: "POST /freeport/", Handler: fp.Handler()},
-		site.Mount{Pattern: "GET /freeport/{game}/standing", Handler: fp.Handler()})
+	s := browsertest.ServeDir(suite.res.Out, suite.res, mounts...)
 	t.Cleanup(s.Close)
 	return s.URL(), fp
 }
