@@ -100,8 +100,8 @@ func appendParamsMember(b []byte, p map[string]any) ([]byte, error) {
 
 // appendPlainParams appends p as canonical JSON when every value is a
 // string of valid UTF-8, a bool, or a finite number of a built-in type
-// (what a kind's text params hold), in the form canon.Marshal gives, with
-// no reflection. It reports false, having written nothing that counts,
+// (what a kind's text params and every logged param hold), in the form
+// canon.Marshal gives, with no reflection. It reports false, having written nothing that counts,
 // for anything else, which canon.Marshal then handles.
 func appendPlainParams(b []byte, p map[string]any) ([]byte, bool) {
 	if len(p) > MaxParams {
@@ -145,7 +145,7 @@ func appendPlainParams(b []byte, p map[string]any) ([]byte, bool) {
 		default:
 			return b, false
 		}
-		if math.IsInf(f, 0) || math.IsNaN(f) || math.Abs(f) >= 1<<53 {
+		if math.IsInf(f, 0) || math.IsNaN(f) {
 			return b, false
 		}
 		b = canon.AppendNumber(b, f)

@@ -2,7 +2,6 @@ package core
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -308,29 +307,12 @@ func appendEpoch(b []byte, seq int, system, from, to string) []byte {
 }
 
 func appendParams(b []byte, p Params) []byte {
-	var small [MaxParams]string
-	keys := small[:0]
-	for k := range p {
-		keys = append(keys, k)
+	if out, ok := appendPlainParams(b, p); ok {
+		return out
 	}
-	slices.SortFunc(keys, canon.CompareKeys)
-	b = append(b, '{')
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = canon.AppendString(b, k)
-		b = append(b, ':')
-		switch v := p[k].(type) {
-		case string:
-			b = canon.AppendString(b, v)
-		case bool:
-			b = strconv.AppendBool(b, v)
-		case float64:
-			b = canon.AppendNumber(b, v)
-		}
-	}
-	return append(b, '}')
+	// Unreachable for validated params; canon.Marshal says the same.
+	enc, _ := canon.Marshal(map[string]any(p))
+	return append(b, enc...)
 }
 
 // entryJSON is a log entry as read; which fields are present says which
