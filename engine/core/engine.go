@@ -484,11 +484,9 @@ func (e *Engine) Serialize(s *GameState) ([]byte, error) {
 	if err != nil {
 		return nil, Errorf(ReasonInvalidState, "kindState", "state does not serialize: %v", err)
 	}
-	log := s.ActionLog.encoded()
-	b := make([]byte, 0, len(log)+len(ks)+256)
-	b = append(b, `{"actionLog":[`...)
-	b = append(b, log...)
-	b = append(b, ']')
+	b := make([]byte, 0, s.ActionLog.encodedSize()+len(ks)+256)
+	b = append(b, `{"actionLog":`...)
+	b = appendLog(b, s.ActionLog)
 	for _, f := range [...]struct{ key, val string }{
 		{`,"campaignId":`, s.CampaignID}, {`,"campaignVersion":`, s.CampaignVersion},
 	} {

@@ -334,33 +334,43 @@ func (r *reader) name(raw []byte) string {
 // leading zero: nearly every entry of a log. Anything else leaves the
 // cursor where it was and returns ok false, for the general reader.
 func (r *reader) canonicalAction() (e entryJSON, ok bool) {
-	const head, mid = `{"actionId":"`, `","seq":`
-	b, i := r.b, r.i
-	if len(b)-i < len(head) || string(b[i:i+len(head)]) != head {
+	name, seq, end, ok := scanCanonicalAction(r.b, r.i)
+	if !ok {
 		return e, false
 	}
+	r.i = end
+	return entryJSON{Seq: seq, ActionID: r.name(name)}, true
+}
+
+// scanCanonicalAction reads, at b[i:], an action entry without params in
+// its canonical form, {"actionId":"<id>","seq":<n>}, the id without
+// escapes; ok is false for anything else. end is just after its brace.
+func scanCanonicalAction(b []byte, i int) (name []byte, seq, end int, ok bool) {
+	const head, mid = `{"actionId":"`, `","seq":`
+	if len(b)-i < len(head) || string(b[i:i+len(head)]) != head {
+		return nil, 0, 0, false
+	}
 	start := i + len(head)
-	end := start
+	end = start
 	for end < len(b) && b[end] != '"' {
 		if c := b[end]; c == '\\' || c < 0x20 {
-			return e, false
+			return nil, 0, 0, false
 		}
 		end++
 	}
 	if len(b)-end < len(mid) || string(b[end:end+len(mid)]) != mid || !utf8.Valid(b[start:end]) {
-		return e, false
+		return nil, 0, 0, false
 	}
 	j := end + len(mid)
-	seq, digits := 0, 0
+	digits := 0
 	for ; j < len(b) && b[j] >= '0' && b[j] <= '9'; j++ {
 		seq = seq*10 + int(b[j]-'0')
 		digits++
 	}
 	if digits == 0 || digits > 9 || (digits > 1 && b[end+len(mid)] == '0') || j >= len(b) || b[j] != '}' {
-		return e, false
+		return nil, 0, 0, false
 	}
-	r.i = j + 1
-	return entryJSON{Seq: seq, ActionID: r.name(b[start:end])}, true
+	return b[start:end], seq, j + 1, true
 }
 
 // entry reads one log entry.
@@ -426,6 +436,9 @@ func entryField(key string) uint8 {
 
 // log reads an action log.
 func (r *reader) log() (Log, error) {
+	if l, ok := r.prefixLog(); ok {
+		return l, nil
+	}
 	var entries []LoggedEntry
 	err := r.array(func() error {
 		i := len(entries)
@@ -443,4 +456,57 @@ func (r *reader) log() (Log, error) {
 		return Log{}, err
 	}
 	return logOf(entries), nil
+}
+
+// prefixLog reads the log array at the cursor as a prefix (see logPrefix)
+// when every entry is valid, at its position and written canonically, and
+// the entries are separated by bare commas: what a serialized state
+// holds. Each entry is checked as log does, without keeping it. ok false
+// leaves the cursor where it was, for log to read the array entry by
+// entry and say what is wrong with it.
+func (r *reader) prefixLog() (Log, bool) {
+	at := r.i
+	if r.peek() != '[' {
+		return Log{}, false
+	}
+	b, start := r.b, r.i+1
+	if start < len(b) && b[start] == ']' {
+		r.i = start + 1
+		return Log{}, true
+	}
+	var ends []int
+	var epochs []epochEntry
+	for i, k := start, 0; ; k++ {
+		if name, seq, end, ok := scanCanonicalAction(b, i); ok && seq == k && len(name) > 0 {
+			i = end
+		} else {
+			r.i = i
+			e, err := r.entry()
+			if err != nil || e.Sequence() != k || string(appendEntry(nil, e)) != string(b[i:r.i]) {
+				r.i = at
+				return Log{}, false
+			}
+			if _, action := e.(LoggedAction); !action {
+				epochs = append(epochs, epochEntry{at: k, e: e})
+			}
+			i = r.i
+		}
+		ends = append(ends, i-start)
+		if i >= len(b) {
+			r.i = at
+			return Log{}, false
+		}
+		switch b[i] {
+		case ',':
+			i++
+			continue
+		case ']':
+			// The bytes are copied: the caller may reuse its buffer.
+			raw := append([]byte(nil), b[start:i]...)
+			r.i = i + 1
+			return Log{pre: &logPrefix{n: k + 1, raw: raw, ends: ends, epochs: epochs}, n: k + 1}, true
+		}
+		r.i = at
+		return Log{}, false
+	}
 }

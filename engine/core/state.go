@@ -110,9 +110,15 @@ func (m LoggedMigration) MarshalJSON() ([]byte, error) {
 // already been extended from the same point, so a game's n-th action costs
 // the same as its first; a log that was extended twice from one point copies
 // once, so no extension ever changes another. The zero Log is empty.
+//
+// A log read from a state may begin with a prefix kept as the canonical
+// bytes it was read from (see logPrefix): reading checks every entry but
+// allocates none, and an entry of the prefix is decoded when something
+// asks for it (a branch, the history), not when a game is restored.
 type Log struct {
-	b *logBacking
-	n int
+	pre *logPrefix  // entries [0, pre.n), or nil
+	b   *logBacking // entries [pre.n, n)
+	n   int
 }
 
 type logBacking struct {
@@ -127,6 +133,59 @@ type logBacking struct {
 	ends []int // ends[k] is len(enc) just after entry k
 }
 
+// logPrefix is the start of a log as a state held it: n entries, every one
+// checked as it was read and its bytes canonical, kept as those bytes. Its
+// epoch entries (content, migration) are decoded when read, since the
+// engine asks for them on every load; its actions on first need.
+type logPrefix struct {
+	n      int
+	raw    []byte       // the n entries' canonical bytes, comma separated
+	ends   []int        // ends[k] is len(raw[:…]) just after entry k
+	epochs []epochEntry // the entries that are not actions, in order
+
+	once  sync.Once
+	items []LoggedEntry
+}
+
+// epochEntry is an entry of a prefix that is not an action, and where.
+type epochEntry struct {
+	at int
+	e  LoggedEntry
+}
+
+// start returns where entry k of the prefix begins in raw.
+func (p *logPrefix) start(k int) int {
+	if k == 0 {
+		return 0
+	}
+	return p.ends[k-1] + 1
+}
+
+// entries returns the prefix's entries, decoding them the first time.
+func (p *logPrefix) entries() []LoggedEntry {
+	p.once.Do(func() {
+		items := make([]LoggedEntry, p.n)
+		for _, ep := range p.epochs {
+			items[ep.at] = ep.e
+		}
+		r := &reader{b: p.raw}
+		for k := range items {
+			if items[k] != nil {
+				continue
+			}
+			r.i = p.start(k)
+			e, err := r.entry()
+			if err != nil {
+				// Every entry was checked when the prefix was read.
+				panic(fmt.Sprintf("core: log entry %d no longer reads: %v", k, err))
+			}
+			items[k] = e
+		}
+		p.items = items
+	})
+	return p.items
+}
+
 // NewLog returns a log holding entries, in order.
 func NewLog(entries ...LoggedEntry) Log {
 	var l Log
@@ -134,6 +193,14 @@ func NewLog(entries ...LoggedEntry) Log {
 		l = l.Append(e)
 	}
 	return l
+}
+
+// base returns how many entries the prefix holds (0 without one).
+func (l Log) base() int {
+	if l.pre == nil {
+		return 0
+	}
+	return l.pre.n
 }
 
 // Len returns the number of entries.
@@ -144,7 +211,11 @@ func (l Log) At(i int) LoggedEntry {
 	if i < 0 || i >= l.n {
 		panic(fmt.Sprintf("core: log index %d out of range [0,%d)", i, l.n))
 	}
-	return l.b.items[i]
+	base := l.base()
+	if i < base {
+		return l.pre.entries()[i]
+	}
+	return l.b.items[i-base]
 }
 
 // Entries returns a copy of the entries.
@@ -152,7 +223,35 @@ func (l Log) Entries() []LoggedEntry {
 	if l.n == 0 {
 		return nil
 	}
-	return append([]LoggedEntry(nil), l.b.items[:l.n]...)
+	base := l.base()
+	out := make([]LoggedEntry, 0, l.n)
+	if base > 0 {
+		out = append(out, l.pre.entries()[:min(base, l.n)]...)
+	}
+	if l.n > base {
+		out = append(out, l.b.items[:l.n-base]...)
+	}
+	return out
+}
+
+// Epochs returns the entries that are not actions (content and migration
+// entries), in order, without decoding the actions of a prefix.
+func (l Log) Epochs() []LoggedEntry {
+	var out []LoggedEntry
+	base := l.base()
+	if base > 0 {
+		for _, ep := range l.pre.epochs {
+			if ep.at < l.n {
+				out = append(out, ep.e)
+			}
+		}
+	}
+	for i := base; i < l.n; i++ {
+		if _, ok := l.b.items[i-base].(LoggedAction); !ok {
+			out = append(out, l.b.items[i-base])
+		}
+	}
+	return out
 }
 
 // Prefix returns the log of the first n entries.
@@ -163,58 +262,72 @@ func (l Log) Prefix(n int) Log {
 	if n == 0 {
 		return Log{}
 	}
-	return Log{b: l.b, n: n}
+	if n <= l.base() {
+		return Log{pre: l.pre, n: n}
+	}
+	return Log{pre: l.pre, b: l.b, n: n}
 }
 
 // Append returns l with e added at the end; l itself is unchanged.
 func (l Log) Append(e LoggedEntry) Log {
-	if l.b != nil && l.n < cap(l.b.items) && l.b.claimed.CompareAndSwap(int64(l.n), int64(l.n+1)) {
-		l.b.items[l.n] = e
-		return Log{b: l.b, n: l.n + 1}
+	base := l.base()
+	if l.n < base {
+		// A log cut inside its prefix: its entries move to storage of
+		// their own, so that the prefix's bytes stay whole.
+		l = Log{b: logOf(l.Entries()).b, n: l.n}
+		base = 0
 	}
-	size := 2 * l.n
+	k := l.n - base // e's index in the backing
+	if l.b != nil && k < cap(l.b.items) && l.b.claimed.CompareAndSwap(int64(k), int64(k+1)) {
+		l.b.items[k] = e
+		return Log{pre: l.pre, b: l.b, n: l.n + 1}
+	}
+	size := 2 * k
 	if size < 8 {
 		size = 8
 	}
 	nb := &logBacking{items: make([]LoggedEntry, size)}
-	if l.n > 0 {
-		copy(nb.items, l.b.items[:l.n])
+	if k > 0 {
+		copy(nb.items, l.b.items[:k])
 	}
-	nb.items[l.n] = e
-	nb.claimed.Store(int64(l.n + 1))
-	return Log{b: nb, n: l.n + 1}
+	nb.items[k] = e
+	nb.claimed.Store(int64(k + 1))
+	return Log{pre: l.pre, b: nb, n: l.n + 1}
 }
 
 // lastEpoch returns the last content or migration entry, if any.
 func (l Log) lastEpoch() (from, to string, ok bool) {
-	for i := l.n - 1; i >= 0; i-- {
-		switch e := l.b.items[i].(type) {
-		case LoggedContent:
-			return e.From, e.To, true
-		case LoggedMigration:
-			return e.From, e.To, true
-		}
+	es := l.Epochs()
+	if len(es) == 0 {
+		return "", "", false
 	}
-	return "", "", false
+	return epochOf(es[len(es)-1])
 }
 
 // firstEpoch returns the first content or migration entry, if any.
 func (l Log) firstEpoch() (from, to string, ok bool) {
-	for i := 0; i < l.n; i++ {
-		switch e := l.b.items[i].(type) {
-		case LoggedContent:
-			return e.From, e.To, true
-		case LoggedMigration:
-			return e.From, e.To, true
-		}
+	es := l.Epochs()
+	if len(es) == 0 {
+		return "", "", false
+	}
+	return epochOf(es[0])
+}
+
+// epochOf returns an epoch entry's versions.
+func epochOf(e LoggedEntry) (from, to string, ok bool) {
+	switch e := e.(type) {
+	case LoggedContent:
+		return e.From, e.To, true
+	case LoggedMigration:
+		return e.From, e.To, true
 	}
 	return "", "", false
 }
 
 // HasMigration reports whether the log carries a migration entry.
 func (l Log) HasMigration() bool {
-	for i := 0; i < l.n; i++ {
-		if _, ok := l.b.items[i].(LoggedMigration); ok {
+	for _, e := range l.Epochs() {
+		if _, ok := e.(LoggedMigration); ok {
 			return true
 		}
 	}
@@ -233,14 +346,28 @@ func (l Log) AppendEntries(b []byte, from, to int) []byte {
 	if from < 0 || from > to || to > l.n {
 		panic(fmt.Sprintf("core: log range [%d,%d) out of range [0,%d]", from, to, l.n))
 	}
-	if from == 0 && to == l.n {
-		return append(b, l.encoded()...)
+	if from == to {
+		return b
+	}
+	base := l.base()
+	if from < base {
+		// The prefix's bytes, copied as they are.
+		end := min(to, base)
+		b = append(b, l.pre.raw[l.pre.start(from):l.pre.ends[end-1]]...)
+		if to <= base {
+			return b
+		}
+		b = append(b, ',')
+		from = base
+	}
+	if from == base && to == l.n {
+		return append(b, l.b.encoded(l.n-base)...)
 	}
 	for i := from; i < to; i++ {
 		if i > from {
 			b = append(b, ',')
 		}
-		b = appendEntry(b, l.b.items[i])
+		b = appendEntry(b, l.b.items[i-base])
 	}
 	return b
 }
@@ -249,30 +376,29 @@ func (l Log) AppendEntries(b []byte, from, to int) []byte {
 // order, params sorted by key.
 func appendLog(b []byte, l Log) []byte {
 	b = append(b, '[')
-	b = append(b, l.encoded()...)
+	b = l.AppendEntries(b, 0, l.n)
 	return append(b, ']')
 }
 
-// encoded returns the canonical encoding of l's entries, comma separated.
-// Entries encoded for an earlier serialization of a log sharing l's
-// storage are reused, so a game's n-th save encodes one entry, not n. The
-// result must not be modified; later appends to the cache write only past
-// its end.
-func (l Log) encoded() []byte {
-	if l.n == 0 {
+// encoded returns the canonical encoding of the backing's first n entries,
+// comma separated. Entries encoded for an earlier serialization of a log
+// sharing this storage are reused, so a game's n-th save encodes one
+// entry, not n. The result must not be modified; later appends to the
+// cache write only past its end.
+func (lb *logBacking) encoded(n int) []byte {
+	if n == 0 {
 		return nil
 	}
-	lb := l.b
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
-	for k := len(lb.ends); k < l.n; k++ {
+	for k := len(lb.ends); k < n; k++ {
 		if k > 0 {
 			lb.enc = append(lb.enc, ',')
 		}
 		lb.enc = appendEntry(lb.enc, lb.items[k])
 		lb.ends = append(lb.ends, len(lb.enc))
 	}
-	return lb.enc[:lb.ends[l.n-1]:lb.ends[l.n-1]]
+	return lb.enc[:lb.ends[n-1]:lb.ends[n-1]]
 }
 
 // appendEntry appends one entry's canonical form.
@@ -392,4 +518,17 @@ func DecodeChecked[T any](data []byte, prefix string, check func(*T) error) (any
 		return nil, fmt.Errorf("%s: %w", prefix, err)
 	}
 	return v, nil
+}
+
+// encodedSize estimates the size of l's canonical encoding: exact for a
+// prefix and for entries already encoded, a guess for the rest.
+func (l Log) encodedSize() int {
+	size, base := 0, l.base()
+	if base > 0 {
+		size = l.pre.ends[min(base, l.n)-1]
+	}
+	if l.n > base {
+		size += 40 * (l.n - base)
+	}
+	return size
 }

@@ -116,7 +116,7 @@ func (s *Store) GetStrings(ctx context.Context, sessionID, locale string) (map[c
 // target, and every content entry's target after it.
 func liveEpochs(st *core.GameState) []string {
 	versions := []string{core.StartingVersion(st)}
-	for _, e := range st.ActionLog.Entries() {
+	for _, e := range st.ActionLog.Epochs() {
 		switch e := e.(type) {
 		case core.LoggedMigration:
 			versions = []string{e.To}
