@@ -103,18 +103,7 @@ func playTable(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fl.Usage()
 		return 2
 	}
-	files, err := cardgame.CardFiles()
-	if err != nil {
-		fmt.Fprintln(stderr, "table:", err)
-		return 1
-	}
-	cat, err := card.NewCatalog(files...)
-	if err != nil {
-		fmt.Fprintln(stderr, "table:", err)
-		return 1
-	}
-	raw, _ := cardgame.FS.ReadFile("decks.json")
-	precons, err := deck.LoadPrecons(raw, cat)
+	cat, precons, err := cardgame.Load()
 	if err != nil {
 		fmt.Fprintln(stderr, "table:", err)
 		return 1

@@ -19,7 +19,6 @@ import (
 	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/chromedp"
 
-	"github.com/storyloom/storyloom/engine/cards/card"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/static/cardgame"
 )
@@ -71,11 +70,7 @@ const paintLoop = `(async (frames) => {
 // tapped or untapped, a life total, a new log line, new action ids.
 func paintViews(tb testing.TB, n int) []string {
 	tb.Helper()
-	files, err := cardgame.CardFiles()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	cat, err := card.NewCatalog(files...)
+	cat, _, err := cardgame.Load()
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/storyloom/storyloom/engine/cards"
 	"github.com/storyloom/storyloom/engine/cards/ai"
-	"github.com/storyloom/storyloom/engine/cards/card"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
 	"github.com/storyloom/storyloom/static/cardgame"
@@ -15,11 +14,7 @@ import (
 // Cheat, and the card game's formats over the catalog shipped in
 // static/cardgame, with the AI kinds of engine/cards/ai.
 func Games() (*rooms.Registry, error) {
-	files, err := cardgame.CardFiles()
-	if err != nil {
-		return nil, fmt.Errorf("hosting: card files: %w", err)
-	}
-	cat, err := card.NewCatalog(files...)
+	cat, _, err := cardgame.Load()
 	if err != nil {
 		return nil, fmt.Errorf("hosting: %w", err)
 	}

@@ -18,19 +18,7 @@ import (
 // shipped returns the shipped catalog and preconstructed decks.
 func shipped(t testing.TB) (*card.Catalog, []deck.Precon) {
 	t.Helper()
-	files, err := cardgame.CardFiles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat, err := card.NewCatalog(files...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := cardgame.FS.ReadFile("decks.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	precons, err := deck.LoadPrecons(raw, cat)
+	cat, precons, err := cardgame.Load()
 	if err != nil {
 		t.Fatal(err)
 	}

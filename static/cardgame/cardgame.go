@@ -1,12 +1,17 @@
 // Package cardgame holds the card game's data: the card definitions under
 // cards/ (one file per colour group) and the preconstructed decks in
-// decks.json. Hosts read them from FS and hand the bytes to the engine
-// (card.NewCatalog, deck.LoadPrecons); the engine never reads files.
+// decks.json. Hosts and tests read them through Load, which hands the
+// bytes to the engine (card.NewCatalog, deck.LoadPrecons); the engine
+// never reads files.
 package cardgame
 
 import (
 	"embed"
+	"fmt"
 	"io/fs"
+
+	"github.com/storyloom/storyloom/engine/cards/card"
+	"github.com/storyloom/storyloom/engine/cards/deck"
 )
 
 // FS holds cards/*.json and decks.json, rooted at this directory.
@@ -14,18 +19,31 @@ import (
 //go:embed cards/*.json decks.json
 var FS embed.FS
 
-// CardFiles returns the contents of every cards/*.json file, in name
-// order: the arguments card.NewCatalog takes.
-func CardFiles() ([][]byte, error) {
+// Load decodes the shipped data: the catalog of every cards/*.json file
+// (in name order) and the preconstructed decks of decks.json, each
+// checked against its format.
+func Load() (*card.Catalog, []deck.Precon, error) {
 	names, err := fs.Glob(FS, "cards/*.json")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	files := make([][]byte, len(names))
 	for i, n := range names {
 		if files[i], err = fs.ReadFile(FS, n); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return files, nil
+	cat, err := card.NewCatalog(files...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cardgame: %w", err)
+	}
+	raw, err := fs.ReadFile(FS, "decks.json")
+	if err != nil {
+		return nil, nil, err
+	}
+	precons, err := deck.LoadPrecons(raw, cat)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cardgame: %w", err)
+	}
+	return cat, precons, nil
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/storyloom/storyloom/engine/cards/card"
 	"github.com/storyloom/storyloom/engine/cards/deck"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/static/cardgame"
@@ -15,19 +14,7 @@ import (
 // Precons returns the shipped preconstructed decks legal in format id.
 func Precons(t testing.TB, id string) []deck.Precon {
 	t.Helper()
-	files, err := cardgame.CardFiles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat, err := card.NewCatalog(files...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := cardgame.FS.ReadFile("decks.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	precons, err := deck.LoadPrecons(raw, cat)
+	cat, precons, err := cardgame.Load()
 	if err != nil {
 		t.Fatal(err)
 	}

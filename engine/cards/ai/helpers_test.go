@@ -15,19 +15,7 @@ import (
 // static/cardgame, through its embedded files.
 func shipped(t testing.TB) (*card.Catalog, rules.Cards, []deck.Precon) {
 	t.Helper()
-	files, err := cardgame.CardFiles()
-	if err != nil || len(files) == 0 {
-		t.Fatalf("catalog files: %v", err)
-	}
-	cat, err := card.NewCatalog(files...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := cardgame.FS.ReadFile("decks.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	decks, err := deck.LoadPrecons(raw, cat)
+	cat, decks, err := cardgame.Load()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,11 +11,7 @@ import (
 // starter builds the catalog the game ships.
 func starter(t *testing.T) *card.Catalog {
 	t.Helper()
-	files, err := cardgame.CardFiles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := card.NewCatalog(files...)
+	c, _, err := cardgame.Load()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package deck
+package deck_test
 
 import (
 	"io/fs"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/storyloom/storyloom/engine/cards/card"
+	"github.com/storyloom/storyloom/engine/cards/deck"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/static/cardgame"
 )
@@ -14,11 +15,7 @@ import (
 // starter builds the shipped catalog.
 func starter(t testing.TB) *card.Catalog {
 	t.Helper()
-	files, err := cardgame.CardFiles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := card.NewCatalog(files...)
+	c, _, err := cardgame.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,13 +44,13 @@ func ids(pairs ...string) []string {
 
 func TestCheck(t *testing.T) {
 	c := starter(t)
-	duel, _ := FormatByID(StarterDuel)
-	ffa, _ := FormatByID(FreeForAll)
-	cmd, _ := FormatByID(Commander)
+	duel, _ := deck.FormatByID(deck.StarterDuel)
+	ffa, _ := deck.FormatByID(deck.FreeForAll)
+	cmd, _ := deck.FormatByID(deck.Commander)
 	brakka := "brakka_wildfire_chieftain"
 	tests := []struct {
 		name      string
-		f         Format
+		f         deck.Format
 		cards     []string
 		commander string
 		code      string // "" for a legal deck
@@ -67,7 +64,7 @@ func TestCheck(t *testing.T) {
 		{"below minimum", duel, ids("4 ember_lash", "35 mountain"), "", rooms.CodeBelowMinimum, "", nil},
 		{"copy limit", duel, ids("5 ember_lash", "35 mountain"), "", rooms.CodeCopyLimit, "ember_lash", nil},
 		{"copy limit nonbasic land", duel, ids("5 cinderbog", "35 mountain"), "", rooms.CodeCopyLimit, "cinderbog", nil},
-		{"commander not allowed", duel, ids("4 ember_lash", "36 mountain"), "ember_lash", CodeCommanderNotAllowed, "ember_lash", nil},
+		{"commander not allowed", duel, ids("4 ember_lash", "36 mountain"), "ember_lash", deck.CodeCommanderNotAllowed, "ember_lash", nil},
 		{"legal commander", cmd, ids("1 "+brakka, "1 ember_lash", "1 grovetender", "1 prism_lens", "18 mountain", "18 forest"), brakka, "", "", []string{"R", "G"}},
 		{"missing commander", cmd, ids("1 "+brakka, "39 mountain"), "", rooms.CodeMissingCommander, "", nil},
 		{"commander not in deck", cmd, ids("1 ember_lash", "39 mountain"), brakka, rooms.CodeCommanderNotInDeck, brakka, nil},
@@ -105,7 +102,7 @@ func TestCheck(t *testing.T) {
 
 func TestCheckReason(t *testing.T) {
 	c := starter(t)
-	duel, _ := FormatByID(StarterDuel)
+	duel, _ := deck.FormatByID(deck.StarterDuel)
 	_, rej := duel.Check(c, ids("5 ember_lash", "35 mountain"), "")
 	if want := "Ember Lash appears 5 times, above the 4-copy limit"; rej == nil || rej.Reason != want {
 		t.Errorf("got %v, want %q", rej, want)
@@ -114,20 +111,20 @@ func TestCheckReason(t *testing.T) {
 
 func TestRulesRegister(t *testing.T) {
 	c := starter(t)
-	for _, f := range Formats() {
+	for _, f := range deck.Formats() {
 		r := f.Rules(c)
 		rf := rooms.Format{ID: f.ID, MinSeats: f.MinSeats, MaxSeats: f.MaxSeats, Deck: r}
 		if _, err := rooms.NewRegistry(fixedFormat{rf}); err != nil {
 			t.Fatalf("%s: %v", f.ID, err)
 		}
-		if len(r.Cards) != len(c.Cards()) || r.MinDeckSize != 40 || r.RequiresCommander != (f.ID == Commander) {
+		if len(r.Cards) != len(c.Cards()) || r.MinDeckSize != 40 || r.RequiresCommander != (f.ID == deck.Commander) {
 			t.Errorf("%s: rules %+v", f.ID, r)
 		}
 		if _, rej := r.Check(ids("3 ember_lash", "1 nope"), ""); rej == nil || rej.Code != rooms.CodeUnknownCard || rej.Card != "nope" {
 			t.Errorf("%s: Check of an unknown card: %v", f.ID, rej)
 		}
 	}
-	if _, ok := FormatByID("vintage"); ok {
+	if _, ok := deck.FormatByID("vintage"); ok {
 		t.Error("unknown format found")
 	}
 }
@@ -141,23 +138,23 @@ func (fixedFormat) Load([]byte) (rooms.Position, error)                  { retur
 
 func TestParseList(t *testing.T) {
 	c := starter(t)
-	l, err := ParseList("# burn\n4 Ember Lash\r\n2x cinder imp\n\n// lands\nMountain\n  33   MOUNTAIN  \n", c)
+	l, err := deck.ParseList("# burn\n4 Ember Lash\r\n2x cinder imp\n\n// lands\nMountain\n  33   MOUNTAIN  \n", c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := ids("4 ember_lash", "2 cinder_imp", "34 mountain"); !slices.Equal(l.Cards, want) || l.Commander != "" {
 		t.Errorf("got %v %q", l.Cards, l.Commander)
 	}
-	l, err = ParseList("Commander: Brakka, Wildfire Chieftain\n39 Forest", c)
+	l, err = deck.ParseList("Commander: Brakka, Wildfire Chieftain\n39 Forest", c)
 	if err != nil || l.Commander != "brakka_wildfire_chieftain" || len(l.Cards) != 40 || l.Cards[0] != l.Commander {
 		t.Errorf("commander list: %+v %v", l, err)
 	}
-	_, err = ParseList("4 Ember Lash\n4 Emberlash\n0 Forest\n100 Forest\nCommander: Forest\ncommander: Island\nfour Forest", c)
-	var le ListError
+	_, err = deck.ParseList("4 Ember Lash\n4 Emberlash\n0 Forest\n100 Forest\nCommander: Forest\ncommander: Island\nfour Forest", c)
+	var le deck.ListError
 	if err == nil {
 		t.Fatal("accepted")
 	}
-	le = err.(ListError)
+	le = err.(deck.ListError)
 	var lines []int
 	for _, e := range le {
 		lines = append(lines, e.Line)
@@ -168,7 +165,7 @@ func TestParseList(t *testing.T) {
 	if got := le[0].Error(); got != `line 2: "4 Emberlash": no card is named "Emberlash"` {
 		t.Errorf("message %q", got)
 	}
-	if _, err := ParseList(strings.Repeat("Forest\n", MaxListLines+1), c); err == nil {
+	if _, err := deck.ParseList(strings.Repeat("Forest\n", deck.MaxListLines+1), c); err == nil {
 		t.Error("over-long list accepted")
 	}
 }
@@ -179,7 +176,7 @@ func TestPrecons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := LoadPrecons(data, c)
+	ps, err := deck.LoadPrecons(data, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,16 +204,16 @@ func TestPrecons(t *testing.T) {
 			t.Errorf("%s: no name or description", p.ID)
 		}
 	}
-	if count[StarterDuel] < 6 || count[Commander] < 2 {
+	if count[deck.StarterDuel] < 6 || count[deck.Commander] < 2 {
 		t.Errorf("decks per format: %v", count)
 	}
-	ffa, _ := FormatByID(FreeForAll)
-	if got := len(For(ps, ffa, c)); got != count[StarterDuel] {
-		t.Errorf("%d decks legal in free-for-all, want %d", got, count[StarterDuel])
+	ffa, _ := deck.FormatByID(deck.FreeForAll)
+	if got := len(deck.For(ps, ffa, c)); got != count[deck.StarterDuel] {
+		t.Errorf("%d decks legal in free-for-all, want %d", got, count[deck.StarterDuel])
 	}
-	cmd, _ := FormatByID(Commander)
-	for _, p := range For(ps, cmd, c) {
-		if p.Format != Commander {
+	cmd, _ := deck.FormatByID(deck.Commander)
+	for _, p := range deck.For(ps, cmd, c) {
+		if p.Format != deck.Commander {
 			t.Errorf("%s is legal in commander", p.ID)
 		}
 	}
@@ -234,7 +231,7 @@ func TestLoadPreconsRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := LoadPrecons([]byte(tt.data), c)
+			_, err := deck.LoadPrecons([]byte(tt.data), c)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("got %v, want %q", err, tt.want)
 			}
@@ -248,9 +245,9 @@ func FuzzParseList(f *testing.F) {
 	f.Add("Commander: Vesk, the Hollow Archivist\n2x island\n# note\n")
 	f.Add("99 forest\n0 x\n\r\n//")
 	f.Fuzz(func(t *testing.T, text string) {
-		l, err := ParseList(text, c)
+		l, err := deck.ParseList(text, c)
 		if err != nil {
-			if len(err.(ListError)) == 0 {
+			if len(err.(deck.ListError)) == 0 {
 				t.Fatal("empty ListError")
 			}
 			return

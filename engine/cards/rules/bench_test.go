@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/storyloom/storyloom/engine/cards/deck"
 	"github.com/storyloom/storyloom/engine/rng"
 	"github.com/storyloom/storyloom/engine/rooms"
 )
@@ -40,16 +41,16 @@ func playMidgame(tb testing.TB, want int, commander bool) *Game {
 	if commander {
 		cfg = Config{Format: "commander", Life: 30, Commander: true}
 	}
-	var pool []precon
+	var pool []deck.Precon
 	for _, d := range decks {
-		if (d.commander != "") == commander {
+		if (d.Commander != "") == commander {
 			pool = append(pool, d)
 		}
 	}
 	var ps []rooms.Player
 	for s := 0; s < 4; s++ {
 		d := pool[s%len(pool)]
-		ps = append(ps, rooms.Player{Seat: s, ID: rooms.PlayerID(s), Deck: d.cards, Commander: d.commander})
+		ps = append(ps, rooms.Player{Seat: s, ID: rooms.PlayerID(s), Deck: d.Cards, Commander: d.Commander})
 	}
 	for k := 0; ; k++ {
 		seed := "midgame-" + string(rune('a'+k))

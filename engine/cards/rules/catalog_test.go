@@ -1,74 +1,22 @@
 package rules
 
 import (
-	"encoding/json"
 	"strconv"
-	"strings"
 	"testing"
 
-	"github.com/storyloom/storyloom/engine/cards/card"
+	"github.com/storyloom/storyloom/engine/cards/deck"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/static/cardgame"
 )
 
-// shipped loads the shipped catalog and preconstructed decks from
-// static/cardgame, through its embedded files.
-func shipped(t testing.TB) (Cards, []precon) {
+// shipped loads the shipped catalog and preconstructed decks.
+func shipped(t testing.TB) (Cards, []deck.Precon) {
 	t.Helper()
-	files, err := cardgame.CardFiles()
-	if err != nil || len(files) == 0 {
-		t.Fatalf("catalog files: %v", err)
-	}
-	cat, err := card.NewCatalog(files...)
+	cat, decks, err := cardgame.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := cardgame.FS.ReadFile("decks.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Decks []struct {
-			ID, Format, Commander string
-			Cards                 []string
-		}
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
-	var out []precon
-	for _, d := range doc.Decks {
-		p := precon{id: d.ID, format: d.Format}
-		if d.Commander != "" {
-			c, ok := cat.ByName(d.Commander)
-			if !ok {
-				c, ok = cat.Card(d.Commander)
-			}
-			if !ok {
-				t.Fatalf("deck %s: unknown commander %q", d.ID, d.Commander)
-			}
-			p.commander = c.ID
-		}
-		for _, line := range d.Cards {
-			n, name, _ := strings.Cut(line, " ")
-			k, err := strconv.Atoi(n)
-			c, ok := cat.ByName(name)
-			if err != nil || !ok {
-				t.Fatalf("deck %s: bad line %q", d.ID, line)
-			}
-			for range k {
-				p.cards = append(p.cards, c.ID)
-			}
-		}
-		out = append(out, p)
-	}
-	return NewCards(cat.Cards()), out
-}
-
-// precon is one preconstructed deck.
-type precon struct {
-	id, format, commander string
-	cards                 []string
+	return NewCards(cat.Cards()), decks
 }
 
 // TestShippedDecksPlay plays random games with the shipped catalog's
@@ -76,9 +24,9 @@ type precon struct {
 // result, with a restore between inputs in some of them.
 func TestShippedDecksPlay(t *testing.T) {
 	cards, decks := shipped(t)
-	var starter, cmdr []precon
+	var starter, cmdr []deck.Precon
 	for _, d := range decks {
-		if d.commander != "" {
+		if d.Commander != "" {
 			cmdr = append(cmdr, d)
 		} else {
 			starter = append(starter, d)
@@ -99,11 +47,7 @@ func TestShippedDecksPlay(t *testing.T) {
 		var ps []rooms.Player
 		for s := 0; s < seats; s++ {
 			d := pool[(i+s)%len(pool)]
-			deck := d.cards
-			if commander {
-				deck = append(append([]string{}, d.cards...), d.commander)
-			}
-			ps = append(ps, rooms.Player{Seat: s, ID: rooms.PlayerID(s), Deck: deck, Commander: d.commander})
+			ps = append(ps, rooms.Player{Seat: s, ID: rooms.PlayerID(s), Deck: d.Cards, Commander: d.Commander})
 		}
 		seed := "shipped-" + strconv.Itoa(i)
 		g, n := playSeats(t, cards, cfg, seed, ps, i%6 == 0)
