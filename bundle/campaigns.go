@@ -107,3 +107,29 @@ func sourcesFromPaths(paths []string) ([]content.Source, error) {
 	}
 	return out, nil
 }
+
+// packFile is the name of a pack's manifest inside its directory.
+const packFile = "pack.json"
+
+// packsFromPaths reads content packs from disk when every path is a pack
+// directory (one holding pack.json, its campaigns under campaigns/); ok is
+// false when none is. A mix of packs and campaigns is an error.
+func packsFromPaths(paths []string) (packs []content.Pack, ok bool, err error) {
+	for _, p := range paths {
+		manifest, err := os.ReadFile(filepath.Join(p, packFile))
+		if err != nil {
+			continue
+		}
+		pk := content.Pack{Path: filepath.Join(p, packFile), Manifest: manifest}
+		if _, err := os.Stat(filepath.Join(p, "campaigns")); err == nil {
+			if pk.Campaigns, err = sourcesFromPaths([]string{filepath.Join(p, "campaigns")}); err != nil {
+				return nil, false, err
+			}
+		}
+		packs = append(packs, pk)
+	}
+	if len(packs) > 0 && len(packs) < len(paths) {
+		return nil, false, fmt.Errorf("give either pack directories (with %s) or campaigns, not both", packFile)
+	}
+	return packs, len(packs) > 0, nil
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 
+	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/validate"
 )
 
@@ -21,7 +22,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	maxDepth := fl.Int("max-depth", def.MaxDepth, "tier 3: the most moves from the start")
 	asJSON := fl.Bool("json", false, "print the findings as JSON")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: go run ./bundle validate [flags] [campaign dirs or files…] (default static/campaigns)")
+		fmt.Fprintln(stderr, "usage: go run ./bundle validate [flags] [campaign dirs or files…, or pack dirs…] (default static/campaigns)")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -31,12 +32,24 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		paths = []string{"static/campaigns"}
 	}
-	sources, err := sourcesFromPaths(paths)
+	budget := validate.Budget{MaxStates: *maxStates, MaxDepth: *maxDepth}
+	var rep validate.Report
+	var campaigns int
+	packs, isPacks, err := packsFromPaths(paths)
+	if err == nil && isPacks {
+		rep = validate.Packs(registeredKinds(), budget, packs...)
+		for _, p := range packs {
+			campaigns += len(p.Campaigns)
+		}
+	} else if err == nil {
+		var sources []content.Source
+		sources, err = sourcesFromPaths(paths)
+		rep, campaigns = validate.Campaigns(registeredKinds(), budget, sources...), len(sources)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "bundle validate: %v\n", err)
 		return 2
 	}
-	rep := validate.Campaigns(registeredKinds(), validate.Budget{MaxStates: *maxStates, MaxDepth: *maxDepth}, sources...)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -45,7 +58,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	} else {
-		printReport(stdout, rep, len(sources))
+		printReport(stdout, rep, campaigns)
 	}
 	if rep.Errors() > 0 {
 		return 1
@@ -68,6 +81,9 @@ func printReport(w io.Writer, rep validate.Report, campaigns int) {
 			where := file
 			if f.Path != "" {
 				where += ": " + f.Path
+			}
+			if host, ok := f.Details["composedIn"].(string); ok {
+				where += " (as composed into " + host + ")"
 			}
 			lines = append(lines, fmt.Sprintf("  %s\n      %s: %s", where, f.Code, f.Message))
 		}

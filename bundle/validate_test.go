@@ -16,8 +16,15 @@ func TestValidateCommand(t *testing.T) {
 		{"shipped campaigns", []string{"../static/campaigns"}, 0, []string{"0 errors"}},
 		{"broken campaign", []string{"testdata/validate/broken-tale"}, 1, []string{
 			"tier 1 — errors", "testdata/validate/broken-tale/campaign.json: content.nodes.start.choices.window", "unknown_node", "1 campaigns checked: 1 errors"}},
-		{"a campaign composing another", []string{"testdata/validate/compose"}, 1, []string{
-			"testdata/validate/compose/harbour/campaign.json: includes", "compose_unsupported", "2 campaigns checked: 1 errors"}},
+		{"a campaign composing another", []string{"testdata/validate/compose"}, 0, []string{
+			"testdata/validate/compose/lighthouse/campaign.json: content.nodes.stair (as composed into harbour)\n      unreachable_content",
+			"testdata/validate/compose/lighthouse/campaign.json: content.nodes.lamp (as composed into harbour)\n      unreachable_ending",
+			"2 campaigns checked: 0 errors, 2 warnings, 3 reachability findings"}},
+		{"a pack set", []string{"../engine/kinds/story/testdata/compose/lantern-pack", "../engine/kinds/story/testdata/compose/harbour-pack"}, 0, []string{
+			"harbour-night: explored", "3 campaigns checked: 0 errors, 0 warnings, 0 reachability findings"}},
+		{"a pack whose requirement is not given", []string{"../engine/kinds/story/testdata/compose/lantern-pack"}, 1, []string{
+			"compose/lantern-pack/pack.json: requires[0].id", "pack_dependency_missing"}},
+		{"packs mixed with campaigns", []string{"../engine/kinds/story/testdata/compose/lantern-pack", "testdata/validate/compose"}, 2, nil},
 		{"an include of a campaign not given", []string{"testdata/validate/compose-missing"}, 1, []string{
 			"testdata/validate/compose-missing/harbour/campaign.json: includes[0].ref.id", "include_missing"}},
 		{"missing path", []string{"testdata/none"}, 2, nil},

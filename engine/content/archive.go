@@ -24,7 +24,7 @@ type EpochRef struct {
 // never an engine message.
 type EpochForm struct {
 	Campaign    StoredCampaign                    `json:"campaign"`
-	Attachments []json.RawMessage                 `json:"attachments"`
+	Attachments []core.Attachment                 `json:"attachments"`
 	Strings     map[core.LocKey]string            `json:"strings"`
 	Catalogs    map[string]map[core.LocKey]string `json:"catalogs,omitempty"`
 }
@@ -37,6 +37,7 @@ type StoredCampaign struct {
 	TitleKey  core.LocKey             `json:"titleKey"`
 	Content   json.RawMessage         `json:"content"`
 	Migration *core.CampaignMigration `json:"migration,omitempty"`
+	Includes  []core.Include          `json:"includes,omitempty"`
 }
 
 // EpochPublication is recorded beside the form at publication, not hashed.
@@ -221,8 +222,8 @@ func formOf(c *core.Campaign, p *core.Provenance) (EpochForm, error) {
 		return EpochForm{}, err
 	}
 	return EpochForm{
-		Campaign:    StoredCampaign{ID: c.ID, KindID: c.KindID, Version: c.Version, TitleKey: c.TitleKey, Content: raw, Migration: c.Migration},
-		Attachments: []json.RawMessage{},
+		Campaign:    StoredCampaign{ID: c.ID, KindID: c.KindID, Version: c.Version, TitleKey: c.TitleKey, Content: raw, Migration: c.Migration, Includes: c.Includes},
+		Attachments: append([]core.Attachment{}, p.Attachments...),
 		Strings:     p.Strings,
 		Catalogs:    p.Catalogs,
 	}, nil
@@ -315,11 +316,11 @@ func (a *Archive) Restore(s StoredEpoch) RestoreResult {
 		return unsupported([]core.ValidationError{core.Errorf(core.ReasonInvalidState, "content", "%v", err)})
 	}
 	sc := s.Form.Campaign
-	c := &core.Campaign{ID: sc.ID, KindID: sc.KindID, Version: sc.Version, TitleKey: sc.TitleKey, Content: content, Migration: sc.Migration}
+	c := &core.Campaign{ID: sc.ID, KindID: sc.KindID, Version: sc.Version, TitleKey: sc.TitleKey, Content: content, Migration: sc.Migration, Includes: sc.Includes}
 	if vr := k.ValidateCampaign(c, s.Form.Strings); !vr.OK {
 		return unsupported(vr.Errors)
 	}
-	p := &core.Provenance{Strings: s.Form.Strings, Catalogs: s.Form.Catalogs}
+	p := &core.Provenance{Strings: s.Form.Strings, Catalogs: s.Form.Catalogs, Attachments: s.Form.Attachments}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if _, held := a.epochs[ref]; !held {

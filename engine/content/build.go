@@ -40,71 +40,111 @@ type campaignFile struct {
 	Title     core.SourceText         `json:"title"`
 	Content   json.RawMessage         `json:"content"`
 	Migration *core.CampaignMigration `json:"migration,omitempty"`
-	Includes  []include               `json:"includes,omitempty"`
-}
-
-// include is one module a campaign composes in (§10.4): the prefix its ids
-// take, the campaign and the authored version it pins, and the kind's
-// binding.
-type include struct {
-	Alias string `json:"alias"`
-	Ref   struct {
-		ID      string `json:"id"`
-		Version string `json:"version"`
-	} `json:"ref"`
-	Binding json.RawMessage `json:"binding,omitempty"`
+	Includes  []core.Include          `json:"includes,omitempty"`
 }
 
 // header is what the composition checks read of every campaign file that
 // parsed, built or not.
 type header struct {
-	src      Source
-	id       string
-	kind     string
-	version  string
-	includes []include
+	version string
+	kind    string
 }
 
-// built is one campaign after its builder ran.
-type built struct {
-	source     Source
-	campaign   *core.Campaign
-	provenance *core.Provenance
+// unit is one campaign through the build: as its file built it, the pack
+// attachments it receives, and, once composed, the campaign play sees with
+// its provenance.
+type unit struct {
+	src         Source
+	kind        core.Kind
+	campaign    *core.Campaign
+	own         *core.Provenance
+	attachments []attached
+	// state is 0 before composition, composing during it, then composed
+	// or failed.
+	state    int
+	composed *core.Campaign
+	prov     *core.Provenance
+	// modules are the units composed in, by alias, to find the file an
+	// element of the composed content comes from.
+	modules map[string]*unit
+	// findings are the kind's validation of the composed campaign.
+	findings core.ValidationResult
 }
 
-// Build parses, builds and validates (tiers 1 and 2) every source and
-// assembles a frozen registry in source order. The registry is nil when any
-// tier 1 error was found. Findings carry the campaign id in
-// Details["campaignId"], the file in Details["file"], and the path of the
-// element inside the campaign in Path.
+// attached is a pack attachment on its way to its host: the pack file it
+// was declared in and its index there.
+type attached struct {
+	core.Attachment
+	file  string
+	index int
+}
+
+const (
+	composing = iota + 1
+	composed
+	failed
+)
+
+// Build parses, builds, composes (§10.4) and validates (tiers 1 and 2)
+// every source and assembles a frozen registry in source order. The
+// registry is nil when any tier 1 error was found. Findings carry the
+// campaign id in Details["campaignId"], the file in Details["file"], and
+// the path of the element inside the campaign in Path; a finding in
+// content a campaign composed in from a module names the module's file and
+// id, the element's path there, and the composing campaign in
+// Details["composedIn"].
 func Build(kinds []core.Kind, sources ...Source) (*core.Registry, core.ValidationResult) {
+	return build(kinds, sources, nil)
+}
+
+// build is Build with the pack attachments a pack set declares.
+func build(kinds []core.Kind, sources []Source, attachments []attached) (*core.Registry, core.ValidationResult) {
 	b := newBuilder(kinds)
-	var camps []built
-	seen := map[string]string{}
 	for _, src := range sources {
-		c, ok := b.campaign(src)
+		u, ok := b.campaign(src)
 		if !ok {
 			continue
 		}
-		if first, dup := seen[c.campaign.ID]; dup {
-			b.fail(src, c.campaign.ID, core.Errorf(core.ReasonDuplicateCampaignID, "id", "campaign id %q is also used by %s", c.campaign.ID, first))
+		if first, dup := b.units[u.campaign.ID]; dup {
+			b.fail(src, u.campaign.ID, core.Errorf(core.ReasonDuplicateCampaignID, "id", "campaign id %q is also used by %s", u.campaign.ID, first.src.Path))
 			continue
 		}
-		seen[c.campaign.ID] = src.Path
-		camps = append(camps, c)
+		b.units[u.campaign.ID] = u
+		b.order = append(b.order, u)
 	}
-	b.checkIncludes()
+	for _, a := range attachments {
+		host := b.units[a.HostCampaignID]
+		if host == nil {
+			if _, parsed := b.headers[a.HostCampaignID]; !parsed {
+				b.fail(Source{Path: a.file}, "", core.Errorf(core.ReasonAttachmentHostMissing, fmt.Sprintf("attachments[%d].hostCampaignId", a.index),
+					"attachment host %q is not among the campaigns being built", a.HostCampaignID))
+			}
+			continue
+		}
+		host.attachments = append(host.attachments, a)
+	}
+	for _, u := range b.order {
+		b.compose(u)
+	}
+	for _, u := range b.order {
+		if u.state == composed {
+			b.validateComposed(u)
+		}
+	}
+	b.report()
 	b.checkKindMessages()
-	b.checkCrossCampaignStrings(camps)
+	b.checkCrossCampaignStrings()
 	res := b.result()
 	if !res.OK {
 		return nil, res
 	}
-	return b.assemble(camps), res
+	return b.assemble(), res
 }
 
 type builder struct {
-	headers    []header
+	headers    map[string]header
+	units      map[string]*unit
+	order      []*unit
 	kinds      map[string]core.Kind
 	kindList   []core.Kind
 	engineKeys map[core.LocKey]string
@@ -114,7 +154,7 @@ type builder struct {
 }
 
 func newBuilder(kinds []core.Kind) *builder {
-	b := &builder{kinds: map[string]core.Kind{}, kindList: kinds, engineKeys: core.CoreMessages(), usedKinds: map[string]bool{}}
+	b := &builder{headers: map[string]header{}, units: map[string]*unit{}, kinds: map[string]core.Kind{}, kindList: kinds, engineKeys: core.CoreMessages(), usedKinds: map[string]bool{}}
 	for _, k := range kinds {
 		b.kinds[k.ID()] = k
 		for key, text := range k.ReasonMessages() {
@@ -158,25 +198,26 @@ func orNone(v []core.ValidationError) []core.ValidationError {
 	return v
 }
 
-// campaign builds one source; ok is false when it has tier 1 errors.
-func (b *builder) campaign(src Source) (built, bool) {
+// campaign builds one source as its file stands, before composition; ok
+// is false when it has tier 1 errors.
+func (b *builder) campaign(src Source) (*unit, bool) {
 	before := len(b.errors)
 	if len(src.Campaign) > MaxCampaignBytes {
 		b.fail(src, "", core.Errorf(core.ReasonInputTooLarge, "", "campaign file is %d bytes; the limit is %d", len(src.Campaign), MaxCampaignBytes))
-		return built{}, false
+		return nil, false
 	}
 	var f campaignFile
 	if err := strictjson.Decode(src.Campaign, &f); err != nil {
 		b.fail(src, "", core.Errorf(core.ReasonMalformedInput, "", "not a campaign file: %v", err))
-		return built{}, false
+		return nil, false
 	}
 	switch {
 	case f.Format == nil:
 		b.fail(src, f.ID, core.Errorf(core.ReasonMalformedInput, "format", "missing format (this build reads format %d)", FileFormat))
-		return built{}, false
+		return nil, false
 	case *f.Format != FileFormat:
 		b.fail(src, f.ID, core.Errorf(core.ReasonUnsupportedVersion, "format", "campaign format %d is not supported; this build reads format %d", *f.Format, FileFormat))
-		return built{}, false
+		return nil, false
 	}
 	if !core.IsCampaignID(f.ID) {
 		b.fail(src, f.ID, core.Errorf(core.ReasonInvalidIdentifier, "id", "campaign id %q must be kebab-case ASCII [a-z0-9-]", f.ID))
@@ -190,12 +231,14 @@ func (b *builder) campaign(src Source) (built, bool) {
 	k := b.kinds[f.Kind]
 	if k == nil {
 		b.fail(src, f.ID, core.Errorf(core.ReasonUnknownKind, "kind", "kind %q is not one of %s", f.Kind, b.kindNames()))
-		return built{}, false
+		return nil, false
 	}
-	b.headers = append(b.headers, header{src: src, id: f.ID, kind: k.ID(), version: f.Version, includes: f.Includes})
+	if _, dup := b.headers[f.ID]; !dup {
+		b.headers[f.ID] = header{version: f.Version, kind: k.ID()}
+	}
 	if len(f.Content) == 0 {
 		b.fail(src, f.ID, core.Errorf(core.ReasonMalformedInput, "content", "missing content"))
-		return built{}, false
+		return nil, false
 	}
 	b.usedKinds[k.ID()] = true
 	content, lifted, errs := k.BuildContent(f.Content, f.ID)
@@ -211,30 +254,6 @@ func (b *builder) campaign(src Source) (built, bool) {
 		}
 		b.addString(src, f.ID, path, strs, t)
 	}
-	if len(b.errors) > before {
-		return built{}, false
-	}
-	c := &core.Campaign{ID: f.ID, KindID: k.ID(), Version: f.Version, TitleKey: title.Key, Content: content, Migration: f.Migration}
-	vr := k.ValidateCampaign(c, strs)
-	for _, e := range vr.Errors {
-		b.fail(src, f.ID, e)
-	}
-	for _, w := range vr.Warnings {
-		b.warn(src, f.ID, w)
-	}
-	if !vr.OK && len(vr.Errors) == 0 {
-		b.fail(src, f.ID, core.Errorf(core.ReasonInvalidState, "content", "the kind refused the campaign"))
-	}
-	if c.Migration != nil && vr.OK {
-		m, ok := k.(core.ContentMigrator)
-		if !ok {
-			b.fail(src, f.ID, core.Errorf(core.ReasonMigrationUnsupported, "migration", "kind %q cannot apply a migration; a save made on an earlier version keeps playing it", k.ID()))
-		} else {
-			for _, e := range core.CheckMigration(c.Migration, c.Version, m.MigrationIDs(c)) {
-				b.fail(src, f.ID, e)
-			}
-		}
-	}
 	// The default table's plurals: their syntax is the kind's to check
 	// (it knows where each text stands), their cases are checked here.
 	for _, key := range slices.Sorted(maps.Keys(strs)) {
@@ -246,11 +265,75 @@ func (b *builder) campaign(src Source) (built, bool) {
 			}
 		}
 	}
-	prov := &core.Provenance{Strings: strs, Catalogs: b.translations(src, f.ID, strs)}
+	own := &core.Provenance{Strings: strs, Catalogs: b.translations(src, f.ID, strs)}
 	if len(b.errors) > before {
-		return built{}, false
+		return nil, false
 	}
-	return built{source: src, campaign: c, provenance: prov}, true
+	c := &core.Campaign{ID: f.ID, KindID: k.ID(), Version: f.Version, TitleKey: title.Key, Content: content, Migration: f.Migration, Includes: f.Includes}
+	return &unit{src: src, kind: k, campaign: c, own: own}, true
+}
+
+// validateComposed runs the kind's tiers 1 and 2 on the composed campaign
+// against its strings and those of its modules (§11), and checks its
+// declared migration.
+func (b *builder) validateComposed(u *unit) {
+	c, k := u.composed, u.kind
+	vr := k.ValidateCampaign(c, u.prov.Strings)
+	if !vr.OK && len(vr.Errors) == 0 {
+		vr.Errors = []core.ValidationError{core.Errorf(core.ReasonInvalidState, "content", "the kind refused the campaign")}
+	}
+	if c.Migration != nil && vr.OK {
+		m, ok := k.(core.ContentMigrator)
+		if !ok {
+			vr.Errors = append(vr.Errors, core.Errorf(core.ReasonMigrationUnsupported, "migration", "kind %q cannot apply a migration; a save made on an earlier version keeps playing it", k.ID()))
+		} else {
+			vr.Errors = append(vr.Errors, core.CheckMigration(c.Migration, c.Version, m.MigrationIDs(c))...)
+		}
+	}
+	vr.OK = len(vr.Errors) == 0
+	u.findings = vr
+}
+
+// report adds every campaign's validation findings, each against the file
+// that authored the element it is about: a finding in content composed in
+// from a module is the module's, at the module's own path, and is left out
+// when the module's own validation already reported it.
+func (b *builder) report() {
+	seen := map[string]bool{}
+	key := func(code, file, path string) string { return code + "\x00" + file + "\x00" + path }
+	for _, u := range b.order {
+		for _, e := range u.findings.Errors {
+			seen[key(e.Code, u.src.Path, e.Path)] = true
+		}
+		for _, w := range u.findings.Warnings {
+			seen[key(w.Code, u.src.Path, w.Path)] = true
+		}
+	}
+	for _, u := range b.order {
+		place := func(e core.ValidationError) (core.ValidationError, bool) {
+			owner, path := u.origin(e.Path)
+			if owner == u {
+				return annotate(u.src, u.campaign.ID, e), true
+			}
+			if seen[key(e.Code, owner.src.Path, path)] {
+				return e, false
+			}
+			e.Path = path
+			e = annotate(owner.src, owner.campaign.ID, e)
+			e.Details["composedIn"] = u.campaign.ID
+			return e, true
+		}
+		for _, e := range u.findings.Errors {
+			if e, ok := place(e); ok {
+				b.errors = append(b.errors, e)
+			}
+		}
+		for _, w := range u.findings.Warnings {
+			if w, ok := place(w); ok {
+				b.warnings = append(b.warnings, w)
+			}
+		}
+	}
 }
 
 // addString adds one authored string to a campaign's table, refusing bad or
@@ -372,20 +455,21 @@ func isLocale(s string) bool {
 
 // checkCrossCampaignStrings refuses one key authored with two texts by two
 // campaigns of one registry: the merged table could hold only one of them.
-func (b *builder) checkCrossCampaignStrings(camps []built) {
-	owner := map[core.LocKey]string{}
-	for _, c := range camps {
-		for _, key := range slices.Sorted(maps.Keys(c.provenance.Strings)) {
+func (b *builder) checkCrossCampaignStrings() {
+	owner := map[core.LocKey]*unit{}
+	for _, u := range b.order {
+		if u.state != composed {
+			continue
+		}
+		for _, key := range slices.Sorted(maps.Keys(u.own.Strings)) {
 			first, ok := owner[key]
 			if !ok {
-				owner[key] = c.campaign.ID
+				owner[key] = u
 				continue
 			}
-			for _, other := range camps {
-				if other.campaign.ID == first && other.provenance.Strings[key] != c.provenance.Strings[key] {
-					b.fail(c.source, c.campaign.ID, core.Errorf(core.ReasonStringConflict, "strings."+key,
-						"string key %q has another text in campaign %q", key, first))
-				}
+			if first.own.Strings[key] != u.own.Strings[key] {
+				b.fail(u.src, u.campaign.ID, core.Errorf(core.ReasonStringConflict, "strings."+key,
+					"string key %q has another text in campaign %q", key, first.campaign.ID))
 			}
 		}
 	}
@@ -419,7 +503,7 @@ func (b *builder) kindNames() string {
 
 // assemble merges the engine catalog and every campaign's strings into one
 // frozen registry.
-func (b *builder) assemble(camps []built) *core.Registry {
+func (b *builder) assemble() *core.Registry {
 	r := &core.Registry{
 		Campaigns:  map[string]*core.Campaign{},
 		Strings:    map[core.LocKey]string{},
@@ -429,105 +513,23 @@ func (b *builder) assemble(camps []built) *core.Registry {
 	for k, v := range b.engineKeys {
 		r.Strings[k] = v
 	}
-	for _, c := range camps {
-		id := c.campaign.ID
+	for _, u := range b.order {
+		id := u.campaign.ID
 		r.Order = append(r.Order, id)
-		r.Campaigns[id] = c.campaign
-		r.Provenance[id] = c.provenance
-		for k, v := range c.provenance.Strings {
-			r.Strings[k] = v
-		}
-		for loc, cat := range c.provenance.Catalogs {
-			if r.Catalogs[loc] == nil {
-				r.Catalogs[loc] = map[core.LocKey]string{}
-			}
-			for k, v := range cat {
-				r.Catalogs[loc][k] = v
-			}
-		}
+		r.Campaigns[id] = u.composed
+		r.Provenance[id] = u.prov
+		mergeStrings(r.Strings, r.Catalogs, u.prov)
 	}
 	return r
 }
 
-// checkIncludes runs the core's composition checks (§10.4) on every
-// campaign that includes others, in input order and, per campaign, in the
-// specification's order: the module is in the same input
-// (include_missing), at the pinned version (include_version_mismatch), of
-// the host's kind (include_kind_mismatch); the alias is well-formed
-// (invalid_identifier) and unique (include_alias_collision); no campaign
-// includes itself (include_cycle). A host that passes them all is refused
-// compose_unsupported: no registered kind composes campaigns yet.
-func (b *builder) checkIncludes() {
-	byID := map[string]*header{}
-	for i := range b.headers {
-		if _, dup := byID[b.headers[i].id]; !dup {
-			byID[b.headers[i].id] = &b.headers[i]
+// mergeStrings adds p's strings and catalogs to strs and catalogs.
+func mergeStrings(strs map[core.LocKey]string, catalogs map[string]map[core.LocKey]string, p *core.Provenance) {
+	maps.Copy(strs, p.Strings)
+	for loc, cat := range p.Catalogs {
+		if catalogs[loc] == nil {
+			catalogs[loc] = map[core.LocKey]string{}
 		}
+		maps.Copy(catalogs[loc], cat)
 	}
-	for _, h := range b.headers {
-		if len(h.includes) == 0 {
-			continue
-		}
-		before := len(b.errors)
-		aliases := map[string]bool{}
-		for i, inc := range h.includes {
-			p := fmt.Sprintf("includes[%d]", i)
-			mod := byID[inc.Ref.ID]
-			switch {
-			case mod == nil:
-				b.fail(h.src, h.id, core.Errorf(core.ReasonIncludeMissing, p+".ref.id", "included campaign %q is not among the campaigns being built", inc.Ref.ID))
-			case mod.version != inc.Ref.Version:
-				b.fail(h.src, h.id, core.Errorf(core.ReasonIncludeVersionMismatch, p+".ref.version", "%q is pinned at %s but is at %s", inc.Ref.ID, inc.Ref.Version, mod.version))
-			case mod.kind != h.kind:
-				b.fail(h.src, h.id, core.Errorf(core.ReasonIncludeKindMismatch, p+".ref.id", "%q is a %s campaign; this one is %s", inc.Ref.ID, mod.kind, h.kind))
-			}
-			switch {
-			case !validAlias(inc.Alias):
-				b.fail(h.src, h.id, core.Errorf(core.ReasonInvalidIdentifier, p+".alias", "alias %q must be [a-z0-9_-], not empty", inc.Alias))
-			case aliases[inc.Alias]:
-				b.fail(h.src, h.id, core.Errorf(core.ReasonIncludeAliasCollision, p+".alias", "alias %q is used twice", inc.Alias))
-			}
-			aliases[inc.Alias] = true
-		}
-		if b.includesItself(h.id, byID) {
-			b.fail(h.src, h.id, core.Errorf(core.ReasonIncludeCycle, "includes", "campaign %q includes itself, directly or through its modules", h.id))
-		}
-		if len(b.errors) == before {
-			b.fail(h.src, h.id, core.Errorf(core.ReasonComposeUnsupported, "includes", "kind %q cannot compose campaigns", h.kind))
-		}
-	}
-}
-
-// includesItself reports whether id reaches itself through includes.
-func (b *builder) includesItself(id string, byID map[string]*header) bool {
-	seen := map[string]bool{}
-	var reaches func(from string) bool
-	reaches = func(from string) bool {
-		h := byID[from]
-		if h == nil || seen[from] {
-			return false
-		}
-		seen[from] = true
-		for _, inc := range h.includes {
-			if inc.Ref.ID == id || reaches(inc.Ref.ID) {
-				return true
-			}
-		}
-		return false
-	}
-	return reaches(id)
-}
-
-// validAlias reports whether a is an include alias: ASCII [a-z0-9_-], not
-// empty (so never ':', which joins an alias to a module id).
-func validAlias(a string) bool {
-	if a == "" {
-		return false
-	}
-	for _, r := range a {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			return false
-		}
-	}
-	return true
 }

@@ -340,7 +340,7 @@ func TestIncludes(t *testing.T) {
 		{"another version pinned", []content.Source{module, including("host", `[{"alias":"m","ref":{"id":"module","version":"0.9.0"}}]`)}, core.ReasonIncludeVersionMismatch, "includes[0].ref.version"},
 		{"a malformed alias", []content.Source{module, including("host", `[{"alias":"M:1","ref":{"id":"module","version":"1.0.0"}}]`)}, core.ReasonInvalidIdentifier, "includes[0].alias"},
 		{"one alias twice", []content.Source{module, including("host", `[{"alias":"m","ref":{"id":"module","version":"1.0.0"}},{"alias":"m","ref":{"id":"module","version":"1.0.0"}}]`)}, core.ReasonIncludeAliasCollision, "includes[1].alias"},
-		{"a cycle", []content.Source{including("host", `[{"alias":"b","ref":{"id":"back","version":"1.0.0"}}]`), including("back", `[{"alias":"h","ref":{"id":"host","version":"1.0.0"}}]`)}, core.ReasonIncludeCycle, "includes"},
+		{"a cycle", []content.Source{including("host", `[{"alias":"b","ref":{"id":"back","version":"1.0.0"}}]`), including("back", `[{"alias":"h","ref":{"id":"host","version":"1.0.0"}}]`)}, core.ReasonIncludeCycle, "includes[0].ref.id"},
 		{"a kind that cannot compose", []content.Source{module, including("host", `[{"alias":"m","ref":{"id":"module","version":"1.0.0"}}]`)}, core.ReasonComposeUnsupported, "includes"},
 	}
 	for _, tt := range tests {

@@ -14,6 +14,9 @@
 //
 // Player-facing text is written inline and lifted into the registry's string
 // table under LocKeys (§10.1); translations are separate catalogs, one per
-// locale, mapping LocKey to text. The engine never reads files: a host reads
-// the bytes and hands them to Build as Sources.
+// locale, mapping LocKey to text. A campaign may include others as modules,
+// and a content pack (BuildPacks) may attach modules to campaigns it does
+// not own; both compose before validation (§10.4). The engine never reads
+// files: a host reads the bytes and hands them to Build as Sources, or to
+// BuildPacks as Packs.
 package content

@@ -25,6 +25,9 @@ type Campaign struct {
 	// Migration declares how states made under earlier versions map onto
 	// this one (§10.2). Nil means no id moved.
 	Migration *CampaignMigration `json:"migration,omitempty"`
+	// Includes are the modules composed into Content at registry build
+	// (§10.4), kept as provenance only: Content is already composed.
+	Includes []Include `json:"includes,omitempty"`
 }
 
 // CampaignMigration is a campaign's declarative id migration (§10.2): which
@@ -113,12 +116,20 @@ type Registry struct {
 	// Provenance records per campaign what it authored, the input to its
 	// epoch identity (§4, C28). A registry without it cannot be published.
 	Provenance map[string]*Provenance
+	// Resolution identifies the ordered pack set the registry was folded
+	// from (content.BuildPacks), or is empty for one built from campaign
+	// files alone. Nothing reads it in play: it is identity, not input.
+	Resolution string
 }
 
-// Provenance is what one campaign authored (§10.1).
+// Provenance is what one campaign authored (§10.1): its own strings and
+// those of every module it composes, transitively, with their
+// translations, and the pack attachments applied to it in composition
+// order.
 type Provenance struct {
-	Strings  map[LocKey]string            `json:"strings"`
-	Catalogs map[string]map[LocKey]string `json:"catalogs,omitempty"`
+	Strings     map[LocKey]string            `json:"strings"`
+	Catalogs    map[string]map[LocKey]string `json:"catalogs,omitempty"`
+	Attachments []Attachment                 `json:"attachments,omitempty"`
 }
 
 // Campaign returns the campaign id, or nil.

@@ -1,6 +1,9 @@
 package validate
 
 import (
+	"encoding/json"
+	"slices"
+
 	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/core"
 )
@@ -38,6 +41,47 @@ func (r Report) Errors() int {
 // tier 3 for every campaign whose kind is Explorable, within b.
 func Campaigns(kinds []core.Kind, b Budget, sources ...content.Source) Report {
 	reg, res := content.Build(kinds, sources...)
+	files := map[string]string{}
+	if reg != nil {
+		// A registry builds only when every source built, so Order
+		// follows sources one to one.
+		for i, id := range reg.Order {
+			files[id] = sources[i].Path
+		}
+	}
+	return report(kinds, b, reg, res, files)
+}
+
+// Packs validates a pack set in all three tiers, as Campaigns does its
+// sources: tiers 1 and 2 while resolving and building it
+// (content.BuildPacks), then tier 3 on the folded, composed campaigns.
+func Packs(kinds []core.Kind, b Budget, packs ...content.Pack) Report {
+	reg, res := content.BuildPacks(kinds, packs...)
+	files := map[string]string{}
+	for _, p := range packs {
+		var m struct {
+			Overrides []string `json:"overrides"`
+		}
+		_ = json.Unmarshal(p.Manifest, &m)
+		for _, src := range p.Campaigns {
+			var head struct {
+				ID string `json:"id"`
+			}
+			// A campaign two packs provide is the overriding pack's.
+			if json.Unmarshal(src.Campaign, &head) == nil && (files[head.ID] == "" || slices.Contains(m.Overrides, head.ID)) {
+				files[head.ID] = src.Path
+			}
+		}
+	}
+	return report(kinds, b, reg, res, files)
+}
+
+// report gathers the findings of tiers 1 and 2 and runs tier 3 on every
+// campaign of reg, naming each finding's file from files (by campaign id).
+// A tier 3 finding in content composed in from a module names the
+// module's campaign and file, at the module's own path, and the composing
+// campaign in Details["composedIn"].
+func report(kinds []core.Kind, b Budget, reg *core.Registry, res core.ValidationResult, files map[string]string) Report {
 	rep := Report{Registry: reg, Explorations: map[string]Exploration{}}
 	for _, e := range res.Errors {
 		rep.Findings = append(rep.Findings, Finding{Tier: 1, ValidationError: e})
@@ -52,23 +96,24 @@ func Campaigns(kinds []core.Kind, b Budget, sources ...content.Source) Report {
 	for _, k := range kinds {
 		byID[k.ID()] = k
 	}
-	// A registry builds only when every source built, so Order follows
-	// sources one to one.
-	for i, id := range reg.Order {
+	for _, id := range reg.Order {
 		c := reg.Campaigns[id]
-		file := sources[i].Path
 		ws, ex := Tier3(byID[c.KindID], c, b)
 		if ex.States > 0 {
 			rep.Explorations[id] = ex
 		}
 		for _, w := range ws {
-			w.Details = withCampaign(w.Details, id, file)
+			owner, path := content.Origin(reg, id, w.Path)
+			w.Details = withCampaign(w.Details, owner, files[owner])
+			if owner != id {
+				w.Path = path
+				w.Details["composedIn"] = id
+			}
 			rep.Findings = append(rep.Findings, Finding{Tier: 3, ValidationError: w})
 		}
 	}
 	return rep
 }
-
 func withCampaign(d map[string]any, id, file string) map[string]any {
 	out := map[string]any{"campaignId": id}
 	if file != "" {

@@ -52,6 +52,11 @@ type Content struct {
 	Achievements []Achievement `json:"achievements,omitempty"`
 	// Nodes are the story's nodes, in authored order.
 	Nodes []Node `json:"nodes"`
+	// TextVars is set by composition (§1.1): per composed scope (an
+	// include's alias, "a::b" for a module's own include), the placeholder
+	// names in its nodes' text that stand for a variable other than
+	// "<scope>::<name>" — a variable bound to the host's.
+	TextVars map[string]map[string]string `json:"textVars,omitempty"`
 
 	ix *index
 }

@@ -63,6 +63,9 @@ const (
 	ReasonAchievementUnobtainable = "achievement_unobtainable"
 	// ReasonUnusedVariable (tier 2): a variable nothing reads or writes.
 	ReasonUnusedVariable = "unused_variable"
+	// ReasonInvalidBinding: an include's binding or an attachment's payload
+	// names what the module or the host does not have (§1.1).
+	ReasonInvalidBinding = "invalid_binding"
 	// ReasonSettleCapped: a settle reached MaxSettleSteps and rests on a
 	// random node (an event field and tier 3 finding, never a rejection).
 	ReasonSettleCapped = "settle_capped"
@@ -89,6 +92,7 @@ var reasonMessages = map[string]string{
 	ReasonRandomCycle:             "Random transitions lead into each other and may loop.",
 	ReasonAchievementUnobtainable: "Nothing in the story unlocks this achievement.",
 	ReasonUnusedVariable:          "The story declares a variable it never uses.",
+	ReasonInvalidBinding:          "A story module is bound to something that does not exist.",
 	ReasonSettleCapped:            "The story drew too many random transitions in a row and stopped.",
 }
 

@@ -3,6 +3,7 @@ package story
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/storyloom/storyloom/engine/condition"
 	"github.com/storyloom/storyloom/engine/core"
@@ -190,10 +191,14 @@ func (Kind) BuildContent(source json.RawMessage, campaignID string) (any, []core
 }
 
 // duplicates reports ids declared twice, before their derived keys could
-// collide and hide the real problem behind a string conflict.
+// collide and hide the real problem behind a string conflict, and authored
+// ids holding ':', which only composition writes (§1.1).
 func duplicates(src Source) []core.ValidationError {
 	var errs []core.ValidationError
 	check := func(seen map[string]bool, id, path, what string) {
+		if strings.Contains(id, ":") {
+			errs = append(errs, core.Errorf(core.ReasonInvalidIdentifier, path+".id", "story: %s id %q holds ':', which only composed ids have", what, id))
+		}
 		if seen[id] {
 			errs = append(errs, kindErr(ReasonDuplicateID, path, "story: %s %q declared twice", what, id))
 		}

@@ -59,6 +59,14 @@ func (k *checker) id(id, path, what string) {
 	}
 }
 
+// composedID checks a node, variable or achievement id, which composition
+// may have prefixed with "<alias>::" (§1.1).
+func (k *checker) composedID(id, path, what string) {
+	if !core.IsComposedID(id, core.IsSnakeID) {
+		k.coreErrf(core.ReasonInvalidIdentifier, path, "story: %s id %q is not snake_case [a-z0-9_]", what, id)
+	}
+}
+
 // key checks a LocKey the content references: its shape, and that the
 // campaign's table holds text for it. required says whether empty is an error.
 func (k *checker) key(key core.LocKey, path string, required bool) {
@@ -84,7 +92,7 @@ func (k *checker) tier1() {
 	seen := map[string]bool{}
 	for _, v := range c.Variables {
 		path := "content.variables." + v.ID
-		k.id(v.ID, path+".id", "variable")
+		k.composedID(v.ID, path+".id", "variable")
 		if seen[v.ID] {
 			k.errf(ReasonDuplicateID, path, "story: variable %q declared twice", v.ID)
 		}
@@ -117,7 +125,7 @@ func (k *checker) tier1() {
 	seen = map[string]bool{}
 	for _, a := range c.Achievements {
 		path := "content.achievements." + a.ID
-		k.id(a.ID, path+".id", "achievement")
+		k.composedID(a.ID, path+".id", "achievement")
 		if seen[a.ID] {
 			k.errf(ReasonDuplicateID, path, "story: achievement %q declared twice", a.ID)
 		}
@@ -136,7 +144,7 @@ func (k *checker) tier1() {
 	endings := map[string]endingDecl{}
 	for _, n := range c.Nodes {
 		path := "content.nodes." + n.ID
-		k.id(n.ID, path+".id", "node")
+		k.composedID(n.ID, path+".id", "node")
 		if seen[n.ID] {
 			k.errf(ReasonDuplicateID, path, "story: node %q declared twice", n.ID)
 		}
@@ -196,7 +204,7 @@ func (k *checker) tier1() {
 			k.errf(ReasonInvalidNode, path+".type", "story: node type %q; want choice, random or ending", n.Type)
 		}
 		if n.TextKey != "" && core.IsLocKey(n.TextKey) {
-			k.placeholders(k.strings[n.TextKey], path+".textKey")
+			k.placeholders(k.strings[n.TextKey], n.ID, path+".textKey")
 		}
 		for j, id := range n.ReliesOn {
 			if vi, ok := k.ix.varByID[id]; !ok || k.c.Variables[vi].Type != TypeBool {
@@ -350,7 +358,7 @@ func (k *checker) fieldType(field string) string {
 	return ""
 }
 
-func (k *checker) placeholders(text, path string) {
+func (k *checker) placeholders(text, nodeID, path string) {
 	args, errs := display.Arguments(text)
 	for _, se := range errs {
 		e := kindErr(ReasonInvalidPlural, path, "story: %s", se.Msg)
@@ -362,7 +370,7 @@ func (k *checker) placeholders(text, path string) {
 		if reported[a.Name] {
 			continue
 		}
-		i, ok := k.ix.varByID[a.Name]
+		i, ok := k.ix.varByID[k.c.textVar(nodeID, a.Name)]
 		switch {
 		case !ok || !k.c.Variables[i].Visible:
 			e := kindErr(ReasonInvalidPlaceholder, path, "story: text shows {%s}, which is not a declared visible variable", a.Name)
@@ -465,7 +473,7 @@ func (k *checker) tier2() {
 		}
 		if s, ok := k.strings[node.TextKey]; ok {
 			for _, p := range placeholders(s) {
-				used[p] = true
+				used[c.textVar(node.ID, p)] = true
 			}
 		}
 	}

@@ -166,13 +166,14 @@ func placeholders(text string) []string {
 // rendering another locale fills the same. Arguments naming anything else
 // stay as written; tier 1 refuses them.
 func interpolate(text string, st *State) (string, map[string]any) {
+	nodeID := st.c.Nodes[st.node].ID
 	names := placeholders(text)
 	if len(names) == 0 {
 		return text, nil
 	}
 	var params, fill map[string]any
 	for _, name := range names {
-		vi, ok := st.c.ix.varByID[name]
+		vi, ok := st.c.ix.varByID[st.c.textVar(nodeID, name)]
 		if !ok || !st.c.Variables[vi].Visible {
 			continue
 		}

@@ -1,0 +1,87 @@
+package content_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/storyloom/storyloom/engine/content"
+	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/internal/testkind"
+)
+
+// pack makes a counter pack: its manifest's fields after id and version,
+// and campaigns by id.
+func pack(id, version, fields string, campaigns ...string) content.Pack {
+	p := content.Pack{Path: id + "/pack.json",
+		Manifest: []byte(fmt.Sprintf(`{"format":1,"id":%q,"version":%q,"kind":"counter"%s}`, id, version, fields))}
+	for _, c := range campaigns {
+		p.Campaigns = append(p.Campaigns, src(id+"/"+c+".json", string(testkind.Campaign(c, "1.0.0", 3))))
+	}
+	return p
+}
+
+func TestBuildPacks(t *testing.T) {
+	base := pack("base", "1.0.0", "", "alpha", "beta")
+	patch := pack("patch", "2.0.0", `,"requires":[{"id":"base","version":"1.0.0"}],"overrides":["beta"]`, "beta", "gamma")
+	// The requiring pack comes first: resolution orders it after base.
+	reg, res := content.BuildPacks(kinds, patch, base)
+	if reg == nil {
+		t.Fatalf("%+v", res.Errors)
+	}
+	if got := strings.Join(reg.Order, ","); got != "alpha,beta,gamma" {
+		t.Fatalf("order %s", got)
+	}
+	if reg.Resolution == "" {
+		t.Fatal("no resolution")
+	}
+	again, _ := content.BuildPacks(kinds, base, patch)
+	other, _ := content.BuildPacks(kinds, base, pack("patch", "2.0.0", `,"requires":[{"id":"base","version":"1.0.0"}],"overrides":["beta"]`, "beta", "delta"))
+	if again.Resolution != reg.Resolution || other.Resolution == reg.Resolution {
+		t.Fatal("the resolution must name the folded set, whatever order it was given in")
+	}
+}
+
+func TestBuildPacksRefuses(t *testing.T) {
+	base := pack("base", "1.0.0", "", "alpha")
+	other := pack("other", "1.0.0", "", "beta")
+	other.Campaigns[0].Campaign = []byte(strings.Replace(string(other.Campaigns[0].Campaign), `"kind":"counter"`, `"kind":"abacus"`, 1))
+	tests := []struct {
+		name  string
+		packs []content.Pack
+		code  string
+		file  string
+		path  string
+	}{
+		{"a campaign of another kind", []content.Pack{other}, core.ReasonPackKindMismatch, "other/beta.json", "kind"},
+		{"one campaign twice in a pack", []content.Pack{pack("twice", "1.0.0", "", "alpha", "alpha")}, core.ReasonDuplicateCampaignIDInPack, "twice/alpha.json", "id"},
+		{"a requirement not in the set", []content.Pack{pack("add", "1.0.0", `,"requires":[{"id":"base","version":"1.0.0"}]`, "beta")}, core.ReasonPackDependencyMissing, "add/pack.json", "requires[0].id"},
+		{"a requirement at another version", []content.Pack{base, pack("add", "1.0.0", `,"requires":[{"id":"base","version":"0.9.0"}]`, "beta")}, core.ReasonPackDependencyVersionConflict, "add/pack.json", "requires[0].version"},
+		{"packs requiring each other", []content.Pack{
+			pack("one", "1.0.0", `,"requires":[{"id":"two","version":"1.0.0"}]`, "alpha"),
+			pack("two", "1.0.0", `,"requires":[{"id":"one","version":"1.0.0"}]`, "beta")}, core.ReasonPackDependencyCycle, "two/pack.json", "requires[0].id"},
+		{"a replacement not declared", []content.Pack{base, pack("add", "1.0.0", "", "alpha")}, core.ReasonPackOverrideUnexpected, "add/alpha.json", "id"},
+		{"an override of nothing", []content.Pack{base, pack("add", "1.0.0", `,"overrides":["zeta"]`, "beta")}, core.ReasonPackOverrideUnexpected, "add/pack.json", "overrides[0]"},
+		{"an attachment to no campaign", []content.Pack{base, pack("add", "1.0.0",
+			`,"attachments":[{"hostCampaignId":"zeta","include":{"alias":"b","ref":{"id":"beta","version":"1.0.0"}}}]`, "beta")}, core.ReasonAttachmentHostMissing, "add/pack.json", "attachments[0].hostCampaignId"},
+		{"one alias on two attachments", []content.Pack{pack("host", "1.0.0", "", "beta"), pack("add", "1.0.0",
+			`,"attachments":[{"hostCampaignId":"alpha","include":{"alias":"b","ref":{"id":"beta","version":"1.0.0"}}},{"hostCampaignId":"alpha","include":{"alias":"b","ref":{"id":"beta","version":"1.0.0"}}}]`, "alpha")},
+			core.ReasonIncludeAliasCollision, "add/pack.json", "attachments[1].include.alias"},
+		{"an attachment to a kind that cannot compose", []content.Pack{base, pack("add", "1.0.0",
+			`,"attachments":[{"hostCampaignId":"alpha","include":{"alias":"b","ref":{"id":"beta","version":"1.0.0"}}}]`, "beta")}, core.ReasonComposeUnsupported, "base/alpha.json", "includes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg, res := content.BuildPacks([]core.Kind{testkind.Kind{}, otherKind{}}, tt.packs...)
+			if reg != nil || res.OK {
+				t.Fatal("built")
+			}
+			for _, e := range res.Errors {
+				if e.Code == tt.code && e.Path == tt.path && e.Details["file"] == tt.file {
+					return
+				}
+			}
+			t.Fatalf("no %s at %s: %s in %+v", tt.code, tt.file, tt.path, res.Errors)
+		})
+	}
+}
