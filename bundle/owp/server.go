@@ -173,21 +173,34 @@ type rawJSON []byte
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rid := parsedRequestID(r)
 	rep := s.serveRecovered(r, rid)
+	// The header map is filled directly, with canonical keys and shared
+	// values, rather than through Set, which canonicalizes each key and
+	// allocates each value on every request.
 	h := w.Header()
 	if rep.html {
-		h.Set("Content-Type", "text/html; charset=utf-8")
-		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+		h["Content-Type"] = htmlType
+		h["Content-Security-Policy"] = pageCSP
 	} else {
-		h.Set("Content-Type", "application/json; charset=utf-8")
+		h["Content-Type"] = jsonType
 	}
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
+	h["Cache-Control"] = noStore
+	h["X-Content-Type-Options"] = noSniff
+	h["Content-Length"] = []string{strconv.Itoa(len(rep.body))}
 	if rep.allow != "" {
-		h.Set("Allow", rep.allow)
+		h["Allow"] = []string{rep.allow}
 	}
 	w.WriteHeader(rep.status)
 	_, _ = w.Write(rep.body)
 }
+
+// Header values every answer shares; net/http only reads them.
+var (
+	jsonType = []string{"application/json; charset=utf-8"}
+	htmlType = []string{"text/html; charset=utf-8"}
+	pageCSP  = []string{"default-src 'none'; style-src 'unsafe-inline'"}
+	noStore  = []string{"no-store"}
+	noSniff  = []string{"nosniff"}
+)
 
 // parsedRequestID is the request id an error answer names: the header's
 // value when it is present once and well formed.
@@ -253,12 +266,13 @@ func (s *Server) serve(r *http.Request, rid *string) reply {
 	if code != "" {
 		return errorReply(rid, code)
 	}
+	target := r.URL.RequestURI()
 	sum := sha256.New()
-	sum.Write([]byte(r.Method + "\n" + r.URL.RequestURI() + "\n"))
+	sum.Write([]byte(r.Method + "\n" + target + "\n"))
 	sum.Write(c.body)
 	sum.Sum(c.digest[:0])
 	signed := wire.SigningString(wire.Request{
-		Method: r.Method, PathQuery: r.URL.RequestURI(), InstanceID: s.instance, AgentID: c.agentID,
+		Method: r.Method, PathQuery: target, InstanceID: s.instance, AgentID: c.agentID,
 		SessionID: c.sessionID, Timestamp: c.timestamp, RequestID: c.requestID, Body: c.body,
 	})
 	if c.route == wire.RouteRegister {
@@ -395,6 +409,9 @@ func (s *Server) frame(r *http.Request, c *call) string {
 // jsonContentType accepts application/json with at most a charset of
 // utf-8.
 func jsonContentType(v string) bool {
+	if v == "application/json" || v == "application/json; charset=utf-8" {
+		return true // the common spellings, without parsing
+	}
 	mt, params, err := mime.ParseMediaType(v)
 	if err != nil || mt != "application/json" {
 		return false
@@ -437,26 +454,25 @@ func canonicalDecimal(v string, max int) bool {
 
 // authHeaders checks step 3 and fills c; it returns the raw signature.
 func (s *Server) authHeaders(r *http.Request, c *call) ([]byte, string) {
-	vals := make(map[string]string, len(wire.SignedHeaders))
-	for _, h := range wire.SignedHeaders {
-		v := r.Header.Values(h)
+	var vals [len(wire.SignedHeaderKeys)]string // in the order of wire.SignedHeaders
+	for i, k := range wire.SignedHeaderKeys {
+		v := r.Header[k]
 		if len(v) != 1 {
 			return nil, wire.CodeAuthRequired
 		}
-		vals[h] = v[0]
+		vals[i] = v[0]
 	}
-	session := vals[wire.HeaderSession]
-	ts := vals[wire.HeaderTimestamp]
-	sig, err := wire.HeaderEncoding.DecodeString(vals[wire.HeaderSignature])
-	if !wire.ValidUUID(vals[wire.HeaderInstance]) || !wire.ValidAgentID(vals[wire.HeaderAgent]) ||
+	profile, instance, agent, session, ts, request := vals[0], vals[1], vals[2], vals[3], vals[4], vals[5]
+	sig, err := wire.HeaderEncoding.DecodeString(vals[6])
+	if !wire.ValidUUID(instance) || !wire.ValidAgentID(agent) ||
 		!(session == wire.NoSession || wire.ValidUUID(session)) || !canonicalDecimal(ts, 12) ||
-		!wire.ValidUUID(vals[wire.HeaderRequest]) || err != nil || len(sig) != ed25519.SignatureSize {
+		!wire.ValidUUID(request) || err != nil || len(sig) != ed25519.SignatureSize {
 		return nil, wire.CodeInvalidRequest
 	}
-	if vals[wire.HeaderProfile] != wire.Profile {
+	if profile != wire.Profile {
 		return nil, wire.CodeUnsupportedProfile
 	}
-	if vals[wire.HeaderInstance] != s.instance {
+	if instance != s.instance {
 		return nil, wire.CodeInstanceChanged
 	}
 	sec, _ := strconv.ParseInt(ts, 10, 64)
@@ -465,7 +481,7 @@ func (s *Server) authHeaders(r *http.Request, c *call) ([]byte, string) {
 		return nil, wire.CodeClockSkew
 	}
 	c.now, c.timestamp = now, sec
-	c.agentID, c.sessionID, c.requestID = vals[wire.HeaderAgent], session, vals[wire.HeaderRequest]
+	c.agentID, c.sessionID, c.requestID = agent, session, request
 	return sig, ""
 }
 

@@ -52,8 +52,10 @@ func clientError(code, requestID string) error { return &Error{Code: code, Reque
 
 // Options configure Connect. The zero value is ready to use.
 type Options struct {
-	// HTTPClient sends the requests; nil means a client that never follows
-	// redirects. A custom one should not follow redirects either.
+	// HTTPClient sends the requests; nil means a client of its own that
+	// never follows redirects and keeps up to 32 idle keep-alive
+	// connections to the market. A custom one should not follow redirects
+	// either.
 	HTTPClient *http.Client
 	// ContextKeys, when set, are the adapter keys the operator obtained
 	// independently; Connect refuses a market publishing others.
@@ -68,6 +70,10 @@ type Options struct {
 // maxTries is how many times an operation is sent before its outcome is
 // unknown.
 const maxTries = 3
+
+// maxIdleConns is how many idle keep-alive connections the default HTTP
+// client keeps to the market.
+const maxIdleConns = 32
 
 // maxSealed is how many sealed request bodies an agent keeps for retries.
 const maxSealed = 256
@@ -93,7 +99,18 @@ func Connect(ctx context.Context, baseURL string, opts Options) (*Market, error)
 	}
 	m := &Market{base: "http://" + u.Host, http: opts.HTTPClient, now: opts.Now, poll: opts.PollInterval}
 	if m.http == nil {
-		m.http = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		m.http = &http.Client{
+			Transport: &http.Transport{
+				// Loopback only: no proxy, no compression (the market
+				// sends none), and enough idle connections that
+				// concurrent calls reuse theirs rather than dial anew.
+				DisableCompression:  true,
+				MaxIdleConns:        maxIdleConns,
+				MaxIdleConnsPerHost: maxIdleConns,
+				IdleConnTimeout:     90 * time.Second,
+			},
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		}
 	}
 	if m.now == nil {
 		m.now = time.Now
@@ -287,28 +304,49 @@ func (a *Agent) try(ctx context.Context, method, pathQuery string, body []byte, 
 		Method: method, PathQuery: pathQuery, InstanceID: a.m.profile.InstanceID, AgentID: a.id,
 		SessionID: a.session, Timestamp: ts, RequestID: rid, Body: body,
 	}))
+	// Filled directly: the keys are canonical already, so Set's
+	// canonicalization on every request is saved.
 	h := req.Header
-	h.Set(wire.HeaderProfile, wire.Profile)
-	h.Set(wire.HeaderInstance, a.m.profile.InstanceID)
-	h.Set(wire.HeaderAgent, a.id)
-	h.Set(wire.HeaderSession, a.session)
-	h.Set(wire.HeaderTimestamp, strconv.FormatInt(ts, 10))
-	h.Set(wire.HeaderRequest, rid)
-	h.Set(wire.HeaderSignature, wire.HeaderEncoding.EncodeToString(sig))
+	h[wire.SignedHeaderKeys[0]] = []string{wire.Profile}
+	h[wire.SignedHeaderKeys[1]] = []string{a.m.profile.InstanceID}
+	h[wire.SignedHeaderKeys[2]] = []string{a.id}
+	h[wire.SignedHeaderKeys[3]] = []string{a.session}
+	h[wire.SignedHeaderKeys[4]] = []string{strconv.FormatInt(ts, 10)}
+	h[wire.SignedHeaderKeys[5]] = []string{rid}
+	h[wire.SignedHeaderKeys[6]] = []string{wire.HeaderEncoding.EncodeToString(sig)}
 	if method == http.MethodPost {
-		h.Set("Content-Type", "application/json")
+		h["Content-Type"] = jsonType
 	}
 	res, err := a.m.http.Do(req)
 	if err != nil {
 		return 0, nil, err
 	}
 	defer res.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	raw, err := readBody(res)
 	if err != nil {
 		return 0, nil, err
 	}
 	return res.StatusCode, raw, nil
 }
+
+// maxAnswerBytes bounds an answer the client reads.
+const maxAnswerBytes = 1 << 20
+
+// readBody reads an answer of at most maxAnswerBytes, into a buffer sized
+// from its Content-Length when it has one.
+func readBody(res *http.Response) ([]byte, error) {
+	if n := res.ContentLength; n >= 0 && n <= maxAnswerBytes {
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(res.Body, buf); err != nil {
+			return nil, err
+		}
+		return buf, nil
+	}
+	return io.ReadAll(io.LimitReader(res.Body, maxAnswerBytes))
+}
+
+// jsonType is the Content-Type of every request body.
+var jsonType = []string{"application/json"}
 
 // post performs a mutating operation with the caller's request id or a
 // new one.

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptrace"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -336,5 +338,64 @@ func TestExecuteMatch(t *testing.T) {
 				t.Fatalf("ran a handled match again: %v", err)
 			}
 		})
+	}
+}
+
+// TestDefaultClientKeepsConnections: the default HTTP client returns every
+// connection to its idle pool after a call, eight concurrent ones
+// included, so that later calls reuse them rather than dial anew.
+func TestDefaultClientKeepsConnections(t *testing.T) {
+	srv, err := owp.Start(owp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	m, err := Connect(context.Background(), srv.URL(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept, refused atomic.Int64
+	ctx := httptrace.WithClientTrace(context.Background(), &httptrace.ClientTrace{
+		PutIdleConn: func(err error) {
+			if err != nil {
+				refused.Add(1)
+			} else {
+				kept.Add(1)
+			}
+		},
+	})
+	// waitKept waits for n connections to have gone back to the pool or
+	// been refused by it; the transport does that after the call returns.
+	waitKept := func(n int64) {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); kept.Load()+refused.Load() < n; {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d connections kept and %d refused, want %d in all", kept.Load(), refused.Load(), n)
+			}
+			runtime.Gosched()
+		}
+	}
+	a, err := m.Register(ctx, Registration{Name: "reader", Version: "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := a.Events(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitKept(4)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if _, err := a.Events(ctx, 0); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	waitKept(12)
+	if refused.Load() != 0 {
+		t.Fatalf("the idle pool refused %d of %d connections", refused.Load(), kept.Load()+refused.Load())
 	}
 }

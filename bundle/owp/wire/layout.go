@@ -27,10 +27,14 @@ type Request struct {
 // of the exact body bytes (of zero bytes for GET).
 func SigningString(r Request) []byte {
 	sum := sha256.Sum256(r.Body)
-	return []byte(strings.Join([]string{
-		Profile, r.Method, r.PathQuery, r.InstanceID, r.AgentID, r.SessionID,
-		strconv.FormatInt(r.Timestamp, 10), r.RequestID, hex.EncodeToString(sum[:]),
-	}, "\n"))
+	out := make([]byte, 0, len(Profile)+len(r.Method)+len(r.PathQuery)+len(r.InstanceID)+len(r.AgentID)+
+		len(r.SessionID)+20+len(r.RequestID)+2*len(sum)+8)
+	for _, line := range [...]string{Profile, r.Method, r.PathQuery, r.InstanceID, r.AgentID, r.SessionID} {
+		out = append(append(out, line...), '\n')
+	}
+	out = append(strconv.AppendInt(out, r.Timestamp, 10), '\n')
+	out = append(append(out, r.RequestID...), '\n')
+	return hex.AppendEncode(out, sum[:])
 }
 
 // AgentID derives an agent id from the SPKI DER bytes of its Ed25519 key:

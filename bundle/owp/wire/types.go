@@ -1,6 +1,9 @@
 package wire
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"net/textproto"
+)
 
 // Profile is the protocol profile this package speaks.
 const Profile = "owp-market-local/0.2"
@@ -70,6 +73,19 @@ const (
 // SignedHeaders lists the seven headers every request but discovery carries,
 // exactly once each.
 var SignedHeaders = []string{HeaderProfile, HeaderInstance, HeaderAgent, HeaderSession, HeaderTimestamp, HeaderRequest, HeaderSignature}
+
+// SignedHeaderKeys are SignedHeaders, in the same order, as the keys of an
+// http.Header (canonical MIME form, e.g. "Owp-Signature"), so that hot
+// paths can index a header map without canonicalizing on every request.
+var SignedHeaderKeys = func() (keys [7]string) {
+	if len(SignedHeaders) != len(keys) {
+		panic("wire: the signed headers are not seven")
+	}
+	for i, h := range SignedHeaders {
+		keys[i] = textproto.CanonicalMIMEHeaderKey(h)
+	}
+	return keys
+}()
 
 // NoSession is the OWP-Session-Id of a registration.
 const NoSession = "-"
