@@ -2,6 +2,7 @@ package owp_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -24,32 +25,31 @@ func connect(t testing.TB, srv *owp.Server) *owpclient.Market {
 
 // playWeather plays a weather round to a paid selection through the Go
 // client (three new identities) and returns the winning match.
-func playWeather(t testing.TB, m *owpclient.Market) wire.Match {
-	t.Helper()
+func playWeather(m *owpclient.Market) (wire.Match, error) {
 	ctx := context.Background()
 	owner, err := m.Register(ctx, owpclient.Registration{Name: "owner", Version: "1"})
 	if err != nil {
-		t.Fatal(err)
+		return wire.Match{}, err
 	}
 	round, err := owner.CreateRound(ctx, wire.CapabilityWeather, wire.MediaPlain)
 	if err != nil {
-		t.Fatal(err)
+		return wire.Match{}, err
 	}
 	if _, err := owner.ConfigureContext(ctx, round.RoundID, wire.ContextPolicy{Location: wire.LocationRidge, Consent: wire.ConsentGranted, Provider: wire.ProviderAvailable}); err != nil {
-		t.Fatal(err)
+		return wire.Match{}, err
 	}
 	var win wire.Match
 	for i, words := range []string{"Ridge Hollow, 6 °C, clear", "Ridge Hollow"} {
 		a, err := m.Register(ctx, owpclient.Registration{Name: "forecaster", Version: "1", Capability: wire.CapabilityWeather})
 		if err != nil {
-			t.Fatal(err)
+			return wire.Match{}, err
 		}
 		if _, err := a.Subscribe(ctx, owpclient.Subscription{MediaTypes: []string{wire.MediaPlain}}); err != nil {
-			t.Fatal(err)
+			return wire.Match{}, err
 		}
 		match, err := a.Await(ctx, func(x wire.Match) bool { return x.RoundID == round.RoundID })
 		if err != nil {
-			t.Fatal(err)
+			return wire.Match{}, err
 		}
 		got, err := a.ExecuteMatch(ctx, match, func(_ context.Context, task *owpclient.Task) (wire.Content, error) {
 			if _, err := task.Weather(); err != nil {
@@ -57,14 +57,17 @@ func playWeather(t testing.TB, m *owpclient.Market) wire.Match {
 			}
 			return wire.Content{MediaType: wire.MediaPlain, Text: &words}, nil
 		})
-		if err != nil || got.State != wire.MatchSubmitted {
-			t.Fatalf("%v %+v", err, got)
+		if err != nil {
+			return wire.Match{}, err
+		}
+		if got.State != wire.MatchSubmitted {
+			return wire.Match{}, fmt.Errorf("forecaster %d: match %s after submission", i, got.State)
 		}
 		if i == 0 {
 			win = got
 		}
 	}
-	return win
+	return win, nil
 }
 
 // TestOperatorView: the operator page lists rounds, assignments, payments
@@ -75,7 +78,10 @@ func TestOperatorView(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	win := playWeather(t, connect(t, srv))
+	win, err := playWeather(connect(t, srv))
+	if err != nil {
+		t.Fatal(err)
+	}
 	v := srv.Operator()
 	if len(v.Rounds) != 1 || len(v.Rounds[0].Slots) != 2 || v.Rounds[0].State != wire.RoundClosed {
 		t.Fatalf("snapshot %+v", v)
