@@ -17,7 +17,9 @@
 # Knobs (environment): BENCH_COUNT (3), BENCH_TIME (100ms), WASM_COUNT (3),
 # WASM_TIME (100ms), ROOMS_ITERS (10: bursts of 200 commands), LOBBY_ITERS
 # (500: lobby commands among 1,000 rooms and 2,000 lobby connections),
-# EDGE_NATIVE_ITERS (1000), EDGE_WORKER_ITERS (40), PEER_RUNS (3),
+# EDGE_NATIVE_ITERS (1000), EDGE_WORKER_ITERS (40), OWP_READS (4000:
+# signed reads per count of each read benchmark), OWP_ROUNDS (200: rounds
+# per count of the writing and weather rounds), PEER_RUNS (3),
 # PEER_CHOICES (1000: choices per timed game), PEER_SAVE_AT (10000: choices
 # before save/restore), BROWSER_COUNT (5).
 set -uo pipefail
@@ -32,6 +34,8 @@ WASM_TIME=${WASM_TIME:-100ms}
 ROOMS_ITERS=${ROOMS_ITERS:-10}
 LOBBY_ITERS=${LOBBY_ITERS:-500}
 EDGE_NATIVE_ITERS=${EDGE_NATIVE_ITERS:-1000}
+OWP_READS=${OWP_READS:-4000}
+OWP_ROUNDS=${OWP_ROUNDS:-200}
 EDGE_WORKER_ITERS=${EDGE_WORKER_ITERS:-40}
 PEER_RUNS=${PEER_RUNS:-3}
 PEER_CHOICES=${PEER_CHOICES:-1000}
@@ -174,6 +178,14 @@ for d in "${native_dirs[@]}"; do
 		step "native $name" "$OUT/native-$name.txt" \
 			"$(bench "$d" -test.bench . -test.skip "'^BenchmarkRooms|^BenchmarkLobby'" -test.count "$COUNT" -test.benchtime 2000x)"
 		native_out+=("$OUT/native-$name.txt")
+		;;
+	bundle/owp)
+		step "native $name reads" "$OUT/native-$name-reads.txt" \
+			"$(bench "$d" -test.bench "'^BenchmarkSignedRead'" -test.count "$COUNT" -test.benchtime "${OWP_READS}x")"
+		native_out+=("$OUT/native-$name-reads.txt")
+		step "native $name rounds" "$OUT/native-$name-rounds.txt" \
+			"$(bench "$d" -test.bench "'Round\$'" -test.count "$COUNT" -test.benchtime "${OWP_ROUNDS}x")"
+		native_out+=("$OUT/native-$name-rounds.txt")
 		;;
 	bundle/edge)
 		step "native $name" "$OUT/native-$name.txt" \

@@ -71,7 +71,7 @@ func runTargets(args []string, stdout, stderr io.Writer) int {
 	b, _ := json.MarshalIndent(struct {
 		section
 		Targets []target `json:"targets"`
-	}{section{Title: "Targets (issues 3, 5, 6, 7, 8, 10, 16, 17 and 21)", Markdown: md}, rows}, "", "  ")
+	}{section{Title: "Targets (issues 3, 5, 6, 7, 8, 10, 16, 17, 19 and 21)", Markdown: md}, rows}, "", "  ")
 	if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
 		fmt.Fprintln(stderr, "peer targets:", err)
 		return 1
@@ -317,6 +317,8 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play map[
 	}
 	add("10", "every growth series linear or better (time slope ≤ 1.1)", fmt.Sprintf("%d series; worse than linear: %s", len(families(native)), orNone(worse)), yes(len(worse) == 0))
 
+	owpTargets(native, add, missing)
+
 	// Issue 21: long games stay fast. Save and restore against inkjs are
 	// issue 10's rows above, with the same thresholds.
 	if sl["choicesPerSecond"] > 0 && ink["choicesPerSecond"] > 0 {
@@ -336,6 +338,49 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play map[
 		growth("21", fam.name, "session store, autosave included, "+fam.what+": the 10,000th action at most 1.2× the 10th", 1.2)
 	}
 	return rows
+}
+
+// owpTargets adds issue 19's rows: the OWP market's signed reads and
+// rounds. They are judged on CPU time per operation (client or load
+// generator and market together, from getrusage) as the rate two otherwise
+// idle cores would sustain, because the wall rate of a machine shared
+// with other work says more about the other work; the wall rate is shown
+// beside it.
+func owpTargets(native map[string]map[string]float64, add func(issue, tgt, measured string, met *bool), missing func(issue, tgt, what string)) {
+	// rate is name's figure in unit per second: on two idle cores from
+	// its CPU time per operation, and on the wall clock of this run.
+	rate := func(name, unit string) (cores, cpu, wall float64, ok bool) {
+		m, found := native[name]
+		if !found || m["cpu-µs/op"] <= 0 {
+			return 0, 0, 0, false
+		}
+		return 2e6 / m["cpu-µs/op"], m["cpu-µs/op"], m[unit], true
+	}
+	const read = "owp.SignedRead"
+	tgt := "signed-request verification plus a read: at least 20,000 requests/s on loopback (GET /v1/events signed by the Go client before the timer, sent by a minimal HTTP/1.1 load generator over keep-alive connections; judged on 2 cores ÷ CPU per request)"
+	if cores, cpu, wall, ok := rate(read, "req/s"); ok {
+		measured := fmt.Sprintf("%.0f requests/s on 2 idle cores (%.1f µs of CPU a request, load generator included); %.0f requests/s wall on this run's machine", cores, cpu, wall)
+		if c, cpuC, _, ok := rate("owp.SignedReadLoopback", "req/s"); ok {
+			measured += fmt.Sprintf("; with the Go client signing each request in the loop: %.0f requests/s on 2 idle cores (%.1f µs)", c, cpuC)
+		}
+		add("19", tgt, measured, yes(cores >= 20000))
+	} else {
+		missing("19", tgt, read)
+	}
+	for _, r := range []struct{ name, tgt string }{
+		{"owp.WritingRound", "a full writing round (register, subscribe, match, two submissions, selection) through the Go client on loopback: at least 500 rounds/s (judged on 2 cores ÷ CPU per round)"},
+		{"owp.WeatherRound", "the weather round (context policy, grants, sealed reads and submissions) the same way, reported"},
+	} {
+		if cores, cpu, wall, ok := rate(r.name, "rounds/s"); ok {
+			var met *bool
+			if r.name == "owp.WritingRound" {
+				met = yes(cores >= 500)
+			}
+			add("19", r.tgt, fmt.Sprintf("%.0f rounds/s on 2 idle cores (%s of CPU a round); %.0f rounds/s wall on this run's machine", cores, dur(cpu*1e3), wall), met)
+		} else {
+			missing("19", r.tgt, r.name)
+		}
+	}
 }
 
 // families returns every family/param of sub-benchmarks named
