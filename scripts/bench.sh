@@ -17,8 +17,8 @@
 # Knobs (environment): BENCH_COUNT (3), BENCH_TIME (100ms), WASM_COUNT (3),
 # WASM_TIME (100ms), ROOMS_ITERS (10: bursts of 200 commands), LOBBY_ITERS
 # (500: lobby commands among 1,000 rooms and 2,000 lobby connections),
-# EDGE_NATIVE_ITERS (1000), EDGE_WORKER_ITERS (40), OWP_READS (4000:
-# signed reads per count of each read benchmark), OWP_ROUNDS (200: rounds
+# EDGE_NATIVE_ITERS (1000), EDGE_WORKER_ITERS (40), OWP_READS (2000:
+# signed reads per count of each read benchmark), OWP_ROUNDS (100: rounds
 # per count of the writing and weather rounds), PEER_RUNS (3),
 # PEER_CHOICES (1000: choices per timed game), PEER_SAVE_AT (10000: choices
 # before save/restore), BROWSER_COUNT (5).
@@ -34,8 +34,8 @@ WASM_TIME=${WASM_TIME:-100ms}
 ROOMS_ITERS=${ROOMS_ITERS:-10}
 LOBBY_ITERS=${LOBBY_ITERS:-500}
 EDGE_NATIVE_ITERS=${EDGE_NATIVE_ITERS:-1000}
-OWP_READS=${OWP_READS:-4000}
-OWP_ROUNDS=${OWP_ROUNDS:-200}
+OWP_READS=${OWP_READS:-2000}
+OWP_ROUNDS=${OWP_ROUNDS:-100}
 EDGE_WORKER_ITERS=${EDGE_WORKER_ITERS:-40}
 PEER_RUNS=${PEER_RUNS:-3}
 PEER_CHOICES=${PEER_CHOICES:-1000}
