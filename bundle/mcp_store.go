@@ -134,7 +134,7 @@ func openStore(f storeFlags, opt storeOptions) (*hostStore, error) {
 		return fail(err)
 	}
 	st, err := session.New(session.Config{Engine: eng, Records: records, Profiles: profiles, Clock: clock, IDs: recIDs,
-		Content: session.LatestChannel(opened.Archive.Current)})
+		Content: session.LatestChannel(opened.Archive.Current), Unsupported: opened.Archive.Unsupported})
 	if err != nil {
 		return fail(err)
 	}

@@ -230,3 +230,46 @@ func TestPlayWarnsOfKeptVersionsThatDoNotComeBack(t *testing.T) {
 		t.Errorf("no epoch_unsupported warning: %q", got)
 	}
 }
+
+// TestMCPAnswersAVersionItCannotRun: a game made on a version the server
+// kept but this build can no longer run (its restore is unsupported) is
+// answered campaign_version_unsupported, not unknown_campaign, and the
+// server still plays the version it serves.
+func TestMCPAnswersAVersionItCannotRun(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "host.db")
+	cs := startMCP(t, "-db", db, "-campaigns", campaignsAt("1.0.0"))
+	var h session.SessionHandle
+	callOK(t, cs, "create_session", map[string]any{"campaignId": "ferry"}, &h)
+	_ = cs.Close()
+
+	st, err := sqlitestore.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, err := st.Epochs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, e := range kept {
+		if e.Form.Campaign.ID == "ferry" && e.Form.Campaign.Version == "1.0.0" {
+			// Content this build's kind refuses: as if the kind dropped
+			// something version 1.0.0 relied on.
+			e.Form.Campaign.Content = []byte(`{"start":"nowhere","nodes":[]}`)
+			e.Digest, _ = content.EpochDigest(e.Form)
+			found = st.PutEpoch(context.Background(), e) == nil
+		}
+	}
+	st.Close()
+	if !found {
+		t.Fatal("ferry 1.0.0 was not kept")
+	}
+
+	cs = startMCP(t, "-db", db, "-campaigns", campaignsAt("2.0.0"))
+	te := callErr(t, cs, "resume_session", map[string]any{"sessionId": h.SessionID})
+	if te.Code != core.ReasonCampaignVersionUnsupported {
+		t.Fatalf("resume answered %+v", te)
+	}
+	var created session.SessionHandle
+	callOK(t, cs, "create_session", map[string]any{"campaignId": "ferry"}, &created)
+}

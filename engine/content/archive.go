@@ -96,6 +96,8 @@ type Archive struct {
 	current    map[string]string
 	latest     *core.Registry
 	authored   map[core.LocKey]bool
+	// unsupported are the epochs a Restore found this build cannot run.
+	unsupported map[EpochRef]bool
 }
 
 type epoch struct {
@@ -109,6 +111,7 @@ func NewArchive(kinds []core.Kind, initial *core.Registry) (*Archive, error) {
 	a := &Archive{
 		kinds: map[string]core.Kind{}, engineKeys: core.CoreMessages(),
 		epochs: map[EpochRef]*epoch{}, current: map[string]string{}, authored: map[core.LocKey]bool{},
+		unsupported: map[EpochRef]bool{},
 	}
 	for _, k := range kinds {
 		a.kinds[k.ID()] = k
@@ -303,6 +306,9 @@ func (a *Archive) Restore(s StoredEpoch) RestoreResult {
 		rejected.KindVersion = k.Version()
 	}
 	unsupported := func(errs []core.ValidationError) RestoreResult {
+		a.mu.Lock()
+		a.unsupported[ref] = true
+		a.mu.Unlock()
 		w := core.Errorf(core.ReasonEpochUnsupported, "", "campaign %q version %s cannot run on this build", ref.CampaignID, ref.CampaignVersion)
 		w.Details = map[string]any{"campaignId": ref.CampaignID, "campaignVersion": ref.CampaignVersion,
 			"potentialRegression": k != nil && *rejected == *published}
@@ -377,6 +383,15 @@ func (a *Archive) AuthoredKeys() map[core.LocKey]bool {
 		out[k] = true
 	}
 	return out
+}
+
+// Unsupported reports whether a Restore found campaignID at version to be
+// an epoch this build cannot run: a host answers a request naming it with
+// campaign_version_unsupported (§4, §12), not unknown_campaign.
+func (a *Archive) Unsupported(campaignID, version string) bool {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.unsupported[EpochRef{campaignID, version}]
 }
 
 // Versions returns every held version of campaignID, sorted.

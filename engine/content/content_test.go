@@ -246,6 +246,9 @@ func TestReopen(t *testing.T) {
 		if len(r.Warnings) != 1 || r.Warnings[0].Code != core.ReasonEpochUnsupported || r.Archive.Resolve("tally", "0.1.0") != nil {
 			t.Fatalf("%+v", r)
 		}
+		if !r.Archive.Unsupported("tally", "0.1.0") || r.Archive.Unsupported("tally", "2.0.0") {
+			t.Fatal("the archive does not remember which kept version it cannot run")
+		}
 		d := r.Warnings[0].Details
 		if d["campaignId"] != "tally" || d["campaignVersion"] != "0.1.0" || d["potentialRegression"] != true {
 			t.Fatalf("details %+v", d)

@@ -270,6 +270,7 @@ func (e *Engine) resolve(s *GameState) (resolved, *ValidationError) {
 	c := reg.Campaign(s.CampaignID)
 	if c == nil || c.Version != s.CampaignVersion {
 		err := Errorf(ReasonUnknownCampaign, "campaignId", "campaign %q at version %q is not available", s.CampaignID, s.CampaignVersion)
+		err.Details = map[string]any{"campaignId": s.CampaignID, "campaignVersion": s.CampaignVersion}
 		return resolved{}, &err
 	}
 	k := e.kinds[s.KindID]

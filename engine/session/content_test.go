@@ -334,3 +334,32 @@ func TestContentNotices(t *testing.T) {
 		}
 	})
 }
+
+// TestAVersionTheHostCannotRun: a session on a version the engine does not
+// hold is unknown_campaign, unless the host kept that version and found it
+// cannot run (Config.Unsupported): then campaign_version_unsupported.
+func TestAVersionTheHostCannotRun(t *testing.T) {
+	records := session.NewMemoryRecords()
+	ids := &session.CountingRecordIDs{}
+	id := newEnv(t, envOptions{records: records, ids: ids}).create(t, "")
+	v2 := epoch{version: "2.0.0", step: 1, title: "Tally II"}
+	for _, tt := range []struct {
+		name        string
+		unsupported func(string, string) bool
+		code        string
+	}{
+		{"not kept", nil, core.ReasonUnknownCampaign},
+		{"kept but unsupported", func(c, v string) bool { return c == "tally" && v == "1.0.0" }, core.ReasonCampaignVersionUnsupported},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			now := newEnv(t, envOptions{records: records, ids: ids, epochs: []epoch{v2}, unsupported: tt.unsupported})
+			_, err := now.store.Resume(ctx, id)
+			if session.Code(err) != tt.code {
+				t.Fatalf("resume: %v (%s), want %s", err, session.Code(err), tt.code)
+			}
+			if _, err := now.store.BranchSession(ctx, id, 0); session.Code(err) != tt.code {
+				t.Fatalf("branch: %v, want %s", err, tt.code)
+			}
+		})
+	}
+}

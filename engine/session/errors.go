@@ -11,7 +11,8 @@ import (
 // operation that failed, a registered reason code a client switches on and
 // renders through the string table, and an English message for logs. Code
 // is one of unknown_session, unknown_save, storage_failure,
-// concurrent_modification, unknown_campaign, invalid_state, unknown_kind,
+// concurrent_modification, unknown_campaign, campaign_version_unsupported,
+// invalid_state, unknown_kind,
 // save_requires_migration, migration_failed, invalid_fork_point and
 // malformed_input.
 type Error struct {
@@ -105,4 +106,28 @@ func storageError(op string, err error) *Error {
 		return &Error{Op: op, Code: core.ReasonConcurrentModification, Message: "the record changed elsewhere; re-read and retry", Err: err}
 	}
 	return &Error{Op: op, Code: core.ReasonStorageFailure, Message: "storage failed: " + err.Error(), Err: err}
+}
+
+// versionGone is the refusal of a session that names campaignID at a
+// version the engine does not hold: campaign_version_unsupported when the
+// host kept that version but this build cannot run it (§4, §12), else
+// unknown_campaign.
+func (s *Store) versionGone(op, campaignID, version string) *Error {
+	if s.unsupported != nil && s.unsupported(campaignID, version) {
+		return errorf(op, core.ReasonCampaignVersionUnsupported, "campaign %q version %s was kept, but this build cannot run it", campaignID, version)
+	}
+	return errorf(op, core.ReasonUnknownCampaign, "campaign %q version %q is no longer available", campaignID, version)
+}
+
+// stateRefused wraps the engine's refusal of a stored game's state,
+// answering a version that is gone as versionGone does.
+func (s *Store) stateRefused(op string, errs []core.ValidationError) *Error {
+	if len(errs) > 0 && errs[0].Code == core.ReasonUnknownCampaign {
+		id, _ := errs[0].Details["campaignId"].(string)
+		version, _ := errs[0].Details["campaignVersion"].(string)
+		if id != "" {
+			return s.versionGone(op, id, version)
+		}
+	}
+	return refusal(op, errs)
 }

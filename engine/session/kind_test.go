@@ -366,6 +366,8 @@ type envOptions struct {
 	ids      *session.CountingRecordIDs
 	clock    *clock
 	noChan   bool
+	// unsupported is Config.Unsupported.
+	unsupported func(campaignID, version string) bool
 }
 
 var v1 = epoch{version: "1.0.0", step: 1, title: "Tally"}
@@ -393,7 +395,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 		t.Fatal(err)
 	}
 	ch := &channel{}
-	cfg := session.Config{Engine: eng, Records: o.records, Profiles: o.profiles, Clock: o.clock, IDs: o.ids}
+	cfg := session.Config{Engine: eng, Records: o.records, Profiles: o.profiles, Clock: o.clock, IDs: o.ids, Unsupported: o.unsupported}
 	if !o.noChan {
 		cfg.Content = ch
 	}

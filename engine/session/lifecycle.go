@@ -139,11 +139,11 @@ func (s *Store) replay(op string, src *cached, n int) (*core.GameState, *Error) 
 	full := src.state
 	start := core.StartingVersion(full)
 	if !s.holds(full.CampaignID, start) {
-		return nil, errorf(op, core.ReasonUnknownCampaign, "campaign %q version %q is no longer available", full.CampaignID, start)
+		return nil, s.versionGone(op, full.CampaignID, start)
 	}
 	for i := 0; i < n; i++ {
 		if e, ok := full.ActionLog.At(i).(core.LoggedContent); ok && !s.holds(full.CampaignID, e.To) {
-			return nil, errorf(op, core.ReasonUnknownCampaign, "campaign %q version %q is no longer available", full.CampaignID, e.To)
+			return nil, s.versionGone(op, full.CampaignID, e.To)
 		}
 	}
 	// The game id is an input to the envelope, not derived from anything:

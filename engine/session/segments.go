@@ -174,7 +174,7 @@ func (s *Store) restore(op string, rec SessionRecord) (*core.GameState, *running
 	if l == nil {
 		res := s.engine.Deserialize(rec.Blob)
 		if !res.OK {
-			return nil, nil, refusal(op, res.Errors)
+			return nil, nil, s.stateRefused(op, res.Errors)
 		}
 		return res.Value, nil, nil
 	}
@@ -185,7 +185,7 @@ func (s *Store) restore(op string, rec SessionRecord) (*core.GameState, *running
 	blob := appendState(make([]byte, 0, stateSize(l.pieces(), l.Checkpoint)), l.pieces(), l.Checkpoint[len(logStart):])
 	res := s.engine.Deserialize(blob)
 	if !res.OK {
-		return nil, nil, refusal(op, res.Errors)
+		return nil, nil, s.stateRefused(op, res.Errors)
 	}
 	full := res.Value
 	k, n := l.checkpointAt(), l.entries()

@@ -40,6 +40,12 @@ type Config struct {
 	// Content offers new epochs at the four adoption points; nil means
 	// sessions stay on the epoch they started on.
 	Content ContentChannel
+	// Unsupported reports whether the host kept a campaign at a version
+	// that this build cannot run (content.Archive.Unsupported: its restore
+	// was unsupported). A session naming such a version is refused with
+	// campaign_version_unsupported rather than unknown_campaign. Nil means
+	// none.
+	Unsupported func(campaignID, version string) bool
 	// SessionCacheLimit bounds how many sessions the store keeps decoded in
 	// memory; 0 means no bound. Persistence is authoritative either way.
 	SessionCacheLimit int
@@ -58,6 +64,8 @@ type Store struct {
 	ids      RecordIDSource
 	content  ContentChannel
 	limit    int
+	// unsupported is Config.Unsupported.
+	unsupported func(campaignID, version string) bool
 
 	sessionLocks keyedLocks
 	profileLocks keyedLocks
@@ -91,15 +99,16 @@ func New(cfg Config) (*Store, error) {
 		return nil, fmt.Errorf("session: config needs a record id source")
 	}
 	return &Store{
-		engine:   cfg.Engine,
-		quiet:    cfg.Engine.WithEmitter(nil),
-		records:  cfg.Records,
-		profiles: cfg.Profiles,
-		clock:    cfg.Clock,
-		ids:      cfg.IDs,
-		content:  cfg.Content,
-		limit:    cfg.SessionCacheLimit,
-		cache:    map[string]*cached{},
+		engine:      cfg.Engine,
+		quiet:       cfg.Engine.WithEmitter(nil),
+		records:     cfg.Records,
+		profiles:    cfg.Profiles,
+		clock:       cfg.Clock,
+		ids:         cfg.IDs,
+		content:     cfg.Content,
+		unsupported: cfg.Unsupported,
+		limit:       cfg.SessionCacheLimit,
+		cache:       map[string]*cached{},
 	}, nil
 }
 

@@ -128,7 +128,7 @@ func (h *host) forCampaign(id string) (*campaignHost, error) {
 		return ch, ch.err
 	}
 	store, err := session.New(session.Config{Engine: engine, Records: h.keep.Records(), Profiles: h.keep.Profiles(), Clock: stamps, IDs: ids,
-		Content: session.LatestChannel(opened.Archive.Current)})
+		Content: session.LatestChannel(opened.Archive.Current), Unsupported: opened.Archive.Unsupported})
 	if err != nil {
 		ch.err = failf(core.ReasonInvalidState, "%v", err)
 		return ch, ch.err
