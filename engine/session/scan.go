@@ -34,7 +34,7 @@ func memberSpans(data []byte, fn func(key []byte, start, end int)) error {
 			return fmt.Errorf("expected ':' at %d", i)
 		}
 		i = skipSpace(data, i+1)
-		vend, err := skipValue(data, i, 0)
+		vend, err := skipValue(data, i)
 		if err != nil {
 			return err
 		}
@@ -79,54 +79,38 @@ func skipString(data []byte, i int) (int, error) {
 }
 
 // skipValue returns the index just past the value starting at data[i].
-func skipValue(data []byte, i, depth int) (int, error) {
-	if depth > 512 {
-		return 0, fmt.Errorf("nested too deeply")
-	}
+// A container is skipped by counting its brackets outside strings, in one
+// pass: a save's state is mostly its log, and its members are found
+// before anything else reads it. Brackets that do not pair (a ']' closing
+// a '{') are for whoever decodes the value to refuse.
+func skipValue(data []byte, i int) (int, error) {
 	if i >= len(data) {
 		return 0, fmt.Errorf("unexpected end")
 	}
-	switch c := data[i]; c {
+	switch data[i] {
 	case '"':
 		return skipString(data, i)
 	case '{', '[':
-		closer := byte('}')
-		if c == '[' {
-			closer = ']'
-		}
-		j := skipSpace(data, i+1)
-		if j < len(data) && data[j] == closer {
-			return j + 1, nil
-		}
-		for {
-			if c == '{' {
-				if j >= len(data) || data[j] != '"' {
-					return 0, fmt.Errorf("expected a key at %d", j)
-				}
+		depth := 0
+		for j := i; j < len(data); j++ {
+			switch data[j] {
+			case '"':
 				end, err := skipString(data, j)
 				if err != nil {
 					return 0, err
 				}
-				j = skipSpace(data, end)
-				if j >= len(data) || data[j] != ':' {
-					return 0, fmt.Errorf("expected ':' at %d", j)
+				j = end - 1
+			case '{', '[':
+				if depth++; depth > 512 {
+					return 0, fmt.Errorf("nested too deeply")
 				}
-				j = skipSpace(data, j+1)
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1, nil
+				}
 			}
-			end, err := skipValue(data, j, depth+1)
-			if err != nil {
-				return 0, err
-			}
-			j = skipSpace(data, end)
-			if j < len(data) && data[j] == ',' {
-				j = skipSpace(data, j+1)
-				continue
-			}
-			if j < len(data) && data[j] == closer {
-				return j + 1, nil
-			}
-			return 0, fmt.Errorf("expected ',' or %q at %d", closer, j)
 		}
+		return 0, fmt.Errorf("unexpected end")
 	default:
 		j := i
 		for j < len(data) {

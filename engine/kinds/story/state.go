@@ -218,9 +218,11 @@ func appendInt(b []byte, n int64) []byte {
 // distinct achievements, and endingId present exactly when the current node
 // is an ending, naming that node's ending.
 func decodeState(raw []byte, c *Content) (*State, error) {
-	var w stateJSON
-	if err := strictjson.Decode(raw, &w); err != nil {
-		return nil, fmt.Errorf("story: state: %w", err)
+	w, ok := canonicalWire(raw)
+	if !ok {
+		if err := strictjson.Decode(raw, &w); err != nil {
+			return nil, fmt.Errorf("story: state: %w", err)
+		}
 	}
 	ix := c.index()
 	switch {
