@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -41,6 +44,114 @@ func TestValidateCommand(t *testing.T) {
 				if !strings.Contains(out.String(), want) {
 					t.Errorf("output lacks %q:\n%s", want, out.String())
 				}
+			}
+		})
+	}
+}
+
+// TestValidateCompositionCodes writes small campaigns and packs to disk and
+// validates them with `bundle validate`: every composition and pack reason
+// code reaches the author with the file and the path it is about.
+func TestValidateCompositionCodes(t *testing.T) {
+	story := func(id string, extra map[string]any) map[string]any {
+		c := map[string]any{"format": 1, "id": id, "kind": "story-graph", "version": "1.0.0", "title": "Part " + id,
+			"content": map[string]any{"start": "a", "nodes": []any{
+				map[string]any{"id": "a", "type": "ending", "endingId": "a", "title": "A", "text": "The end.", "outcome": "win"}}}}
+		for k, v := range extra {
+			c[k] = v
+		}
+		return c
+	}
+	include := func(alias, id, version string) map[string]any {
+		return map[string]any{"alias": alias, "ref": map[string]any{"id": id, "version": version}}
+	}
+	includes := func(incs ...map[string]any) map[string]any { return map[string]any{"includes": incs} }
+	sim := func() map[string]any {
+		var c map[string]any
+		data, err := os.ReadFile("../static/campaigns/first-flat/campaign.json")
+		if err != nil || json.Unmarshal(data, &c) != nil {
+			t.Fatal(err)
+		}
+		c["id"], c["includes"] = "flat-host", []any{include("m", "first-flat", c["version"].(string))}
+		return c
+	}
+	manifest := func(id string, extra map[string]any) map[string]any {
+		m := map[string]any{"format": 1, "id": id, "version": "1.0.0", "kind": "story-graph"}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	requires := func(id, version string) map[string]any {
+		return map[string]any{"requires": []any{map[string]any{"id": id, "version": version}}}
+	}
+	type file struct {
+		path string
+		body map[string]any
+	}
+	tests := []struct {
+		name  string
+		files []file
+		args  []string // directories under the test's root
+		want  string   // "<file>: <path>" then the code
+		code  string
+	}{
+		{"include_version_mismatch", []file{{"m/campaign.json", story("mod", nil)}, {"h/campaign.json", story("host", includes(include("m", "mod", "0.9.0")))}},
+			[]string{"."}, "h/campaign.json: includes[0].ref.version", "include_version_mismatch"},
+		{"include_kind_mismatch", []file{{"m/campaign.json", story("mod", nil)}, {"h/campaign.json", func() map[string]any { c := sim(); c["includes"] = []any{include("m", "mod", "1.0.0")}; return c }()}},
+			[]string{"."}, "h/campaign.json: includes[0].ref.id", "include_kind_mismatch"},
+		{"include_cycle", []file{{"a/campaign.json", story("one", includes(include("b", "two", "1.0.0")))}, {"b/campaign.json", story("two", includes(include("a", "one", "1.0.0")))}},
+			[]string{"."}, "campaign.json: includes[0].ref.id", "include_cycle"},
+		{"include_alias_collision", []file{{"m/campaign.json", story("mod", nil)}, {"h/campaign.json", story("host", includes(include("m", "mod", "1.0.0"), include("m", "mod", "1.0.0")))}},
+			[]string{"."}, "h/campaign.json: includes[1].alias", "include_alias_collision"},
+		{"a malformed alias", []file{{"m/campaign.json", story("mod", nil)}, {"h/campaign.json", story("host", includes(include("M::x", "mod", "1.0.0")))}},
+			[]string{"."}, "h/campaign.json: includes[0].alias", "invalid_identifier"},
+		{"compose_unsupported", []file{{"f/campaign.json", sim()}, {"g/campaign.json", func() map[string]any {
+			var c map[string]any
+			data, _ := os.ReadFile("../static/campaigns/first-flat/campaign.json")
+			_ = json.Unmarshal(data, &c)
+			return c
+		}()}}, []string{"."}, "f/campaign.json: includes", "compose_unsupported"},
+		{"attachment_host_missing", []file{{"p/pack.json", manifest("p", map[string]any{"attachments": []any{map[string]any{"hostCampaignId": "nobody", "include": include("m", "mod", "1.0.0"), "payload": map[string]any{"node": "a", "choice": "in"}}}})},
+			{"p/campaigns/mod/campaign.json", story("mod", nil)}}, []string{"p"}, "p/pack.json: attachments[0].hostCampaignId", "attachment_host_missing"},
+		{"pack_kind_mismatch", []file{{"p/pack.json", manifest("p", nil)}, {"p/campaigns/flat/campaign.json", func() map[string]any { c := sim(); delete(c, "includes"); return c }()}},
+			[]string{"p"}, "p/campaigns/flat/campaign.json: kind", "pack_kind_mismatch"},
+		{"duplicate_campaign_id_in_pack", []file{{"p/pack.json", manifest("p", nil)}, {"p/campaigns/one/campaign.json", story("same", nil)}, {"p/campaigns/two/campaign.json", story("same", nil)}},
+			[]string{"p"}, "p/campaigns/two/campaign.json: id", "duplicate_campaign_id_in_pack"},
+		{"pack_dependency_version_conflict", []file{{"base/pack.json", manifest("base", nil)}, {"add/pack.json", manifest("add", requires("base", "2.0.0"))}},
+			[]string{"base", "add"}, "add/pack.json: requires[0].version", "pack_dependency_version_conflict"},
+		{"pack_dependency_cycle", []file{{"one/pack.json", manifest("one", requires("two", "1.0.0"))}, {"two/pack.json", manifest("two", requires("one", "1.0.0"))}},
+			[]string{"one", "two"}, "pack.json: requires[0].id", "pack_dependency_cycle"},
+		{"pack_override_unexpected", []file{{"base/pack.json", manifest("base", nil)}, {"base/campaigns/x/campaign.json", story("tale", nil)},
+			{"add/pack.json", manifest("add", requires("base", "1.0.0"))}, {"add/campaigns/x/campaign.json", story("tale", nil)}},
+			[]string{"base", "add"}, "add/campaigns/x/campaign.json: id", "pack_override_unexpected"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			for _, f := range tt.files {
+				p := filepath.Join(root, filepath.FromSlash(f.path))
+				data, err := json.Marshal(f.body)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			args := []string{"validate"}
+			for _, a := range tt.args {
+				args = append(args, filepath.Join(root, a))
+			}
+			var out, errs bytes.Buffer
+			if code := dispatch(args, &out, &errs); code != 1 {
+				t.Fatalf("exit %d, want 1\n%s%s", code, out.String(), errs.String())
+			}
+			if !strings.Contains(out.String(), filepath.FromSlash(tt.want)+"\n      "+tt.code+":") {
+				t.Fatalf("the report lacks %s at %s:\n%s", tt.code, tt.want, out.String())
 			}
 		})
 	}

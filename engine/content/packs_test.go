@@ -85,3 +85,34 @@ func TestBuildPacksRefuses(t *testing.T) {
 		})
 	}
 }
+
+// FuzzBuildPacks: any two manifests resolve and build or are refused with
+// findings, never a panic, and a set that builds is named by a resolution.
+func FuzzBuildPacks(f *testing.F) {
+	f.Add([]byte(`{"format":1,"id":"base","version":"1.0.0","kind":"counter"}`),
+		[]byte(`{"format":1,"id":"patch","version":"1.0.0","kind":"counter","requires":[{"id":"base","version":"1.0.0"}],"overrides":["alpha"]}`))
+	f.Add([]byte(`{"format":1,"id":"one","version":"1","kind":"counter","requires":[{"id":"two","version":"1"}]}`),
+		[]byte(`{"format":1,"id":"two","version":"1","kind":"counter","requires":[{"id":"one","version":"1"}]}`))
+	f.Add([]byte(`{"format":1,"id":"a","version":"1","kind":"counter","attachments":[{"hostCampaignId":"alpha","include":{"alias":"b","ref":{"id":"alpha","version":"1.0.0"}}}]}`), []byte(`{`))
+	f.Fuzz(func(t *testing.T, first, second []byte) {
+		packs := []content.Pack{
+			{Path: "first/pack.json", Manifest: first, Campaigns: []content.Source{src("first/alpha.json", string(testkind.Campaign("alpha", "1.0.0", 3)))}},
+			{Path: "second/pack.json", Manifest: second, Campaigns: []content.Source{src("second/alpha.json", string(testkind.Campaign("alpha", "1.0.0", 4)))}},
+		}
+		reg, res := content.BuildPacks(kinds, packs...)
+		if reg == nil {
+			if res.OK || len(res.Errors) == 0 {
+				t.Fatalf("refused without an error: %+v", res)
+			}
+			for _, e := range res.Errors {
+				if e.Code == "" || e.Details["file"] == nil {
+					t.Fatalf("a finding without a code or a file: %+v", e)
+				}
+			}
+			return
+		}
+		if reg.Resolution == "" || len(reg.Order) != 1 {
+			t.Fatalf("built %v with resolution %q", reg.Order, reg.Resolution)
+		}
+	})
+}

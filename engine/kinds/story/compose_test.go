@@ -1,6 +1,7 @@
 package story
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -195,4 +196,97 @@ func TestAuthoredIDsCannotLookComposed(t *testing.T) {
 	if res.OK || res.Errors[0].Code != core.ReasonInvalidIdentifier || res.Errors[0].Path != "content.nodes.a::b.id" {
 		t.Fatalf("%+v", res.Errors)
 	}
+}
+
+// TestComposedEpochRestores: a composed campaign publishes with its
+// includes and attachments in its epoch's form, and a fresh archive
+// restores that form as it is, without the modules.
+func TestComposedEpochRestores(t *testing.T) {
+	reg := composedRegistry(t)
+	kinds := []core.Kind{Kind{}}
+	a, err := content.NewArchive(kinds, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, ok := a.Stored("harbour-night", "1.0.0")
+	if !ok || len(s.Form.Campaign.Includes) != 1 || len(s.Form.Attachments) != 1 || s.Form.Attachments[0].Include.Alias != "lantern" {
+		t.Fatalf("form %+v", s.Form)
+	}
+	if s.Form.Strings["bell-tower.node.top.text"] == "" || s.Form.Strings["ferry-lantern.title"] == "" {
+		t.Fatal("the form lacks its modules' strings")
+	}
+	only, _ := content.Build(kinds, content.Source{Path: "x.json", Campaign: campaignFile("other", "1.0.0", `{"start": "a",
+	 "nodes": [{"id": "a", "type": "ending", "endingId": "a", "title": "A", "text": "A.", "outcome": "win"}]}`)})
+	fresh, err := content.NewArchive(kinds, only)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := fresh.Restore(s); r.Outcome != content.Restored || fresh.Resolve("harbour-night", "1.0.0") == nil {
+		t.Fatalf("%+v", r)
+	}
+}
+
+// FuzzCompose: any binding on the example's include and any binding and
+// payload on its attachment compose or are refused with findings, never a
+// panic; what composes encodes, decodes back to the same bytes and starts a
+// game whose actions list.
+func FuzzCompose(f *testing.F) {
+	f.Add([]byte(`{"exits": {"rung": "quay", "fled": "quay"}, "variables": {"courage": "courage"}}`), []byte(`{"exits": {"lit": "quay"}}`), []byte(`{"node": "quay", "choice": "lantern"}`))
+	f.Add([]byte(`{"entry": "top", "variables": {"courage": "nope"}}`), []byte(`{"entry": "shed"}`), []byte(`{"node": "away", "choice": "x", "labelKey": "ferry-lantern.title"}`))
+	f.Add([]byte(`null`), []byte(`{}`), []byte(`{"node": "quay", "choice": "climb"}`))
+	harbour, lantern := readPack(f, "harbour-pack"), readPack(f, "lantern-pack")
+	f.Fuzz(func(t *testing.T, binding, attached, payload []byte) {
+		host := harbour
+		host.Campaigns = append([]content.Source(nil), harbour.Campaigns...)
+		for i, src := range host.Campaigns {
+			if strings.HasSuffix(src.Path, filepath.Join("harbour-night", "campaign.json")) {
+				var c map[string]any
+				if err := json.Unmarshal(src.Campaign, &c); err != nil {
+					t.Fatal(err)
+				}
+				c["includes"].([]any)[0].(map[string]any)["binding"] = json.RawMessage(binding)
+				b, err := json.Marshal(c)
+				if err != nil {
+					return // not JSON: nothing a file could hold
+				}
+				host.Campaigns[i].Campaign = b
+			}
+		}
+		var m map[string]any
+		if err := json.Unmarshal(lantern.Manifest, &m); err != nil {
+			t.Fatal(err)
+		}
+		att := m["attachments"].([]any)[0].(map[string]any)
+		att["include"].(map[string]any)["binding"] = json.RawMessage(attached)
+		att["payload"] = json.RawMessage(payload)
+		pack := lantern
+		var err error
+		if pack.Manifest, err = json.Marshal(m); err != nil {
+			return
+		}
+		reg, res := content.BuildPacks([]core.Kind{Kind{}}, host, pack)
+		if reg == nil {
+			if res.OK || len(res.Errors) == 0 {
+				t.Fatalf("refused without an error: %+v", res)
+			}
+			return
+		}
+		c := reg.Campaigns["harbour-night"]
+		b, err := json.Marshal(c.Content)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Kind{}.DecodeContent(b)
+		if err != nil {
+			t.Fatalf("composed content does not decode: %v\n%s", err, b)
+		}
+		if b2, _ := json.Marshal(back); string(b2) != string(b) {
+			t.Fatalf("round trip:\n%s\n%s", b, b2)
+		}
+		e := newEngine(t, reg, nil)
+		s := mustCreate(t, e, "harbour-night", "fuzz")
+		if _, err := e.AvailableActions(s); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
