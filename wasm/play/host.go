@@ -42,6 +42,8 @@ type host struct {
 	order []string
 	// sources are the campaigns' files, by id.
 	sources map[string]content.Source
+	// includes are the ids of the campaigns each campaign includes.
+	includes map[string][]string
 
 	buildMu sync.Mutex
 	built   map[string]*campaignHost
@@ -94,6 +96,28 @@ func (h *host) keepEpochs(epochs []content.StoredEpoch) {
 	}
 }
 
+// withModules returns the files of campaign id and of the campaigns it
+// includes, transitively, so that it builds composed (§10.4). A module the
+// page did not hand over is left for the build to report
+// (include_missing).
+func (h *host) withModules(id string) []content.Source {
+	ids := []string{id}
+	seen := map[string]bool{id: true}
+	for i := 0; i < len(ids); i++ {
+		for _, m := range h.includes[ids[i]] {
+			if _, ok := h.sources[m]; ok && !seen[m] {
+				seen[m] = true
+				ids = append(ids, m)
+			}
+		}
+	}
+	out := make([]content.Source, len(ids))
+	for i, m := range ids {
+		out[i] = h.sources[m]
+	}
+	return out
+}
+
 // forCampaign returns the campaign's engine and store, building them the
 // first time.
 func (h *host) forCampaign(id string) (*campaignHost, error) {
@@ -102,13 +126,12 @@ func (h *host) forCampaign(id string) (*campaignHost, error) {
 	if ch, ok := h.built[id]; ok {
 		return ch, ch.err
 	}
-	src, ok := h.sources[id]
-	if !ok {
+	if _, ok := h.sources[id]; !ok {
 		return nil, failf(core.ReasonUnknownCampaign, "unknown campaign %q", id)
 	}
 	ch := &campaignHost{id: id}
 	h.built[id] = ch
-	reg, res := content.Build(kinds(), src)
+	reg, res := content.Build(kinds(), h.withModules(id)...)
 	if reg == nil {
 		e := firstError(res)
 		ch.err = failf(e.Code, "campaign %q does not build: %s", id, e.Message)

@@ -89,7 +89,7 @@ func opInit(ctx context.Context, arg json.RawMessage) (any, error) {
 	if len(a.Campaigns) == 0 {
 		return nil, failf(core.ReasonMalformedInput, "init needs at least one campaign")
 	}
-	h := &host{sources: map[string]content.Source{}, built: map[string]*campaignHost{}, campaigns: map[string]string{}}
+	h := &host{sources: map[string]content.Source{}, includes: map[string][]string{}, built: map[string]*campaignHost{}, campaigns: map[string]string{}}
 	var skips []skipped
 	for _, c := range a.Campaigns {
 		src := content.Source{Path: c.Path, Campaign: []byte(c.Campaign)}
@@ -105,7 +105,12 @@ func opInit(ctx context.Context, arg json.RawMessage) (any, error) {
 		// Only the envelope is read now; the campaign is built when first
 		// used, and a campaign that does not build is reported then.
 		var head struct {
-			ID string `json:"id"`
+			ID       string `json:"id"`
+			Includes []struct {
+				Ref struct {
+					ID string `json:"id"`
+				} `json:"ref"`
+			} `json:"includes"`
 		}
 		if err := json.Unmarshal(src.Campaign, &head); err != nil || head.ID == "" {
 			skips = append(skips, skipped{ID: c.ID, Code: core.ReasonMalformedInput, Reason: "not a campaign file"})
@@ -117,6 +122,9 @@ func opInit(ctx context.Context, arg json.RawMessage) (any, error) {
 		}
 		h.sources[head.ID] = src
 		h.order = append(h.order, head.ID)
+		for _, inc := range head.Includes {
+			h.includes[head.ID] = append(h.includes[head.ID], inc.Ref.ID)
+		}
 	}
 	if len(h.order) == 0 {
 		return nil, failf(core.ReasonMalformedInput, "no campaign could be read")

@@ -3,8 +3,11 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -122,5 +125,37 @@ func TestStampIsTheLayout(t *testing.T) {
 		if got, want := stamp(tm), tm.Format("2006-01-02T15:04:05.000000000Z"); got != want {
 			t.Errorf("stamp(%v) = %s, want %s", tm, got, want)
 		}
+	}
+}
+
+// TestACampaignIncludingAnotherBuildsComposed: the page hands over a
+// campaign and the chapter it includes; the campaign builds with its chapter
+// composed in, and a game enters the chapter by its composed node.
+func TestACampaignIncludingAnotherBuildsComposed(t *testing.T) {
+	var campaigns []campaignSource
+	for _, id := range []string{"harbour-night", "bell-tower"} {
+		data, err := os.ReadFile("../../engine/kinds/story/testdata/compose/harbour-pack/campaigns/" + id + "/campaign.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		campaigns = append(campaigns, campaignSource{ID: id, Campaign: string(data)})
+	}
+	arg, _ := json.Marshal(initArgs{Campaigns: campaigns, Storage: "memory"})
+	ctx := context.Background()
+	if _, err := opInit(ctx, arg); err != nil {
+		t.Fatal(err)
+	}
+	out, err := opCreateSession(ctx, json.RawMessage(`{"campaignId":"harbour-night","seed":"s"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := out.(handleOut)
+	res, err := opSubmitAction(ctx, json.RawMessage(`{"sessionId":"`+h.SessionID+`","actionId":"climb"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res)
+	if !strings.Contains(string(b), "The stairs wind up into the dark. Courage: 1.") {
+		t.Fatalf("the chapter's scene is not shown: %s", b)
 	}
 }
