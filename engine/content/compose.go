@@ -46,7 +46,13 @@ func (b *builder) compose(u *unit) bool {
 	}
 	composer, ok := u.kind.(core.Composer)
 	if len(b.errors) == before && !ok {
-		b.fail(u.src, u.campaign.ID, core.Errorf(core.ReasonComposeUnsupported, "includes", "kind %q cannot compose campaigns", u.kind.ID()))
+		e := core.Errorf(core.ReasonComposeUnsupported, "includes", "kind %q cannot compose campaigns", u.kind.ID())
+		src := u.src
+		if len(u.campaign.Includes) == 0 {
+			// Only packs attach to it: the first attachment is the one to fix.
+			e.Path, src = fmt.Sprintf("attachments[%d]", u.attachments[0].index), Source{Path: u.attachments[0].file}
+		}
+		b.fail(src, u.campaign.ID, e)
 	}
 	if len(b.errors) > before || len(modules)+len(atts) < len(u.campaign.Includes)+len(u.attachments) {
 		u.state = failed

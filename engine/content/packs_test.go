@@ -68,7 +68,7 @@ func TestBuildPacksRefuses(t *testing.T) {
 			`,"attachments":[{"hostCampaignId":"alpha","include":{"alias":"b","ref":{"id":"beta","version":"1.0.0"}}},{"hostCampaignId":"alpha","include":{"alias":"b","ref":{"id":"beta","version":"1.0.0"}}}]`, "alpha")},
 			core.ReasonIncludeAliasCollision, "add/pack.json", "attachments[1].include.alias"},
 		{"an attachment to a kind that cannot compose", []content.Pack{base, pack("add", "1.0.0",
-			`,"attachments":[{"hostCampaignId":"alpha","include":{"alias":"b","ref":{"id":"beta","version":"1.0.0"}}}]`, "beta")}, core.ReasonComposeUnsupported, "base/alpha.json", "includes"},
+			`,"attachments":[{"hostCampaignId":"alpha","include":{"alias":"b","ref":{"id":"beta","version":"1.0.0"}}}]`, "beta")}, core.ReasonComposeUnsupported, "add/pack.json", "attachments[0]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

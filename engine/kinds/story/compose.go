@@ -52,15 +52,16 @@ func (Kind) ComposeContent(host *core.Campaign, modules []core.ComposedModule, a
 		Nodes: slices.Clone(hc.Nodes), TextVars: maps.Clone(hc.TextVars)}
 	var errs []core.ValidationError
 	for i, m := range modules {
-		errs = append(errs, out.merge(hc, m, fmt.Sprintf("includes[%d].binding", i))...)
+		_, es := out.merge(hc, m, fmt.Sprintf("includes[%d].binding", i))
+		errs = append(errs, es...)
 	}
 	for i, a := range attachments {
 		path := fmt.Sprintf("attachments[%d]", i)
-		if es := out.merge(hc, a.Module, path+".include.binding"); len(es) > 0 {
-			errs = append(errs, es...)
-			continue
+		entry, es := out.merge(hc, a.Module, path+".include.binding")
+		if len(es) == 0 {
+			es = out.attach(a, entry, path+".payload")
 		}
-		errs = append(errs, out.attach(a, path+".payload")...)
+		errs = append(errs, es...)
 	}
 	if len(errs) > 0 {
 		return nil, errs
@@ -69,17 +70,18 @@ func (Kind) ComposeContent(host *core.Campaign, modules []core.ComposedModule, a
 	return out, nil
 }
 
-// merge adds module m's content, composed under its alias, to c. host is
-// the host's own content, which exits must land in.
-func (c *Content) merge(host *Content, m core.ComposedModule, path string) []core.ValidationError {
+// merge adds module m's content, composed under its alias, to c, and
+// returns the composed id of the module's entry. host is the host's own
+// content, which exits must land in.
+func (c *Content) merge(host *Content, m core.ComposedModule, path string) (string, []core.ValidationError) {
 	mc, err := contentOf(m.Campaign)
 	if err != nil {
-		return []core.ValidationError{kindErr(ReasonInvalidContent, path, "%v", err)}
+		return "", []core.ValidationError{kindErr(ReasonInvalidContent, path, "%v", err)}
 	}
 	var b Binding
 	if len(m.Include.Binding) > 0 {
 		if err := strictjson.Decode(m.Include.Binding, &b); err != nil {
-			return []core.ValidationError{kindErr(ReasonInvalidBinding, path, "story: binding: %v", err)}
+			return "", []core.ValidationError{kindErr(ReasonInvalidBinding, path, "story: binding: %v", err)}
 		}
 	}
 	alias := m.Include.Alias
@@ -114,7 +116,7 @@ func (c *Content) merge(host *Content, m core.ComposedModule, path string) []cor
 		}
 	}
 	if len(errs) > 0 {
-		return errs
+		return "", errs
 	}
 	for _, v := range mc.Variables {
 		if _, bound := r.vars[v.ID]; !bound {
@@ -155,11 +157,15 @@ func (c *Content) merge(host *Content, m core.ComposedModule, path string) []cor
 	if len(c.TextVars) == 0 {
 		c.TextVars = nil
 	}
-	return nil
+	entry := mc.Start
+	if b.Entry != "" {
+		entry = b.Entry
+	}
+	return r.node(entry), nil
 }
 
-// attach adds an attachment's choice to its host node.
-func (c *Content) attach(a core.ComposedAttachment, path string) []core.ValidationError {
+// attach adds an attachment's choice, leading to entry, to its host node.
+func (c *Content) attach(a core.ComposedAttachment, entry, path string) []core.ValidationError {
 	var p Payload
 	if err := strictjson.Decode(a.Payload, &p); err != nil {
 		return []core.ValidationError{kindErr(ReasonInvalidBinding, path, "story: payload: %v", err)}
@@ -168,17 +174,12 @@ func (c *Content) attach(a core.ComposedAttachment, path string) []core.Validati
 	if i < 0 || c.Nodes[i].Type != NodeChoice {
 		return []core.ValidationError{kindErr(ReasonInvalidBinding, path+".node", "story: the host has no choice node %q", p.Node)}
 	}
-	entry := a.Module.Campaign.Content.(*Content).Start
-	var b Binding
-	if err := strictjson.Decode(a.Module.Include.Binding, &b); err == nil && b.Entry != "" {
-		entry = b.Entry
-	}
 	label := p.LabelKey
 	if label == "" {
 		label = a.Module.Campaign.TitleKey
 	}
 	n := c.Nodes[i]
-	n.Choices = append(slices.Clip(n.Choices), Choice{ID: p.Choice, LabelKey: label, To: core.ComposeID(a.Module.Include.Alias, entry)})
+	n.Choices = append(slices.Clip(n.Choices), Choice{ID: p.Choice, LabelKey: label, To: entry})
 	c.Nodes[i] = n
 	return nil
 }
