@@ -32,8 +32,9 @@
 // running checksum by the new entry, scene projection, JSON back). A save builds and
 // stores the envelope, hashing what follows the log (the running checksum
 // covers the log, paid for by the choices that wrote it). A restore
-// verifies the SHA-256 of the whole save, reads the envelope and the log,
-// decodes the kind state and writes a session record.
+// verifies the SHA-256 of the whole save, reads the envelope, checks the
+// log's entries (keeping them as bytes, decoded only when a branch or the
+// history asks), decodes the kind state and writes a session record.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -267,7 +268,7 @@ const md = `The same generated story (${f.nodes} nodes: choices conditioned on v
 | the story itself, gzip -9 (campaign.json / compiled ink JSON) | ${kb(s.storyGzipBytes)} | ${kb(k.storyGzipBytes)} | ${ratio(s.storyGzipBytes, k.storyGzipBytes)} | | |
 | choices per second at a history of ${num(SAVE_AT)} (Storyloom: 100 choices after the import; inkjs: its whole ${num(SAVE_AT)}-choice game) | ${num(s.longChoicesPerSecond)} | ${num(k.longChoicesPerSecond)} | ${ratio(s.longChoicesPerSecond, k.longChoicesPerSecond)} | | |
 
-Storyloom's saved state is its action log (seed plus every choice, so a save replays exactly and survives a content update), so it grows with the game and a restore replays it; ink's is a snapshot of variables, visit counts and call stack. Each Storyloom choice also autosaves the session to the record store: it appends the new log entry to the session's log tail (every 32 choices a new segment and a checkpoint of the game), never the whole log, and advances the save checksum over the new entry, so a save hashes only what follows the log; a restore verifies the SHA-256 of the whole save and reads its whole log.`;
+Storyloom's saved state is its action log (seed plus every choice, so a save replays exactly and survives a content update), so it grows with the game; ink's is a snapshot of variables, visit counts and call stack. Each Storyloom choice also autosaves the session to the record store: it appends the new log entry to the session's log tail (every 32 choices a new segment and a checkpoint of the game), never the whole log, and advances the save checksum over the new entry, so a save hashes only what follows the log; a restore verifies the SHA-256 of the whole save and checks every log entry, but keeps the log as the bytes it read (no entry is decoded until a branch or the history asks), and does not replay it: the save carries the kind state.`;
 
 writeFileSync(opt.out, JSON.stringify({ title: "Peer comparison: story play, Storyloom WASM against inkjs", markdown: md, figures: f }, null, 2) + "\n");
 console.log(md);

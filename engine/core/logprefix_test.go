@@ -76,6 +76,15 @@ func TestAPrefixReadLogIsTheLog(t *testing.T) {
 	if got.pre.items != nil {
 		t.Fatal("appending or serializing decoded the prefix")
 	}
+	// A branch inside the prefix, before anything decoded it.
+	early := got.Prefix(12).Append(LoggedAction{Seq: 12, ActionID: "on"}).Append(LoggedAction{Seq: 13, ActionID: "jump"})
+	wantEarly := want.Prefix(12).Append(LoggedAction{Seq: 12, ActionID: "on"}).Append(LoggedAction{Seq: 13, ActionID: "jump"})
+	if string(appendLog(nil, early)) != string(appendLog(nil, wantEarly)) || !reflect.DeepEqual(early.At(13), wantEarly.At(13)) || !reflect.DeepEqual(early.At(5), wantEarly.At(5)) {
+		t.Fatal("a branch inside the prefix differs")
+	}
+	if got.pre.items != nil {
+		t.Fatal("a branch inside the prefix decoded it")
+	}
 	// Entries decode it, once.
 	if !reflect.DeepEqual(grown.Entries(), wantGrown.Entries()) {
 		t.Fatal("entries differ")

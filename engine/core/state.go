@@ -168,7 +168,7 @@ func (p *logPrefix) entries() []LoggedEntry {
 		for _, ep := range p.epochs {
 			items[ep.at] = ep.e
 		}
-		r := &reader{b: p.raw}
+		r := &reader{b: p.raw} // one reader: its action names are shared
 		for k := range items {
 			if items[k] != nil {
 				continue
@@ -176,7 +176,6 @@ func (p *logPrefix) entries() []LoggedEntry {
 			r.i = p.start(k)
 			e, err := r.entry()
 			if err != nil {
-				// Every entry was checked when the prefix was read.
 				panic(fmt.Sprintf("core: log entry %d no longer reads: %v", k, err))
 			}
 			items[k] = e
@@ -184,6 +183,36 @@ func (p *logPrefix) entries() []LoggedEntry {
 		p.items = items
 	})
 	return p.items
+}
+
+// at returns entry k, decoding that one entry: a restore replays the few
+// actions after its checkpoint this way, and a walk over the whole log
+// decodes each entry once either way.
+func (p *logPrefix) at(k int) LoggedEntry {
+	for _, ep := range p.epochs {
+		if ep.at == k {
+			return ep.e
+		}
+	}
+	r := &reader{b: p.raw, i: p.start(k)}
+	e, err := r.entry()
+	if err != nil {
+		// Every entry was checked when the prefix was read.
+		panic(fmt.Sprintf("core: log entry %d no longer reads: %v", k, err))
+	}
+	return e
+}
+
+// cut returns the prefix of p's first n entries, 0 < n ≤ p.n, sharing
+// p's bytes.
+func (p *logPrefix) cut(n int) *logPrefix {
+	c := &logPrefix{n: n, raw: p.raw[:p.ends[n-1]:p.ends[n-1]], ends: p.ends[:n:n]}
+	for _, ep := range p.epochs {
+		if ep.at < n {
+			c.epochs = append(c.epochs, ep)
+		}
+	}
+	return c
 }
 
 // NewLog returns a log holding entries, in order.
@@ -213,7 +242,7 @@ func (l Log) At(i int) LoggedEntry {
 	}
 	base := l.base()
 	if i < base {
-		return l.pre.entries()[i]
+		return l.pre.at(i)
 	}
 	return l.b.items[i-base]
 }
@@ -272,10 +301,11 @@ func (l Log) Prefix(n int) Log {
 func (l Log) Append(e LoggedEntry) Log {
 	base := l.base()
 	if l.n < base {
-		// A log cut inside its prefix: its entries move to storage of
-		// their own, so that the prefix's bytes stay whole.
-		l = Log{b: logOf(l.Entries()).b, n: l.n}
-		base = 0
+		// A log cut inside its prefix (a restore replaying the actions
+		// after its checkpoint, a branch) grows from a shorter prefix
+		// over the same bytes.
+		l = Log{pre: l.pre.cut(l.n), n: l.n}
+		base = l.n
 	}
 	k := l.n - base // e's index in the backing
 	if l.b != nil && k < cap(l.b.items) && l.b.claimed.CompareAndSwap(int64(k), int64(k+1)) {
