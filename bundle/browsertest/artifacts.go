@@ -57,9 +57,20 @@ type axeResult struct {
 }
 
 // Axe runs axe-core (node_modules/axe-core/axe.min.js, installed by
-// scripts/setup-node.sh) on the tab's document and fails the test on every
-// serious or critical violation. Lesser ones are logged.
+// scripts/setup-node.sh) on the tab's document with its default rules
+// (WCAG A and AA and best practices) and fails the test on every
+// violation, whatever its impact: minor and moderate ones fail it as
+// serious and critical ones do.
 func Axe(t testing.TB, ctx context.Context) {
+	t.Helper()
+	for _, v := range axeViolations(t, ctx) {
+		t.Error(v)
+	}
+}
+
+// axeViolations runs axe-core on the tab's document and returns one line
+// per violation: "axe <rule> (<impact>): <help> at <targets>".
+func axeViolations(t testing.TB, ctx context.Context) []string {
 	t.Helper()
 	root, err := ModuleRoot()
 	if err != nil {
@@ -81,16 +92,13 @@ func Axe(t testing.TB, ctx context.Context) {
 	if err := json.Unmarshal([]byte(raw), &res); err != nil {
 		t.Fatalf("browsertest: axe-core results: %v", err)
 	}
+	var out []string
 	for _, v := range res.Violations {
 		var targets []string
 		for _, n := range v.Nodes {
 			targets = append(targets, fmt.Sprint(n.Target...))
 		}
-		line := fmt.Sprintf("axe %s (%s): %s at %s", v.ID, v.Impact, v.Help, strings.Join(targets, ", "))
-		if v.Impact == "serious" || v.Impact == "critical" {
-			t.Error(line)
-		} else {
-			t.Log(line)
-		}
+		out = append(out, fmt.Sprintf("axe %s (%s): %s at %s", v.ID, v.Impact, v.Help, strings.Join(targets, ", ")))
 	}
+	return out
 }

@@ -42,6 +42,22 @@ func TestSiteLoads(t *testing.T) {
 	Axe(t, p.Ctx)
 }
 
+// TestAxeIsStrict holds Axe to failing on every violation: a page whose
+// only faults are a minor one (an empty heading) and a moderate one (a
+// heading level skipped) is reported for both.
+func TestAxeIsStrict(t *testing.T) {
+	needBrowser(t)
+	b := launch(t)
+	p := b.NewPage(t)
+	p.Do(chromedp.Navigate(`data:text/html,<!doctype html><html lang="en"><title>Strict</title><main><h1>Strict</h1><h2></h2><h4>Skipped a level</h4><p>Text.</p></main></html>`))
+	got := strings.Join(axeViolations(t, p.Ctx), "\n")
+	for _, want := range []string{"axe empty-heading (minor)", "axe heading-order (moderate)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("axe-core found:\n%s\nwant a line %q", got, want)
+		}
+	}
+}
+
 func TestServiceWorkerOfflineAndRestart(t *testing.T) {
 	needBrowser(t)
 	// A site of its own, so that going down does not disturb other tests.

@@ -6,7 +6,7 @@
 // exceptions and unhandled promise rejections, and fails its test on any
 // (allow known ones with [Page.Allow]). [Screenshot] writes PNGs under
 // testout/<test name>/ at the module root; [Axe] runs axe-core from
-// node_modules and fails on serious or critical violations; [Page.SetOffline]
+// node_modules and fails on every violation, minor ones included; [Page.SetOffline]
 // emulates a lost network and [Site.SetDown] makes the server drop every
 // connection, so offline tests do not depend on emulation alone. Reopening a
 // browser with the same user-data directory ([Launch]) tests persistence

@@ -279,8 +279,8 @@ func sanitize(s string) string {
 	}, s)
 }
 
-// axe runs axe-core on the page (bundle/browsertest) and fails on any
-// serious or critical violation; what names the screen in the log.
+// axe runs axe-core on the page (bundle/browsertest) and fails on every
+// violation, whatever its impact; what names the screen in the log.
 func (p *page) axe(what string) {
 	p.t.Helper()
 	p.t.Logf("axe-core on the %s", what)

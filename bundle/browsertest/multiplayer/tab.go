@@ -178,8 +178,8 @@ func (tb *Tab) Shot(name string) string {
 	return browsertest.Screenshot(tb.t, tb.P.Ctx, tb.Label+"-"+name)
 }
 
-// Axe runs axe-core on the tab and fails on any serious or critical
-// violation; what names the screen in the log.
+// Axe runs axe-core on the tab and fails on every violation,
+// whatever its impact; what names the screen in the log.
 func (tb *Tab) Axe(what string) {
 	tb.t.Helper()
 	tb.t.Logf("axe-core on the %s", what)
