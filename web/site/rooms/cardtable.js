@@ -7,7 +7,7 @@
 // state kept is the action being answered and the answers so far.
 
 import { h, announce } from "../online/dom.js";
-import { keepFocus } from "./dom.js";
+import { keepFocus, setData } from "./dom.js";
 import { morphChildren, createMemo } from "./morph.js";
 import { normalize, word, WORDS } from "./protocol.js";
 
@@ -52,8 +52,8 @@ export function createCardTable(root, ui) {
 
   function render(view) {
     v = normalize(view, spectator() ? "spectator" : "game");
-    root.dataset.mode = spectator() ? "spectator" : "player";
-    root.dataset.result = v.result ? "over" : "";
+    setData(root, "mode", spectator() ? "spectator" : "player");
+    setData(root, "result", v.result ? "over" : "");
     v.valid_actions ||= [];
     v.mana_pool ||= [];
     if (pick && !v.valid_actions.some((a) => a.id === pick.action.id && a.token === pick.action.token)) pick = null;
@@ -65,8 +65,9 @@ export function createCardTable(root, ui) {
       head(), v.result ? result() : null, phaseTrack(), passedFor(), players(),
       h("div", { class: "ct-grid" },
         h("div", { class: "ct-main" }, stack(nm), battlefield(nm), spectator() ? null : hand(), spectator() ? watching() : actions(nm)),
-        h("div", { class: "ct-side" }, zones(), commander(nm), emblems(), log(nm))))));
+        h("div", { class: "ct-side" }, zones(), commander(nm), emblems(), logBox())))));
     memo.flip();
+    patchLog(nm);
     tickClock();
     say(nm);
   }
@@ -129,14 +130,13 @@ export function createCardTable(root, ui) {
         onclick: () => spectator() ? ui.stopWatching() : ui.send({ type: "leave" }) }));
   }
 
+  // The step track: a step changes only when it becomes or stops being
+  // the current one.
   function phaseTrack() {
-    return memo(JSON.stringify(["phaseTrack", v.phase]), () => phaseTrackBuilt());
-  }
-
-  function phaseTrackBuilt() {
     return h("ol", { class: "ct-phases", "aria-label": "Steps of the turn" }, PHASES.map((p) => {
       const on = p === v.phase;
-      return h("li", { class: on ? "on" : "", "aria-current": on ? "step" : false }, on ? h("span", { "aria-hidden": "true", text: "▶ " }) : null, word("phase", p));
+      return memo(`phase|${p}|${on}`, () => h("li", { class: on ? "on" : "", "aria-current": on ? "step" : false, dataset: { key: `phase-${p}` } },
+        on ? h("span", { "aria-hidden": "true", text: "▶ " }) : null, word("phase", p)));
     }));
   }
 
@@ -512,12 +512,35 @@ export function createCardTable(root, ui) {
     }
   }
 
-  function log(nm) {
-    return h("section", { class: "card log-box", "aria-labelledby": "ct-log-h" }, h("h2", { id: "ct-log-h", text: "Log" }),
-      h("ol", { class: "log", id: "ct-log", tabindex: "0" }, v.log.slice(-60).map((e) => {
-        const text = logLine(e.event || {}, nm);
-        return memo(`log|${e.sequence}|${text}`, () => h("li", { value: e.sequence, dataset: { key: `log-${e.sequence}` } }, text));
-      })));
+  // The log's box stays; patchLog keeps its lines.
+  function logBox() {
+    return memo("log", () => h("section", { class: "card log-box", "aria-labelledby": "ct-log-h" }, h("h2", { id: "ct-log-h", text: "Log" }),
+      h("ol", { class: "log", id: "ct-log", tabindex: "0" })));
+  }
+
+  const LOG_LINES = 60;
+  const logItem = (e, nm) => h("li", { value: e.sequence }, logLine(e.event || {}, nm));
+
+  // patchLog makes #ct-log show the view's last LOG_LINES entries, by
+  // sequence, doing only what the window's move asks: the lines that left
+  // it go, the new ones are worded and added, and the rest are not looked
+  // at. Sequences never repeat, so a line that stays says the same; when
+  // the page's lines and the window still differ after that (an undo took
+  // entries back), the window is drawn again.
+  function patchLog(nm) {
+    const ol = root.querySelector("#ct-log");
+    const log = v.log;
+    const from = Math.max(0, log.length - LOG_LINES);
+    const first = from < log.length ? log[from].sequence : Number.POSITIVE_INFINITY;
+    while (ol.firstChild && ol.firstChild.value < first) ol.firstChild.remove();
+    const last = ol.lastChild ? ol.lastChild.value : Number.NEGATIVE_INFINITY;
+    let i = log.length;
+    while (i > from && log[i - 1].sequence > last) i--;
+    for (; i < log.length; i++) ol.append(logItem(log[i], nm));
+    const n = log.length - from;
+    if (ol.childElementCount !== n || (n && (ol.firstChild.value !== first || ol.lastChild.value !== log[log.length - 1].sequence))) {
+      ol.replaceChildren(...log.slice(from).map((e) => logItem(e, nm)));
+    }
   }
 
   function stop() { pick = null; focusOn = ""; confirming = false; lastKey = ""; clearTimeout(clockTimer); }

@@ -20,6 +20,11 @@ export function keepFocus(render) {
   else if (active && !active.isConnected) document.getElementById("main")?.focus({ preventScroll: true });
 }
 
+/** setData sets el's data-<key> to value unless it already has it. */
+export function setData(el, key, value) {
+  if (el.dataset[key] !== value) el.dataset[key] = value;
+}
+
 /** Shows a short message that goes away on its own. */
 export function toast(text, kind = "info") {
   const box = document.getElementById("toasts");

@@ -4,12 +4,13 @@
 // that changes a few things makes the browser restyle and lay out those
 // few things, not the whole table. Children are matched by data-key (moved
 // when they moved), else by position and tag. A <details> keeps whether
-// the player opened it.
+// the player opened it. A part that memo found unchanged is a placeholder
+// in the fresh tree that stands for its live node, which is kept as it is.
 
 const FORM = new Set(["INPUT", "SELECT", "TEXTAREA"]);
 
 function keyOf(n) {
-  return n.nodeType === 1 ? n.dataset.key || n.id || "" : "";
+  return n.nodeType === 1 ? n.getAttribute("data-key") || n.id : "";
 }
 
 function same(a, b) {
@@ -19,20 +20,26 @@ function same(a, b) {
 }
 
 function update(a, b) {
-  if (b.morphedInto === a) return; // a memoized fresh node (memo) already applied to a
   if (a.nodeType !== 1) {
     if (a.data !== b.data) a.data = b.data;
     return;
   }
-  for (const { name } of [...a.attributes]) {
-    if (!b.hasAttribute(name) && !(name === "open" && a.tagName === "DETAILS")) a.removeAttribute(name);
-  }
-  for (const { name, value } of b.attributes) {
+  const want = b.attributes;
+  for (let i = 0; i < want.length; i++) {
+    const { name, value } = want[i];
     if (a.getAttribute(name) !== value) a.setAttribute(name, value);
   }
-  for (const [type, fn] of a.listeners || []) a.removeEventListener(type, fn);
-  for (const [type, fn] of b.listeners || []) a.addEventListener(type, fn);
-  a.listeners = b.listeners;
+  // Now a has every attribute of b: it has others only if it has more.
+  if (a.attributes.length > want.length) {
+    for (const name of a.getAttributeNames()) {
+      if (!b.hasAttribute(name) && !(name === "open" && a.tagName === "DETAILS")) a.removeAttribute(name);
+    }
+  }
+  if (a.listeners || b.listeners) {
+    for (const [type, fn] of a.listeners || []) a.removeEventListener(type, fn);
+    for (const [type, fn] of b.listeners || []) a.addEventListener(type, fn);
+    a.listeners = b.listeners;
+  }
   morphChildren(a, b);
   if (FORM.has(a.tagName)) {
     if (a.value !== b.value) a.value = b.value;
@@ -45,19 +52,27 @@ function update(a, b) {
 
 /**
  * createMemo returns memo(key, build): build() the first time a key is
- * asked for, the same node again while the key is asked for on every
- * render (a render calls memo.flip() when done), so an unchanged part is
- * neither built nor compared again. The key must say everything build
- * reads.
+ * asked for; while the key is asked for on every render (a render calls
+ * memo.flip() when done) and the part is in the page, a placeholder that
+ * morphChildren reads as "keep the live part as it is", so an unchanged
+ * part is neither built nor compared again. The key must say everything
+ * build reads.
  */
 export function createMemo() {
   let last = new Map();
   let now = new Map();
   const memo = (key, build) => {
-    let n = now.get(key) || last.get(key);
-    // A node that went into the page as it was built is the page's now:
-    // build its twin once, which morph then finds already applied.
-    if (!n || n.isConnected) n = build();
+    const had = now.get(key) || last.get(key);
+    // A part built earlier is in the page itself, or was morphed into
+    // the live node it matched.
+    const live = had && (had.isConnected ? had : had.morphedInto?.isConnected ? had.morphedInto : null);
+    if (live) {
+      now.set(key, live);
+      const keep = document.createComment("");
+      keep.kept = live;
+      return keep;
+    }
+    const n = build();
     now.set(key, n);
     return n;
   };
@@ -67,14 +82,49 @@ export function createMemo() {
 
 /** morphChildren makes live's children match fresh's, reusing live's nodes. */
 export function morphChildren(live, fresh) {
+  const first = fresh.firstChild;
+  if (first?.nodeType === 3 && !first.nextSibling) {
+    // The common leaf: one text each.
+    const old = live.firstChild;
+    if (old?.nodeType === 3 && !old.nextSibling) {
+      if (old.data !== first.data) old.data = first.data;
+      return;
+    }
+  }
   const wanted = [...fresh.childNodes];
+  const keys = new Set();
+  const keep = new Set();
+  for (const n of wanted) {
+    if (n.kept) keep.add(n.kept);
+    else {
+      const k = keyOf(n);
+      if (k) keys.add(k);
+    }
+  }
+  // Keyed children that are not wanted any more go first, so that the rest
+  // keep their places: a log that drops its oldest line and gains a new
+  // one moves no other line (each move is a removal and an insertion the
+  // browser restyles, lays out and paints again).
   const keyed = new Map();
-  for (const n of live.childNodes) if (keyOf(n)) keyed.set(keyOf(n), n);
+  for (let n = live.firstChild; n;) {
+    const next = n.nextSibling;
+    if (!keep.has(n)) {
+      const k = keyOf(n);
+      if (k && (!keys.has(k) || keyed.has(k))) n.remove();
+      else if (k) keyed.set(k, n);
+    }
+    n = next;
+  }
   let at = live.firstChild;
   for (const n of wanted) {
+    if (n.kept) {
+      if (n.kept === at) at = at.nextSibling;
+      else live.insertBefore(n.kept, at);
+      continue;
+    }
     const k = keyOf(n);
     let old = k ? keyed.get(k) : at;
-    if (old && !same(old, n)) old = null;
+    if (old && (keep.has(old) || !same(old, n))) old = null;
     if (old) {
       keyed.delete(k);
       if (old !== at) live.insertBefore(old, at);

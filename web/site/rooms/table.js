@@ -6,7 +6,7 @@
 // besides which cards you have picked for a play.
 
 import { h, fill, announce } from "../online/dom.js";
-import { keepFocus, toast } from "./dom.js";
+import { keepFocus, setData, toast } from "./dom.js";
 import { rankWord, cardName, cardSpoken, isRed, plural } from "./names.js";
 import { createCardTable, isCardView } from "./cardtable.js";
 
@@ -52,13 +52,15 @@ export function createTable(root, ui) {
     const v = view();
     if (!v) return;
     const isCards = isCardView(v);
-    generic.hidden = isCards;
-    cardBox.hidden = !isCards;
+    // Setting an attribute, even to the value it has, restyles what
+    // matches it: only what changed is set.
+    if (generic.hidden !== isCards) generic.hidden = isCards;
+    if (cardBox.hidden === isCards) cardBox.hidden = !isCards;
     if (isCards) {
       root.dataset.seq = String(Number(root.dataset.seq || 0) + 1);
-      root.dataset.you = spectator() ? "" : v.you || "";
-      root.dataset.mode = spectator() ? "spectator" : "player";
-      root.dataset.result = v.result ? "over" : "";
+      setData(root, "you", spectator() ? "" : v.you || "");
+      setData(root, "mode", spectator() ? "spectator" : "player");
+      setData(root, "result", v.result ? "over" : "");
       clearInterval(clockTimer);
       cards.render(v);
       if (v.action_rejected) toast("The game had moved on: this is the table as it stands now.", "info");
