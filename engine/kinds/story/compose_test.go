@@ -290,3 +290,24 @@ func FuzzCompose(f *testing.F) {
 		}
 	})
 }
+
+// TestAnAttachmentOnAModuleReachesItsHosts: a pack attaching a chapter to
+// a module reaches every campaign that includes the module, since a module
+// is composed, attachments and all, before its hosts (§10.4).
+func TestAnAttachmentOnAModuleReachesItsHosts(t *testing.T) {
+	lantern := readPack(t, "lantern-pack")
+	lantern.Manifest = []byte(strings.Replace(string(lantern.Manifest), `"hostCampaignId": "harbour-night"`, `"hostCampaignId": "bell-tower"`, 1))
+	lantern.Manifest = []byte(strings.Replace(string(lantern.Manifest), `{"exits": {"lit": "quay"}}`, `{"exits": {"lit": "top"}}`, 1))
+	lantern.Manifest = []byte(strings.Replace(string(lantern.Manifest), `"node": "quay"`, `"node": "top"`, 1))
+	reg, res := content.BuildPacks([]core.Kind{Kind{}}, readPack(t, "harbour-pack"), lantern)
+	if reg == nil {
+		t.Fatalf("%+v", res.Errors)
+	}
+	top := reg.Campaigns["harbour-night"].Content.(*Content).NodeByID("bell::top")
+	if top == nil || len(top.Choices) != 2 || top.Choices[1].To != "bell::lantern::shed" {
+		t.Fatalf("the host's copy of the module lacks the attachment: %+v", top)
+	}
+	if reg.Campaigns["harbour-night"].Content.(*Content).NodeByID("bell::lantern::lit") == nil {
+		t.Fatal("the attached chapter is not composed into the host")
+	}
+}
