@@ -269,6 +269,14 @@ func TestFrenchLeavesNoEnglish(t *testing.T) {
 	if got := p.text(`[data-campaign="gannet-rock"] .progress`); regexp.MustCompile(`\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|AM|PM)\b`).MatchString(got) {
 		t.Errorf("the French library dates in English: %q", got)
 	}
+	// The blurbs: Gannet Rock's in French, the Marrow Affair's (which has
+	// no French) in English and marked so.
+	if got := p.text(`[data-campaign="gannet-rock"] .blurb`); !strings.Contains(got, "bateau de relève") {
+		t.Errorf("Gannet Rock's blurb in the French library reads %q", got)
+	}
+	if got := eval[string](p, `document.querySelector('[data-campaign="the-marrow-affair"] .blurb')?.closest("[lang]")?.lang ?? ""`); got != "en" {
+		t.Errorf("the Marrow Affair's English blurb is marked lang=%q in the French library", got)
+	}
 	p.shot("french-library")
 	p.visit("#/gallery")
 	p.screen("gallery")

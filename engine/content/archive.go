@@ -35,6 +35,7 @@ type StoredCampaign struct {
 	KindID    string                  `json:"kindId"`
 	Version   string                  `json:"version"`
 	TitleKey  core.LocKey             `json:"titleKey"`
+	BlurbKey  core.LocKey             `json:"blurbKey,omitempty"`
 	Content   json.RawMessage         `json:"content"`
 	Migration *core.CampaignMigration `json:"migration,omitempty"`
 	Includes  []core.Include          `json:"includes,omitempty"`
@@ -225,7 +226,7 @@ func formOf(c *core.Campaign, p *core.Provenance) (EpochForm, error) {
 		return EpochForm{}, err
 	}
 	return EpochForm{
-		Campaign:    StoredCampaign{ID: c.ID, KindID: c.KindID, Version: c.Version, TitleKey: c.TitleKey, Content: raw, Migration: c.Migration, Includes: c.Includes},
+		Campaign:    StoredCampaign{ID: c.ID, KindID: c.KindID, Version: c.Version, TitleKey: c.TitleKey, BlurbKey: c.BlurbKey, Content: raw, Migration: c.Migration, Includes: c.Includes},
 		Attachments: append([]core.Attachment{}, p.Attachments...),
 		Strings:     p.Strings,
 		Catalogs:    p.Catalogs,
@@ -322,7 +323,7 @@ func (a *Archive) Restore(s StoredEpoch) RestoreResult {
 		return unsupported([]core.ValidationError{core.Errorf(core.ReasonInvalidState, "content", "%v", err)})
 	}
 	sc := s.Form.Campaign
-	c := &core.Campaign{ID: sc.ID, KindID: sc.KindID, Version: sc.Version, TitleKey: sc.TitleKey, Content: content, Migration: sc.Migration, Includes: sc.Includes}
+	c := &core.Campaign{ID: sc.ID, KindID: sc.KindID, Version: sc.Version, TitleKey: sc.TitleKey, BlurbKey: sc.BlurbKey, Content: content, Migration: sc.Migration, Includes: sc.Includes}
 	if vr := k.ValidateCampaign(c, s.Form.Strings); !vr.OK {
 		return unsupported(vr.Errors)
 	}

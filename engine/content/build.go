@@ -38,6 +38,7 @@ type campaignFile struct {
 	Kind      string                  `json:"kind"`
 	Version   string                  `json:"version"`
 	Title     core.SourceText         `json:"title"`
+	Blurb     *core.SourceText        `json:"blurb,omitempty"`
 	Content   json.RawMessage         `json:"content"`
 	Migration *core.CampaignMigration `json:"migration,omitempty"`
 	Includes  []core.Include          `json:"includes,omitempty"`
@@ -247,12 +248,14 @@ func (b *builder) campaign(src Source) (*unit, bool) {
 	}
 	title := f.Title.Lift(f.ID + ".title")
 	strs := map[core.LocKey]string{}
-	for i, t := range append([]core.AuthoredText{title}, lifted...) {
-		path := "title"
-		if i > 0 {
-			path = "content"
-		}
-		b.addString(src, f.ID, path, strs, t)
+	b.addString(src, f.ID, "title", strs, title)
+	var blurb core.AuthoredText
+	if f.Blurb != nil {
+		blurb = f.Blurb.Lift(f.ID + ".blurb")
+		b.addString(src, f.ID, "blurb", strs, blurb)
+	}
+	for _, t := range lifted {
+		b.addString(src, f.ID, "content", strs, t)
 	}
 	// The default table's plurals: their syntax is the kind's to check
 	// (it knows where each text stands), their cases are checked here.
@@ -269,7 +272,7 @@ func (b *builder) campaign(src Source) (*unit, bool) {
 	if len(b.errors) > before {
 		return nil, false
 	}
-	c := &core.Campaign{ID: f.ID, KindID: k.ID(), Version: f.Version, TitleKey: title.Key, Content: content, Migration: f.Migration, Includes: f.Includes}
+	c := &core.Campaign{ID: f.ID, KindID: k.ID(), Version: f.Version, TitleKey: title.Key, BlurbKey: blurb.Key, Content: content, Migration: f.Migration, Includes: f.Includes}
 	return &unit{src: src, kind: k, campaign: c, own: own}, true
 }
 

@@ -422,3 +422,44 @@ func TestBuildChecksPluralsInEveryTable(t *testing.T) {
 		})
 	}
 }
+
+// TestBuildBlurb: a campaign's blurb is one of its own strings, under
+// "<id>.blurb" or the key it names, translated like any other.
+func TestBuildBlurb(t *testing.T) {
+	good := string(testkind.Campaign("alpha", "1.0.0", 3))
+	blurbed := strings.Replace(good, `"title":"Counter alpha",`, `"title":"Counter alpha","blurb":"Count to three.",`, 1)
+	reg, res := content.Build(kinds, content.Source{Path: "a.json", Campaign: []byte(blurbed),
+		Translations: map[string][]byte{"fr": []byte(`{"alpha.blurb":"Comptez jusqu'à trois."}`)}})
+	if !res.OK {
+		t.Fatalf("build: %v", res.Errors)
+	}
+	c := reg.Campaign("alpha")
+	if c.BlurbKey != "alpha.blurb" || reg.Strings["alpha.blurb"] != "Count to three." || reg.Catalogs["fr"]["alpha.blurb"] != "Comptez jusqu'à trois." {
+		t.Fatalf("blurb key %q, text %q, French %q", c.BlurbKey, reg.Strings["alpha.blurb"], reg.Catalogs["fr"]["alpha.blurb"])
+	}
+	// A host that kept this version restores it with its blurb.
+	a, err := content.NewArchive(kinds, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, _ := a.Stored("alpha", "1.0.0")
+	fresh, err := content.NewArchive(kinds, build(t, "alpha", "2.0.0", 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := fresh.Restore(stored); r.Outcome != content.Restored || fresh.Resolve("alpha", "1.0.0").Campaign("alpha").BlurbKey != "alpha.blurb" {
+		t.Fatalf("restored without its blurb: %+v", r)
+	}
+	named := strings.Replace(good, `"title":"Counter alpha",`, `"title":"Counter alpha","blurb":{"key":"alpha.pitch","text":"Count."},`, 1)
+	if reg, res := content.Build(kinds, src("a.json", named)); !res.OK || reg.Campaign("alpha").BlurbKey != "alpha.pitch" {
+		t.Fatalf("a blurb with its own key: %v", res.Errors)
+	}
+	if reg, _ := content.Build(kinds, src("a.json", good)); reg.Campaign("alpha").BlurbKey != "" {
+		t.Fatal("a campaign without a blurb has a blurb key")
+	}
+	for _, bad := range []string{`"blurb":""`, `"blurb":{"key":"Bad Key","text":"x"}`} {
+		if reg, res := content.Build(kinds, src("a.json", strings.Replace(good, `"title":"Counter alpha",`, `"title":"Counter alpha",`+bad+",", 1))); reg != nil || res.Errors[0].Path != "blurb" {
+			t.Errorf("%s: accepted or misplaced: %v", bad, res.Errors)
+		}
+	}
+}

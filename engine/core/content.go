@@ -21,6 +21,9 @@ type Campaign struct {
 	KindID   string `json:"kindId"`
 	Version  string `json:"version"`
 	TitleKey LocKey `json:"titleKey"`
+	// BlurbKey is the key of the campaign's blurb, one or two sentences
+	// the library shows under its title; "" when it has none.
+	BlurbKey LocKey `json:"blurbKey,omitempty"`
 	Content  any    `json:"content"`
 	// Migration declares how states made under earlier versions map onto
 	// this one (§10.2). Nil means no id moved.

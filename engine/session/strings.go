@@ -21,6 +21,8 @@ type CampaignSummary struct {
 	CampaignID string      `json:"campaignId"`
 	KindID     string      `json:"kindId"`
 	TitleKey   core.LocKey `json:"titleKey"`
+	// BlurbKey is the campaign's blurb, when it has one.
+	BlurbKey core.LocKey `json:"blurbKey,omitempty"`
 	// Progress is present iff a profile was given and the campaign's kind
 	// counts its terminals.
 	Progress *Progress `json:"progress,omitempty"`
@@ -58,17 +60,22 @@ func (s *Store) ListCampaigns(ctx context.Context, profileID, locale string) (Ca
 	engineText := s.engine.EngineStrings()
 	for _, id := range reg.Order {
 		c := reg.Campaigns[id]
-		sum := CampaignSummary{CampaignID: c.ID, KindID: c.KindID, TitleKey: c.TitleKey}
+		sum := CampaignSummary{CampaignID: c.ID, KindID: c.KindID, TitleKey: c.TitleKey, BlurbKey: c.BlurbKey}
 		if found != nil {
 			if tc, ok := s.engine.Kind(c.KindID).(core.TerminalCounter); ok {
 				sum.Progress = &Progress{Discovered: len(found[c.ID]), Total: tc.TerminalCount(c)}
 			}
 		}
 		out.Campaigns = append(out.Campaigns, sum)
-		if text, ok := authoredText(reg, c.ID, locale, c.TitleKey, engineText); ok {
-			out.Strings[c.TitleKey] = text
-		} else if text, ok := engineText[c.TitleKey]; ok {
-			out.Strings[c.TitleKey] = text
+		for _, key := range []core.LocKey{c.TitleKey, c.BlurbKey} {
+			if key == "" {
+				continue
+			}
+			if text, ok := authoredText(reg, c.ID, locale, key, engineText); ok {
+				out.Strings[key] = text
+			} else if text, ok := engineText[key]; ok {
+				out.Strings[key] = text
+			}
 		}
 	}
 	return out, nil

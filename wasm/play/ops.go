@@ -258,6 +258,7 @@ type librarySummary struct {
 	KindID       string            `json:"kindId"`
 	TitleKey     core.LocKey       `json:"titleKey"`
 	Title        string            `json:"title"`
+	Blurb        string            `json:"blurb,omitempty"`
 	Locales      []string          `json:"locales"`
 	Progress     *session.Progress `json:"progress,omitempty"`
 	Achievements struct {
@@ -289,7 +290,7 @@ func opListCampaigns(ctx context.Context, arg json.RawMessage) (any, error) {
 			return nil, err
 		}
 		for _, c := range cat.Campaigns {
-			s := librarySummary{CampaignID: c.CampaignID, KindID: c.KindID, TitleKey: c.TitleKey, Title: cat.Strings[c.TitleKey],
+			s := librarySummary{CampaignID: c.CampaignID, KindID: c.KindID, TitleKey: c.TitleKey, Title: cat.Strings[c.TitleKey], Blurb: cat.Strings[c.BlurbKey],
 				Locales: ch.locales, Progress: c.Progress, Last: h.last(c.CampaignID)}
 			s.Achievements.Total = len(ch.engine.Milestones(ch.engine.Registry().Campaign(c.CampaignID)).Achievements)
 			for _, r := range prof.Profile.Achievements {

@@ -82,6 +82,7 @@ function card(c) {
   return h("li.card", { dataset: { campaign: c.campaignId, kind: c.kindId } },
     h("p.kind", null, kindName(c.kindId)),
     h("h2", { id: titleId, lang: titleLang === pageLocale() ? null : titleLang }, c.title),
+    c.blurb ? h("p.blurb", { lang: titleLang === pageLocale() ? null : titleLang }, c.blurb) : null,
     c.locales.length > 1 ? h("p.langs", null, tr("{n} languages", { n: c.locales.length })) : null,
     stats, meter, buttons);
 }
