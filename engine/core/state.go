@@ -550,15 +550,15 @@ func DecodeChecked[T any](data []byte, prefix string, check func(*T) error) (any
 	return v, nil
 }
 
-// encodedSize estimates the size of l's canonical encoding: exact for a
-// prefix and for entries already encoded, a guess for the rest.
+// encodedSize returns the size of l's canonical entries, comma separated,
+// encoding (and caching) the appended ones not yet encoded.
 func (l Log) encodedSize() int {
 	size, base := 0, l.base()
 	if base > 0 {
-		size = l.pre.ends[min(base, l.n)-1]
+		size = l.pre.ends[min(base, l.n)-1] + 1
 	}
 	if l.n > base {
-		size += 40 * (l.n - base)
+		size += len(l.b.encoded(l.n - base))
 	}
 	return size
 }
