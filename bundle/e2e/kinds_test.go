@@ -10,11 +10,7 @@ import (
 func TestSimulationPlaysWeeksToAResolution(t *testing.T) {
 	t.Parallel()
 	p := open(t)
-	p.visit("")
-	p.screen("library")
-	p.click(`[data-start="first-flat"]`)
-	p.screen("play")
-	p.waitJS(`document.querySelector(".kind-screen")?.dataset.kind === "simulation"`)
+	startGame(p, "first-flat", "simulation")
 	p.shot("sim-start")
 	p.axe("simulation screen")
 	// What an activity costs and earns, said once and never as €0.00.
@@ -84,11 +80,7 @@ func TestSimulationPlaysWeeksToAResolution(t *testing.T) {
 func TestWorldBuildAndAdvanceTime(t *testing.T) {
 	t.Parallel()
 	p := open(t)
-	p.visit("")
-	p.screen("library")
-	p.click(`[data-start="pier-fair"]`)
-	p.screen("play")
-	p.waitJS(`document.querySelector(".kind-screen")?.dataset.kind === "world-graph"`)
+	startGame(p, "pier-fair", "world-graph")
 	p.axe("world screen")
 	// The premise is open before the first hour, the map has a key.
 	if !eval[bool](p, `document.querySelector("details.premise")?.open === true && document.querySelector("details.premise p").textContent.length > 40`) {
@@ -172,4 +164,48 @@ func TestPlanRemoveOneAndRepeatLastWeek(t *testing.T) {
 	}
 	p.click(`[data-role="repeat-plan"]`)
 	p.waitJS(`[...document.querySelectorAll(".plan-items li > span:first-child")].map((s) => s.textContent).join("|") === ` + fmt.Sprintf("%q", planned))
+}
+
+// TestWorldAndSimulationAchievements: building the Pier Fair's Ferris
+// wheel unlocks its achievement, announced as a story's are; the gallery
+// shows it among the Pier Fair's, the library counts it, and the
+// simulations list theirs too.
+func TestWorldAndSimulationAchievements(t *testing.T) {
+	t.Parallel()
+	p := open(t)
+	startGame(p, "pier-fair", "world-graph")
+	p.watchToasts()
+	node := eval[string](p, `document.querySelector("[data-build]").dataset.build`)
+	eval[bool](p, fmt.Sprintf(`(() => { const s = document.querySelector('.place[data-node=%q] [data-role="building"]'); s.value = "ferris_wheel"; s.dispatchEvent(new Event("change")); return true; })()`, node))
+	p.act(fmt.Sprintf(`[data-build=%q]`, node))
+	p.waitJS(`window.toastLog.includes("Achievement unlocked")`)
+	if got := p.text("#toasts"); !strings.Contains(got, "Big Wheel") {
+		t.Errorf("the achievement toast reads %q", got)
+	}
+	p.visit("#/gallery/pier-fair")
+	p.screen("gallery")
+	if n := p.count(`[data-campaign="pier-fair"] .tile[data-achievement]`); n != 3 {
+		t.Errorf("the gallery shows %d of the Pier Fair's achievements, want 3", n)
+	}
+	if got := p.text(`[data-campaign="pier-fair"] .tile.got[data-achievement="big_wheel"]`); !strings.Contains(got, "Big Wheel") {
+		t.Errorf("the gallery's Big Wheel tile reads %q", got)
+	}
+	p.visit("")
+	p.screen("library")
+	for campaign, want := range map[string]string{"pier-fair": "1 of 3", "first-flat": "0 of 4", "harbour-bakery": "0 of 3"} {
+		got := eval[string](p, fmt.Sprintf(`[...document.querySelectorAll('[data-campaign=%q] .progress div')].find((d) => d.querySelector("dt").textContent === "Achievements")?.querySelector("dd").textContent ?? ""`, campaign))
+		if got != want {
+			t.Errorf("%s's card counts achievements %q, want %q", campaign, got, want)
+		}
+	}
+}
+
+// startGame starts campaign, of kind, from the library.
+func startGame(p *page, campaign, kind string) {
+	p.t.Helper()
+	p.visit("")
+	p.screen("library")
+	p.click(fmt.Sprintf(`[data-start=%q]`, campaign))
+	p.screen("play")
+	p.waitJS(fmt.Sprintf(`document.querySelector(".kind-screen")?.dataset.kind === %q`, kind))
 }

@@ -294,3 +294,27 @@ func Epochs(t testing.TB, k core.Kind, regs ...*core.Registry) *core.Engine {
 	}
 	return e
 }
+
+// Unlocked returns the achievements an action's result unlocked, from its
+// achievement_unlocked changes at "achieved.<id>", failing t when one
+// comes without the message of its title, "<campaign>.achievement.<id>.title".
+func Unlocked(t testing.TB, res core.ActionResult, campaign string) []string {
+	t.Helper()
+	var ids []string
+	for _, c := range res.Changes {
+		if c.Reason != core.ReasonAchievementUnlocked {
+			continue
+		}
+		id := strings.TrimPrefix(c.Path, "achieved.")
+		ids = append(ids, id)
+		title := campaign + ".achievement." + id + ".title"
+		found := false
+		for _, m := range res.Messages {
+			found = found || m.Key == title
+		}
+		if !found {
+			t.Errorf("%s unlocked without its title in the messages: %+v", id, res.Messages)
+		}
+	}
+	return ids
+}

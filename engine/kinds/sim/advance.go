@@ -78,7 +78,8 @@ func (k Kind) Advance(state any, actionID string, params core.Params, ctx *core.
 	case ActionPlanClear:
 		return planClear(s)
 	}
-	return endWeek(s, c, ctx.Strings(), ctx.Emit, ctx.Derive)
+	// Achievements are met by what a week does, so they unlock at its end.
+	return contentkind.WithAchievements(c.Achievements, s, endWeek(s, c, ctx.Strings(), ctx.Emit, ctx.Derive))
 }
 
 // planTotals returns the hours and money the plan commits.

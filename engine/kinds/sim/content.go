@@ -26,20 +26,21 @@ const (
 // Content is the runtime content of a simulation campaign: everything
 // player-facing is a LocKey. It never changes once built.
 type Content struct {
-	Weeks         int           `json:"weeks"`
-	HoursPerWeek  int64         `json:"hoursPerWeek"`
-	StartingMoney int64         `json:"startingMoney"`
-	Upkeep        int64         `json:"upkeep"`
-	Currency      string        `json:"currency"`
-	IntroKey      core.LocKey   `json:"introKey"`
-	Stats         []Stat        `json:"stats"`
-	Activities    []Activity    `json:"activities"`
-	Investment    *Investment   `json:"investment,omitempty"`
-	Incidents     Incidents     `json:"incidents"`
-	Chains        []Chain       `json:"chains"`
-	Goals         []Goal        `json:"goals"`
-	Endings       EndingKeys    `json:"endings"`
-	idx           *contentIndex `json:"-"`
+	Weeks         int                       `json:"weeks"`
+	HoursPerWeek  int64                     `json:"hoursPerWeek"`
+	StartingMoney int64                     `json:"startingMoney"`
+	Upkeep        int64                     `json:"upkeep"`
+	Currency      string                    `json:"currency"`
+	IntroKey      core.LocKey               `json:"introKey"`
+	Stats         []Stat                    `json:"stats"`
+	Activities    []Activity                `json:"activities"`
+	Investment    *Investment               `json:"investment,omitempty"`
+	Incidents     Incidents                 `json:"incidents"`
+	Chains        []Chain                   `json:"chains"`
+	Goals         []Goal                    `json:"goals"`
+	Achievements  []contentkind.Achievement `json:"achievements,omitempty"`
+	Endings       EndingKeys                `json:"endings"`
+	idx           *contentIndex             `json:"-"`
 }
 
 // Stat is a named integer value that drifts each week, kept in [Min, Max].
@@ -274,6 +275,7 @@ func (c *Content) locKeys() authoring.Keys {
 	for _, g := range c.Goals {
 		ks.Add(g.LabelKey, "content.goals."+g.ID+".label")
 	}
+	contentkind.AchievementKeys(&ks, c.Achievements)
 	return ks
 }
 
@@ -415,6 +417,7 @@ func (c *Content) check(k *authoring.Findings) {
 			checkCondition(k, authoring.ElemPath("content.activities", i, a.ID)+".requires", *a.Requires, stats, acts)
 		}
 	}
+	contentkind.CheckAchievements(k, c.Achievements, func(f string) string { return fieldKind(f, stats, acts) })
 }
 
 // checkCondition checks a condition's shape and that every field it reads is in

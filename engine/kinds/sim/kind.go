@@ -183,11 +183,12 @@ const (
 // EventNames implements core.Kind.
 func (Kind) EventNames() []string { return []string{EventSystemRan, EventWeekEnded} }
 
-// Milestones implements core.MilestoneKind: no achievements, and the three
-// resolutions as endings.
+// Milestones implements core.MilestoneKind: the campaign's achievements,
+// and the three resolutions as endings.
 func (Kind) Milestones(c *core.Campaign) core.Milestones {
-	e := contentOf(c).Endings
-	return core.Milestones{Achievements: []core.Milestone{}, Endings: []core.Milestone{
+	content := contentOf(c)
+	e := content.Endings
+	return core.Milestones{Achievements: contentkind.AchievementMilestones(content.Achievements), Endings: []core.Milestone{
 		{ID: ResolutionGoalsMet, TitleKey: e.GoalsMet, Outcome: core.OutcomeWin},
 		{ID: ResolutionWeekLimitReached, TitleKey: e.WeekLimitReached, Outcome: core.OutcomeNeutral},
 		{ID: ResolutionFailed, TitleKey: e.Failed, Outcome: core.OutcomeLose},

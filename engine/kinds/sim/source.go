@@ -15,19 +15,20 @@ import (
 // file. Player-facing text is inline (core.SourceText); numbers are whole.
 
 type sourceContent struct {
-	Weeks         num               `json:"weeks"`
-	HoursPerWeek  num               `json:"hoursPerWeek"`
-	StartingMoney num               `json:"startingMoney"`
-	Upkeep        num               `json:"upkeep"`
-	Currency      string            `json:"currency"`
-	Intro         core.SourceText   `json:"intro"`
-	Stats         []sourceStat      `json:"stats"`
-	Activities    []sourceActivity  `json:"activities"`
-	Investment    *sourceInvestment `json:"investment"`
-	Incidents     *sourceIncidents  `json:"incidents"`
-	Chains        []sourceChain     `json:"chains"`
-	Goals         []sourceGoal      `json:"goals"`
-	Endings       sourceEndings     `json:"endings"`
+	Weeks         num                             `json:"weeks"`
+	HoursPerWeek  num                             `json:"hoursPerWeek"`
+	StartingMoney num                             `json:"startingMoney"`
+	Upkeep        num                             `json:"upkeep"`
+	Currency      string                          `json:"currency"`
+	Intro         core.SourceText                 `json:"intro"`
+	Stats         []sourceStat                    `json:"stats"`
+	Activities    []sourceActivity                `json:"activities"`
+	Investment    *sourceInvestment               `json:"investment"`
+	Incidents     *sourceIncidents                `json:"incidents"`
+	Chains        []sourceChain                   `json:"chains"`
+	Goals         []sourceGoal                    `json:"goals"`
+	Achievements  []contentkind.SourceAchievement `json:"achievements"`
+	Endings       sourceEndings                   `json:"endings"`
 }
 
 type sourceStat struct {
@@ -229,5 +230,6 @@ func buildContent(src *sourceContent, b *authoring.Builder) *Content {
 			By:        int(b.Int(g.By, p+".by", 0, false)),
 		})
 	}
+	c.Achievements = contentkind.BuildAchievements(b, src.Achievements, missingCondition())
 	return c
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/storyloom/storyloom/engine/condition"
@@ -36,6 +37,9 @@ type State struct {
 	History []WeekRecord `json:"history"`
 	// Resolution is the terminal id once the game has ended.
 	Resolution string `json:"resolution,omitempty"`
+	// Achieved lists the achievements unlocked in this game, in the order
+	// they were.
+	Achieved []string `json:"achieved,omitempty"`
 }
 
 // PlanItem is one line of the weekly plan: an activity and how many times.
@@ -73,8 +77,18 @@ func (s *State) clone() *State {
 	c.Chains = contentkind.CloneMap(s.Chains)
 	c.Goals = contentkind.CloneMap(s.Goals)
 	c.History = s.History[:len(s.History):len(s.History)]
+	c.Achieved = slices.Clip(s.Achieved)
 	return &c
 }
+
+// UnlockedAchievements implements contentkind.Achiever.
+func (s *State) UnlockedAchievements() *[]string { return &s.Achieved }
+
+// Copy implements contentkind.Achiever: a copy an action may change.
+func (s *State) Copy() *State { return s.clone() }
+
+// Resolver implements contentkind.Achiever: the state's condition fields.
+func (s *State) Resolver() condition.Resolver { return resolver{s} }
 
 func (s *State) setFlag(f string) bool {
 	i := sort.SearchStrings(s.Flags, f)

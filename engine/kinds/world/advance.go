@@ -51,7 +51,8 @@ var declared = map[string][]string{
 // Advance implements core.Kind: build, demolish, set_price, hire, fire and
 // advance_ticks. Every bad parameter is refused with a reason code and
 // changes nothing; an undeclared key is refused with unexpected_params
-// before any value is read.
+// before any value is read. After an accepted action, every achievement
+// whose condition now holds is unlocked.
 func (Kind) Advance(state any, actionID string, params core.Params, ctx *core.Context) core.AdvanceResult {
 	s, err := stateOf(state)
 	if err != nil {
@@ -61,6 +62,11 @@ func (Kind) Advance(state any, actionID string, params core.Params, ctx *core.Co
 	if refusal, refused := spec.Refuse(s, s.Resolution != "", actionID, params, declared); refused {
 		return refusal
 	}
+	return contentkind.WithAchievements(c.Achievements, s, act(s, c, actionID, params, ctx))
+}
+
+// act runs one declared action.
+func act(s *State, c *Content, actionID string, params core.Params, ctx *core.Context) core.AdvanceResult {
 	switch actionID {
 	case ActionBuild:
 		return build(s, c, params)

@@ -26,22 +26,23 @@ const (
 // Content is the runtime content of a world-graph campaign: everything
 // player-facing is a LocKey. It never changes once built.
 type Content struct {
-	StartingMoney int64         `json:"startingMoney"`
-	Currency      string        `json:"currency"`
-	IntroKey      core.LocKey   `json:"introKey"`
-	TickLimit     int64         `json:"tickLimit"`
-	Entrance      string        `json:"entrance"`
-	Nodes         []Node        `json:"nodes"`
-	Edges         []Edge        `json:"edges"`
-	Buildings     []Building    `json:"buildings"`
-	Staff         []Staff       `json:"staff"`
-	Guests        GuestRules    `json:"guests"`
-	Incidents     []Incident    `json:"incidents"`
-	Start         Start         `json:"start"`
-	Objectives    []Objective   `json:"objectives"`
-	Failures      []Failure     `json:"failures"`
-	Endings       EndingKeys    `json:"endings"`
-	idx           *contentIndex `json:"-"`
+	StartingMoney int64                     `json:"startingMoney"`
+	Currency      string                    `json:"currency"`
+	IntroKey      core.LocKey               `json:"introKey"`
+	TickLimit     int64                     `json:"tickLimit"`
+	Entrance      string                    `json:"entrance"`
+	Nodes         []Node                    `json:"nodes"`
+	Edges         []Edge                    `json:"edges"`
+	Buildings     []Building                `json:"buildings"`
+	Staff         []Staff                   `json:"staff"`
+	Guests        GuestRules                `json:"guests"`
+	Incidents     []Incident                `json:"incidents"`
+	Start         Start                     `json:"start"`
+	Objectives    []Objective               `json:"objectives"`
+	Failures      []Failure                 `json:"failures"`
+	Achievements  []contentkind.Achievement `json:"achievements,omitempty"`
+	Endings       EndingKeys                `json:"endings"`
+	idx           *contentIndex             `json:"-"`
 }
 
 // Node is a place in the world.
@@ -294,6 +295,7 @@ func (c *Content) locKeys() authoring.Keys {
 	for _, f := range c.Failures {
 		ks.Add(f.LabelKey, "content.failures."+f.ID+".label")
 	}
+	contentkind.AchievementKeys(&ks, c.Achievements)
 	return ks
 }
 
@@ -439,6 +441,12 @@ func (c *Content) check(k *authoring.Findings) {
 		}
 		checkCondition(k, p+".condition", f.Condition, buildings, staff)
 	}
+	contentkind.CheckAchievements(k, c.Achievements, func(f string) string {
+		if knownField(f, buildings, staff) {
+			return authoring.FieldNumber
+		}
+		return ""
+	})
 }
 
 // checkCondition checks a condition's shape and vocabulary

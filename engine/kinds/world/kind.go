@@ -189,11 +189,12 @@ func (Kind) EventNames() []string { return []string{EventTicksAdvanced} }
 // TerminalCount implements core.TerminalCounter: the two resolutions.
 func (Kind) TerminalCount(*core.Campaign) int { return 2 }
 
-// Milestones implements core.MilestoneKind: no achievements, and the two
-// resolutions as endings.
+// Milestones implements core.MilestoneKind: the campaign's achievements,
+// and the two resolutions as endings.
 func (Kind) Milestones(c *core.Campaign) core.Milestones {
-	e := contentOf(c).Endings
-	return core.Milestones{Achievements: []core.Milestone{}, Endings: []core.Milestone{
+	content := contentOf(c)
+	e := content.Endings
+	return core.Milestones{Achievements: contentkind.AchievementMilestones(content.Achievements), Endings: []core.Milestone{
 		{ID: ResolutionObjectivesMet, TitleKey: e.ObjectivesMet, Outcome: core.OutcomeWin},
 		{ID: ResolutionFailed, TitleKey: e.Failed, Outcome: core.OutcomeLose},
 	}}

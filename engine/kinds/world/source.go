@@ -14,21 +14,22 @@ import (
 // The source format: what an author writes under "content".
 
 type sourceContent struct {
-	StartingMoney num               `json:"startingMoney"`
-	Currency      string            `json:"currency"`
-	Intro         core.SourceText   `json:"intro"`
-	TickLimit     num               `json:"tickLimit"`
-	Entrance      string            `json:"entrance"`
-	Nodes         []sourceNode      `json:"nodes"`
-	Edges         []Edge            `json:"edges"`
-	Buildings     []sourceBuilding  `json:"buildings"`
-	Staff         []sourceStaff     `json:"staff"`
-	Guests        sourceGuests      `json:"guests"`
-	Incidents     []sourceIncident  `json:"incidents"`
-	Start         sourceStart       `json:"start"`
-	Objectives    []sourceObjective `json:"objectives"`
-	Failures      []sourceFailure   `json:"failures"`
-	Endings       sourceEndings     `json:"endings"`
+	StartingMoney num                             `json:"startingMoney"`
+	Currency      string                          `json:"currency"`
+	Intro         core.SourceText                 `json:"intro"`
+	TickLimit     num                             `json:"tickLimit"`
+	Entrance      string                          `json:"entrance"`
+	Nodes         []sourceNode                    `json:"nodes"`
+	Edges         []Edge                          `json:"edges"`
+	Buildings     []sourceBuilding                `json:"buildings"`
+	Staff         []sourceStaff                   `json:"staff"`
+	Guests        sourceGuests                    `json:"guests"`
+	Incidents     []sourceIncident                `json:"incidents"`
+	Start         sourceStart                     `json:"start"`
+	Objectives    []sourceObjective               `json:"objectives"`
+	Failures      []sourceFailure                 `json:"failures"`
+	Achievements  []contentkind.SourceAchievement `json:"achievements"`
+	Endings       sourceEndings                   `json:"endings"`
 }
 
 type sourceNode struct {
@@ -231,5 +232,6 @@ func buildContent(src *sourceContent, b *authoring.Builder) *Content {
 		c.Failures = append(c.Failures, Failure{ID: f.ID, LabelKey: b.Text(f.Label, "failure."+f.ID+".label", p+".label", true),
 			Condition: b.Cond(f.Condition, p+".condition", missingCondition())})
 	}
+	c.Achievements = contentkind.BuildAchievements(b, src.Achievements, missingCondition())
 	return c
 }

@@ -3,6 +3,7 @@ package world
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/storyloom/storyloom/engine/condition"
@@ -41,6 +42,9 @@ type State struct {
 	// Resolution and FailureID are set once the game has ended.
 	Resolution string `json:"resolution,omitempty"`
 	FailureID  string `json:"failureId,omitempty"`
+	// Achieved lists the achievements unlocked in this game, in the order
+	// they were.
+	Achieved []string `json:"achieved,omitempty"`
 }
 
 // Site is a building placed on a node.
@@ -96,8 +100,18 @@ func (s *State) clone() *State {
 	c.Incidents = contentkind.CloneMap(s.Incidents)
 	c.Alerts = append([]Alert(nil), s.Alerts...)
 	c.Objectives = contentkind.CloneMap(s.Objectives)
+	c.Achieved = slices.Clip(s.Achieved)
 	return &c
 }
+
+// UnlockedAchievements implements contentkind.Achiever.
+func (s *State) UnlockedAchievements() *[]string { return &s.Achieved }
+
+// Copy implements contentkind.Achiever: a copy an action may change.
+func (s *State) Copy() *State { return s.clone() }
+
+// Resolver implements contentkind.Achiever: the state's condition fields.
+func (s *State) Resolver() condition.Resolver { return resolver{s} }
 
 // stateOf type-asserts a kind state handed back by the engine.
 func stateOf(v any) (*State, error) { return spec.State(v) }
