@@ -75,16 +75,19 @@ func TestNoIdentifiersReachThePlayer(t *testing.T) {
 	if got := p.text(".time"); strings.Contains(got, "tick") {
 		t.Errorf("the time panel speaks of ticks: %q", got)
 	}
-	for step := 0; step < 60 && eval[string](p, `document.querySelector(".kind-screen").dataset.status`) != "ended"; step++ {
-		if step%4 == 0 && eval[bool](p, `!!document.querySelector("[data-build]:not([disabled])")`) {
+	for step := 0; step < 120 && eval[string](p, `document.querySelector(".kind-screen").dataset.status`) != "ended"; step++ {
+		switch {
+		case p.count(".offer [data-choice]") > 0 && step%3 != 0:
+			p.act(".offer [data-choice]") // a third of the offers left to lapse
+		case step%4 == 0 && eval[bool](p, `!!document.querySelector("[data-build]:not([disabled])")`):
 			p.act(`[data-build]:not([disabled])`)
-		} else {
-			p.act(`[data-advance="24"]`)
+		default:
+			p.act(".time button[data-advance]:last-of-type") // a day, or what is left of the season
 		}
 		p.noIdentifiers(fmt.Sprintf("pier-fair step %d", step))
 	}
 	if eval[string](p, `document.querySelector(".kind-screen").dataset.status`) != "ended" {
-		t.Fatal("the fair did not end in 60 steps")
+		t.Fatal("the fair did not end in 120 steps")
 	}
 	if got := eval[[]string](p, `[...document.querySelectorAll(".goals li .badge")].map((b) => b.textContent)`); strings.Contains(strings.Join(got, "|"), "In progress") {
 		t.Errorf("after the end the objectives read %q", got)

@@ -95,17 +95,27 @@ func TestWorldBuildAndAdvanceTime(t *testing.T) {
 		t.Fatalf("%s is still free after building: %s", node, p.text(fmt.Sprintf(`.place[data-node=%q]`, node)))
 	}
 	before := p.text(".time .muted")
+	// A day's advance stops at ten, when the day's offer opens; answered,
+	// time goes on.
 	p.act(`[data-advance="24"]`)
+	if got := p.text(".time .muted"); !strings.Contains(got, "Hour 10 ") || p.count(".offer [data-choice]") < 2 {
+		t.Fatalf("a day's advance stopped at %q with %d answers offered", got, p.count(".offer [data-choice]"))
+	}
+	p.shot("world-offer")
+	p.act(".offer [data-choice]")
+	if p.count(".offer") != 0 {
+		t.Error("the offer is still asked after its answer")
+	}
 	p.act(`[data-advance="8"]`)
 	after := p.text(".time .muted")
 	if before == after {
 		t.Errorf("time did not pass: %q", after)
 	}
 	if !eval[bool](p, `document.querySelector("details.premise")?.open === false`) {
-		t.Error("the premise is still open after 32 hours")
+		t.Error("the premise is still open after 18 hours")
 	}
-	if !strings.Contains(after, "Hour 32") {
-		t.Errorf("after 32 hours the clock reads %q", after)
+	if !strings.Contains(after, "Hour 18") {
+		t.Errorf("after 18 hours the clock reads %q", after)
 	}
 	p.shot("world")
 }

@@ -46,6 +46,7 @@ var declared = map[string][]string{
 	ActionHire:         {"staff", "count"},
 	ActionFire:         {"staff", "count"},
 	ActionAdvanceTicks: {"ticks"},
+	ActionDecide:       {"choice"},
 }
 
 // Advance implements core.Kind: build, demolish, set_price, hire, fire and
@@ -76,6 +77,8 @@ func act(s *State, c *Content, actionID string, params core.Params, ctx *core.Co
 		return setPrice(s, c, params)
 	case ActionHire, ActionFire:
 		return staffing(s, c, actionID, params)
+	case ActionDecide:
+		return decide(s, c, params)
 	}
 	return advance(s, c, params, ctx)
 }
@@ -259,7 +262,8 @@ func advance(s *State, c *Content, p core.Params, ctx *core.Context) core.Advanc
 	if bad != nil {
 		return *bad
 	}
-	f := advanceTicks(s, c, n, ctx.Derive)
+	// Time stops at the hour an offer opens: the player faces it.
+	f := runTicks(&tickFrame{c: c, s: s.clone(), derive: ctx.Derive, stopAtOffer: true}, n)
 	next := f.s
 	changes := []core.StateChange{
 		{Path: "tick", Op: "increment", Value: next.Tick, Previous: s.Tick, Reason: ReasonTicksAdvanced, Visible: true},
@@ -284,6 +288,17 @@ func advance(s *State, c *Content, p core.Params, ctx *core.Context) core.Advanc
 		}
 		changes = append(changes, core.StateChange{Path: "objective." + st.objective.ID, Op: "set", Value: st.status, Reason: reason, Visible: true})
 		messages = append(messages, core.OutcomeMessage{Key: key, Params: map[string]any{"objective": strings[st.objective.LabelKey], "objectiveKey": st.objective.LabelKey}, Tone: tone, Visible: true})
+	}
+	for _, ev := range f.offers {
+		if ev.lapsed {
+			ch, _ := ev.offer.choice(ev.offer.Default)
+			changes = append(changes, core.StateChange{Path: "offer." + ev.offer.ID, Op: "set", Value: ch.ID, Reason: ReasonOfferLapsed, Visible: true})
+			messages = append(messages, core.OutcomeMessage{Key: KeyOfferLapsed, Params: map[string]any{"offer": strings[ev.offer.TitleKey], "offerKey": ev.offer.TitleKey,
+				"choice": strings[ch.LabelKey], "choiceKey": ch.LabelKey}, Tone: core.ToneNeutral, Visible: true})
+			continue
+		}
+		changes = append(changes, core.StateChange{Path: "offer", Op: "set", Value: ev.offer.ID, Reason: ReasonOfferOpened, Visible: true})
+		messages = append(messages, core.OutcomeMessage{Key: ev.offer.TitleKey, Tone: core.ToneNeutral, Visible: true})
 	}
 	for _, a := range next.Alerts {
 		if a.Tick > s.Tick && a.Type == AlertIncidentActive {

@@ -41,8 +41,13 @@ type Content struct {
 	Objectives    []Objective               `json:"objectives"`
 	Failures      []Failure                 `json:"failures"`
 	Achievements  []contentkind.Achievement `json:"achievements,omitempty"`
-	Endings       EndingKeys                `json:"endings"`
-	idx           *contentIndex             `json:"-"`
+	// OfferHour is the hour of each day (0–23) an offer opens at, and
+	// OfferHours how long it stays open.
+	OfferHour  int64         `json:"offerHour,omitempty"`
+	OfferHours int64         `json:"offerHours,omitempty"`
+	Offers     []Offer       `json:"offers,omitempty"`
+	Endings    EndingKeys    `json:"endings"`
+	idx        *contentIndex `json:"-"`
 }
 
 // Node is a place in the world.
@@ -296,6 +301,7 @@ func (c *Content) locKeys() authoring.Keys {
 		ks.Add(f.LabelKey, "content.failures."+f.ID+".label")
 	}
 	contentkind.AchievementKeys(&ks, c.Achievements)
+	c.offerKeys(&ks)
 	return ks
 }
 
@@ -441,6 +447,7 @@ func (c *Content) check(k *authoring.Findings) {
 		}
 		checkCondition(k, p+".condition", f.Condition, buildings, staff)
 	}
+	c.checkOffers(k, buildings, staff)
 	contentkind.CheckAchievements(k, c.Achievements, func(f string) string {
 		if knownField(f, buildings, staff) {
 			return authoring.FieldNumber

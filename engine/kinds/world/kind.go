@@ -37,6 +37,7 @@ const (
 	ActionHire         = "hire"
 	ActionFire         = "fire"
 	ActionAdvanceTicks = "advance_ticks"
+	ActionDecide       = "decide"
 )
 
 // Reason codes the kind adds to the base set: rejections, the audit reasons
@@ -56,6 +57,8 @@ const (
 	ReasonInvalidCount      = "invalid_count"
 	ReasonStaffLimit        = "staff_limit"
 	ReasonInvalidTickCount  = "invalid_tick_count"
+	ReasonNoOffer           = "no_offer"
+	ReasonUnknownChoice     = "unknown_choice"
 
 	ReasonBuildingBuilt      = "building_built"
 	ReasonBuildingDemolished = "building_demolished"
@@ -66,6 +69,9 @@ const (
 	ReasonObjectiveMet       = "objective_met"
 	ReasonObjectiveFailed    = "objective_failed"
 	ReasonScenarioResolved   = "scenario_resolved"
+	ReasonOfferOpened        = "offer_opened"
+	ReasonOfferAnswered      = "offer_answered"
+	ReasonOfferLapsed        = "offer_lapsed"
 
 	ReasonInvalidNumber    = authoring.ReasonInvalidNumber
 	ReasonUnknownReference = authoring.ReasonUnknownReference
@@ -99,6 +105,11 @@ var reasonText = contentkind.ReasonMessages(map[string]string{
 	ReasonObjectiveMet:       "An objective was met.",
 	ReasonObjectiveFailed:    "An objective was failed.",
 	ReasonScenarioResolved:   "The scenario is over.",
+	ReasonNoOffer:            "Nothing is waiting for an answer.",
+	ReasonUnknownChoice:      "That is not one of the answers.",
+	ReasonOfferOpened:        "Someone asked for a decision.",
+	ReasonOfferAnswered:      "You answered.",
+	ReasonOfferLapsed:        "No answer came in time, so the default stood.",
 })
 
 // Engine-owned LocKeys besides reason messages: action labels
@@ -112,6 +123,9 @@ const (
 	KeyActionHire           = "world-graph.action.hire"
 	KeyActionFire           = "world-graph.action.fire"
 	KeyActionAdvanceTicks   = "world-graph.action.advance_ticks"
+	KeyActionDecide         = "world-graph.action.decide"
+	KeyActionNoOffer        = "world-graph.action.no_offer"
+	KeyOfferLapsed          = "world-graph.offer.lapsed"
 	KeyActionNothingToBuild = "world-graph.action.nothing_to_build"
 	KeyActionNothingBuilt   = "world-graph.action.nothing_built"
 	KeyActionNoStaff        = "world-graph.action.no_staff"
@@ -136,6 +150,9 @@ var engineText = map[string]string{
 	KeyActionHire:           "Hire staff",
 	KeyActionFire:           "Let staff go",
 	KeyActionAdvanceTicks:   "Let time pass",
+	KeyActionDecide:         "Answer",
+	KeyActionNoOffer:        "Nothing is waiting for an answer.",
+	KeyOfferLapsed:          "{offer}: no answer came, so “{choice}” it is.",
 	KeyActionNothingToBuild: "There is no free site you can afford to build on.",
 	KeyActionNothingBuilt:   "Nothing has been built yet.",
 	KeyActionNoStaff:        "You have no staff to let go.",

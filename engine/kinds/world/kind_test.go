@@ -59,8 +59,8 @@ func TestVerbs(t *testing.T) {
 		{name: "fire more than hired", state: hired, action: ActionFire, params: core.Params{"staff": "mechanic", "count": 2.0}, code: ReasonInvalidCount},
 		{name: "advance one tick", state: fresh, action: ActionAdvanceTicks, params: core.Params{"ticks": 1.0},
 			check: func(s *State) bool { return s.Tick == 1 }},
-		{name: "advance the maximum", state: fresh, action: ActionAdvanceTicks, params: core.Params{"ticks": float64(MaxTicksPerAdvance)},
-			check: func(s *State) bool { return s.Resolution != "" }},
+		{name: "advance the maximum: time stops at the first offer", state: fresh, action: ActionAdvanceTicks, params: core.Params{"ticks": float64(MaxTicksPerAdvance)},
+			check: func(s *State) bool { return s.Tick == 10 && s.Offer != nil && s.Offer.Until == 17 }},
 		{name: "advance zero ticks", state: fresh, action: ActionAdvanceTicks, params: core.Params{"ticks": 0.0}, code: ReasonInvalidTickCount},
 		{name: "advance 10^9 ticks", state: fresh, action: ActionAdvanceTicks, params: core.Params{"ticks": 1e9}, code: ReasonInvalidTickCount},
 		{name: "advance negative ticks", state: fresh, action: ActionAdvanceTicks, params: core.Params{"ticks": -5.0}, code: ReasonInvalidTickCount},
@@ -84,7 +84,7 @@ func TestVerbs(t *testing.T) {
 }
 
 func TestTickSystemsOrder(t *testing.T) {
-	want := []string{"clock", "incidents", "arrivals", "guests", "breakdowns", "staff", "economy", "objectives"}
+	want := []string{"clock", "incidents", "arrivals", "guests", "breakdowns", "staff", "economy", "offers", "objectives"}
 	if got := TickSystems(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("TickSystems = %v, want %v", got, want)
 	}
@@ -119,7 +119,8 @@ func randomPlayer(t testing.TB, e *core.Engine, seed string, i, steps int) *core
 }
 
 // TestBatchEqualsSingleTicks: advancing N ticks at once gives the same
-// kind state, bit for bit, as N single ticks (200 seeds).
+// kind state, bit for bit, as single ticks to the same hour (200 seeds);
+// the batch stops short of N only at the hour an offer opens.
 func TestBatchEqualsSingleTicks(t *testing.T) {
 	e := newEngine(t, shippedRegistry(t), nil)
 	for i := 0; i < 200; i++ {
@@ -131,7 +132,11 @@ func TestBatchEqualsSingleTicks(t *testing.T) {
 		n := 1 + i%60
 		batch := e.SubmitAction(s, ActionAdvanceTicks, core.Params{"ticks": float64(n)})
 		single := s
-		for j := 0; j < n && single.Status == core.StatusActive; j++ {
+		to := kindState(batch.Value).Tick
+		if stopped := to < kindState(s).Tick+int64(n) && batch.Value.Status == core.StatusActive; stopped && kindState(batch.Value).Offer == nil {
+			t.Fatalf("seed %d: %d ticks stopped at hour %d with no offer", i, n, to)
+		}
+		for kindState(single).Tick < to && single.Status == core.StatusActive {
 			single = submit(t, e, single, ActionAdvanceTicks, core.Params{"ticks": 1.0})
 		}
 		a, _ := json.Marshal(batch.Value.KindState)

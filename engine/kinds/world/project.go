@@ -33,7 +33,7 @@ func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
 	return contentkind.EngineScene(ctx, KeySceneStatus, params)
 }
 
-// AvailableActions implements core.Kind: the six verbs, each available or
+// AvailableActions implements core.Kind: the seven verbs, each available or
 // not with the reason. Their parameter domain (the build catalogue, free
 // sites, price bands, staff roster, tick bounds) is in the projection.
 func (Kind) AvailableActions(state any, ctx *core.ProjectionContext) []core.AvailableAction {
@@ -69,8 +69,9 @@ func (Kind) AvailableActions(state any, ctx *core.ProjectionContext) []core.Avai
 		act(ActionHire, KeyActionHire, canHire, KeyActionNoHire),
 		act(ActionFire, KeyActionFire, hired, KeyActionNoStaff),
 		act(ActionAdvanceTicks, KeyActionAdvanceTicks, true, ""),
+		act(ActionDecide, KeyActionDecide, s.Offer != nil, KeyActionNoOffer),
 	}
-	out[len(out)-1].Params = map[string]any{"min": 1, "max": MaxTicksPerAdvance}
+	out[len(out)-2].Params = map[string]any{"min": 1, "max": MaxTicksPerAdvance}
 	return out
 }
 
@@ -102,6 +103,14 @@ type View struct {
 	FailureID     *string         `json:"failureId"`
 	EndingKey     core.LocKey     `json:"endingKey,omitempty"`
 	ObjectivesMet []string        `json:"objectivesMet"`
+	// Offer is the offer waiting for an answer, with its choices.
+	Offer *OfferView `json:"offer,omitempty"`
+}
+
+// OfferView is the open offer: the offer, and the last hour it is open.
+type OfferView struct {
+	Offer
+	Until int64 `json:"until"`
 }
 
 // NodeView is a node with what stands on it and how many guests are there.
@@ -208,6 +217,11 @@ func (k Kind) Project(state any, _ core.Audience, ctx *core.ProjectionContext) a
 	for _, st := range c.Staff {
 		v.Staff = append(v.Staff, StaffView{Staff: st, Hired: s.Staff[st.ID]})
 		v.RunningCost += st.Wage * s.Staff[st.ID]
+	}
+	if s.Offer != nil {
+		if of := c.offer(s.Offer.ID); of != nil {
+			v.Offer = &OfferView{Offer: *of, Until: s.Offer.Until}
+		}
 	}
 	for _, in := range c.Incidents {
 		if until, ok := s.Incidents[in.ID]; ok {

@@ -29,6 +29,9 @@ type sourceContent struct {
 	Objectives    []sourceObjective               `json:"objectives"`
 	Failures      []sourceFailure                 `json:"failures"`
 	Achievements  []contentkind.SourceAchievement `json:"achievements"`
+	OfferHour     num                             `json:"offerHour"`
+	OfferHours    num                             `json:"offerHours"`
+	Offers        []sourceOffer                   `json:"offers"`
 	Endings       sourceEndings                   `json:"endings"`
 }
 
@@ -233,5 +236,10 @@ func buildContent(src *sourceContent, b *authoring.Builder) *Content {
 			Condition: b.Cond(f.Condition, p+".condition", missingCondition())})
 	}
 	c.Achievements = contentkind.BuildAchievements(b, src.Achievements, missingCondition())
+	if len(src.Offers) > 0 {
+		c.OfferHour = b.Int(src.OfferHour, "content.offerHour", 10, false)
+		c.OfferHours = b.Int(src.OfferHours, "content.offerHours", 8, false)
+		c.Offers = buildOffers(b, src.Offers)
+	}
 	return c
 }

@@ -45,6 +45,8 @@ type State struct {
 	// Achieved lists the achievements unlocked in this game, in the order
 	// they were.
 	Achieved []string `json:"achieved,omitempty"`
+	// Offer is the offer waiting for an answer, if any.
+	Offer *OpenOffer `json:"offer,omitempty"`
 }
 
 // Site is a building placed on a node.
@@ -143,6 +145,8 @@ func (c *Content) checkState(s *State) error {
 		return fmt.Errorf("too many alerts")
 	case s.Sites == nil || s.Staff == nil || s.Incidents == nil || s.Objectives == nil:
 		return fmt.Errorf("missing maps")
+	case s.Offer != nil && c.offer(s.Offer.ID) == nil:
+		return fmt.Errorf("offer %q is not the campaign's", s.Offer.ID)
 	}
 	for node, site := range s.Sites {
 		n, ok := ix.node[node]

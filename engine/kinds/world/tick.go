@@ -23,6 +23,10 @@ type tickFrame struct {
 	derive func(rng.StreamID) *rng.Handle
 	// settled collects objectives settled during the batch, in order.
 	settled []settlement
+	// offers collects the offers opened and lapsed during the batch.
+	offers []offerEvent
+	// stopAtOffer ends the batch at the tick an offer opens.
+	stopAtOffer bool
 	// sites mirrors s.Sites by node index for the whole advance, each site
 	// resolved against the catalogue once, so that guests decide without
 	// map lookups. A system that changes a site changes both.
@@ -82,6 +86,7 @@ var tickSystems = []pipeline.System[*tickFrame]{
 	{ID: "breakdowns", Run: runBreakdowns},
 	{ID: "staff", Run: runStaff},
 	{ID: "economy", Run: runEconomy},
+	{ID: "offers", Run: runOffers},
 	{ID: "objectives", Run: runObjectives},
 }
 
@@ -400,11 +405,20 @@ func itoa(n int64) string {
 // advanceTicks runs n ticks, stopping after the tick on which the game
 // resolves (the stop is this loop's, never the pipeline's).
 func advanceTicks(s *State, c *Content, n int64, derive func(rng.StreamID) *rng.Handle) *tickFrame {
-	f := &tickFrame{c: c, s: s.clone(), derive: derive}
-	f.sites = slots(f.s, c)
+	return runTicks(&tickFrame{c: c, s: s.clone(), derive: derive}, n)
+}
+
+// runTicks runs up to n ticks on f, fewer when the game ends or, with
+// f.stopAtOffer, when an offer opens.
+func runTicks(f *tickFrame, n int64) *tickFrame {
+	f.sites = slots(f.s, f.c)
 	for i := int64(0); i < n && f.s.Resolution == ""; i++ {
 		f.t = f.s.Tick + 1
+		opened := f.s.Offer
 		f = pipeline.Run(tickSystems, f)
+		if f.stopAtOffer && f.s.Offer != nil && f.s.Offer != opened {
+			break
+		}
 	}
 	return f
 }

@@ -4,7 +4,7 @@
 import { h, svg, replace, nextId } from "./dom.js";
 import { money } from "./i18n.js";
 import { confirm, guard } from "./ui.js";
-import { changesPanel, statusText } from "./changes.js";
+import { changesPanel, signed, statusText } from "./changes.js";
 import { tr } from "./lang.js";
 
 export const numbered = false;
@@ -32,7 +32,7 @@ export function render(root, g, act) {
   if (scene.status === "ended") {
     parts.push(h("section.panel.resolution", null, h("h2", null, tr("The end")), h("p", null, t(v.endingKey || scene.body.textKey, null, scene.body.text))));
   } else {
-    parts.push(timePanel(action("advance_ticks"), v, t, act));
+    parts.push(offerPanel(v, t, cur, action("decide"), act), timePanel(action("advance_ticks"), v, t, act));
   }
   parts.push(messages(g, t, v, label));
   parts.push(map(v, label, t));
@@ -88,6 +88,27 @@ function timePanel(adv, v, t, act) {
         h("span.muted", { id: `${inputId}-range` }, ` ${min}–${most}`),
         h("button.primary", { type: "button", disabled: !adv.available, dataset: { role: "advance-hours" }, onclick: advance }, tr("Advance")))),
     problem);
+}
+
+// offerPanel asks the open offer, if any: its text, and one button per
+// answer with what it does; time stopped for it, and it lapses to its
+// default when its hours run out.
+function offerPanel(v, t, cur, decide, act) {
+  const o = v.offer;
+  if (!o) return null;
+  const does = (ch) => [
+    ch.money ? `${ch.money > 0 ? "+" : "−"}${money(Math.abs(ch.money), cur)}` : "",
+    ch.rating ? tr("rating {n}", { n: signed(ch.rating) }) : "",
+  ].filter(Boolean).join(", ") || tr("nothing changes");
+  const fallback = o.choices.find((ch) => ch.id === o.default);
+  return h("section.panel.offer", { "aria-labelledby": "offer-h", dataset: { offer: o.id } },
+    h("h2", { id: "offer-h" }, t(o.titleKey, null, o.id)),
+    h("p", null, t(o.textKey)),
+    h("div.actions", null, o.choices.map((ch) => h("button", {
+      type: "button", disabled: !decide?.available, dataset: { choice: ch.id },
+      onclick: () => act("decide", { choice: ch.id }),
+    }, t(ch.labelKey, null, ch.id), h("span.muted", null, ` (${does(ch)})`)))),
+    h("p.muted", null, tr("Unanswered by hour {n}, it will be “{choice}”.", { n: o.until, choice: fallback ? t(fallback.labelKey) : "" })));
 }
 
 function map(v, label, t) {
