@@ -17,7 +17,14 @@ func TestCampaignFormatExampleBuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := regexp.MustCompile("(?s)```json\n(\\{\n  \"format\".*?)\n```").FindAllSubmatch(doc, -1)
+	// The worked example is the one complete campaign, lantern-test; the
+	// doc's other blocks (a pack, fragments) are not campaigns of their own.
+	var blocks [][][]byte
+	for _, b := range regexp.MustCompile("(?s)```json\n(\\{\n  \"format\".*?)\n```").FindAllSubmatch(doc, -1) {
+		if strings.Contains(string(b[1]), `"id": "lantern-test"`) {
+			blocks = append(blocks, b)
+		}
+	}
 	if len(blocks) != 1 {
 		t.Fatalf("found %d worked examples, want 1", len(blocks))
 	}
