@@ -117,7 +117,16 @@ type Player struct {
 }
 
 // PlayerID returns the in-game player id of seat: "p0", "p1", ….
-func PlayerID(seat int) string { return "p" + strconv.Itoa(seat) }
+func PlayerID(seat int) string {
+	if seat >= 0 && seat < len(playerIDs) {
+		return playerIDs[seat]
+	}
+	return "p" + strconv.Itoa(seat)
+}
+
+// playerIDs are the ids of the seats a room can have, so that views,
+// which name a player in nearly every record, do not build them anew.
+var playerIDs = [MaxSeats]string{"p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7"}
 
 // Game is the table-game seam: what a multiplayer game implements for the
 // room machine. Implementations are stateless values; all game state lives

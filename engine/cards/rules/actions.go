@@ -10,9 +10,15 @@ import (
 	"github.com/storyloom/storyloom/engine/rooms"
 )
 
-// aid builds an action id: the decision serial, then the parts.
+// aid builds an action id: the decision serial, then the parts, in one
+// allocation.
 func (g *Game) aid(parts ...string) string {
-	return strconv.Itoa(g.st.Serial) + "." + strings.Join(parts, ".")
+	var buf [64]byte
+	b := strconv.AppendInt(buf[:0], int64(g.st.Serial), 10)
+	for _, p := range parts {
+		b = append(append(b, '.'), p...)
+	}
+	return string(b)
 }
 
 // asked reports whether seat is being asked something now.
@@ -156,7 +162,7 @@ func (g *Game) manaActions(seat int) []rooms.Action {
 		if c.ctrl != seat {
 			continue
 		}
-		for _, m := range manaAbilities(c.def, p.Color) {
+		for _, m := range g.cards.manaOf(c.def, p.Color) {
 			if m.cost.Tap && (p.Tapped || (is(c.def, "creature") && p.Sick && c.kw&kwHaste == 0)) {
 				continue
 			}
@@ -201,7 +207,7 @@ func (g *Game) abilityAction(seat int, p *Perm, c chars, k int) (rooms.Action, b
 		if ab.SorcerySpeed && !g.canSorcery(seat) {
 			return rooms.Action{}, false
 		}
-		co := mustCost(ab.Cost)
+		co := g.cards.cost(ab.Cost)
 		if co.Tap && (p.Tapped || (is(c.def, "creature") && p.Sick && c.kw&kwHaste == 0)) {
 			return rooms.Action{}, false
 		}
@@ -509,7 +515,7 @@ func (g *Game) applyMana(seat int, pid, idx, col string) error {
 		return fmt.Errorf("rules: no such permanent")
 	}
 	k, _ := strconv.Atoi(idx)
-	for _, m := range manaAbilities(g.permDef(p), p.Color) {
+	for _, m := range g.cards.manaOf(g.permDef(p), p.Color) {
 		if m.idx != k {
 			continue
 		}
@@ -659,7 +665,7 @@ func (g *Game) applyActivate(seat int, pid, idx string, ans map[string][]string)
 		p.Loyalty += *ab.Loyalty
 		p.Used = true
 	} else {
-		co := mustCost(ab.Cost)
+		co := g.cards.cost(ab.Cost)
 		pl := &st.Players[seat]
 		unpaid, left := payFromPool(pl.Pool, co.withX(0))
 		if len(unpaid) > 0 {

@@ -25,7 +25,7 @@ func (g *Game) sources(seat int) []source {
 			continue
 		}
 		cols := ""
-		for _, m := range manaAbilities(c.def, p.Color) {
+		for _, m := range g.cards.manaOf(c.def, p.Color) {
 			if m.cost == (cost{Tap: true}) {
 				for k := 0; k < len(m.produce); k++ {
 					if !strings.Contains(cols, m.produce[k:k+1]) {
@@ -62,7 +62,7 @@ func manaAbilities(d *card.Def, chosen string) []manaAb {
 		if a.Kind != card.AbilityMana {
 			continue
 		}
-		m := manaAb{idx: k, cost: mustCost(a.Cost), amount: max(a.Amount, 1)}
+		m := manaAb{idx: k, cost: parseCost(a.Cost), amount: max(a.Amount, 1)}
 		for _, p := range a.Produce {
 			if p == "chosen" {
 				p = chosen
@@ -90,7 +90,7 @@ func manaAbilities(d *card.Def, chosen string) []manaAb {
 // spellCost is what casting d costs seat now: the printed cost, plus
 // commander tax from the command zone, plus or minus cost changes.
 func (g *Game) spellCost(seat int, d *card.Def, fromCommand bool) cost {
-	modified := mustCost(d.Cost)
+	modified := g.cards.cost(d.Cost)
 	if fromCommand {
 		modified.Generic += 2 * g.st.Players[seat].Casts
 	}

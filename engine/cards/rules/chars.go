@@ -83,8 +83,15 @@ type staticSrc struct {
 }
 
 // statics lists the static abilities in force, in timestamp order.
+//
+// Between two answers (while the game has a memo, which only the read
+// entry points make and Apply drops before it changes anything) the list
+// is made once.
 func (g *Game) statics() []staticSrc {
-	var out []staticSrc
+	if m := g.memo; m != nil && m.statics != nil {
+		return m.statics
+	}
+	out := make([]staticSrc, 0, 8)
 	for i := range g.st.Field {
 		p := &g.st.Field[i]
 		if p.Tok != nil {
@@ -93,7 +100,7 @@ func (g *Game) statics() []staticSrc {
 		d := g.def(p.ID)
 		for k := range d.Abilities {
 			if a := &d.Abilities[k]; a.Kind == card.AbilityStatic && a.Static != nil {
-				out = append(out, staticSrc{src: p, ctrl: g.ctrl(p), st: a.Static})
+				out = append(out, staticSrc{src: p, ctrl: g.control(p), st: a.Static})
 			}
 		}
 	}
@@ -101,12 +108,23 @@ func (g *Game) statics() []staticSrc {
 		e := &g.st.Emblems[i]
 		out = append(out, staticSrc{ctrl: e.Ctrl, st: &e.Static})
 	}
+	if g.memo != nil {
+		g.memo.statics = out
+	}
 	return out
 }
 
 // ctrl is a permanent's controller after control-changing effects (layer
 // 2): resolved effects and "control enchanted" auras, latest last.
 func (g *Game) ctrl(p *Perm) int {
+	if g.memo != nil {
+		return g.charsWith(p, g.statics()).ctrl
+	}
+	return g.control(p)
+}
+
+// control computes ctrl.
+func (g *Game) control(p *Perm) int {
 	c := p.Ctrl
 	best := -1
 	for _, e := range g.st.Effects {
@@ -144,10 +162,30 @@ func (g *Game) affects(s staticSrc, p *Perm, ctrl int, creature bool) bool {
 	return false
 }
 
-// charsWith computes p's characteristics given the statics in force.
+// charsWith computes p's characteristics given the statics in force (the
+// game's, g.statics()). Between two answers (see statics) each
+// permanent's are computed once.
 func (g *Game) charsWith(p *Perm, sts []staticSrc) chars {
+	m := g.memo
+	if m != nil {
+		if c, ok := m.chars[p.N]; ok {
+			return c
+		}
+	}
+	c := g.compute(p, sts)
+	if m != nil {
+		if m.chars == nil {
+			m.chars = make(map[int]chars, len(g.st.Field))
+		}
+		m.chars[p.N] = c
+	}
+	return c
+}
+
+// compute derives charsWith.
+func (g *Game) compute(p *Perm, sts []staticSrc) chars {
 	d := g.permDef(p)
-	c := chars{def: d, ctrl: g.ctrl(p)}
+	c := chars{def: d, ctrl: g.control(p)}
 	printed := kwOf(d.Keywords)
 	c.kw = printed
 	if d.Power != nil {

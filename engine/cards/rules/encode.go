@@ -540,6 +540,9 @@ func appendState(b []byte, x *State) []byte {
 
 // appendCardView appends x's canonical JSON.
 func appendCardView(b []byte, x *CardView) []byte {
+	if e := x.enc; e != nil {
+		return append(rooms.AppendString(append(b, e.pre...), x.ID), e.post...)
+	}
 	o := objectWriter{b: append(b, '{')}
 	if len(x.CardTypes) > 0 {
 		o.key("card_types")
@@ -768,7 +771,15 @@ func appendSelfView(b []byte, x *SelfView) []byte {
 	o.key("life")
 	o.b = strconv.AppendInt(o.b, int64(x.Life), 10)
 	o.key("maximum_hand_size")
-	o.b = appendMarshal(o.b, x.MaximumHandSize)
+	switch m := x.MaximumHandSize.(type) {
+	case string:
+		o.b = rooms.AppendString(o.b, m)
+	case HandLimit:
+		o.b = strconv.AppendInt(append(o.b, `{"cards":`...), int64(m.Cards), 10)
+		o.b = append(o.b, '}')
+	default:
+		o.b = appendMarshal(o.b, x.MaximumHandSize)
+	}
 	if len(x.Statuses) > 0 {
 		o.key("statuses")
 		o.b = rooms.AppendStrings(o.b, x.Statuses)

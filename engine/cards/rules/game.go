@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,20 +20,55 @@ type Cards struct {
 	defs  map[string]*card.Def
 	views map[string]*CardView // each card's view but its id, built once
 	ids   []string             // every functional id, sorted: the names a card may name
+	costs map[string]cost      // every cost a card prints, parsed once
+	mana  map[string][]manaAb  // each card's mana abilities, but those making a chosen colour
 }
 
 // NewCards indexes definitions (a catalog's Cards()) for the rules.
 func NewCards(defs []card.Def) Cards {
-	c := Cards{defs: make(map[string]*card.Def, len(defs)), views: make(map[string]*CardView, len(defs))}
+	c := Cards{defs: make(map[string]*card.Def, len(defs)), views: make(map[string]*CardView, len(defs)),
+		costs: map[string]cost{}, mana: map[string][]manaAb{}}
 	for i := range defs {
 		d := &defs[i]
 		c.defs[d.ID] = d
 		v := printedView(d, false)
+		v.enc = encodePrinted(&v)
 		c.views[d.ID] = &v
 		c.ids = append(c.ids, d.ID)
+		c.costs[d.Cost] = parseCost(d.Cost)
+		chosen := false
+		for _, a := range d.Abilities {
+			c.costs[a.Cost] = parseCost(a.Cost)
+			chosen = chosen || slices.Contains(a.Produce, "chosen")
+			if a.Mode != nil {
+				for _, e := range a.Mode.Effects {
+					c.costs[e.Pay] = parseCost(e.Pay)
+				}
+			}
+		}
+		if !chosen {
+			c.mana[d.ID] = manaAbilities(d, "")
+		}
 	}
 	sort.Strings(c.ids)
 	return c
+}
+
+// cost returns the parsed mana or ability cost s (see parseCost).
+func (c Cards) cost(s string) cost {
+	if co, ok := c.costs[s]; ok {
+		return co
+	}
+	return parseCost(s)
+}
+
+// manaOf lists d's mana abilities (see manaAbilities), chosen being the
+// colour the permanent chose.
+func (c Cards) manaOf(d *card.Def, chosen string) []manaAb {
+	if m, ok := c.mana[d.ID]; ok && c.defs[d.ID] == d {
+		return m
+	}
+	return manaAbilities(d, chosen)
 }
 
 // Def returns the definition of functional id.
@@ -45,12 +81,13 @@ func (c Cards) Def(id string) (*card.Def, bool) {
 // implements every method of rooms.Position but AI, which the AI package
 // adds.
 type Game struct {
-	st     State
-	cards  Cards
-	events []rooms.Event
-	memo   *memo     // what the current state implies, built on demand; Apply drops it
-	key    [4]uint32 // the card-id permutation's round keys, derived from the seed
-	keyed  bool      // key is derived
+	st      State
+	cards   Cards
+	events  []rooms.Event
+	memo    *memo          // what the current state implies, built on demand; Apply drops it
+	key     [4]uint32      // the card-id permutation's round keys, derived from the seed
+	keyed   bool           // key is derived
+	cardIDs map[int]string // cardID's answers so far
 }
 
 // memo holds what Actions and views derive from the current state, so
@@ -59,8 +96,10 @@ type Game struct {
 // changes the state, and it drops the memo first; the values handed out
 // are shared and must not be changed by callers.
 type memo struct {
-	acts   map[int][]rooms.Action // by seat
-	shared *sharedView
+	acts    map[int][]rooms.Action // by seat
+	shared  *sharedView
+	statics []staticSrc   // the static abilities in force, once listed
+	chars   map[int]chars // permanents' characteristics, by number
 }
 
 // memoized returns the game's memo, making an empty one.
@@ -394,16 +433,33 @@ func (g *Game) perm(n int) *Perm {
 }
 
 // Wire ids of objects.
-func permID(n int) string  { return "perm_" + strconv.Itoa(n) }
-func stackID(n int) string { return "stack_" + strconv.Itoa(n) }
+func permID(n int) string  { return wireID("perm_", uint64(n)) }
+func stackID(n int) string { return wireID("stack_", uint64(n)) }
+
+// wireID is prefix and n in decimal, built in one allocation: the views
+// name every object on the table by such an id.
+func wireID(prefix string, n uint64) string {
+	var b [32]byte
+	return string(strconv.AppendUint(append(b[:0], prefix...), n, 10))
+}
 
 // cardID is the wire id of the physical card numbered n: card_ and n
 // under a permutation of the 32-bit numbers keyed by the game's seed.
 // Physical numbers are minted in the order cards leave libraries, so a
 // plain number would tell an opponent, once the card is cast, when it
 // was drawn; the permuted one tells nothing without the seed.
+// The ids are kept on the game, as the number they name never changes:
+// a game the machine keeps between commands builds each once.
 func (g *Game) cardID(n int) string {
-	return "card_" + strconv.FormatUint(uint64(g.permute(uint32(n), false)), 10)
+	if id, ok := g.cardIDs[n]; ok {
+		return id
+	}
+	if g.cardIDs == nil {
+		g.cardIDs = make(map[int]string, 256)
+	}
+	id := wireID("card_", uint64(g.permute(uint32(n), false)))
+	g.cardIDs[n] = id
+	return id
 }
 
 // maxPhys is the largest physical card number cardID can name.

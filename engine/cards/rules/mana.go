@@ -18,11 +18,12 @@ type cost struct {
 	Tap     bool
 }
 
-// mustCost reads a mana or ability cost in pip notation ("{2}{R}{R}",
+// parseCost reads a mana or ability cost in pip notation ("{2}{R}{R}",
 // "{X}{G}", "{T}", "{1}, {T}") through the card package's parser. A
 // validated catalog's costs always parse; one that does not costs nothing
-// rather than failing a game. The empty string is no cost.
-func mustCost(s string) cost {
+// rather than failing a game. The empty string is no cost. The game reads
+// costs through Cards.cost, which parsed the catalog's once.
+func parseCost(s string) cost {
 	if s == "" {
 		return cost{}
 	}

@@ -409,7 +409,7 @@ func (g *Game) exec(e *card.Effect) bool {
 		}
 	case "may":
 		c := &Choice{Kind: chMay, Seat: it.Ctrl, Pay: e.Pay, Min: 1, Max: 1}
-		if e.Pay != "" && !g.couldPay(it.Ctrl, mustCost(e.Pay)) {
+		if e.Pay != "" && !g.couldPay(it.Ctrl, g.cards.cost(e.Pay)) {
 			g.emit("optional_declined", "player", rooms.PlayerID(it.Ctrl))
 			return false
 		}
@@ -669,7 +669,7 @@ func (g *Game) choiceAction() rooms.Action {
 		if c.Pay != "" {
 			label = "Pay " + c.Pay
 		}
-		p = yesNo("Do you want to? ("+g.st.Res.Item.Name+")", label, c.Pay == "" || canPayFromPool(g.st.Players[c.Seat].Pool, mustCost(c.Pay)))
+		p = yesNo("Do you want to? ("+g.st.Res.Item.Name+")", label, c.Pay == "" || canPayFromPool(g.st.Players[c.Seat].Pool, g.cards.cost(c.Pay)))
 	case chCommander:
 		p = yesNo("Move your commander to the command zone?", "Move it", true)
 	case chColor:
@@ -753,7 +753,7 @@ func (g *Game) applyChoice(ans map[string][]string) error {
 		}
 		if c.Pay != "" {
 			pl := &st.Players[c.Seat]
-			unpaid, left := payFromPool(pl.Pool, mustCost(c.Pay))
+			unpaid, left := payFromPool(pl.Pool, g.cards.cost(c.Pay))
 			if len(unpaid) > 0 {
 				return fmt.Errorf("rules: the pool cannot pay %s", c.Pay)
 			}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +25,24 @@ type CardView struct {
 	CardTypes     []string `json:"card_types,omitempty"`
 	ColorIdentity []string `json:"color_identity,omitempty"`
 	Token         bool     `json:"token,omitempty"`
+
+	enc *printedEnc // the encoding of every member but id, when the view is its card's printed one
+}
+
+// printedEnc is a printed card view's canonical encoding around its id:
+// pre ends with the id's key, post follows its value.
+type printedEnc struct{ pre, post []byte }
+
+// encodePrinted encodes the printed view v (whose id is empty) around
+// its id.
+func encodePrinted(v *CardView) *printedEnc {
+	b := appendCardView(nil, v)
+	const key = `"id":`
+	i := bytes.Index(b, []byte(key+`""`)) // the only unescaped quotes of this shape are the member's
+	if i < 0 {
+		return nil
+	}
+	return &printedEnc{pre: b[:i+len(key)], post: b[i+len(key)+2:]}
 }
 
 // Counter is a counter kind and count on a permanent or a player.
@@ -100,6 +119,13 @@ type SelfView struct {
 	Connected       *bool     `json:"connected,omitempty"` // present, false, only when disconnected
 	AI              bool      `json:"ai,omitempty"`
 	Statuses        []string  `json:"statuses,omitempty"` // display-only, as an opponent sees them
+}
+
+// HandLimit is a maximum hand size of some number of cards, as
+// SelfView.MaximumHandSize states it ({"cards": n}; "unlimited" is the
+// string).
+type HandLimit struct {
+	Cards int `json:"cards"`
 }
 
 // OpponentView is another seat's public state.
@@ -209,12 +235,19 @@ func (g *Game) cardViews(cards []Card) []CardView {
 // permView projects a permanent with its computed characteristics.
 func (g *Game) permView(p *Perm, sts []staticSrc) PermanentView {
 	c := g.charsWith(p, sts)
-	cv := g.cardView(permID(p.N), c.def, p.Tok != nil)
+	id := permID(p.N)
+	cv := g.cardView(id, c.def, p.Tok != nil)
 	if is(c.def, "creature") {
 		cv.Power, cv.Toughness = strconv.Itoa(c.power), strconv.Itoa(c.tough)
 	}
-	cv.Keywords = c.kw.words(false)
-	v := PermanentView{ID: permID(p.N), Controller: rooms.PlayerID(c.ctrl), Owner: rooms.PlayerID(p.Owner), Card: cv,
+	if words := c.kw.words(false); !slices.Equal(words, cv.Keywords) {
+		cv.Keywords = words
+		cv.enc = nil
+	}
+	if pv := g.cards.views[c.def.ID]; pv == nil || cv.Power != pv.Power || cv.Toughness != pv.Toughness {
+		cv.enc = nil
+	}
+	v := PermanentView{ID: id, Controller: rooms.PlayerID(c.ctrl), Owner: rooms.PlayerID(p.Owner), Card: cv,
 		Tapped: p.Tapped, Damage: p.Damage, IsCommander: p.Cmdr, SkipsNextUntap: p.Skip,
 		GrantedKeywords: c.granted.words(true), ChosenColor: p.Color, NamedCard: p.Named}
 	if p.Tok == nil {
@@ -261,7 +294,7 @@ func (g *Game) ViewSeats(seat int, seats []rooms.SeatStatus) any {
 	for i := range st.Players {
 		pl := &st.Players[i]
 		ov := OpponentView{PlayerID: rooms.PlayerID(i), HandSize: len(pl.Hand), Life: pl.Life, LibrarySize: len(pl.Library),
-			GraveyardSize: len(pl.Grave), Counters: playerCounters(pl), Eliminated: pl.Out != "", Statuses: g.statuses(i)}
+			GraveyardSize: len(pl.Grave), Counters: playerCounters(pl), Eliminated: pl.Out != "", Statuses: sh.Statuses[i]}
 		if i < len(seats) {
 			ov.AI = seats[i].AI != ""
 			if !seats[i].Connected {
@@ -276,7 +309,7 @@ func (g *Game) ViewSeats(seat int, seats []rooms.SeatStatus) any {
 			if v.MyHand == nil {
 				v.MyHand = []CardView{}
 			}
-			var mh any = map[string]int{"cards": HandSize}
+			var mh any = HandLimit{Cards: HandSize}
 			if g.noMaxHand(i) {
 				mh = "unlimited"
 			}
@@ -307,6 +340,7 @@ type sharedView struct {
 	CommanderDamage   []CommanderDamage
 	CommanderTax      []CommanderTax
 	CommanderIdentity []CommanderIdentity
+	Statuses          [][]string // each seat's
 
 	enc [][]byte // canonical members (`"key":value`) in key order, once encoded
 }
@@ -321,8 +355,10 @@ func (g *Game) sharedView() *sharedView {
 	st := &g.st
 	sh := &sharedView{Battlefield: make([]PermanentView, 0, len(st.Field)), Stack: []StackItemView{},
 		Graveyards: make([]ZonePile, 0, len(st.Players)), Exile: make([]ZonePile, 0, len(st.Players))}
+	sh.Statuses = make([][]string, len(st.Players))
 	for i := range st.Players {
 		pl := &st.Players[i]
+		sh.Statuses[i] = g.statuses(i)
 		sh.Graveyards = append(sh.Graveyards, ZonePile{PlayerID: rooms.PlayerID(i), Cards: orCards(g.cardViews(pl.Grave))})
 		sh.Exile = append(sh.Exile, ZonePile{PlayerID: rooms.PlayerID(i), Cards: orCards(g.cardViews(pl.Exile))})
 		if len(pl.Command) > 0 {
@@ -415,7 +451,7 @@ func playerCounters(pl *Player) []Counter {
 // stackView projects a stack item.
 func (g *Game) stackView(it *Item) StackItemView {
 	v := StackItemView{ID: stackID(it.N), Controller: rooms.PlayerID(it.Ctrl), Description: it.Name, Kind: it.Kind}
-	if it.X > 0 || mustCost(g.def(it.ID).Cost).X > 0 && it.Kind == "spell" {
+	if it.X > 0 || g.cards.cost(g.def(it.ID).Cost).X > 0 && it.Kind == "spell" {
 		v.Description += " (X=" + strconv.Itoa(it.X) + ")"
 	}
 	if it.Kind == "spell" {
@@ -540,7 +576,11 @@ func (sh *sharedView) encode() [][]byte {
 		if omit {
 			return nil
 		}
-		o := objectWriter{b: make([]byte, 0, 1024)}
+		size := 1024
+		if key == "battlefield" {
+			size += 640 * len(sh.Battlefield) // a permanent's record is about 400 to 600 bytes
+		}
+		o := objectWriter{b: make([]byte, 0, size)}
 		o.key(key)
 		return enc(o.b)
 	}
