@@ -120,13 +120,24 @@ func present(t reflect.Type, v any, out map[member]field) error {
 	return nil
 }
 
-// frameType is the machine's struct of a view kind, and the members of
-// the game's projection the kind never carries.
-func frameType(kind string) (reflect.Type, []string) {
-	if kind == "spectator" {
-		return reflect.TypeOf(rooms.SpectatorView{}), []string{"my_hand", "revealed", "me", "opponents", "mana_pool"}
+// frameType is the machine's struct of a frame kind and, for a game or
+// spectator view (view set), the members of the game's projection that
+// kind never carries.
+func frameType(t *testing.T, kind string) (machine reflect.Type, view bool, never []string) {
+	switch kind {
+	case "game":
+		return reflect.TypeOf(rooms.GameView{}), true, []string{"players"}
+	case "spectator":
+		return reflect.TypeOf(rooms.SpectatorView{}), true, []string{"my_hand", "revealed", "me", "opponents", "mana_pool"}
+	case "lobby":
+		return reflect.TypeOf(rooms.LobbyView{}), false, nil
+	case "catalog":
+		return reflect.TypeOf(rooms.CatalogView{}), false, nil
+	case "lobby_error":
+		return reflect.TypeOf(rooms.LobbyErrorFrame{}), false, nil
 	}
-	return reflect.TypeOf(rooms.GameView{}), []string{"players"}
+	t.Fatalf("no frame type for %s", kind)
+	return nil, false, nil
 }
 
 // alwaysSent are the members of the game's projection the server sends
@@ -162,7 +173,7 @@ func TestCuratedWireFixtures(t *testing.T) {
 			if again := retypeFrame(t, kind, frame); !bytes.Equal(again, frame) {
 				t.Fatalf("re-encoded as\n%s\nnot as\n%s", again, frame)
 			}
-			machine, never := frameType(kind)
+			machine, views, never := frameType(t, kind)
 			want := map[member]field{}
 			declared(machine, want)
 			var members map[string]any
@@ -172,14 +183,14 @@ func TestCuratedWireFixtures(t *testing.T) {
 			got := map[member]field{}
 			view := reflect.TypeOf(rules.View{})
 			for _, f := range fields(view) {
-				if !slices.Contains(never, f.key) {
+				if views && !slices.Contains(never, f.key) {
 					want[member{view.Name(), f.key}] = f
 					declared(f.typ, want)
 				}
 			}
 			for k, v := range members {
 				top := machine
-				if !slices.ContainsFunc(fields(machine), func(f field) bool { return f.key == k }) {
+				if views && !slices.ContainsFunc(fields(machine), func(f field) bool { return f.key == k }) {
 					top = view
 				}
 				if err := present(top, map[string]any{k: v}, got); err != nil {
@@ -213,9 +224,9 @@ func TestCuratedWireFixtures(t *testing.T) {
 	}
 }
 
-// retypeFrame decodes a game or spectator frame into its typed structs
-// (strictly: an unknown member of the game's projection is refused) and
-// encodes it again.
+// retypeFrame decodes a frame strictly into its kind's typed structs
+// (for a game or spectator view, the machine's and the game's
+// projection's) and encodes it again.
 func retypeFrame(t *testing.T, kind string, frame []byte) []byte {
 	t.Helper()
 	switch kind {
@@ -233,6 +244,12 @@ func retypeFrame(t *testing.T, kind string, frame []byte) []byte {
 		}
 		v.Game = retypeMembers(t, v.Game)
 		return encode(t, v)
+	case "catalog":
+		return retype[rooms.CatalogView](t, frame)
+	case "lobby":
+		return retype[rooms.LobbyView](t, frame)
+	case "lobby_error":
+		return retype[rooms.LobbyErrorFrame](t, frame)
 	}
 	t.Fatalf("no frame type for %s", kind)
 	return nil
