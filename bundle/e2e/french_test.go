@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/storyloom/storyloom/bundle/browsertest"
+	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/kinds/sim"
 	"github.com/storyloom/storyloom/engine/kinds/world"
 	"github.com/storyloom/storyloom/engine/rooms"
@@ -164,8 +165,8 @@ func frenchVocabulary(t *testing.T) []string {
 // englishWords returns the English words the French page must not show:
 // the page's own (tr and data-tr) that its French catalog says otherwise,
 // failing t on a word the catalog lacks, and the engine's own words of the
-// simulation and world kinds, failing t on a key js/locales/engine-fr.js
-// lacks.
+// simulation and world kinds and the core's update notices, failing t on
+// a key js/locales/engine-fr.js lacks.
 func englishWords(t *testing.T) []string {
 	t.Helper()
 	fr, used := pageWords(t)
@@ -190,7 +191,13 @@ func englishWords(t *testing.T) []string {
 		engineFr[m[1]] = m[2]
 	}
 	missing = nil
-	for _, table := range []map[string]string{sim.Kind{}.ReasonMessages(), world.Kind{}.ReasonMessages()} {
+	notices := map[string]string{}
+	for k, v := range core.CoreMessages() {
+		if strings.HasPrefix(k, "core.notice.") {
+			notices[k] = v
+		}
+	}
+	for _, table := range []map[string]string{sim.Kind{}.ReasonMessages(), world.Kind{}.ReasonMessages(), notices} {
 		for _, k := range slices.Sorted(maps.Keys(table)) {
 			switch v, ok := engineFr[k]; {
 			case !ok:

@@ -212,6 +212,8 @@ func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 // version 1, then replaces the file with version 2's, as a player who
 // downloads the new file over the old one does: the game goes on on
 // version 2 and says so, because the file's own IndexedDB kept version 1.
+// The player switched to French before the update, so the notice is in
+// French and marked lang="fr".
 func TestOfflineFileKeepsOldVersions(t *testing.T) {
 	t.Parallel()
 	need(t)
@@ -234,12 +236,19 @@ func TestOfflineFileKeepsOldVersions(t *testing.T) {
 	if got := sceneText(p); got != "The deck rolls." {
 		t.Fatalf("version 1 shows %q", got)
 	}
+	// The player goes on in French: the notice is said in the game's
+	// language, and marked as French.
+	eval[bool](p, `(() => { const s = document.querySelector('[data-role="locale"]'); s.value = "fr"; s.dispatchEvent(new Event("change")); return true; })()`)
+	p.waitJS(`document.querySelector(".scene-text")?.textContent === "Le pont tangue."`)
 	put(v2)
 	p.do(chromedp.Reload())
 	p.ready()
 	p.screen("play")
-	if got := p.notice("adopted"); got != "The campaign was updated: this game now plays version 2.0.0 (it was on 1.0.0)." {
+	if got := p.notice("adopted"); got != "La campagne a été mise à jour : cette partie joue maintenant la version 2.0.0 (elle était en version 1.0.0)." {
 		t.Errorf("the notice reads %q", got)
 	}
-	p.waitJS(`document.querySelector(".scene-text")?.textContent === "The deck rolls under a grey sky."`)
+	if lang := eval[string](p, `document.querySelector('[data-role="content-notice"] p').lang`); lang != "fr" {
+		t.Errorf("the French notice has lang %q", lang)
+	}
+	p.waitJS(`document.querySelector(".scene-text")?.textContent === "Le pont tangue sous un ciel gris."`)
 }

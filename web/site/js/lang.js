@@ -60,6 +60,15 @@ export function engineWords(locale, table) {
   return Object.fromEntries(Object.entries(cat).filter(([k]) => Object.hasOwn(table, k)));
 }
 
+/**
+ * The language the page says the engine's key in for a game in locale:
+ * locale's own when its catalog has the key, else English, the engine's.
+ */
+export function engineLang(locale, key) {
+  const base = (locale || "en").split("-")[0];
+  return Object.hasOwn(engineCatalogs[base] || {}, key) ? base : "en";
+}
+
 /** The page's words for text (English) in the page's language. */
 export function tr(text, params) {
   const own = current === "en" ? text : catalogs[current][text];

@@ -6,7 +6,7 @@ import { call, attempt } from "./bridge.js";
 import { h, replace, nextId } from "./dom.js";
 import { announce, guard, toast } from "./ui.js";
 import { Strings, localeName } from "./i18n.js";
-import { engineWords, setPageLocale, tr } from "./lang.js";
+import { engineLang, engineWords, setPageLocale, tr } from "./lang.js";
 import { kindName } from "./library.js";
 import { openSaves, quickSave } from "./saves.js";
 import { app } from "./page.js";
@@ -172,10 +172,16 @@ export async function renderPlay(main, sessionId, created) {
   if (noticeBox) setTimeout(() => announce([...noticeBox.querySelectorAll("p")].map((p) => p.textContent).join(" ")), 400);
 }
 
-/** The notices of a campaign update, rendered through the string table. */
+/**
+ * The notices of a campaign update, rendered through the string table in
+ * the game's language where the page has the engine's words in it (each
+ * notice's lang says which).
+ */
 function contentNotices(g, notices) {
   const box = h("section.content-notice", { role: "status", "aria-label": tr("Campaign update"), dataset: { role: "content-notice" } },
-    notices.map((n) => h("p", { dataset: { outcome: n.outcome } }, g.strings.t(n.message.key, n.message.params, n.outcome))),
+    notices.map((n) =>
+      h("p", { lang: engineLang(g.locale, n.message.key), dataset: { outcome: n.outcome } }, g.strings.t(n.message.key, n.message.params, n.outcome)),
+    ),
     h("button", { type: "button", onclick: () => box.remove() }, tr("Dismiss")));
   return box;
 }

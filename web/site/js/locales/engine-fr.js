@@ -1,8 +1,12 @@
 // The engine's own words in French, by their string key (js/lang.js
 // engineWords): the simulation and world kinds' action labels, messages
-// and reasons, which the engine sends in English. TestEngineWordsInFrench
-// fails when a key of those kinds has no entry here.
+// and reasons, and the core's notices of a campaign update, which the
+// engine sends in English. The French browser tests (englishWords) fail
+// when a key of those tables has no entry here.
 export default {
+  "core.notice.content_adopted": "La campagne a été mise à jour : cette partie joue maintenant la version {to} (elle était en version {from}).",
+  "core.notice.content_kept": "La version {to} de la campagne ne peut pas reprendre cette partie, qui continue donc en version {from}.",
+  "core.notice.content_migrated": "Cette sauvegarde a été faite avec la version {from} ; elle a été reprise dans la version {to}.",
   "simulation.action.end_week": "Terminer la semaine",
   "simulation.action.nothing_to_add": "Aucune activité ne tient dans ce qui reste de la semaine.",
   "simulation.action.plan_add": "Ajouter au programme",
