@@ -102,6 +102,7 @@ func TestWorldBuildAndAdvanceTime(t *testing.T) {
 		t.Fatalf("a day's advance stopped at %q with %d answers offered", got, p.count(".offer [data-choice]"))
 	}
 	p.shot("world-offer")
+	p.axe("world screen with an offer")
 	p.act(".offer [data-choice]")
 	if p.count(".offer") != 0 {
 		t.Error("the offer is still asked after its answer")
