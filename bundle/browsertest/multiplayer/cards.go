@@ -355,6 +355,12 @@ type player struct {
 	moves    int
 }
 
+// holds reports whether id is in the player's hand now.
+func (p *player) holds(id string) bool {
+	v, _, _ := p.tab.cardView()
+	return slices.ContainsFunc(v.MyHand, func(c CardFace) bool { return c.ID == id })
+}
+
 // step makes the player's next move, if it has one, and reports whether
 // it acted.
 func (p *player) step(t *testing.T) bool {
@@ -621,11 +627,18 @@ func PlayCardDuel(t *testing.T, b *browsertest.Browser, o CardOptions) {
 		g.Counter = g.Counter || va.logged("spell_countered", boID) > 0
 		acted := ap.step(t)
 		acted = bp.step(t) || acted
+		// A card cast since its owner's last look is public and keeps its
+		// id (a spell's and a permanent's physical_card): a page showing
+		// it leaks nothing unless the card is still in that hand.
 		for _, c := range []struct {
 			viewer *Tab
-			hidden []string
-		}{{ada, bp.hand}, {bo, ap.hand}, {cy, append(slices.Clone(ap.hand), bp.hand...)}} {
-			if id := c.viewer.hiddenOnPage(c.hidden); id != "" {
+			owners []*player
+		}{{ada, []*player{bp}}, {bo, []*player{ap}}, {cy, []*player{ap, bp}}} {
+			var hidden []string
+			for _, o := range c.owners {
+				hidden = append(hidden, o.hand...)
+			}
+			if id := c.viewer.hiddenOnPage(hidden); id != "" && slices.ContainsFunc(c.owners, func(o *player) bool { return o.holds(id) }) {
 				t.Fatalf("%s's page shows %s, a card in another seat's hand", c.viewer.Label, id)
 			}
 		}
