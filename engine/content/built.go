@@ -1,0 +1,81 @@
+package content
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/storyloom/storyloom/engine/canon"
+	"github.com/storyloom/storyloom/engine/core"
+)
+
+// ManifestEntry names one built campaign document in a published manifest
+// (§19): the campaign, its version and the digest of its form. File paths
+// are transport details and take no part.
+type ManifestEntry struct {
+	ID      string `json:"id"`
+	Version string `json:"version"`
+	Digest  string `json:"digest"`
+}
+
+// ManifestDigest digests the ordered entries of a manifest (§19's
+// digestManifestResolution): it names a content set whose documents a host
+// has each verified against its entry's digest.
+func ManifestDigest(entries []ManifestEntry) (string, error) {
+	if entries == nil {
+		entries = []ManifestEntry{}
+	}
+	return canon.Digest(entries)
+}
+
+// Built returns the built document of every campaign of reg, in registry
+// order: what an author's build publishes and a host restores without
+// compiling source. reg must carry provenance (content.Build's does).
+func Built(kinds []core.Kind, reg *core.Registry) ([]StoredEpoch, error) {
+	a, err := NewArchive(kinds, reg)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]StoredEpoch, 0, len(reg.Order))
+	for _, id := range reg.Order {
+		s, _ := a.Stored(id, reg.Campaigns[id].Version)
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// VerifyBuilt reads a fetched built document and checks it is the one
+// want names: it decodes strictly, its form digests to its own digest, and
+// campaign, version and digest are the entry's. Anything else is refused
+// with invalid_state, details naming the campaign and what failed
+// ("check": "decode", "digest" or "entry"), and nothing is kept.
+func VerifyBuilt(data []byte, want ManifestEntry) (StoredEpoch, error) {
+	refuse := func(check, format string, args ...any) (StoredEpoch, error) {
+		e := core.Errorf(core.ReasonInvalidState, "", "built document of campaign %q: "+format, append([]any{want.ID}, args...)...)
+		e.Details = map[string]any{"campaignId": want.ID, "campaignVersion": want.Version, "check": check}
+		return StoredEpoch{}, e
+	}
+	if len(data) > MaxCampaignBytes {
+		return refuse("decode", "larger than %d bytes", MaxCampaignBytes)
+	}
+	var s StoredEpoch
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return refuse("decode", "%v", err)
+	}
+	if dec.More() {
+		return refuse("decode", "data after the document")
+	}
+	digest, err := EpochDigest(s.Form)
+	if err != nil {
+		return refuse("decode", "%v", err)
+	}
+	if digest != s.Digest {
+		return refuse("digest", "its content digests to %s, not the %s it claims", digest, s.Digest)
+	}
+	if s.Form.Campaign.ID != want.ID || s.Form.Campaign.Version != want.Version || s.Digest != want.Digest {
+		return refuse("entry", "it is %q %s (%s), the manifest names %q %s (%s)",
+			s.Form.Campaign.ID, s.Form.Campaign.Version, s.Digest, want.ID, want.Version, want.Digest)
+	}
+	return s, nil
+}
