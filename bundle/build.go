@@ -62,6 +62,7 @@ func buildSite(name string, args []string, stderr io.Writer) (*site.Result, int)
 		return fail(err)
 	}
 	o := site.Options{Web: pages, Static: static.FS, Decks: decks, Out: *out, ModuleDir: root, Fast: *fast, Log: stderr, Offline: true,
+		Kinds: registeredKinds(),
 		Cache: filepath.Join(root, ".cache", "site")}
 	if o.Out == "" {
 		o.Out = filepath.Join(root, "dist")

@@ -15,6 +15,10 @@ import (
 	"sync/atomic"
 
 	"github.com/storyloom/storyloom/bundle/site"
+	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/kinds/sim"
+	"github.com/storyloom/storyloom/engine/kinds/story"
+	"github.com/storyloom/storyloom/engine/kinds/world"
 )
 
 // ModuleRoot returns the directory of the Storyloom module's go.mod.
@@ -61,6 +65,7 @@ func BuildStatic(ctx context.Context, dir string, static fs.FS, offline bool) (*
 		ModuleDir: root,
 		Fast:      os.Getenv("STORYLOOM_FULL_COMPRESSION") != "1",
 		Offline:   offline,
+		Kinds:     []core.Kind{story.Kind{}, sim.Kind{}, world.Kind{}},
 	})
 }
 

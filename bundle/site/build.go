@@ -20,6 +20,9 @@ import (
 	"time"
 
 	"github.com/tdewolff/minify/v2"
+
+	"github.com/storyloom/storyloom/engine/content"
+	"github.com/storyloom/storyloom/engine/core"
 )
 
 // Options configure [Build].
@@ -57,6 +60,11 @@ type Options struct {
 	// decks.json), written as rooms/decks.json for the rooms page's deck
 	// picker; nil writes none.
 	Decks []byte
+	// Kinds, when set, compile the campaigns on the author's side: each is
+	// also published as its built document (campaigns/<id>/built.<hash>.json,
+	// a content.StoredEpoch) named in campaigns/index.json with its digest,
+	// under the index's manifestDigest. Nil publishes source only.
+	Kinds []core.Kind
 }
 
 // File is one file of a built site, as the precache manifest lists it.
@@ -122,6 +130,8 @@ type builder struct {
 	modules map[string][]byte // module entry source name → minified bundle
 	index   []byte            // index.html as written in the sources
 	cache   *compressCache
+	// manifestDigest names the built campaign documents (publish).
+	manifestDigest string
 }
 
 // Build builds the site into o.Out: it compiles the WASM module, bundles and
@@ -424,7 +434,59 @@ func (b *builder) static() error {
 		}
 		list = append(list, c)
 	}
+	if b.o.Kinds != nil {
+		if err := b.publish(list); err != nil {
+			return err
+		}
+	}
 	return b.campaignIndex(list)
+}
+
+// publish compiles every campaign of list together (so includes compose)
+// and adds each one's built document with its manifest entry. Campaigns
+// that do not build are published as source only, and the build says so:
+// `go run ./bundle validate` tells the author why.
+func (b *builder) publish(list []campaignEntry) error {
+	start := time.Now()
+	sources := make([]content.Source, len(list))
+	for i, c := range list {
+		sources[i] = c.src
+	}
+	reg, res := content.Build(b.o.Kinds, sources...)
+	if reg == nil {
+		b.logf(start, "published no built campaign documents: the campaigns do not build (%d errors, first %v)", len(res.Errors), res.Errors[0])
+		return nil
+	}
+	docs, err := content.Built(b.o.Kinds, reg)
+	if err != nil {
+		return err
+	}
+	byID := map[string]content.StoredEpoch{}
+	for _, d := range docs {
+		byID[d.Form.Campaign.ID] = d
+	}
+	var entries []content.ManifestEntry
+	for i := range list {
+		c := &list[i]
+		d, ok := byID[c.campaignID]
+		if !ok {
+			continue
+		}
+		data, err := json.Marshal(d)
+		if err != nil {
+			return err
+		}
+		if c.Built, err = b.emitHashed("campaigns/"+c.ID+"/built.json", data); err != nil {
+			return err
+		}
+		c.Version, c.Digest = d.Form.Campaign.Version, d.Digest
+		entries = append(entries, content.ManifestEntry{ID: c.campaignID, Version: c.Version, Digest: c.Digest})
+	}
+	if b.manifestDigest, err = content.ManifestDigest(entries); err != nil {
+		return err
+	}
+	b.logf(start, "published %d built campaign documents (manifest %s)", len(entries), b.manifestDigest)
+	return nil
 }
 
 // campaignEntry is one campaign in campaigns/index.json.
@@ -442,6 +504,15 @@ type campaignEntry struct {
 	// Files maps every other file, by its path inside the campaign, to
 	// its content-hashed URL (images and the like).
 	Files map[string]string `json:"files,omitempty"`
+	// Built is the content-hashed built document, when the campaigns were
+	// compiled (Options.Kinds); Version and Digest are its manifest entry.
+	Built   string `json:"built,omitempty"`
+	Version string `json:"version,omitempty"`
+	Digest  string `json:"digest,omitempty"`
+
+	// campaignID is the id campaign.json declares; src its files.
+	campaignID string
+	src        content.Source
 }
 
 // campaign adds one campaign's files and returns its index entry.
@@ -468,10 +539,13 @@ func (b *builder) campaign(id string) (campaignEntry, error) {
 		switch {
 		case rel == "campaign.json":
 			c.URL, c.SHA256 = url, sum(data)
+			c.src.Path, c.src.Campaign = name, data
 			var head struct {
-				Title any `json:"title"`
+				ID    string `json:"id"`
+				Title any    `json:"title"`
 			}
 			if json.Unmarshal(data, &head) == nil {
+				c.campaignID = head.ID
 				if s, ok := head.Title.(string); ok {
 					c.Title = s
 				}
@@ -479,8 +553,11 @@ func (b *builder) campaign(id string) (campaignEntry, error) {
 		case strings.HasPrefix(rel, "strings/") && path.Ext(rel) == ".json" && !strings.Contains(strings.TrimPrefix(rel, "strings/"), "/"):
 			if c.Strings == nil {
 				c.Strings = map[string]string{}
+				c.src.Translations = map[string][]byte{}
 			}
-			c.Strings[strings.TrimSuffix(path.Base(rel), ".json")] = url
+			locale := strings.TrimSuffix(path.Base(rel), ".json")
+			c.Strings[locale] = url
+			c.src.Translations[locale] = data
 		default:
 			if c.Files == nil {
 				c.Files = map[string]string{}
@@ -500,8 +577,9 @@ func (b *builder) campaignIndex(list []campaignEntry) error {
 		list = []campaignEntry{}
 	}
 	data, err := json.Marshal(struct {
-		Campaigns []campaignEntry `json:"campaigns"`
-	}{list})
+		Campaigns      []campaignEntry `json:"campaigns"`
+		ManifestDigest string          `json:"manifestDigest,omitempty"`
+	}{list, b.manifestDigest})
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"io/fs"
 	"net/http"
@@ -19,6 +20,12 @@ import (
 	"testing/fstest"
 
 	"github.com/andybalholm/brotli"
+
+	"github.com/storyloom/storyloom/engine/content"
+	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/kinds/sim"
+	"github.com/storyloom/storyloom/engine/kinds/story"
+	"github.com/storyloom/storyloom/engine/kinds/world"
 )
 
 // built is the site every test reads, built once by TestMain from the
@@ -60,6 +67,7 @@ func testOptions(root, out string) Options {
 		Package:   "./bundle/site/testdata/mini",
 		Fast:      true,
 		Offline:   true,
+		Kinds:     []core.Kind{story.Kind{}, sim.Kind{}, world.Kind{}},
 	}
 }
 
@@ -148,6 +156,56 @@ func TestCampaignIndex(t *testing.T) {
 		if !json.Valid(body) {
 			t.Errorf("campaign %s: minified JSON is not valid", c.ID)
 		}
+	}
+}
+
+// TestBuiltCampaignsVerifyAgainstTheManifest reads the built site as a
+// host does: every shipped campaign has a built document under a
+// content-addressed name that verifies against its index entry, and the
+// entries digest to the index's manifestDigest. A document changed after
+// the build (one word of its title) is refused with invalid_state.
+func TestBuiltCampaignsVerifyAgainstTheManifest(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(builtDir, filepath.FromSlash(CampaignsIdx)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idx struct {
+		Campaigns []struct {
+			ID, Built, Version, Digest string
+		} `json:"campaigns"`
+		ManifestDigest string `json:"manifestDigest"`
+	}
+	if err := json.Unmarshal(data, &idx); err != nil {
+		t.Fatal(err)
+	}
+	if len(idx.Campaigns) < 3 {
+		t.Fatalf("the index lists %d campaigns", len(idx.Campaigns))
+	}
+	var entries []content.ManifestEntry
+	for _, c := range idx.Campaigns {
+		if !regexp.MustCompile(`^campaigns/` + regexp.QuoteMeta(c.ID) + `/built\.[0-9a-f]{12}\.json$`).MatchString(c.Built) {
+			t.Errorf("campaign %s: built document at %q", c.ID, c.Built)
+			continue
+		}
+		doc, err := os.ReadFile(filepath.Join(builtDir, filepath.FromSlash(c.Built)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		entry := content.ManifestEntry{ID: c.ID, Version: c.Version, Digest: c.Digest}
+		s, err := content.VerifyBuilt(doc, entry)
+		if err != nil {
+			t.Errorf("campaign %s: %v", c.ID, err)
+			continue
+		}
+		entries = append(entries, entry)
+		tampered := bytes.Replace(doc, []byte(`"`+s.Form.Strings[s.Form.Campaign.TitleKey]+`"`), []byte(`"Tampered"`), 1)
+		var ve core.ValidationError
+		if _, err := content.VerifyBuilt(tampered, entry); !errors.As(err, &ve) || ve.Code != core.ReasonInvalidState || ve.Details["check"] != "digest" {
+			t.Errorf("campaign %s: a tampered document gives %v", c.ID, err)
+		}
+	}
+	if want, _ := content.ManifestDigest(entries); idx.ManifestDigest != want {
+		t.Errorf("manifestDigest %q, the entries digest to %q", idx.ManifestDigest, want)
 	}
 }
 
