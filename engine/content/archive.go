@@ -318,16 +318,10 @@ func (a *Archive) Restore(s StoredEpoch) RestoreResult {
 	if k == nil {
 		return unsupported([]core.ValidationError{core.Errorf(core.ReasonUnknownKind, "kindId", "kind %q is not registered", s.Form.Campaign.KindID)})
 	}
-	content, err := k.DecodeContent(s.Form.Campaign.Content)
-	if err != nil {
-		return unsupported([]core.ValidationError{core.Errorf(core.ReasonInvalidState, "content", "%v", err)})
+	c, p, errs := decodeForm(k, s.Form)
+	if errs != nil {
+		return unsupported(errs)
 	}
-	sc := s.Form.Campaign
-	c := &core.Campaign{ID: sc.ID, KindID: sc.KindID, Version: sc.Version, TitleKey: sc.TitleKey, BlurbKey: sc.BlurbKey, Content: content, Migration: sc.Migration, Includes: sc.Includes}
-	if vr := k.ValidateCampaign(c, s.Form.Strings); !vr.OK {
-		return unsupported(vr.Errors)
-	}
-	p := &core.Provenance{Strings: s.Form.Strings, Catalogs: s.Form.Catalogs, Attachments: s.Form.Attachments}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if _, held := a.epochs[ref]; !held {
@@ -337,6 +331,21 @@ func (a *Archive) Restore(s StoredEpoch) RestoreResult {
 		}
 	}
 	return RestoreResult{Outcome: Restored, Ref: ref, Warnings: warnings}
+}
+
+// decodeForm turns a stored form back into the campaign and provenance it
+// was published from, as k decodes and validates it now.
+func decodeForm(k core.Kind, f EpochForm) (*core.Campaign, *core.Provenance, []core.ValidationError) {
+	content, err := k.DecodeContent(f.Campaign.Content)
+	if err != nil {
+		return nil, nil, []core.ValidationError{core.Errorf(core.ReasonInvalidState, "content", "%v", err)}
+	}
+	sc := f.Campaign
+	c := &core.Campaign{ID: sc.ID, KindID: sc.KindID, Version: sc.Version, TitleKey: sc.TitleKey, BlurbKey: sc.BlurbKey, Content: content, Migration: sc.Migration, Includes: sc.Includes}
+	if vr := k.ValidateCampaign(c, f.Strings); !vr.OK {
+		return nil, nil, vr.Errors
+	}
+	return c, &core.Provenance{Strings: f.Strings, Catalogs: f.Catalogs, Attachments: f.Attachments}, nil
 }
 
 // Stored returns the persistable form of a held epoch.

@@ -3,6 +3,7 @@ package content
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 
 	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/core"
@@ -78,4 +79,52 @@ func VerifyBuilt(data []byte, want ManifestEntry) (StoredEpoch, error) {
 			s.Form.Campaign.ID, s.Form.Campaign.Version, s.Digest, want.ID, want.Version, want.Digest)
 	}
 	return s, nil
+}
+
+// FromBuilt is the registry of verified built documents, in order: what a
+// host plays without compiling source. Each document's content is decoded
+// and validated by its kind as it runs now; one whose kind is not
+// registered or refuses it fails the registry, its errors naming the
+// campaign.
+func FromBuilt(kinds []core.Kind, docs ...StoredEpoch) (*core.Registry, core.ValidationResult) {
+	b := newBuilder(kinds)
+	r := &core.Registry{
+		Campaigns:  map[string]*core.Campaign{},
+		Strings:    maps.Clone(b.engineKeys),
+		Catalogs:   map[string]map[core.LocKey]string{},
+		Provenance: map[string]*core.Provenance{},
+	}
+	var errs []core.ValidationError
+	for _, d := range docs {
+		id := d.Form.Campaign.ID
+		k := b.kinds[d.Form.Campaign.KindID]
+		if k == nil {
+			errs = append(errs, core.Errorf(core.ReasonUnknownKind, "kindId", "campaign %q: kind %q is not registered", id, d.Form.Campaign.KindID))
+			continue
+		}
+		if _, dup := r.Campaigns[id]; dup {
+			errs = append(errs, core.Errorf(core.ReasonDuplicateCampaignID, "id", "campaign id %q is built twice", id))
+			continue
+		}
+		c, p, es := decodeForm(k, d.Form)
+		if es != nil {
+			for _, e := range es {
+				e.Details = maps.Clone(e.Details)
+				if e.Details == nil {
+					e.Details = map[string]any{}
+				}
+				e.Details["campaignId"] = id
+				errs = append(errs, e)
+			}
+			continue
+		}
+		r.Order = append(r.Order, id)
+		r.Campaigns[id] = c
+		r.Provenance[id] = p
+		mergeStrings(r.Strings, r.Catalogs, p)
+	}
+	if errs != nil {
+		return nil, core.ValidationResult{OK: false, Errors: errs}
+	}
+	return r, core.ValidationResult{OK: true}
 }

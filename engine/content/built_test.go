@@ -136,3 +136,42 @@ func FuzzVerifyBuilt(f *testing.F) {
 		}
 	})
 }
+
+// TestFromBuilt: the registry of built documents is the one they were
+// built from: published again, each campaign's epoch has the built digest.
+// A document of a kind the host does not run fails with unknown_kind.
+func TestFromBuilt(t *testing.T) {
+	raw, entries := published(t)
+	var docs []content.StoredEpoch
+	for i, b := range raw {
+		s, err := content.VerifyBuilt(b, entries[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, s)
+	}
+	reg, res := content.FromBuilt(kinds, docs...)
+	if !res.OK {
+		t.Fatal(res.Errors)
+	}
+	if len(reg.Order) != 2 || reg.Order[1] != "beta" || reg.Strings[reg.Campaigns["alpha"].TitleKey] != "Counter alpha" {
+		t.Fatalf("registry order %v, alpha's title %q", reg.Order, reg.Strings[reg.Campaigns["alpha"].TitleKey])
+	}
+	again, err := content.Built(kinds, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range again {
+		if d.Digest != entries[i].Digest {
+			t.Errorf("%s: republished as %s, built as %s", entries[i].ID, d.Digest, entries[i].Digest)
+		}
+	}
+	foreign := docs[0]
+	foreign.Form.Campaign.KindID = "chess"
+	if _, res := content.FromBuilt(kinds, foreign); res.OK || res.Errors[0].Code != core.ReasonUnknownKind {
+		t.Fatalf("an unknown kind gives %+v", res)
+	}
+	if _, res := content.FromBuilt(kinds, docs[0], docs[0]); res.OK || res.Errors[0].Code != core.ReasonDuplicateCampaignID {
+		t.Fatalf("a campaign twice gives %+v", res)
+	}
+}

@@ -42,6 +42,9 @@ type host struct {
 	order []string
 	// sources are the campaigns' files, by id.
 	sources map[string]content.Source
+	// published are the campaigns' verified built documents, by id: a
+	// campaign that has one plays it rather than compiling its source.
+	published map[string]content.StoredEpoch
 	// includes are the ids of the campaigns each campaign includes.
 	includes map[string][]string
 
@@ -131,7 +134,13 @@ func (h *host) forCampaign(id string) (*campaignHost, error) {
 	}
 	ch := &campaignHost{id: id}
 	h.built[id] = ch
-	reg, res := content.Build(kinds(), h.withModules(id)...)
+	var reg *core.Registry
+	var res core.ValidationResult
+	if doc, ok := h.published[id]; ok {
+		reg, res = content.FromBuilt(kinds(), doc)
+	} else {
+		reg, res = content.Build(kinds(), h.withModules(id)...)
+	}
 	if reg == nil {
 		e := firstError(res)
 		ch.err = failf(e.Code, "campaign %q does not build: %s", id, e.Message)

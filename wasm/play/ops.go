@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -64,6 +65,12 @@ type campaignSource struct {
 	Path         string            `json:"path,omitempty"`
 	Campaign     string            `json:"campaign"`
 	Translations map[string]string `json:"translations,omitempty"`
+	// Built is the campaign's built document as the site published it,
+	// with the version and digest its index entry names; a document that
+	// does not verify (content.VerifyBuilt) leaves the campaign out.
+	Built   string `json:"built,omitempty"`
+	Version string `json:"version,omitempty"`
+	Digest  string `json:"digest,omitempty"`
 }
 
 type initArgs struct {
@@ -72,6 +79,9 @@ type initArgs struct {
 	Storage string `json:"storage,omitempty"`
 	// Database names the IndexedDB database; "" is "storyloom".
 	Database string `json:"database,omitempty"`
+	// ManifestDigest is the campaigns index's: the campaigns' entries
+	// (id, version, digest, in order) must digest to it.
+	ManifestDigest string `json:"manifestDigest,omitempty"`
 }
 
 // skipped is a campaign init could not build.
@@ -89,8 +99,9 @@ func opInit(ctx context.Context, arg json.RawMessage) (any, error) {
 	if len(a.Campaigns) == 0 {
 		return nil, failf(core.ReasonMalformedInput, "init needs at least one campaign")
 	}
-	h := &host{sources: map[string]content.Source{}, includes: map[string][]string{}, built: map[string]*campaignHost{}, campaigns: map[string]string{}}
+	h := &host{sources: map[string]content.Source{}, published: map[string]content.StoredEpoch{}, includes: map[string][]string{}, built: map[string]*campaignHost{}, campaigns: map[string]string{}}
 	var skips []skipped
+	var listed []content.ManifestEntry
 	for _, c := range a.Campaigns {
 		src := content.Source{Path: c.Path, Campaign: []byte(c.Campaign)}
 		if src.Path == "" {
@@ -120,10 +131,28 @@ func opInit(ctx context.Context, arg json.RawMessage) (any, error) {
 			skips = append(skips, skipped{ID: c.ID, Code: core.ReasonDuplicateCampaignID, Reason: fmt.Sprintf("campaign id %q is used twice", head.ID)})
 			continue
 		}
+		if c.Digest != "" {
+			listed = append(listed, content.ManifestEntry{ID: head.ID, Version: c.Version, Digest: c.Digest})
+		}
+		if c.Built != "" {
+			doc, err := content.VerifyBuilt([]byte(c.Built), content.ManifestEntry{ID: head.ID, Version: c.Version, Digest: c.Digest})
+			if err != nil {
+				var ve core.ValidationError
+				errors.As(err, &ve)
+				skips = append(skips, skipped{ID: c.ID, Code: ve.Code, Reason: ve.Message})
+				continue
+			}
+			h.published[head.ID] = doc
+		}
 		h.sources[head.ID] = src
 		h.order = append(h.order, head.ID)
 		for _, inc := range head.Includes {
 			h.includes[head.ID] = append(h.includes[head.ID], inc.Ref.ID)
+		}
+	}
+	if a.ManifestDigest != "" {
+		if got, err := content.ManifestDigest(listed); err != nil || got != a.ManifestDigest {
+			return nil, failf(core.ReasonInvalidState, "the campaigns index does not match its manifest digest %s", a.ManifestDigest)
 		}
 	}
 	if len(h.order) == 0 {

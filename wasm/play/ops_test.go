@@ -5,12 +5,15 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/session"
 )
@@ -157,5 +160,84 @@ func TestACampaignIncludingAnotherBuildsComposed(t *testing.T) {
 	b, _ := json.Marshal(res)
 	if !strings.Contains(string(b), "The stairs wind up into the dark. Courage: 1.") {
 		t.Fatalf("the chapter's scene is not shown: %s", b)
+	}
+}
+
+// TestInitVerifiesBuiltDocuments: the page hands over each campaign with
+// its built document and the index's manifest digest. Intact, both
+// campaigns are offered and a game plays the built document; a document edited after the build leaves its
+// campaign out with invalid_state while the other plays; an index that
+// does not match its manifest digest is refused.
+func TestInitVerifiesBuiltDocuments(t *testing.T) {
+	var sources []content.Source
+	for _, id := range []string{"ferry", "first-flat"} {
+		data, err := os.ReadFile("../../bundle/testdata/update/1.0.0/" + id + "/campaign.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, content.Source{Path: id + "/campaign.json", Campaign: data})
+	}
+	reg, res := content.Build(kinds(), sources...)
+	if !res.OK {
+		t.Fatal(res.Errors)
+	}
+	docs, err := content.Built(kinds(), reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var campaigns []campaignSource
+	var entries []content.ManifestEntry
+	for i, d := range docs {
+		b, _ := json.Marshal(d)
+		campaigns = append(campaigns, campaignSource{ID: d.Form.Campaign.ID, Campaign: string(sources[i].Campaign), Built: string(b), Version: d.Form.Campaign.Version, Digest: d.Digest})
+		entries = append(entries, content.ManifestEntry{ID: d.Form.Campaign.ID, Version: d.Form.Campaign.Version, Digest: d.Digest})
+	}
+	manifest, _ := content.ManifestDigest(entries)
+	ctx := context.Background()
+	initWith := func(cs []campaignSource, digest string) (map[string]any, error) {
+		arg, _ := json.Marshal(initArgs{Campaigns: cs, Storage: "memory", ManifestDigest: digest})
+		out, err := opInit(ctx, arg)
+		if err != nil {
+			return nil, err
+		}
+		return out.(map[string]any), nil
+	}
+
+	// The game plays the built document, not the source beside it.
+	withSource := slices.Clone(campaigns)
+	withSource[0].Campaign = strings.Replace(withSource[0].Campaign, "The ferry waits.", "Source text.", 1)
+	out, err := initWith(withSource, manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out["campaigns"].([]string); len(got) != 2 || len(out["skipped"].([]skipped)) != 0 {
+		t.Fatalf("intact: campaigns %v, skipped %v", got, out["skipped"])
+	}
+	started, err := opCreateSession(ctx, json.RawMessage(`{"campaignId":"ferry","seed":"s"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(started); !strings.Contains(string(b), "The ferry waits.") || strings.Contains(string(b), "Source text.") {
+		t.Fatalf("the game does not play the built document: %s", b)
+	}
+
+	tampered := slices.Clone(campaigns)
+	tampered[0].Built = strings.Replace(tampered[0].Built, "The ferry waits.", "The ferry leaves.", 1)
+	out, err = initWith(tampered, manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	skips := out["skipped"].([]skipped)
+	if got := out["campaigns"].([]string); len(got) != 1 || got[0] != "first-flat" || len(skips) != 1 || skips[0].ID != "ferry" || skips[0].Code != core.ReasonInvalidState {
+		t.Fatalf("tampered: campaigns %v, skipped %+v", got, skips)
+	}
+	if _, err := opCreateSession(ctx, json.RawMessage(`{"campaignId":"ferry","seed":"s"}`)); err == nil {
+		t.Fatal("the tampered campaign still starts")
+	}
+
+	_, err = initWith(campaigns, "sha256:0000")
+	var be *bridgeError
+	if !errors.As(err, &be) || be.Code != core.ReasonInvalidState {
+		t.Fatalf("a wrong manifest digest gives %v", err)
 	}
 }
