@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/storyloom/storyloom/bundle/site"
 	"github.com/storyloom/storyloom/bundle/sqlitestore"
 	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/core"
@@ -26,13 +28,15 @@ type storeFlags struct {
 	db        string
 	memory    bool
 	campaigns string
+	built     string
 }
 
 // register adds the shared flags to fl.
 func (f *storeFlags) register(fl *flag.FlagSet) {
 	fl.StringVar(&f.db, "db", "", "SQLite database for sessions, saves and profiles (default "+defaultDBHint+")")
 	fl.BoolVar(&f.memory, "memory", false, "keep sessions, saves and profiles in memory only")
-	fl.StringVar(&f.campaigns, "campaigns", "", "comma-separated campaign directories or files (default: the campaigns built into the bundle)")
+	fl.StringVar(&f.campaigns, "campaigns", "", "author's source: comma-separated campaign directories or files, compiled at start (default: the campaigns built into the bundle)")
+	fl.StringVar(&f.built, "built", "", "play the verified built campaign documents of a site `go run ./bundle build -out DIR` wrote, compiling no source")
 }
 
 const defaultDBHint = "storyloom/sessions.db under the user cache directory, else ./.storyloom/sessions.db"
@@ -46,7 +50,10 @@ type hostStore struct {
 	// warnings are the kept campaign versions that did not come back
 	// (epoch_unsupported, content_version_conflict), for the startup lines.
 	warnings []core.ValidationWarning
-	close    func() error
+	// refused are the built documents that did not verify (invalid_state
+	// with the failed check); the other campaigns play.
+	refused []error
+	close   func() error
 }
 
 // storeOptions pin what a reproducible run needs pinned.
@@ -63,19 +70,10 @@ type storeOptions struct {
 // older version go on playing it, or adopt or migrate to the current one
 // when they resume or load; what did not come back is in warnings.
 func openStore(f storeFlags, opt storeOptions) (*hostStore, error) {
-	sources, err := campaignSources(f.campaigns)
+	kinds := registeredKinds()
+	reg, refused, err := hostRegistry(kinds, f)
 	if err != nil {
 		return nil, err
-	}
-	kinds := registeredKinds()
-	reg, res := content.Build(kinds, sources...)
-	if reg == nil {
-		var b strings.Builder
-		for _, e := range res.Errors {
-			file, _ := e.Details["file"].(string)
-			fmt.Fprintf(&b, "\n  %s: %s", file, e.Error())
-		}
-		return nil, fmt.Errorf("the campaigns do not build:%s", b.String())
 	}
 	var ids core.IDSource = randomIDs{}
 	var recIDs session.RecordIDSource = randomIDs{}
@@ -87,7 +85,7 @@ func openStore(f storeFlags, opt storeOptions) (*hostStore, error) {
 		recIDs = &session.CountingRecordIDs{}
 		clock = countingClock()
 	}
-	h := &hostStore{close: func() error { return nil }, where: "memory"}
+	h := &hostStore{close: func() error { return nil }, where: "memory", refused: refused}
 	var records session.RecordStore
 	var profiles session.ProfileStore
 	var kept []content.StoredEpoch
@@ -142,6 +140,50 @@ func openStore(f storeFlags, opt storeOptions) (*hostStore, error) {
 	return h, nil
 }
 
+// hostRegistry is the campaigns a host plays: with f.built, the verified
+// built documents of that site (site.ReadBuilt, content.FromBuilt), with
+// the ones that did not verify in refused; otherwise the author's source
+// (f.campaigns, or the campaigns built into the bundle) compiled here.
+func hostRegistry(kinds []core.Kind, f storeFlags) (*core.Registry, []error, error) {
+	var (
+		reg     *core.Registry
+		res     core.ValidationResult
+		refused []error
+	)
+	switch {
+	case f.built != "" && f.campaigns != "":
+		return nil, nil, errors.New("-built plays a built site and -campaigns compiles source: give one")
+	case f.built != "":
+		docs, bad, err := site.ReadBuilt(f.built)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(docs) == 0 {
+			return nil, nil, fmt.Errorf("no built document of %s verifies: %v", f.built, errors.Join(bad...))
+		}
+		refused = bad
+		reg, res = content.FromBuilt(kinds, docs...)
+	default:
+		sources, err := campaignSources(f.campaigns)
+		if err != nil {
+			return nil, nil, err
+		}
+		reg, res = content.Build(kinds, sources...)
+	}
+	if reg == nil {
+		var b strings.Builder
+		for _, e := range res.Errors {
+			where, _ := e.Details["file"].(string)
+			if where == "" {
+				where, _ = e.Details["campaignId"].(string)
+			}
+			fmt.Fprintf(&b, "\n  %s: %s", where, e.Error())
+		}
+		return nil, nil, fmt.Errorf("the campaigns do not build:%s", b.String())
+	}
+	return reg, refused, nil
+}
+
 // campaignSources reads the campaigns named by a comma-separated list of
 // paths, or the built-in ones when the list is empty.
 func campaignSources(list string) ([]content.Source, error) {
@@ -191,9 +233,12 @@ func countingClock() session.Clock {
 	})
 }
 
-// printKeptWarnings writes one line per kept campaign version that did not
-// come back, after prefix.
+// printKeptWarnings writes one line per built document refused and per
+// kept campaign version that did not come back, after prefix.
 func (h *hostStore) printKeptWarnings(w io.Writer, prefix string) {
+	for _, e := range h.refused {
+		fmt.Fprintf(w, "%s %s\n", prefix, e.Error())
+	}
 	for _, e := range h.warnings {
 		fmt.Fprintf(w, "%s %s\n", prefix, e.Error())
 	}

@@ -468,7 +468,7 @@ func (b *builder) publish(list []campaignEntry) error {
 	var entries []content.ManifestEntry
 	for i := range list {
 		c := &list[i]
-		d, ok := byID[c.campaignID]
+		d, ok := byID[c.CampaignID]
 		if !ok {
 			continue
 		}
@@ -480,7 +480,7 @@ func (b *builder) publish(list []campaignEntry) error {
 			return err
 		}
 		c.Version, c.Digest = d.Form.Campaign.Version, d.Digest
-		entries = append(entries, content.ManifestEntry{ID: c.campaignID, Version: c.Version, Digest: c.Digest})
+		entries = append(entries, content.ManifestEntry{ID: c.CampaignID, Version: c.Version, Digest: c.Digest})
 	}
 	if b.manifestDigest, err = content.ManifestDigest(entries); err != nil {
 		return err
@@ -510,9 +510,12 @@ type campaignEntry struct {
 	Version string `json:"version,omitempty"`
 	Digest  string `json:"digest,omitempty"`
 
-	// campaignID is the id campaign.json declares; src its files.
-	campaignID string
-	src        content.Source
+	// CampaignID is the id campaign.json declares: the id of its manifest
+	// entry, which the directory name need not be.
+	CampaignID string `json:"campaignId,omitempty"`
+
+	// src is the campaign's files, for the build.
+	src content.Source
 }
 
 // campaign adds one campaign's files and returns its index entry.
@@ -545,7 +548,7 @@ func (b *builder) campaign(id string) (campaignEntry, error) {
 				Title any    `json:"title"`
 			}
 			if json.Unmarshal(data, &head) == nil {
-				c.campaignID = head.ID
+				c.CampaignID = head.ID
 				if s, ok := head.Title.(string); ok {
 					c.Title = s
 				}

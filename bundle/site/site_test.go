@@ -465,3 +465,66 @@ func TestSecondBuildReusesCompressedCopies(t *testing.T) {
 		t.Fatalf("compared %d compressed files: %v", n, err)
 	}
 }
+
+// TestReadBuiltReadsTheBuiltSite reads the built site's campaigns as a
+// native host does (ReadBuilt): every document verifies; in a copy whose
+// one document was edited after the build, that one is refused with
+// invalid_state and the others are read; an index whose manifest digest
+// no longer matches its entries is refused whole.
+func TestReadBuiltReadsTheBuiltSite(t *testing.T) {
+	docs, refused, err := ReadBuilt(builtDir)
+	if err != nil || len(refused) != 0 || len(docs) < 3 {
+		t.Fatalf("ReadBuilt: %d documents, refused %v, %v", len(docs), refused, err)
+	}
+	copyCampaigns := func(t *testing.T) string {
+		dir := t.TempDir()
+		if err := os.CopyFS(filepath.Join(dir, "campaigns"), os.DirFS(filepath.Join(builtDir, "campaigns"))); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	t.Run("a tampered document", func(t *testing.T) {
+		dir := copyCampaigns(t)
+		matches, err := filepath.Glob(filepath.Join(dir, "campaigns", docs[0].Form.Campaign.ID, "built.*.json"))
+		if err != nil || len(matches) != 1 {
+			t.Fatalf("built document of %s: %v %v", docs[0].Form.Campaign.ID, matches, err)
+		}
+		data, err := os.ReadFile(matches[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited := strings.Replace(string(data), `"version":"`+docs[0].Form.Campaign.Version+`"`, `"version":"9.9.9"`, 1)
+		if edited == string(data) {
+			t.Fatal("the document names no version to edit")
+		}
+		if err := os.WriteFile(matches[0], []byte(edited), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, refused, err := ReadBuilt(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ve core.ValidationError
+		if len(refused) != 1 || !errors.As(refused[0], &ve) || ve.Code != core.ReasonInvalidState || ve.Details["campaignId"] != docs[0].Form.Campaign.ID {
+			t.Fatalf("refused %v, want %s with invalid_state", refused, docs[0].Form.Campaign.ID)
+		}
+		if len(got) != len(docs)-1 {
+			t.Errorf("read %d documents, want the other %d", len(got), len(docs)-1)
+		}
+	})
+	t.Run("a manifest digest that does not match", func(t *testing.T) {
+		dir := copyCampaigns(t)
+		idx := filepath.Join(dir, filepath.FromSlash(CampaignsIdx))
+		data, err := os.ReadFile(idx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited := regexp.MustCompile(`"manifestDigest":"[^"]*"`).ReplaceAll(data, []byte(`"manifestDigest":"sha256:0"`))
+		if err := os.WriteFile(idx, edited, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := ReadBuilt(dir); err == nil || !strings.Contains(err.Error(), core.ReasonInvalidState) {
+			t.Errorf("ReadBuilt of a wrong manifest digest: %v, want invalid_state", err)
+		}
+	})
+}

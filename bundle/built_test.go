@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/storyloom/storyloom/engine/content"
+	"github.com/storyloom/storyloom/engine/session"
+	"github.com/storyloom/storyloom/static"
+)
+
+// writeBuiltSite writes the campaigns built into the bundle as a built
+// site's campaigns (what `go run ./bundle build` publishes: each built
+// document, campaigns/index.json naming it with its version and digest,
+// and the manifest digest), then changes the title strings of the campaign
+// tamper after the build, as an edit on the server would. It returns the
+// site's directory.
+func writeBuiltSite(t *testing.T, tamper string) string {
+	t.Helper()
+	sources, err := sourcesFromFS(static.FS, "campaigns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, res := content.Build(registeredKinds(), sources...)
+	if reg == nil {
+		t.Fatalf("the built-in campaigns do not build: %+v", res.Errors)
+	}
+	docs, err := content.Built(registeredKinds(), reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	type entry struct {
+		ID         string `json:"id"`
+		CampaignID string `json:"campaignId"`
+		Built      string `json:"built"`
+		Version    string `json:"version"`
+		Digest     string `json:"digest"`
+	}
+	var idx struct {
+		Campaigns      []entry `json:"campaigns"`
+		ManifestDigest string  `json:"manifestDigest"`
+	}
+	var entries []content.ManifestEntry
+	for _, d := range docs {
+		id := d.Form.Campaign.ID
+		e := entry{ID: id, CampaignID: id, Built: "campaigns/" + id + "/built.json", Version: d.Form.Campaign.Version, Digest: d.Digest}
+		if id == tamper {
+			d.Form.Strings = maps.Clone(d.Form.Strings)
+			d.Form.Strings[d.Form.Campaign.TitleKey] = "Edited after the build"
+
+		}
+		data, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, "campaigns", id), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(e.Built)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		idx.Campaigns = append(idx.Campaigns, e)
+		entries = append(entries, content.ManifestEntry{ID: id, Version: e.Version, Digest: e.Digest})
+	}
+	if idx.ManifestDigest, err = content.ManifestDigest(entries); err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "campaigns", "index.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestHostsPlayVerifiedBuiltDocuments plays a built site's documents
+// through `bundle play -built` and `bundle mcp -built`: a document edited
+// after the build is refused with invalid_state and its failed check, and
+// every other campaign still plays, from its document, not from source.
+func TestHostsPlayVerifiedBuiltDocuments(t *testing.T) {
+	dir := writeBuiltSite(t, "first-flat")
+
+	t.Run("play lists the verified campaigns and says which was refused", func(t *testing.T) {
+		var out, errb bytes.Buffer
+		if code := dispatch([]string{"play", "-memory", "-built", dir}, &out, &errb); code != 0 {
+			t.Fatalf("exit %d; stderr: %s", code, errb.String())
+		}
+		for _, w := range []string{"invalid_state", `"first-flat"`, "digests to"} {
+			if !strings.Contains(errb.String(), w) {
+				t.Errorf("stderr lacks %q:\n%s", w, errb.String())
+			}
+		}
+		for _, id := range []string{"gannet-rock", "harbour-bakery", "pier-fair", "the-marrow-affair"} {
+			if !strings.Contains(out.String(), id) {
+				t.Errorf("the catalog lacks %s:\n%s", id, out.String())
+			}
+		}
+		if strings.Contains(out.String(), "first-flat") || strings.Contains(out.String(), "Edited after the build") {
+			t.Errorf("the catalog lists the refused campaign:\n%s", out.String())
+		}
+	})
+
+	t.Run("play runs a script on a built document as on source", func(t *testing.T) {
+		script := filepath.Join("testdata", "play", "gannet-rock.script")
+		var fromBuilt, fromSource, errb bytes.Buffer
+		if code := dispatch([]string{"play", "-built", dir, "-script", script, "gannet-rock"}, &fromBuilt, &errb); code != 0 {
+			t.Fatalf("exit %d; stderr: %s", code, errb.String())
+		}
+		if code := dispatch([]string{"play", "-script", script, "gannet-rock"}, &fromSource, &errb); code != 0 {
+			t.Fatalf("exit %d; stderr: %s", code, errb.String())
+		}
+		if fromBuilt.String() != fromSource.String() {
+			t.Errorf("the built document plays otherwise than its source: %s", firstDiff(fromSource.String(), fromBuilt.String()))
+		}
+	})
+
+	t.Run("mcp serves the verified campaigns only", func(t *testing.T) {
+		cs := startMCP(t, "-memory", "-built", dir)
+		var cat session.Catalog
+		callOK(t, cs, "list_campaigns", map[string]any{"profileId": "p"}, &cat)
+		var ids []string
+		for _, c := range cat.Campaigns {
+			ids = append(ids, c.CampaignID)
+		}
+		if len(ids) != 4 || strings.Contains(strings.Join(ids, ","), "first-flat") {
+			t.Errorf("campaigns %v, want the four that verify", ids)
+		}
+		var h session.SessionHandle
+		callOK(t, cs, "create_session", map[string]any{"campaignId": "gannet-rock", "profileId": "p"}, &h)
+		firstAvailable(t, cs, h.SessionID, h.Scene)
+		if e := callErr(t, cs, "create_session", map[string]any{"campaignId": "first-flat", "profileId": "p"}); e.Code != "unknown_campaign" {
+			t.Errorf("the refused campaign: %+v, want unknown_campaign", e)
+		}
+	})
+
+	t.Run("a site and source together, or no site, are refused", func(t *testing.T) {
+		for _, args := range [][]string{
+			{"play", "-memory", "-built", dir, "-campaigns", campaignsAt("1.0.0")},
+			{"play", "-memory", "-built", t.TempDir()},
+		} {
+			var out, errb bytes.Buffer
+			if code := dispatch(args, &out, &errb); code != 1 {
+				t.Errorf("%v: exit %d, want 1; stderr: %s", args, code, errb.String())
+			}
+		}
+	})
+}
