@@ -443,9 +443,9 @@ func (b *builder) static() error {
 }
 
 // publish compiles every campaign of list together (so includes compose)
-// and adds each one's built document with its manifest entry. Campaigns
-// that do not build are published as source only, and the build says so:
-// `go run ./bundle validate` tells the author why.
+// and adds each one's built document with its manifest entry. When the
+// campaigns do not build the site build fails, naming each error's file:
+// `go run ./bundle validate` tells the author more.
 func (b *builder) publish(list []campaignEntry) error {
 	start := time.Now()
 	sources := make([]content.Source, len(list))
@@ -454,8 +454,12 @@ func (b *builder) publish(list []campaignEntry) error {
 	}
 	reg, res := content.Build(b.o.Kinds, sources...)
 	if reg == nil {
-		b.logf(start, "published no built campaign documents: the campaigns do not build (%d errors, first %v)", len(res.Errors), res.Errors[0])
-		return nil
+		var msg strings.Builder
+		for _, e := range res.Errors {
+			file, _ := e.Details["file"].(string)
+			fmt.Fprintf(&msg, "\n  %s: %s", file, e.Error())
+		}
+		return fmt.Errorf("site: the campaigns do not build, so none can be published (go run ./bundle validate reports on them):%s", msg.String())
 	}
 	docs, err := content.Built(b.o.Kinds, reg)
 	if err != nil {

@@ -33,6 +33,8 @@ import (
 var (
 	built    *Result
 	builtDir string
+	// moduleRoot is the repository's directory.
+	moduleRoot string
 )
 
 func TestMain(m *testing.M) {
@@ -41,6 +43,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	root := filepath.Dir(strings.TrimSpace(string(out)))
+	moduleRoot = root
 	dir, err := os.MkdirTemp("", "storyloom-site-test-")
 	if err != nil {
 		panic(err)
@@ -527,4 +530,29 @@ func TestReadBuiltReadsTheBuiltSite(t *testing.T) {
 			t.Errorf("ReadBuilt of a wrong manifest digest: %v, want invalid_state", err)
 		}
 	})
+}
+
+// TestBuildFailsWhenTheCampaignsDoNotBuild builds a site whose one
+// campaign has no content: the build fails, naming the campaign's file and
+// the reason code, rather than publishing the site without built documents.
+func TestBuildFailsWhenTheCampaignsDoNotBuild(t *testing.T) {
+	static := t.TempDir()
+	broken := filepath.Join(static, "campaigns", "broken")
+	if err := os.MkdirAll(broken, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(broken, "campaign.json"), []byte(`{"format":1,"id":"broken","kind":"story-graph","version":"1.0.0","title":"Broken"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := testOptions(moduleRoot, t.TempDir())
+	o.Static = os.DirFS(static)
+	_, err := Build(context.Background(), o)
+	if err == nil {
+		t.Fatal("the site built with a campaign that does not build")
+	}
+	for _, w := range []string{"campaigns/broken/campaign.json", core.ReasonMalformedInput, "do not build"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q lacks %q", err, w)
+		}
+	}
 }
