@@ -141,6 +141,28 @@ func TestHostsPlayVerifiedBuiltDocuments(t *testing.T) {
 		}
 	})
 
+	t.Run("a database kept from source plays on from the built documents", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "host.db")
+		script := filepath.Join("testdata", "play", "gannet-rock.script")
+		var out, errb bytes.Buffer
+		if code := dispatch([]string{"play", "-db", db, "-script", script, "gannet-rock"}, &out, &errb); code != 0 {
+			t.Fatalf("exit %d; stderr: %s", code, errb.String())
+		}
+		out.Reset()
+		errb.Reset()
+		if code := dispatch([]string{"play", "-db", db, "-built", dir}, &out, &errb); code != 0 {
+			t.Fatalf("exit %d; stderr: %s", code, errb.String())
+		}
+		// The same content digests the same built or compiled: no kept
+		// version conflicts, and the ending found on source is kept.
+		if strings.Contains(errb.String(), "content_version_conflict") || strings.Count(errb.String(), "warning:") != 1 {
+			t.Errorf("stderr, want only the tampered document's warning:\n%s", errb.String())
+		}
+		if !strings.Contains(out.String(), "(1 of 5 endings found)") {
+			t.Errorf("the catalog lost the ending found on source:\n%s", out.String())
+		}
+	})
+
 	t.Run("a site and source together, or no site, are refused", func(t *testing.T) {
 		for _, args := range [][]string{
 			{"play", "-memory", "-built", dir, "-campaigns", campaignsAt("1.0.0")},
