@@ -50,8 +50,9 @@ func pageWords(t *testing.T) (fr map[string]string, used []string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// tr("…"), tr(cond ? "…" : "…"), and data-tr in the shell.
-		for _, m := range regexp.MustCompile(`\btr\("((?:[^"\\]|\\.)*)"|\btr\([^"()]*\?\s*"([^"]*)"\s*:\s*"([^"]*)"|data-tr(?:-label="([^"]*)"|[^>]*>([^<]*)<)`).FindAllStringSubmatch(string(data), -1) {
+		// tr("…"), tr(cond ? "…" : "…") (and the same of says, the
+		// rooms' tr with names in it), and data-tr in the shell.
+		for _, m := range regexp.MustCompile(`\b(?:tr|says)\("((?:[^"\\]|\\.)*)"|\b(?:tr|says)\([^"()]*\?\s*"([^"]*)"\s*:\s*"([^"]*)"|data-tr(?:-label="([^"]*)"|[^>]*>([^<]*)<)`).FindAllStringSubmatch(string(data), -1) {
 			for _, k := range m[1:] {
 				if k != "" && !seen[k] {
 					seen[k] = true
@@ -243,6 +244,19 @@ func frenchCheck(t *testing.T, p *page, english []string) func(where string) {
 	}
 }
 
+// englishAmount matches an amount written the English way: a currency
+// symbol before the number, a comma between thousands or a decimal point.
+var englishAmount = regexp.MustCompile(`[£$€]\s*\d|\d,\d{3}\b|\d\.\d\d\b`)
+
+// englishMoney fails t when the scene's status line (.scene-line) of the
+// French page writes an amount the English way.
+func englishMoney(t *testing.T, p *page, where string) {
+	t.Helper()
+	if got := p.text(".scene-line"); englishAmount.MatchString(got) {
+		t.Errorf("%s, in French, writes money the English way: %q", where, got)
+	}
+}
+
 // TestFrenchLeavesNoEnglish chooses French in Gannet Rock and checks the
 // page's own words follow: the header, the scene, the saves dialog, the
 // toasts, the library and the gallery, with <html lang> true to the text
@@ -325,16 +339,19 @@ func TestFrenchSimulationAndWorld(t *testing.T) {
 	p.waitJS(`document.querySelectorAll("svg.chart").length > 0`)
 	eval[bool](p, `(document.querySelectorAll("details").forEach((d) => d.open = true), true)`)
 	left("the simulation after two weeks")
+	englishMoney(t, p, "the simulation's status line")
 	p.shot("french-simulation")
 	p.visit("#/new/pier-fair")
 	p.screen("play")
 	p.waitJS(`document.querySelector(".kind-screen")?.dataset.kind === "world-graph"`)
 	left("the world at its start")
+	englishMoney(t, p, "the world's status line")
 	node := eval[string](p, `document.querySelector("[data-build]").dataset.build`)
 	p.act(fmt.Sprintf(`[data-build=%q]`, node))
 	p.act(`[data-advance="24"]`)
 	eval[bool](p, `(document.querySelectorAll("details").forEach((d) => d.open = true), true)`)
 	left("the world after a day")
+	englishMoney(t, p, "the world's status line after a day")
 	p.shot("french-world")
 }
 
@@ -366,12 +383,34 @@ func TestFrenchRoomsAndFreeport(t *testing.T) {
 	p.do(chromedp.Navigate(base + "rooms/"))
 	p.waitJS(`document.documentElement.dataset.storyloom === "ready" && !!document.querySelector('[data-key="c-create"]') && document.getElementById("conn").dataset.state === "open"`)
 	left("the rooms lobby")
+	// Two seats: the AI's and yours, so that readying starts the game.
+	eval[bool](p, `(() => { const s = document.getElementById("c-seats"); s.value = "2"; s.dispatchEvent(new Event("input", { bubbles: true })); s.dispatchEvent(new Event("change", { bubbles: true })); return true; })()`)
 	p.click(`[data-key="c-create"]`)
 	p.waitJS(`!document.getElementById("room").hidden && !!document.querySelector('[data-key="ai-add"]')`)
 	p.click(`[data-key="ai-add"]`)
 	p.waitJS(`document.querySelectorAll(".seat.ai").length > 0`)
 	left("a room with an AI seat")
 	p.shot("french-rooms")
+	// Ready: the game starts against the AI, and the Cheat table speaks
+	// French, before a play, while picking cards and after one.
+	p.click("#ready")
+	p.waitJS(`!document.getElementById("table").hidden && document.querySelectorAll("#hand .card-face").length > 0`)
+	left("the Cheat table")
+	// When the AI played first, let its claim stand to get the turn.
+	p.waitJS(`!!document.querySelector('[data-key="act-play_cards"], [data-key="act-pass"]')`)
+	if eval[bool](p, `!!document.querySelector('[data-key="act-pass"]')`) {
+		left("the Cheat table facing a claim")
+		p.click(`[data-key="act-pass"]`)
+	}
+	p.waitJS(`!!document.querySelector('[data-key="act-play_cards"]') && !!document.querySelector("#hand .card-face:not([disabled])")`)
+	p.click("#hand .card-face:not([disabled])")
+	p.waitJS(`!!document.getElementById("hand-prompt") && !document.querySelector('[data-key="act-play_cards"]').disabled`)
+	left("the Cheat table while picking a card")
+	n := eval[int](p, `document.querySelectorAll("#log li").length`)
+	p.click(`[data-key="act-play_cards"]`)
+	p.waitJS(fmt.Sprintf(`document.querySelectorAll("#log li").length > %d`, n))
+	left("the Cheat table after a play")
+	p.shot("french-cheat")
 
 	p.do(chromedp.Navigate(base + "freeport/"))
 	p.waitJS(`document.documentElement.dataset.freeport === "ready" && !!document.getElementById("enrol")`)

@@ -126,6 +126,19 @@ export function money(cents, currency = "") {
   return `${neg ? "-" : ""}${currency}${whole}.${frac}`;
 }
 
+/**
+ * The params of scene's body with its "money" written from the view's
+ * number by money(): the engine sends the amount already written the
+ * English way (for its own text), which a page in another language must
+ * not show.
+ */
+export function bodyParams(scene) {
+  const p = scene.body.params;
+  const v = scene.view?.kindView;
+  if (!p || !Object.hasOwn(p, "money") || typeof v?.money !== "number") return p;
+  return { ...p, money: money(v.money, v.currency || "") };
+}
+
 /** Names of locales, in their own language. */
 export function localeName(code) {
   try {

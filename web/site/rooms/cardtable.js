@@ -90,7 +90,7 @@ export function createCardTable(root, ui) {
     return h("header", { class: "table-head" },
       h("h1", { text: ui.state.roomName || "Card game" }),
       h("p", { class: "facts" }, spectator() ? h("span", { class: "badge", text: "Watching" }) : null,
-        ` ${v.format?.id ? `${ui.formatName(v.format.id)} · ` : ""}Turn ${v.turn} · ${word("phase", v.phase)} · room `, h("code", { text: v.room_id || "" })),
+        ` ${v.format?.id ? `${ui.formatName(v.format.id)} · ` : ""}Turn ${v.turn} · ${word("phase", v.phase)} · room `, h("code", { translate: "no", text: v.room_id || "" })),
       clock());
   }
 

@@ -7,7 +7,8 @@
 
 import { h, fill, announce } from "../online/dom.js";
 import { keepFocus, setData, toast } from "./dom.js";
-import { rankWord, cardName, cardSpoken, isRed, plural } from "./names.js";
+import { rankWord, cardName, cardSpoken, isRed, cards as cardCount, says, nameNode } from "./names.js";
+import { tr } from "../js/lang.js";
 import { createCardTable, isCardView } from "./cardtable.js";
 
 export function createTable(root, ui) {
@@ -21,7 +22,7 @@ export function createTable(root, ui) {
   const hand = h("section", { class: "card hand", id: "hand", "aria-labelledby": "hand-h" });
   const actions = h("section", { class: "card actions", id: "actions", "aria-labelledby": "actions-h" });
   const log = h("ol", { class: "log", id: "log", "aria-labelledby": "log-h", tabindex: "0" });
-  const logBox = h("section", { class: "card log-box", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: "Log" }), log);
+  const logBox = h("section", { class: "card log-box", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: tr("Log") }), log);
   const generic = h("div", { class: "generic-table" }, head, h("div", { class: "turn-bar" }, turn, clock), result,
     h("div", { class: "table-grid" }, h("div", { class: "table-main" }, board, actions, hand), logBox));
   const cardBox = h("div", { class: "card-table", id: "card-table", hidden: true });
@@ -38,15 +39,19 @@ export function createTable(root, ui) {
   const view = () => ui.state.game;
   const spectator = () => ui.state.spectator;
 
-  function name(pid) {
+  // bare is pid's name as a node (not translated; an AI's marked English).
+  function bare(pid) {
     const v = view();
     const seat = (v.seats || []).find((s) => s.player_id === pid);
     const n = v.player_names?.[pid] || seat?.name;
-    let label = n || (seat ? (seat.ai ? ui.aiName(seat.ai) : `Player ${seat.seat + 1}`) : String(pid ?? "?"));
-    if (!spectator() && pid === v.you) label = `${label} (you)`;
-    return label;
+    if (n) return nameNode(n);
+    if (seat?.ai) return nameNode(ui.aiName(seat.ai), true);
+    return seat ? h("span", { text: tr("Player {n}", { n: seat.seat + 1 }) }) : nameNode(String(pid ?? "?"));
   }
-  const bare = (pid) => name(pid).replace(/ \(you\)$/, "");
+  // name is bare, followed by "(you)" for yours.
+  function name(pid) {
+    return !spectator() && pid === view().you ? says("{name} (you)", { name: bare(pid) }) : [bare(pid)];
+  }
 
   function render() {
     const v = view();
@@ -63,11 +68,11 @@ export function createTable(root, ui) {
       setData(root, "result", v.result ? "over" : "");
       clearInterval(clockTimer);
       cards.render(v);
-      if (v.action_rejected) toast("The game had moved on: this is the table as it stands now.", "info");
+      if (v.action_rejected) toast(tr("The game had moved on: this is the table as it stands now."), "info");
       // auto_passed is mostly the stops at work (the table lists the steps
       // passed); only a clock expiry is worth a toast.
       if (v.auto_passed && (v.log || []).some((e) => e.sequence === v.auto_passed_from && e.event?.type === "timed_out")) {
-        toast("Time ran out, so the game moved for you.", "info");
+        toast(tr("Time ran out, so the game moved for you."), "info");
       }
       return;
     }
@@ -86,18 +91,17 @@ export function createTable(root, ui) {
     });
     renderTurn(v);
     startClock(v);
-    if (v.action_rejected) toast("The game had moved on: this is the table as it stands now.", "info");
-    if (v.auto_passed) toast("Time ran out, so the game moved for you.", "info");
+    if (v.action_rejected) toast(tr("The game had moved on: this is the table as it stands now."), "info");
+    if (v.auto_passed) toast(tr("Time ran out, so the game moved for you."), "info");
   }
 
   function renderHead(v) {
-    const title = ui.state.roomName || "Cheat";
     fill(head,
-      h("h1", { text: title }),
+      ui.state.roomName ? h("h1", { translate: "no", text: ui.state.roomName }) : h("h1", { lang: "en", text: "Cheat" }),
       h("p", { class: "facts" },
-        spectator() ? h("span", { class: "badge", text: "Watching" }) : null,
-        v.game === "cheat" && v.play && !v.result ? ` Play ${v.play} · ${v.phase === "challenge" ? "claimed" : "claiming"} ${rankWord(v.rank)}` : "",
-        ` · room `, h("code", { text: v.room_id || "" })));
+        spectator() ? h("span", { class: "badge", text: tr("Watching") }) : null,
+        v.game === "cheat" && v.play && !v.result ? ` ${v.phase === "challenge" ? tr("Play {n} · claimed {rank}", { n: v.play, rank: rankWord(v.rank) }) : tr("Play {n} · claiming {rank}", { n: v.play, rank: rankWord(v.rank) })}` : "",
+        ` · ${tr("room")} `, h("code", { translate: "no", text: v.room_id || "" })));
   }
 
   function turnText(v) {
@@ -105,23 +109,23 @@ export function createTable(root, ui) {
     const mine = (v.valid_actions || []);
     if (v.game === "cheat") {
       if (v.phase === "play") {
-        if (mine.some((a) => a.type === "play_cards")) return `Your turn: put down 1 to 4 cards as ${rankWord(v.rank)}.`;
-        return `${bare(v.active_player)} is putting down cards as ${rankWord(v.rank)}.`;
+        if (mine.some((a) => a.type === "play_cards")) return says("Your turn: put down 1 to 4 cards as {rank}.", { rank: rankWord(v.rank) });
+        return says("{name} is putting down cards as {rank}.", { name: bare(v.active_player), rank: rankWord(v.rank) });
       }
       if (v.phase === "challenge" && v.claim) {
         const c = v.claim;
-        const claim = `${bare(c.player)} claims ${plural(c.count, rankWord(c.rank).replace(/e?s$/, ""), rankWord(c.rank))}`;
-        if (mine.some((a) => a.type === "call_cheat" || a.type === "pass")) return `${claim}: call “Cheat!” or let it stand.`;
-        return `${claim}. Waiting for the others to call or let it stand.`;
+        const p = { name: bare(c.player), n: c.count, rank: rankWord(c.rank) };
+        if (mine.some((a) => a.type === "call_cheat" || a.type === "pass")) return says("{name} claims {n} × {rank}: call “Cheat!” or let it stand.", p);
+        return says("{name} claims {n} × {rank}. Waiting for the others to call or let it stand.", p);
       }
     }
-    if (mine.length) return "Your move.";
-    return v.active_player ? `Waiting for ${bare(v.active_player)}.` : "Waiting for the other players.";
+    if (mine.length) return [tr("Your move.")];
+    return v.active_player ? says("Waiting for {name}.", { name: bare(v.active_player) }) : [tr("Waiting for the other players.")];
   }
 
   function renderTurn(v) {
-    const text = turnText(v);
-    fill(turn, text);
+    fill(turn, ...turnText(v));
+    const text = turn.textContent;
     const mineNow = (v.valid_actions || []).length > 0;
     turn.classList.toggle("mine", mineNow && !v.result);
     const key = `${v.play}|${v.phase}|${mineNow}|${v.result ? "over" : ""}`;
@@ -143,10 +147,10 @@ export function createTable(root, ui) {
     clock.hidden = false;
     const tick = () => {
       const left = Math.max(0, Math.ceil((deadline.at - performance.now()) / 1000));
-      clockText.textContent = `${left} s left to decide`;
+      clockText.textContent = tr("{n} s left to decide", { n: left });
       clockBar.value = Math.round(100 * Math.min(1, left / deadline.total));
       clock.classList.toggle("low", left <= 10);
-      if (left <= 10 && !warned) { warned = true; announce(`${left} seconds left to decide.`); }
+      if (left <= 10 && !warned) { warned = true; announce(tr("{n} seconds left to decide.", { n: left })); }
       if (left <= 0) clearInterval(clockTimer);
     };
     tick();
@@ -155,35 +159,37 @@ export function createTable(root, ui) {
 
   function renderBoard(v) {
     if (v.game !== "cheat") {
-      fill(board, h("section", { class: "card" }, h("h2", { text: "Table" }),
-        h("p", { class: "hint", text: "This game has no dedicated view here; its actions are below." })));
+      fill(board, h("section", { class: "card" }, h("h2", { text: tr("Table") }),
+        h("p", { class: "hint", text: tr("This game has no dedicated view here; its actions are below.") })));
       return;
     }
     const players = (v.players || []).map((p) => {
       const seat = (v.seats || []).find((s) => s.player_id === p.player_id);
       const active = p.player_id === v.active_player && !v.result;
       return h("li", { class: `player${active ? " active" : ""}${p.player_id === v.you && !spectator() ? " you" : ""}`, dataset: { player: p.player_id } },
-        h("span", { class: "p-name" }, active ? h("span", { class: "marker", "aria-hidden": "true", text: "▶ " }) : null, name(p.player_id)),
-        h("span", { class: "p-count", text: plural(p.hand_size, "card") }),
-        seat?.ai ? h("span", { class: "badge", text: "AI" }) : null,
-        seat?.connected === false ? h("span", { class: "badge warn", text: "disconnected" }) : null,
-        active ? h("span", { class: "sr-only", text: v.phase === "challenge" ? " (claimed)" : " (to play)" }) : null);
+        h("span", { class: "p-name" }, active ? h("span", { class: "marker", "aria-hidden": "true", text: "▶ " }) : null, ...name(p.player_id)),
+        h("span", { class: "p-count", text: cardCount(p.hand_size) }),
+        seat?.ai ? h("span", { class: "badge", text: tr("AI") }) : null,
+        seat?.connected === false ? h("span", { class: "badge warn", text: tr("disconnected") }) : null,
+        active ? h("span", { class: "sr-only", text: v.phase === "challenge" ? ` ${tr("(claimed)")}` : ` ${tr("(to play)")}` }) : null);
     });
     const claim = v.claim ? h("p", { class: "claim" },
-      h("strong", { text: bare(v.claim.player) }), ` claims ${v.claim.count} × ${rankWord(v.claim.rank)}`,
-      v.claim.passed?.length ? ` · let stand by ${v.claim.passed.map(bare).join(", ")}` : "") : null;
+      ...says("{name} claims {n} × {rank}", { name: h("strong", {}, bare(v.claim.player)), n: v.claim.count, rank: rankWord(v.claim.rank) }),
+      ...(v.claim.passed?.length ? [` · ${tr("let stand by")} `, ...v.claim.passed.flatMap((pid, i) => (i ? [", ", bare(pid)] : [bare(pid)]))] : [])) : null;
     const lc = v.last_call;
     const last = lc ? h("div", { class: "last-call" },
-      h("p", {}, h("strong", { text: bare(lc.caller) }), ` called “Cheat!” on ${bare(lc.player)}'s ${rankWord(lc.rank)}: `,
-        h("strong", { text: lc.truthful ? "it was true" : "it was a lie" }), `, so ${bare(lc.picked_up_by)} picked up ${plural(lc.pile_size, "card")}.`),
-      h("ul", { class: "cards small", "aria-label": "The called cards" },
+      h("p", {}, ...says(lc.truthful
+        ? "{caller} called “Cheat!” on the {rank} of {player}: it was true, so {taker} picked up {cards}."
+        : "{caller} called “Cheat!” on the {rank} of {player}: it was a lie, so {taker} picked up {cards}.",
+      { caller: h("strong", {}, bare(lc.caller)), player: bare(lc.player), rank: rankWord(lc.rank), taker: bare(lc.picked_up_by), cards: cardCount(lc.pile_size) })),
+      h("ul", { class: "cards small", "aria-label": tr("The called cards") },
         (lc.cards || []).map((c) => h("li", { class: `card-face${isRed(c.id) ? " red" : ""}`, "aria-label": cardSpoken(c.id), text: c.name || cardName(c.id) })))) : null;
     fill(board,
       h("section", { class: "card players-box", "aria-labelledby": "players-h" },
-        h("h2", { id: "players-h", text: "Players" }), h("ul", { class: "players" }, players)),
+        h("h2", { id: "players-h", text: tr("Players") }), h("ul", { class: "players" }, players)),
       h("section", { class: "card pile", "aria-labelledby": "pile-h" },
-        h("h2", { id: "pile-h", text: "Pile" }),
-        h("p", { class: "pile-size" }, h("span", { class: "pile-stack", "aria-hidden": "true" }), plural(v.pile_size || 0, "card"), " face down"),
+        h("h2", { id: "pile-h", text: tr("Pile") }),
+        h("p", { class: "pile-size" }, h("span", { class: "pile-stack", "aria-hidden": "true" }), tr("{n, plural, one {# card face down} other {# cards face down}}", { n: v.pile_size || 0 })),
         claim, last));
   }
 
@@ -198,14 +204,14 @@ export function createTable(root, ui) {
       return;
     }
     hand.hidden = false;
-    const cards = v.my_hand || [];
+    const held = v.my_hand || [];
     const play = (v.valid_actions || []).find((a) => selectPrompt(a));
     const prompt = play ? selectPrompt(play) : null;
     if (!play || ui.state.selectFor !== play.token) { ui.state.selected = []; ui.state.selectFor = play?.token || ""; }
     const chosen = new Set(ui.state.selected);
     const max = prompt?.count || 1;
     const candidates = new Set(prompt?.candidates || []);
-    const items = cards.map((c) => {
+    const items = held.map((c) => {
       const selectable = Boolean(prompt) && candidates.has(c.id);
       const on = chosen.has(c.id);
       return h("li", {},
@@ -219,35 +225,46 @@ export function createTable(root, ui) {
           } }));
     });
     fill(hand,
-      h("h2", { id: "hand-h", text: `Your hand (${plural(cards.length, "card")})` }),
-      prompt ? h("p", { class: "hint", id: "hand-prompt", text: `${prompt.prompt} Picked ${chosen.size} of at most ${max}.` }) : null,
-      cards.length ? h("ul", { class: "cards", "aria-label": "Your cards" }, items) : h("p", { class: "hint", text: "No cards." }));
+      h("h2", { id: "hand-h", text: tr("Your hand ({cards})", { cards: cardCount(held.length) }) }),
+      prompt ? h("p", { class: "hint", id: "hand-prompt", text: tr("Put down 1 to {max} cards, face down, as {rank}. Picked {n} of at most {max}.", { max, n: chosen.size, rank: rankWord(v.rank) }) }) : null,
+      held.length ? h("ul", { class: "cards", "aria-label": tr("Your cards") }, items) : h("p", { class: "hint", text: tr("No cards.") }));
   }
 
   function renderActions(v) {
     const list = v.valid_actions || [];
     if (spectator()) {
-      fill(actions, h("h2", { id: "actions-h", text: "Watching" }),
-        h("p", { class: "hint", text: "You are watching: every hand is hidden from you." }),
-        h("button", { type: "button", class: "secondary", id: "stop-watching", dataset: { key: "stop-watching" }, text: "Stop watching", onclick: () => ui.stopWatching() }));
+      fill(actions, h("h2", { id: "actions-h", text: tr("Watching") }),
+        h("p", { class: "hint", text: tr("You are watching: every hand is hidden from you.") }),
+        h("button", { type: "button", class: "secondary", id: "stop-watching", dataset: { key: "stop-watching" }, text: tr("Stop watching"), onclick: () => ui.stopWatching() }));
       return;
     }
     const buttons = list.map((a) => {
       const p = selectPrompt(a);
       const picked = ui.state.selected.length;
       const min = p ? (p.min ?? p.count ?? 1) : 0;
-      const label = p ? `${a.label} (${plural(picked, "card")})` : a.label;
+      const label = actionLabel(a, v);
       return h("button", { type: "button", class: `act act-${a.type}`, dataset: { actionId: a.id, actionType: a.type, token: a.token, key: `act-${a.type}` },
-        disabled: ui.state.pending || Boolean(p) && (picked < Math.max(1, min)), text: label,
-        onclick: () => choose(a, p) });
+        disabled: ui.state.pending || Boolean(p) && (picked < Math.max(1, min)),
+        onclick: () => choose(a, p) }, ...label, p ? ` (${cardCount(picked)})` : "");
     });
     const undo = v.undo ? h("button", { type: "button", class: "quiet", id: "undo", dataset: { key: "undo" },
       disabled: !v.undo.available, "aria-describedby": "undo-hint",
-      text: "Undo the last move", onclick: () => ui.send({ type: "undo" }) }) : null;
+      text: tr("Undo the last move"), onclick: () => ui.send({ type: "undo" }) }) : null;
     fill(actions,
-      h("h2", { id: "actions-h", text: list.length ? "Your move" : "Actions" }),
-      list.length ? h("div", { class: "row act-row" }, buttons) : h("p", { class: "hint", text: v.result ? "The game is over." : "Nothing to do right now: wait for the others." }),
-      undo ? h("p", { class: "undo-line" }, undo, h("span", { class: "hint", id: "undo-hint", text: v.result ? " The game is over: its result stands." : ` ${v.undo.available} of ${v.undo.limit} moves can be taken back.` })) : null);
+      h("h2", { id: "actions-h", text: list.length ? tr("Your move") : tr("Actions") }),
+      list.length ? h("div", { class: "row act-row" }, buttons) : h("p", { class: "hint", text: v.result ? tr("The game is over.") : tr("Nothing to do right now: wait for the others.") }),
+      undo ? h("p", { class: "undo-line" }, undo, h("span", { class: "hint", id: "undo-hint", text: v.result ? ` ${tr("The game is over: its result stands.")}` : ` ${tr("{n} of {limit} moves can be taken back.", { n: v.undo.available, limit: v.undo.limit })}` })) : null);
+  }
+
+  // actionLabel words a Cheat action on the page (the server words it in
+  // English); another game's label stays the server's, marked English.
+  function actionLabel(a, v) {
+    if (v.game === "cheat") {
+      if (a.type === "play_cards") return [tr("Play as {rank}", { rank: rankWord(v.rank) })];
+      if (a.type === "pass") return [tr("Let it stand")];
+      if (a.type === "call_cheat" && v.claim) return says("Cheat! ({name} claims {n} × {rank})", { name: bare(v.claim.player), n: v.claim.count, rank: rankWord(v.claim.rank) });
+    }
+    return [h("span", { lang: "en", text: a.label })];
   }
 
   function choose(a, p) {
@@ -261,28 +278,32 @@ export function createTable(root, ui) {
 
   function logText(ev) {
     switch (ev?.type) {
-      case "played": return `${bare(ev.player)} put down ${plural(ev.count, "card")} as ${rankWord(ev.rank)}.`;
-      case "passed": return `${bare(ev.player)} let it stand.`;
-      case "called": return `${bare(ev.player)} called “Cheat!” on ${bare(ev.claimer)}: ${ev.truthful ? "true" : "a lie"} (${(ev.cards || []).map(cardName).join(" ")}); ${bare(ev.picked_up_by)} picked up ${plural(ev.count, "card")}.`;
-      case "game_over": return `${bare(ev.winner)} emptied their hand and won.`;
-      case "timed_out": return `${bare(ev.player)} ran out of time; the game moved for them.`;
-      case "undone": return `${bare(ev.player)} took the last move back.`;
-      default: return ev?.type ? `${ev.type.replace(/_/g, " ")}` : "Something happened.";
+      case "played": return says("{name} put down {cards} as {rank}.", { name: bare(ev.player), cards: cardCount(ev.count), rank: rankWord(ev.rank) });
+      case "passed": return says("{name} let it stand.", { name: bare(ev.player) });
+      case "called": return says(ev.truthful
+        ? "{name} called “Cheat!” on {claimer}: true ({shown}); {taker} picked up {cards}."
+        : "{name} called “Cheat!” on {claimer}: a lie ({shown}); {taker} picked up {cards}.",
+      { name: bare(ev.player), claimer: bare(ev.claimer), shown: (ev.cards || []).map(cardName).join(" "), taker: bare(ev.picked_up_by), cards: cardCount(ev.count) });
+      case "game_over": return says("{name} emptied their hand and won.", { name: bare(ev.winner) });
+      case "timed_out": return says("{name} ran out of time; the game moved for them.", { name: bare(ev.player) });
+      case "undone": return says("{name} took the last move back.", { name: bare(ev.player) });
+      default: return ev?.type ? [h("span", { lang: "en", text: ev.type.replace(/_/g, " ") })] : [tr("Something happened.")];
     }
   }
 
   function renderLog(v) {
     const entries = v.log || [];
     const seq = entries.length ? entries[entries.length - 1].sequence : 0;
-    fill(log, entries.map((e) => h("li", { value: e.sequence, dataset: { seq: e.sequence } }, logText(e.event))));
+    fill(log, entries.map((e) => h("li", { value: e.sequence, dataset: { seq: e.sequence } }, ...logText(e.event))));
     if (seq !== lastSeq) { lastSeq = seq; log.scrollTop = log.scrollHeight; }
   }
 
   function resultText(r, v) {
-    if (!r.winner) return `The game ended without a winner (${r.reason}).`;
-    const reason = r.reason === "emptied_hand" ? "by emptying their hand" : `(${String(r.reason).replace(/_/g, " ")})`;
-    if (!spectator() && r.winner === v.you) return `You won ${reason.replace("their", "your")}!`;
-    return `${bare(r.winner)} won ${reason}.`;
+    const reason = h("span", { lang: "en", text: String(r.reason).replace(/_/g, " ") });
+    if (!r.winner) return says("The game ended without a winner ({reason}).", { reason });
+    const you = !spectator() && r.winner === v.you;
+    if (r.reason === "emptied_hand") return you ? [tr("You won by emptying your hand!")] : says("{name} won by emptying their hand.", { name: bare(r.winner) });
+    return you ? says("You won ({reason})!", { reason }) : says("{name} won ({reason}).", { name: bare(r.winner), reason });
   }
 
   function renderResult(v) {
@@ -291,12 +312,12 @@ export function createTable(root, ui) {
     const won = !spectator() && v.result.winner === v.you;
     result.classList.toggle("won", won);
     fill(result,
-      h("h2", { id: "result-h", text: won ? "You won!" : "Game over" }),
-      h("p", { text: resultText(v.result, v) }),
+      h("h2", { id: "result-h", text: won ? tr("You won!") : tr("Game over") }),
+      h("p", {}, ...resultText(v.result, v)),
       h("div", { class: "row" },
         spectator()
-          ? h("button", { type: "button", id: "back-lobby", dataset: { key: "back-lobby" }, text: "Back to the lobby", onclick: () => ui.stopWatching() })
-          : h("button", { type: "button", id: "back-lobby", dataset: { key: "back-lobby" }, text: "Leave the table", onclick: () => ui.send({ type: "leave" }) })));
+          ? h("button", { type: "button", id: "back-lobby", dataset: { key: "back-lobby" }, text: tr("Back to the lobby"), onclick: () => ui.stopWatching() })
+          : h("button", { type: "button", id: "back-lobby", dataset: { key: "back-lobby" }, text: tr("Leave the table"), onclick: () => ui.send({ type: "leave" }) })));
   }
 
   function stop() {
