@@ -152,11 +152,18 @@ func (tb *Tab) KeyPress(sel, key string) error {
 	return chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(sel+":not(:disabled)"), chromedp.NodeVisible), chromedp.KeyEvent(key))
 }
 
-// Type clears an input and types text into it, as a player would.
+// Type clears an input and types text into it, as a player would: it
+// focuses the field and sends the keys to whatever has the focus. The
+// pages redraw when news arrives and keep the focus on a redrawn field's
+// replacement, so a redraw while typing loses no key, where keys sent to
+// the node first found would fail on a node that left the document.
 func (tb *Tab) Type(sel, text string) {
 	tb.t.Helper()
-	Eval[bool](tb, fmt.Sprintf(`(document.querySelector(%q).value = "", true)`, sel))
-	tb.Do(chromedp.SendKeys(chromedp.CSS(sel), text))
+	if !Eval[bool](tb, fmt.Sprintf(`(() => { const el = document.querySelector(%q); el.value = "";
+	  el.dispatchEvent(new Event("input", { bubbles: true })); el.focus(); return document.activeElement === el; })()`, sel)) {
+		tb.t.Fatalf("%s: %s cannot take the focus", tb.Label, sel)
+	}
+	tb.Do(chromedp.KeyEvent(text))
 }
 
 // Text returns the text of the first element sel matches ("" if none).
