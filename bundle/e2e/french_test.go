@@ -14,11 +14,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/storyloom/storyloom/bundle/browsertest"
+	"github.com/storyloom/storyloom/bundle/hosting"
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/kinds/sim"
 	"github.com/storyloom/storyloom/engine/kinds/world"
-	"github.com/storyloom/storyloom/engine/rooms"
-	"github.com/storyloom/storyloom/engine/rooms/cheat"
 )
 
 // catalogEntry matches one entry of web/site/js/locales/fr.js.
@@ -66,10 +65,19 @@ func pageWords(t *testing.T) (fr map[string]string, used []string) {
 }
 
 // englishLeftJS lists the English keys (those the French catalog says
-// differently) found in the page's text or in its aria-labels; a key with
-// {placeholders} is looked for by its longest fixed part.
+// differently) found in the page's text or in its aria-labels, outside
+// text marked as another language (a card's rules, which the server sends
+// in English); a key with {placeholders} is looked for by its longest
+// fixed part.
 const englishLeftJS = `((keys) => {
-	const said = [document.body.innerText, ...[...document.querySelectorAll("[aria-label]")].map((e) => e.getAttribute("aria-label"))].join("\n");
+	const french = (el) => (el.closest("[lang]")?.lang || "fr").startsWith("fr");
+	const texts = [];
+	const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+	for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+		const el = n.parentElement;
+		if (el && !el.closest("script, style, noscript") && french(el) && (el.checkVisibility ? el.checkVisibility() : true)) texts.push(n.textContent);
+	}
+	const said = [texts.join(" "), ...[...document.querySelectorAll("[aria-label]")].filter(french).map((e) => e.getAttribute("aria-label"))].join("\n");
 	const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 	return keys.filter((k) => {
 		const part = k.split(/\{[A-Za-z]+\}/).map((p) => p.trim()).sort((a, b) => b.length - a.length)[0];
@@ -364,7 +372,7 @@ func TestFrenchRoomsAndFreeport(t *testing.T) {
 	t.Parallel()
 	need(t)
 	english := englishWords(t)
-	reg, err := rooms.NewRegistry(cheat.Game{})
+	reg, err := hosting.Games()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,8 +391,44 @@ func TestFrenchRoomsAndFreeport(t *testing.T) {
 	p.do(chromedp.Navigate(base + "rooms/"))
 	p.waitJS(`document.documentElement.dataset.storyloom === "ready" && !!document.querySelector('[data-key="c-create"]') && document.getElementById("conn").dataset.state === "open"`)
 	left("the rooms lobby")
-	// Two seats: the AI's and yours, so that readying starts the game.
-	eval[bool](p, `(() => { const s = document.getElementById("c-seats"); s.value = "2"; s.dispatchEvent(new Event("input", { bubbles: true })); s.dispatchEvent(new Event("change", { bubbles: true })); return true; })()`)
+	set := func(sel, value string) {
+		eval[bool](p, fmt.Sprintf(`(() => { const s = document.querySelector(%q); s.value = %q; s.dispatchEvent(new Event("input", { bubbles: true })); s.dispatchEvent(new Event("change", { bubbles: true })); return true; })()`, sel, value))
+	}
+
+	// A card duel against an AI: the card table, a prompt and the result
+	// speak French, and the server's card names, labels and prompts are
+	// marked English.
+	p.waitJS(`!!document.querySelector('#c-format option[value="starter-1v1"]')`)
+	set("#c-format", "starter-1v1")
+	set("#c-seats", "2")
+	p.click(`[data-key="c-create"]`)
+	p.waitJS(`!document.getElementById("room").hidden && !!document.querySelector('[data-precon="thornwild_stampede"]')`)
+	p.click(`[data-precon="thornwild_stampede"]`)
+	p.waitJS(`!!document.querySelector('[data-key="ai-add"]')`)
+	p.click(`[data-key="ai-add"]`)
+	p.waitJS(`document.querySelectorAll(".seat.ai").length > 0 && !document.getElementById("ready").disabled`)
+	p.click("#ready")
+	p.waitJS(`!document.getElementById("card-table").hidden && !!document.querySelector("#card-table .act-mulligan_decision")`)
+	left("the card table")
+	p.click("#card-table .act-mulligan_decision")
+	p.waitJS(`!!document.getElementById("ct-prompt")`)
+	left("the card table's prompt")
+	p.click("#ct-confirm")
+	p.waitJS(`!document.getElementById("ct-prompt") && !!document.getElementById("ct-concede")`)
+	p.click("#ct-concede")
+	p.waitJS(`!!document.getElementById("ct-concede-yes")`)
+	left("the card table asking to concede")
+	p.click("#ct-concede-yes")
+	p.waitJS(`!!document.getElementById("ct-result")`)
+	left("the card table's result")
+	p.shot("french-card-table")
+	p.click("#ct-back-lobby")
+	p.waitJS(`!!document.querySelector('[data-key="c-create"]') && document.getElementById("table").hidden`)
+
+	// Cheat, with two seats (the AI's and yours), so that readying starts
+	// the game.
+	set("#c-format", "cheat")
+	set("#c-seats", "2")
 	p.click(`[data-key="c-create"]`)
 	p.waitJS(`!document.getElementById("room").hidden && !!document.querySelector('[data-key="ai-add"]')`)
 	p.click(`[data-key="ai-add"]`)
