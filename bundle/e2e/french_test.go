@@ -338,6 +338,9 @@ func TestFrenchSimulationAndWorld(t *testing.T) {
 	p.waitJS(`document.querySelector(".kind-screen")?.dataset.kind === "simulation"`)
 	left("the simulation's first week")
 	for week := 0; week < 2; week++ {
+		if week == 0 {
+			p.act(`[data-add="invest"]`)
+		}
 		p.act(`[data-add="cafe_shift"]`)
 		p.act(`[data-add="cafe_shift"]`)
 		p.act(`[data-add="run"]`)
@@ -348,6 +351,10 @@ func TestFrenchSimulationAndWorld(t *testing.T) {
 	eval[bool](p, `(document.querySelectorAll("details").forEach((d) => d.open = true), true)`)
 	left("the simulation after two weeks")
 	englishMoney(t, p, "the simulation's status line")
+	// The week's news of the investment account says its amount in French.
+	if got := p.text("ul.messages"); !strings.Contains(got, "placements") || englishAmount.MatchString(got) {
+		t.Errorf("the simulation's news of the investment, in French: %q", got)
+	}
 	p.shot("french-simulation")
 	p.visit("#/new/pier-fair")
 	p.screen("play")

@@ -37,6 +37,8 @@ func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
 		"week":         s.Week + 1,
 		"weeks":        c.Weeks,
 		"money":        display.Money(c.Currency, s.Money),
+		"moneyCents":   s.Money,
+		"currency":     c.Currency,
 		"hoursFree":    c.HoursPerWeek - hours,
 		"hoursPerWeek": c.HoursPerWeek,
 	}

@@ -185,7 +185,7 @@ func runInvestment(f *weekFrame) *weekFrame {
 	if delta < 0 {
 		key, amount, tone = KeyInvestmentLost, -delta, core.ToneNegative
 	}
-	f.messages = append(f.messages, core.OutcomeMessage{Key: key, Params: map[string]any{"amount": display.Money(f.c.Currency, amount)}, Tone: tone, Visible: true})
+	f.messages = append(f.messages, core.OutcomeMessage{Key: key, Params: map[string]any{"amount": display.Money(f.c.Currency, amount), "amountCents": amount, "currency": f.c.Currency}, Tone: tone, Visible: true})
 	return f
 }
 

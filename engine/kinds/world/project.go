@@ -29,7 +29,7 @@ func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
 		return contentkind.EndingScene(ctx, c.endingKey(s.Resolution))
 	}
 	params := map[string]any{"tick": s.Tick, "tickLimit": c.TickLimit, "guests": int64(len(s.Guests)),
-		"money": display.Money(c.Currency, s.Money), "rating": s.Rating}
+		"money": display.Money(c.Currency, s.Money), "moneyCents": s.Money, "currency": c.Currency, "rating": s.Rating}
 	return contentkind.EngineScene(ctx, KeySceneStatus, params)
 }
 

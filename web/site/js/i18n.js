@@ -96,7 +96,12 @@ export class Strings {
     const text = this.has(key) ? this.table[key] : fallback !== undefined && fallback !== "" ? fallback : key;
     return format(text, this.labelled(params), this.locale);
   }
-  /** labelled returns params with each id that has a label key replaced by the label. */
+  /**
+   * labelled returns params with each id that has a label key replaced by
+   * the label, and each amount "x" that comes with "xCents" (the number,
+   * and the campaign's "currency") written by money() in the page's
+   * language: the engine writes "x" the English way for its own text.
+   */
   labelled(params) {
     if (!params) return params;
     let out = params;
@@ -105,6 +110,11 @@ export class Strings {
       if (name && typeof v === "string" && this.has(v)) {
         if (out === params) out = { ...params };
         out[name] = this.table[v];
+      }
+      const amount = k.endsWith("Cents") ? k.slice(0, -5) : "";
+      if (amount && typeof v === "number") {
+        if (out === params) out = { ...params };
+        out[amount] = money(v, typeof params.currency === "string" ? params.currency : "");
       }
     }
     return out;
@@ -124,19 +134,6 @@ export function money(cents, currency = "") {
   const frac = String(abs % 100).padStart(2, "0");
   if (french) return `${neg ? "-" : ""}${whole},${frac}${currency ? `\u00a0${currency}` : ""}`;
   return `${neg ? "-" : ""}${currency}${whole}.${frac}`;
-}
-
-/**
- * The params of scene's body with its "money" written from the view's
- * number by money(): the engine sends the amount already written the
- * English way (for its own text), which a page in another language must
- * not show.
- */
-export function bodyParams(scene) {
-  const p = scene.body.params;
-  const v = scene.view?.kindView;
-  if (!p || !Object.hasOwn(p, "money") || typeof v?.money !== "number") return p;
-  return { ...p, money: money(v.money, v.currency || "") };
 }
 
 /** Names of locales, in their own language. */

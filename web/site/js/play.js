@@ -5,7 +5,7 @@
 import { call, attempt } from "./bridge.js";
 import { h, replace, nextId } from "./dom.js";
 import { announce, guard, toast } from "./ui.js";
-import { Strings, bodyParams, localeName } from "./i18n.js";
+import { Strings, localeName } from "./i18n.js";
 import { engineLang, engineWords, setPageLocale, tr } from "./lang.js";
 import { kindName } from "./library.js";
 import { openSaves, quickSave } from "./saves.js";
@@ -145,7 +145,7 @@ export async function renderPlay(main, sessionId, created) {
     if (g.scene.status === "ended") body.append(endingPanel(g));
     document.title = `${g.info.title} — Storyloom`;
     if (announceScene) {
-      const text = screen.summary ? screen.summary(g) : g.strings.t(g.scene.body.textKey, bodyParams(g.scene), g.scene.body.text);
+      const text = screen.summary ? screen.summary(g) : g.strings.t(g.scene.body.textKey, g.scene.body.params, g.scene.body.text);
       announce(text);
       if (focusText) body.querySelector("[data-focus-target]")?.focus({ preventScroll: false });
     }

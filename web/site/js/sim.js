@@ -3,7 +3,7 @@
 // engine would take it), end of week, what changed, a chart of resources
 // over the weeks, and the goals.
 import { h, replace, nextId } from "./dom.js";
-import { bodyParams, money } from "./i18n.js";
+import { money } from "./i18n.js";
 import { lineChart } from "./chart.js";
 import { changesPanel, signed, statusText } from "./changes.js";
 import { tr } from "./lang.js";
@@ -21,7 +21,7 @@ export function render(root, g, act) {
 
   const ended = scene.status === "ended";
   const headline = h("div.sim-head", null,
-    h("p.scene-line", { tabindex: "-1", "data-focus-target": "" }, ended ? tr("The end, after week {week}.", { week: v.lastWeek?.week ?? v.week }) : t(scene.body.textKey, bodyParams(scene), scene.body.text)),
+    h("p.scene-line", { tabindex: "-1", "data-focus-target": "" }, ended ? tr("The end, after week {week}.", { week: v.lastWeek?.week ?? v.week }) : t(scene.body.textKey, scene.body.params, scene.body.text)),
     h("dl.figures", null,
       fig(tr("Cash"), money(v.money, cur)),
       v.investment ? fig(t(v.investment.labelKey, null, tr("Invested")), money(v.invested, cur)) : null,
@@ -189,7 +189,7 @@ function changes(v, g, t, cur, statLabel) {
 export function summary(g) {
   const { scene, strings } = g;
   const v = scene.view.kindView;
-  let s = strings.t(scene.body.textKey, bodyParams(scene), scene.body.text);
+  let s = strings.t(scene.body.textKey, scene.body.params, scene.body.text);
   if (scene.status === "ended" && v.endingKey) s = strings.t(v.endingKey, null, s);
   return s;
 }

@@ -2,7 +2,7 @@
 // and what can be built there (the view's catalogue, with what the engine
 // says is affordable), staff, objectives, and letting time pass.
 import { h, svg, replace, nextId } from "./dom.js";
-import { bodyParams, money } from "./i18n.js";
+import { money } from "./i18n.js";
 import { confirm, guard } from "./ui.js";
 import { changesPanel, signed, statusText } from "./changes.js";
 import { tr } from "./lang.js";
@@ -19,7 +19,7 @@ export function render(root, g, act) {
   const label = Object.fromEntries(v.nodes.map((n) => [n.id, t(n.labelKey, null, n.id)]));
 
   const head = h("div.sim-head", null,
-    h("p.scene-line", { tabindex: "-1", "data-focus-target": "" }, t(scene.body.textKey, bodyParams(scene), scene.body.text)),
+    h("p.scene-line", { tabindex: "-1", "data-focus-target": "" }, t(scene.body.textKey, scene.body.params, scene.body.text)),
     h("dl.figures", null,
       fig(tr("Cash"), money(v.money, cur)), fig(tr("Rating"), String(v.rating)), fig(tr("Guests"), String(v.guests)),
       fig(tr("Rides given"), String(v.served)), fig(tr("Running cost"), tr("{amount} an hour", { amount: money(v.runningCostPerTick, cur) }))));
