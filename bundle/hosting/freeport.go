@@ -489,10 +489,7 @@ func (f *Freeport) serveRequest(w http.ResponseWriter, r *http.Request) {
 	}
 	tok := Bearer(r)
 	owner := f.Owner(tok)
-	if owner != "" && f.overRate(r.Context(), tok) {
-		w.Header().Set("Retry-After", "1")
-		hostError(w, http.StatusTooManyRequests, "rate_limited",
-			fmt.Sprintf("more than %d requests in one second for this token", f.cfg.CommandsPerSecond))
+	if owner != "" && f.overRate(w, r, tok) {
 		return
 	}
 	resp, err := f.Apply(r.Context(), in.id, owner, body)
@@ -546,10 +543,7 @@ func (f *Freeport) serveStanding(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tok := Bearer(r)
-	if q.Owner = f.Owner(tok); q.Owner != "" && f.overRate(r.Context(), tok) {
-		w.Header().Set("Retry-After", "1")
-		hostError(w, http.StatusTooManyRequests, "rate_limited",
-			fmt.Sprintf("more than %d requests in one second for this token", f.cfg.CommandsPerSecond))
+	if q.Owner = f.Owner(tok); q.Owner != "" && f.overRate(w, r, tok) {
 		return
 	}
 	res, err := f.run(r.Context(), in, fpRequest{standing: &q})
@@ -634,12 +628,19 @@ func refusalEnvelope(version int64, code, msg string) []byte {
 		code, m, freeport.ProtocolVersion, version)
 }
 
-// overRate counts one request of token and reports whether it is over
-// CommandsPerSecond in this second of the host clock. A count that fails
-// lets the request through: the limit guards the service, it is not it.
-func (f *Freeport) overRate(ctx context.Context, token string) bool {
-	n, err := f.cfg.Rate.Count(ctx, "freeport/"+token, f.cfg.Clock()/1000)
-	return err == nil && n > int64(f.cfg.CommandsPerSecond)
+// overRate counts one request of token and, when that is over
+// CommandsPerSecond in this second of the host clock, answers 429 and
+// reports true. A count that fails lets the request through: the limit
+// guards the service, it is not it.
+func (f *Freeport) overRate(w http.ResponseWriter, r *http.Request, token string) bool {
+	n, err := f.cfg.Rate.Count(r.Context(), "freeport/"+token, f.cfg.Clock()/1000)
+	if err != nil || n <= int64(f.cfg.CommandsPerSecond) {
+		return false
+	}
+	w.Header().Set("Retry-After", "1")
+	hostError(w, http.StatusTooManyRequests, "rate_limited",
+		fmt.Sprintf("more than %d requests in one second for this token", f.cfg.CommandsPerSecond))
+	return true
 }
 
 // memoryRate is the RateCounter of one process: counts of the current
