@@ -236,15 +236,12 @@ async function refresh(force = false) {
         market.send({ action: "listExchanges", limit: 50 }),
         market.send({ action: "readStatement", limit: 50 }),
       ]);
-      const have = names();
-      if (parties(list.exchanges, statement.entries).some((id) => !have.has(id))) {
-        state.exchanges = list.exchanges; // readStanding names the parties of these
-        state.statement = statement.entries;
-        state.standing = await readStanding();
-      }
-      sayChanges(list.exchanges);
       state.exchanges = list.exchanges;
       state.statement = statement.entries;
+      const have = names();
+      // readStanding names the parties of these exchanges and movements.
+      if (parties(state.exchanges, state.statement).some((id) => !have.has(id))) state.standing = await readStanding();
+      sayChanges(list.exchanges);
     }
     state.version = standing.stateVersion;
   }
