@@ -25,16 +25,15 @@ type command struct {
 
 // commands is every subcommand, by name.
 var commands = map[string]command{
-	"build":       {"build the site into dist/ (WASM module, hashed assets, service worker)", runBuild},
-	"serve":       {"serve dist/ on 127.0.0.1:8080 (-addr to change)", runServe},
-	"offline":     {"build (as build does) and say where dist/storyloom-offline.html, the single offline file, is", runOffline},
-	"sizes":       {"print raw, gzip and brotli sizes of the files in dist/", runSizes},
-	"validate":    {"validate campaigns and report findings by tier", runValidate},
-	"benchreport": {"turn `make bench` outputs into docs/performance.md, charts and a JSON result file", runBenchReport},
-	"mcp":         {"serve the session store's MCP tools on stdio (-http 127.0.0.1:PORT for HTTP)", runMCP},
-	"play":        {"play a campaign in the terminal (-script FILE for a reproducible run)", runPlay},
-	"table":       {"sit at a card game table of a rooms host in the terminal (-create FORMAT or -join ROOM)", runTable},
-	"owp":         {"serve the OWP market sandbox on 127.0.0.1 (`owp demo` plays its demonstration)", runOWP},
+	"build":    {"build the site into dist/ (WASM module, hashed assets, service worker)", runBuild},
+	"serve":    {"serve dist/ on 127.0.0.1:8080 (-addr to change)", runServe},
+	"offline":  {"build (as build does) and say where dist/storyloom-offline.html, the single offline file, is", runOffline},
+	"sizes":    {"print raw, gzip and brotli sizes of the files in dist/", runSizes},
+	"validate": {"validate campaigns and report findings by tier", runValidate},
+	"mcp":      {"serve the session store's MCP tools on stdio (-http 127.0.0.1:PORT for HTTP)", runMCP},
+	"play":     {"play a campaign in the terminal (-script FILE for a reproducible run)", runPlay},
+	"table":    {"sit at a card game table of a rooms host in the terminal (-create FORMAT or -join ROOM)", runTable},
+	"owp":      {"serve the OWP market sandbox on 127.0.0.1 (`owp demo` plays its demonstration)", runOWP},
 }
 
 func main() {

@@ -14,8 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/storyloom/storyloom/bundle/sessiondb"
 	"github.com/storyloom/storyloom/bundle/site"
-	"github.com/storyloom/storyloom/bundle/sqlitestore"
 	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/session"
@@ -89,7 +89,7 @@ func openStore(f storeFlags, opt storeOptions) (*hostStore, error) {
 	var records session.RecordStore
 	var profiles session.ProfileStore
 	var kept []content.StoredEpoch
-	var db *sqlitestore.Store
+	var db *sessiondb.Store
 	if f.memory {
 		records, profiles = session.NewMemoryRecords(), session.NewMemoryProfiles()
 	} else {
@@ -102,7 +102,7 @@ func openStore(f storeFlags, opt storeOptions) (*hostStore, error) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return nil, err
 		}
-		if db, err = sqlitestore.Open(path); err != nil {
+		if db, err = sessiondb.Open(path); err != nil {
 			return nil, err
 		}
 		records, profiles, h.where, h.close = db, db, path, db.Close

@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/storyloom/storyloom/bundle/hoststore"
+	"github.com/storyloom/storyloom/bundle/nativehost"
 	"github.com/storyloom/storyloom/bundle/serving"
 	"github.com/storyloom/storyloom/bundle/site"
 )
@@ -45,7 +45,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bundle serve: %s has no built site; run `go run ./bundle build` first\n", *dir)
 		return 1
 	}
-	hoststore.TuneGC()
+	nativehost.TuneGC()
 	var names []string
 	if *hosts != "" {
 		names = strings.Split(*hosts, ",")
@@ -74,7 +74,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 }
 
 // routeDeadlines are the read and write deadlines of a host route, by its
-// ServeMux pattern (hoststore.Host.Handlers).
+// ServeMux pattern (nativehost.Host.Handlers).
 func routeDeadlines(pattern string) serving.Deadlines {
 	switch pattern {
 	case "GET /rooms/ws":
@@ -114,7 +114,7 @@ func serveUntil(ctx context.Context, h http.Handler, ln net.Listener, stderr io.
 // or in the user cache directory outside a checkout. hosts are the names
 // the room WebSocket answers to (empty: loopback names only);
 // freeportClosed closes the Freeport game to new players.
-func openHost(db string, hosts []string, freeportClosed bool) (*hoststore.Host, error) {
+func openHost(db string, hosts []string, freeportClosed bool) (*nativehost.Host, error) {
 	root, rootErr := moduleRoot()
 	if db == "" {
 		base := root
@@ -125,6 +125,6 @@ func openHost(db string, hosts []string, freeportClosed bool) (*hoststore.Host, 
 		}
 		db = filepath.Join(base, ".storyloom", "host.db")
 	}
-	return hoststore.OpenHost(context.Background(), hoststore.HostConfig{Path: db, Hosts: hosts, FreeportClosed: freeportClosed,
+	return nativehost.Open(context.Background(), nativehost.Config{Path: db, Hosts: hosts, FreeportClosed: freeportClosed,
 		FreeportGame: filepath.Join(root, "static", "freeport", "freeport.json")})
 }

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/storyloom/storyloom/bundle/hoststore"
+	"github.com/storyloom/storyloom/bundle/nativehost"
 	"github.com/storyloom/storyloom/engine/cards/deck"
 )
 
@@ -39,7 +39,7 @@ func (s *syncBuffer) String() string {
 // its address.
 func tableHost(t *testing.T) string {
 	t.Helper()
-	host, err := hoststore.OpenHost(context.Background(), hoststore.HostConfig{Path: filepath.Join(t.TempDir(), "host.db")})
+	host, err := nativehost.Open(context.Background(), nativehost.Config{Path: filepath.Join(t.TempDir(), "host.db")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/storyloom/storyloom/bundle/mcpserver"
-	"github.com/storyloom/storyloom/bundle/sqlitestore"
+	"github.com/storyloom/storyloom/bundle/sessiondb"
 	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/session"
@@ -210,7 +210,7 @@ func TestPlayWarnsOfKeptVersionsThatDoNotComeBack(t *testing.T) {
 	}
 
 	// A kept version whose content this build refuses.
-	st, err := sqlitestore.Open(db)
+	st, err := sessiondb.Open(db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestMCPAnswersAVersionItCannotRun(t *testing.T) {
 	callOK(t, cs, "create_session", map[string]any{"campaignId": "ferry"}, &h)
 	_ = cs.Close()
 
-	st, err := sqlitestore.Open(db)
+	st, err := sessiondb.Open(db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 -- The edge worker's hosting.Store (wasm/worker/d1.go): every record of the
 -- room server and the Freeport instances, keyed as bundle/hosting lays them
 -- out, with a version for optimistic concurrency. The same table as the
--- native SQLite store (bundle/hoststore).
+-- native SQLite store (bundle/hostingdb).
 CREATE TABLE IF NOT EXISTS records (
 	key     TEXT PRIMARY KEY,
 	version INTEGER NOT NULL CHECK (version > 0),

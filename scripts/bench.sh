@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench.sh is `make bench`: every Go benchmark of the project natively, the
 # engine's again as WASM under Node, the peer comparison against inkjs
-# (bench/peer.mjs) and the browser figures (headless Chromium), then
-# `bundle benchreport`, which rewrites the generated section of
+# (bundle/bench/peer.mjs) and the browser figures (headless Chromium), then
+# `bench report` (bundle/bench), which rewrites the generated section of
 # docs/performance.md, the charts in docs/perf/ and bench/out/results.json.
 # It installs what it needs (npm packages, chromium) idempotently. Raw
 # outputs stay in bench/out/ (git-ignored); compare two runs with benchstat,
@@ -132,7 +132,7 @@ command -v chromium >/dev/null 2>&1 || failures+=("chromium could not be install
 WASMEXECJS="$($GO env GOROOT)/lib/wasm/wasm_exec.js"
 WASMEXEC="node --stack-size=8192 --no-wasm-dynamic-tiering --no-wasm-lazy-compilation $($GO env GOROOT)/lib/wasm/wasm_exec_node.js"
 
-# The packages with benchmarks. The browser ones run in step 4: bundle/peer
+# The packages with benchmarks. The browser ones run in step 4: bundle/bench
 # (BenchmarkBrowserPlay) and bundle/browsertest (BenchmarkColdLoad).
 # bundle/e2e's BenchmarkColdLoad and BenchmarkChoice measure what
 # BenchmarkBrowserPlay measures (the first scene and the click latency of
@@ -140,7 +140,7 @@ WASMEXEC="node --stack-size=8192 --no-wasm-dynamic-tiering --no-wasm-lazy-compil
 # leaves them out rather than building the site and starting Chromium a
 # third time for the same figures.
 mapfile -t native_dirs < <(grep -rl --include='*_test.go' '^func Benchmark' engine bundle | xargs -n1 dirname | sort -u |
-	grep -v -x -e bundle/peer -e bundle/browsertest -e bundle/e2e)
+	grep -v -x -e bundle/bench -e bundle/browsertest -e bundle/e2e)
 wasm_dirs=()
 for d in "${native_dirs[@]}"; do
 	case $d in engine/*) wasm_dirs+=("$d") ;; esac
@@ -148,7 +148,7 @@ done
 
 # 0. Compile every test binary and tool once.
 step compile "$OUT/compile.txt" \
-	"$GO test -c -o $BIN/ $(printf './%s ' "${native_dirs[@]}")./bundle/peer ./bundle/browsertest && GOOS=js GOARCH=wasm $GO test -c -o $BIN/wasm/ $(printf './%s ' "${wasm_dirs[@]}")&& $GO build -o $BIN/ ./bundle/peer ./bundle"
+	"$GO test -c -o $BIN/ $(printf './%s ' "${native_dirs[@]}")./bundle/bench ./bundle/browsertest && GOOS=js GOARCH=wasm $GO test -c -o $BIN/wasm/ $(printf './%s ' "${wasm_dirs[@]}")&& $GO build -o $BIN/ ./bundle/bench"
 
 # 1. Every Go benchmark natively, but the browser ones (step 4), with
 #    -benchtime fitted to each family: time-based for the quick ones, a
@@ -168,7 +168,7 @@ for d in "${native_dirs[@]}"; do
 			"$(bench "$d" -test.bench "'Tier3AtGraphSize/nodes=100000\$'" -test.count "$COUNT" -test.benchtime 1x)"
 		native_out+=("$OUT/native-$name-100k.txt")
 		;;
-	bundle/hoststore)
+	bundle/nativehost)
 		step "native $name rooms" "$OUT/native-$name-rooms.txt" \
 			"$(bench "$d" -test.bench "'^BenchmarkRooms'" -test.count 1 -test.benchtime "${ROOMS_ITERS}x")"
 		native_out+=("$OUT/native-$name-rooms.txt")
@@ -221,15 +221,15 @@ cat "${wasm_out[@]}" >"$OUT/wasm.txt"
 # 3. Peer comparison: the same story on inkjs and on the Storyloom module,
 #    built with the site's release flags (bundle/site), so that it is the
 #    module a player downloads.
-step peer-gen "$OUT/peer-gen.txt" "$BIN/peer gen -dir $OUT/peer -nodes 300 -seed 1 -save-choices $PEER_SAVE_AT -save-seed 7"
+step peer-gen "$OUT/peer-gen.txt" "$BIN/bench gen -dir $OUT/peer -nodes 300 -seed 1 -save-choices $PEER_SAVE_AT -save-seed 7"
 step peer-wasm "$OUT/peer-wasm.txt" "GOOS=js GOARCH=wasm $GO build -trimpath -ldflags='-s -w' -gcflags=all=-l -o $OUT/peer/play.wasm ./wasm/play"
 step peer "$OUT/peer.txt" \
-	"node bench/peer.mjs --dir $OUT/peer --wasm $OUT/peer/play.wasm --wasm-exec '$WASMEXECJS' --out $OUT/peer.json --choices $PEER_CHOICES --runs $PEER_RUNS --save-at $PEER_SAVE_AT --seed 7"
+	"node bundle/bench/peer.mjs --dir $OUT/peer --wasm $OUT/peer/play.wasm --wasm-exec '$WASMEXECJS' --out $OUT/peer.json --choices $PEER_CHOICES --runs $PEER_RUNS --save-at $PEER_SAVE_AT --seed 7"
 
 # 4. Browser figures: first playable scene and click latency, the
 #    harness's cold load, each run on a fresh profile, and the card table.
 step "browser play" "$OUT/browser-play.txt" \
-	"$(RUN_ENV="STORYLOOM_REQUIRE_BROWSER=1 " bench bundle/peer -test.bench "'BrowserPlay'" -test.benchtime 1x -test.count "$BROWSER_COUNT")"
+	"$(RUN_ENV="STORYLOOM_REQUIRE_BROWSER=1 " bench bundle/bench -test.bench "'BrowserPlay'" -test.benchtime 1x -test.count "$BROWSER_COUNT")"
 step "browser cold load" "$OUT/browser-cold.txt" \
 	"$(RUN_ENV="STORYLOOM_REQUIRE_BROWSER=1 " bench bundle/browsertest -test.bench "'ColdLoad'" -test.benchtime 1x -test.count "$BROWSER_COUNT")"
 # The card table: a four-seat view of 60 permanents arriving to the table
@@ -239,10 +239,10 @@ step "browser card table" "$OUT/browser-cardtable.txt" \
 	"$(RUN_ENV="STORYLOOM_REQUIRE_BROWSER=1 " bench bundle/browsertest -test.bench "'CardTablePaint'" -test.benchtime 1x -test.count "$BROWSER_COUNT")"
 cat "$OUT/browser-cardtable.txt" >>"$OUT/native.txt"
 cat "$OUT/browser-play.txt" "$OUT/browser-cold.txt" >"$OUT/browser.txt"
-step browser-report "$OUT/browser-report.txt" "$BIN/peer browser -in $OUT/browser.txt -peer $OUT/peer.json -out $OUT/browser.json"
+step browser-report "$OUT/browser-report.txt" "$BIN/bench browser -in $OUT/browser.txt -peer $OUT/peer.json -out $OUT/browser.json"
 
 # 5. Every figure the issues set a target for, against its target.
-step targets "$OUT/targets.txt" "$BIN/peer targets -native $OUT/native.txt -wasm $OUT/wasm.txt -peer $OUT/peer.json -browser $OUT/browser.json -out $OUT/targets.json"
+step targets "$OUT/targets.txt" "$BIN/bench targets -native $OUT/native.txt -wasm $OUT/wasm.txt -peer $OUT/peer.json -browser $OUT/browser.json -out $OUT/targets.json"
 
 # The run itself: wall and CPU time per step and in all, the load, and the
 # failures, if any, as the report's "This run" section.
@@ -276,7 +276,7 @@ extra+=("$OUT/run.json")
 
 joined=$(IFS=';'; echo "${commands[*]}")
 IFS=','; extras="${extra[*]}"; unset IFS
-$BIN/bundle benchreport -native "$OUT/native.txt" -wasm "$OUT/wasm.txt" -extra "$extras" -commands "$joined" || failures+=("benchreport failed")
+$BIN/bench report -native "$OUT/native.txt" -wasm "$OUT/wasm.txt" -extra "$extras" -commands "$joined" || failures+=("benchreport failed")
 
 cpu
 echo

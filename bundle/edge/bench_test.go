@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/storyloom/storyloom/bundle/hosting"
-	"github.com/storyloom/storyloom/bundle/hoststore"
+	"github.com/storyloom/storyloom/bundle/hostingdb"
 	"github.com/storyloom/storyloom/bundle/internal/freeportclient"
 	"github.com/storyloom/storyloom/bundle/internal/roomsclient"
 	"github.com/storyloom/storyloom/engine/freeport"
@@ -29,12 +29,12 @@ import (
 const benchClients = 8
 
 // nativeHost serves the same handlers natively, as bundle serve does
-// (bundle/hosting on the SQLite store of bundle/hoststore, on 127.0.0.1),
+// (bundle/hosting on the SQLite store of bundle/hostingdb, on 127.0.0.1),
 // with the per-connection rate limits lifted so that they do not cut the
 // measurement short.
 func nativeHost(b *testing.B) string {
 	b.Helper()
-	st, err := hoststore.Open(filepath.Join(b.TempDir(), "host.db"))
+	st, err := hostingdb.Open(filepath.Join(b.TempDir(), "host.db"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func sendRetrying(url, bearer string, body []byte) (int, []byte, error) {
 }
 
 // BenchmarkRooms200x4WebSocket is the native host's benchmark of the same
-// name (bundle/hoststore) against the worker under wrangler dev, so that
+// name (bundle/hostingdb) against the worker under wrangler dev, so that
 // make bench reports the two side by side: 200 rooms of four human seats,
 // 800 WebSockets to the rooms' Durable Object, each room moving after a
 // random think time of up to 400 ms per iteration ("paced"); the latency

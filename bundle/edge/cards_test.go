@@ -12,7 +12,7 @@ import (
 )
 
 // cardLimit bounds the answers the card tests send in one game; the
-// native host's tests (bundle/hoststore) play the same games within it.
+// native host's tests (bundle/hostingdb) play the same games within it.
 const cardLimit = 1500
 
 // cardSeat is a WebSocket client of the room server's object as
@@ -104,7 +104,7 @@ func seatCardGame(t *testing.T, base, format string, seats, humans int, ai strin
 
 // TestWorkerCardGame plays a starter-1v1 card game of two WebSocket
 // clients to its result through the room server's object under wrangler
-// dev, as bundle/hoststore plays it natively: preconstructed decks, casts
+// dev, as bundle/hostingdb plays it natively: preconstructed decks, casts
 // paid through pay_mana, the settle passing for the players between their
 // stops, one loser.
 func TestWorkerCardGame(t *testing.T) {

@@ -3,7 +3,7 @@
 // 127.0.0.1 with its local state (D1, the Durable Objects' storage) in a
 // temporary directory, and plays the room and Freeport scenarios against
 // it over HTTP and WebSockets and in headless Chromium, beside the same
-// handlers served natively (bundle/hosting on bundle/hoststore).
+// handlers served natively (bundle/hosting on bundle/hostingdb).
 //
 // The tests need the repository's node_modules (wrangler and workerd,
 // installed by `make deps` or scripts/setup-node.sh) and fail when it is

@@ -3,7 +3,7 @@
 // implements Store. It is transport- and platform-agnostic: it reads no
 // clock (the host injects one), imports no database driver, and compiles
 // for GOOS=js GOARCH=wasm, so the native host (bundle serve, with the
-// SQLite store of bundle/hoststore and the WebSocket transport of this
+// SQLite store of bundle/hostingdb and the WebSocket transport of this
 // package) and the edge worker (wasm/worker, with D1) share every handler.
 //
 // Rooms is one room server: the machine's whole state, persisted as one

@@ -33,7 +33,7 @@ type Write struct {
 // Store persists host state as versioned records with optimistic
 // concurrency. Implementations must be safe for concurrent use.
 //
-// The native host uses bundle/hoststore (SQLite); the edge worker
+// The native host uses bundle/hostingdb (SQLite); the edge worker
 // implements it over D1, where Commit is one batch whose statements each
 // check the version column.
 type Store interface {

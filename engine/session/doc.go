@@ -10,7 +10,7 @@
 // interfaces: a RecordStore for session and save records (§7.2), a
 // ProfileStore for profiles, a Clock for timestamps and a RecordIDSource for
 // session and save ids, and optionally a ContentChannel. NewMemoryRecords and
-// NewMemoryProfiles are in-memory implementations; bundle/sqlitestore is the
+// NewMemoryProfiles are in-memory implementations; bundle/sessiondb is the
 // native one, and package conformance holds the suite every RecordStore
 // passes.
 //

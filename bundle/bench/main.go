@@ -1,0 +1,75 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "usage: go run ./bundle/bench gen|browser|targets|report [flags]")
+		return 2
+	}
+	switch args[0] {
+	case "gen":
+		return runGen(args[1:], stdout, stderr)
+	case "browser":
+		return runBrowser(args[1:], stdout, stderr)
+	case "targets":
+		return runTargets(args[1:], stdout, stderr)
+	case "report":
+		return runReport(args[1:], stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "bench: unknown command %q\n", args[0])
+	return 2
+}
+
+// campaignID is the generated campaign's id.
+const campaignID = "peer-bench"
+
+// runGen is `bench gen`: it writes campaign.json and story.ink into -dir.
+func runGen(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("gen", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	dir := fl.String("dir", "bench/out/peer", "output directory")
+	nodes := fl.Int("nodes", 300, "number of nodes")
+	seed := fl.Uint64("seed", 1, "generator seed")
+	saveChoices := fl.Int("save-choices", 0, "also write save-N.json: the campaign after N choices, played natively with bundle/bench/peer.mjs's policy (0: none)")
+	saveSeed := fl.Uint("save-seed", 7, "bundle/bench/peer.mjs's -seed, for save-N.json")
+	if err := fl.Parse(args); err != nil {
+		return 2
+	}
+	s := Generate(*nodes, *seed)
+	if err := os.MkdirAll(*dir, 0o755); err != nil {
+		fmt.Fprintln(stderr, "bench:", err)
+		return 1
+	}
+	files := map[string][]byte{"campaign.json": s.Campaign(campaignID), "story.ink": []byte(s.Ink())}
+	if *saveChoices > 0 {
+		doc, err := playedSave(files["campaign.json"], *saveChoices, uint32(*saveSeed))
+		if err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
+			return 1
+		}
+		files[fmt.Sprintf("save-%d.json", *saveChoices)] = doc
+	}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(*dir, name), b, 0o644); err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stdout, "bench: wrote a %d-node story into %s:", len(s.Nodes), *dir)
+	for name := range files {
+		fmt.Fprintf(stdout, " %s", name)
+	}
+	fmt.Fprintln(stdout)
+	return 0
+}
