@@ -128,3 +128,41 @@ func FromBuilt(kinds []core.Kind, docs ...StoredEpoch) (*core.Registry, core.Val
 	}
 	return r, core.ValidationResult{OK: true}
 }
+
+// VerifyPacks checks a published pack set against the campaigns a host
+// verified: every campaign a pack provides is one of entries (the same id,
+// version and digest) and is provided once, and the packs digest to
+// resolution (PackResolution). Anything else is refused with
+// invalid_state, details naming the failed check ("resolution"), so that a
+// host never plays a set other than the one the author resolved.
+func VerifyPacks(packs []PublishedPack, entries []ManifestEntry, resolution string) error {
+	refuse := func(format string, args ...any) error {
+		e := core.Errorf(core.ReasonInvalidState, "resolution", "pack set: "+format, args...)
+		e.Details = map[string]any{"check": "resolution"}
+		return e
+	}
+	listed := map[ManifestEntry]bool{}
+	for _, e := range entries {
+		listed[e] = true
+	}
+	provided := map[string]string{}
+	for _, p := range packs {
+		for _, c := range p.Campaigns {
+			if !listed[c] {
+				return refuse("pack %q provides campaign %q %s (%s), which is not among the verified documents", p.ID, c.ID, c.Version, c.Digest)
+			}
+			if other, dup := provided[c.ID]; dup {
+				return refuse("campaign %q is provided by pack %q and by pack %q", c.ID, other, p.ID)
+			}
+			provided[c.ID] = p.ID
+		}
+	}
+	got, err := PackResolution(packs)
+	if err != nil {
+		return refuse("%v", err)
+	}
+	if got != resolution {
+		return refuse("the packs digest to %s, not the resolution %s", got, resolution)
+	}
+	return nil
+}

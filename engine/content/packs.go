@@ -51,7 +51,24 @@ type pack struct {
 }
 
 // BuildPacks resolves an ordered pack set and builds the registry it folds
-// to (§10.1, §11). Resolution checks the manifests, orders the packs so
+// to (§10.1, §11); it is ResolvePacks without the published packs.
+func BuildPacks(kinds []core.Kind, packs ...Pack) (*core.Registry, core.ValidationResult) {
+	reg, _, res := ResolvePacks(kinds, packs...)
+	return reg, res
+}
+
+// PublishedPack is one pack of a resolved set as a built site publishes
+// it: the pack's id and version and the manifest entry of each campaign it
+// provides in the folded registry, in registry order.
+type PublishedPack struct {
+	ID        string          `json:"id"`
+	Version   string          `json:"version"`
+	Campaigns []ManifestEntry `json:"campaigns"`
+}
+
+// ResolvePacks resolves an ordered pack set and builds the registry it
+// folds to (§10.1, §11), with the packs in resolution order as a build
+// publishes them. Resolution checks the manifests, orders the packs so
 // that each comes after the packs it requires (otherwise keeping the given
 // order), and folds their campaigns: a campaign whose id an earlier pack
 // provides replaces it only when the later pack declares it in overrides.
@@ -59,9 +76,9 @@ type pack struct {
 // pack_dependency_cycle, pack_kind_mismatch, duplicate_campaign_id_in_pack,
 // pack_override_unexpected. The folded campaigns, with every pack's
 // attachments in pack order, then build as Build builds sources, and the
-// registry's Resolution names the set: a digest over each pack's id and
-// version and its campaigns' epoch digests, in resolution order.
-func BuildPacks(kinds []core.Kind, packs ...Pack) (*core.Registry, core.ValidationResult) {
+// registry's Resolution names the set (PackResolution of the published
+// packs).
+func ResolvePacks(kinds []core.Kind, packs ...Pack) (*core.Registry, []PublishedPack, core.ValidationResult) {
 	b := newBuilder(kinds)
 	byID := map[string]*pack{}
 	var set []*pack
@@ -83,54 +100,61 @@ func BuildPacks(kinds []core.Kind, packs ...Pack) (*core.Registry, core.Validati
 	}
 	sources, from, attachments := b.fold(order)
 	if len(b.errors) > 0 {
-		return nil, b.result()
+		return nil, nil, b.result()
 	}
 	reg, res := build(kinds, sources, attachments)
 	if reg == nil {
-		return nil, res
+		return nil, nil, res
 	}
-	id, err := resolution(reg, order, from)
+	published, err := publishedPacks(reg, order, from)
+	if err == nil {
+		reg.Resolution, err = PackResolution(published)
+	}
 	if err != nil {
 		res.OK, res.Errors = false, []core.ValidationError{core.Errorf(core.ReasonInvalidState, "", "the pack set does not encode: %v", err)}
-		return nil, res
+		return nil, nil, res
 	}
-	reg.Resolution = id
-	return reg, res
+	return reg, published, res
 }
 
-// resolution is the digest naming a folded pack set: each pack's id and
-// version with the id, version and epoch digest of each campaign it
-// provides, in resolution order. from names the pack of each campaign of
+// PackResolution is the digest naming a folded pack set: each pack's id
+// and version with the id, version and epoch digest of each campaign it
+// provides, in resolution order. A host that verified each campaign's
+// built document against its entry recomputes it from the published packs
+// and compares it with the resolution the site names.
+func PackResolution(packs []PublishedPack) (string, error) {
+	ident := make([]PublishedPack, 0, len(packs))
+	for _, p := range packs {
+		if p.Campaigns == nil {
+			p.Campaigns = []ManifestEntry{}
+		}
+		ident = append(ident, p)
+	}
+	return canon.Digest(ident)
+}
+
+// publishedPacks lists the ordered packs with the manifest entry of each
+// campaign of reg they provide. from names the pack of each campaign of
 // reg, in registry order.
-func resolution(reg *core.Registry, order []*pack, from []*pack) (string, error) {
-	type campaignDigest struct {
-		ID      string `json:"id"`
-		Version string `json:"version"`
-		Digest  string `json:"digest"`
-	}
-	type packDigest struct {
-		ID        string           `json:"id"`
-		Version   string           `json:"version"`
-		Campaigns []campaignDigest `json:"campaigns"`
-	}
-	provided := map[*pack][]campaignDigest{}
+func publishedPacks(reg *core.Registry, order []*pack, from []*pack) ([]PublishedPack, error) {
+	provided := map[*pack][]ManifestEntry{}
 	for i, id := range reg.Order {
 		c := reg.Campaigns[id]
 		form, err := formOf(c, reg.Provenance[id])
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		digest, err := EpochDigest(form)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		provided[from[i]] = append(provided[from[i]], campaignDigest{ID: id, Version: c.Version, Digest: digest})
+		provided[from[i]] = append(provided[from[i]], ManifestEntry{ID: id, Version: c.Version, Digest: digest})
 	}
-	ident := make([]packDigest, 0, len(order))
+	out := make([]PublishedPack, 0, len(order))
 	for _, pk := range order {
-		ident = append(ident, packDigest{ID: pk.ID, Version: pk.Version, Campaigns: append([]campaignDigest{}, provided[pk]...)})
+		out = append(out, PublishedPack{ID: pk.ID, Version: pk.Version, Campaigns: provided[pk]})
 	}
-	return canon.Digest(ident)
+	return out, nil
 }
 
 // manifest reads one pack's manifest.

@@ -1,6 +1,7 @@
 package content_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -115,4 +116,73 @@ func FuzzBuildPacks(f *testing.F) {
 			t.Fatalf("built %v with resolution %q", reg.Order, reg.Resolution)
 		}
 	})
+}
+
+// TestPublishedPacksVerifyFromBuiltDocuments: a resolved set publishes
+// each pack with the campaigns it provides (an overriding pack provides
+// the campaign it replaced); a host that verified the built documents
+// recomputes the resolution from them, and refuses a set that names a
+// document it did not verify, provides a campaign twice, or digests to
+// another resolution.
+func TestPublishedPacksVerifyFromBuiltDocuments(t *testing.T) {
+	base := pack("base", "1.0.0", "", "alpha", "beta")
+	patch := pack("patch", "2.0.0", `,"requires":[{"id":"base","version":"1.0.0"}],"overrides":["beta"]`, "beta", "gamma")
+	reg, packs, res := content.ResolvePacks(kinds, patch, base)
+	if reg == nil {
+		t.Fatalf("%+v", res.Errors)
+	}
+	provides := func(p content.PublishedPack) string {
+		var ids []string
+		for _, c := range p.Campaigns {
+			ids = append(ids, c.ID)
+		}
+		return p.ID + "@" + p.Version + ":" + strings.Join(ids, ",")
+	}
+	if len(packs) != 2 || provides(packs[0]) != "base@1.0.0:alpha" || provides(packs[1]) != "patch@2.0.0:beta,gamma" {
+		t.Fatalf("published packs %+v", packs)
+	}
+	docs, err := content.Built(kinds, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []content.ManifestEntry
+	for _, d := range docs {
+		entries = append(entries, content.ManifestEntry{ID: d.Form.Campaign.ID, Version: d.Form.Campaign.Version, Digest: d.Digest})
+	}
+	if err := content.VerifyPacks(packs, entries, reg.Resolution); err != nil {
+		t.Fatalf("the published set does not verify: %v", err)
+	}
+	alter := func(f func(p []content.PublishedPack) []content.PublishedPack) []content.PublishedPack {
+		out := make([]content.PublishedPack, len(packs))
+		for i, p := range packs {
+			p.Campaigns = append([]content.ManifestEntry{}, p.Campaigns...)
+			out[i] = p
+		}
+		return f(out)
+	}
+	for _, tt := range []struct {
+		name       string
+		packs      []content.PublishedPack
+		resolution string
+	}{
+		{"another resolution", packs, "sha256:0"},
+		{"packs reordered", alter(func(p []content.PublishedPack) []content.PublishedPack { return []content.PublishedPack{p[1], p[0]} }), reg.Resolution},
+		{"a pack at another version", alter(func(p []content.PublishedPack) []content.PublishedPack { p[1].Version = "2.0.1"; return p }), reg.Resolution},
+		{"a document not verified", alter(func(p []content.PublishedPack) []content.PublishedPack {
+			p[0].Campaigns[0].Digest = "sha256:0"
+			return p
+		}), reg.Resolution},
+		{"a campaign provided twice", alter(func(p []content.PublishedPack) []content.PublishedPack {
+			p[0].Campaigns = append(p[0].Campaigns, p[1].Campaigns[0])
+			return p
+		}), reg.Resolution},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := content.VerifyPacks(tt.packs, entries, tt.resolution)
+			var ve core.ValidationError
+			if !errors.As(err, &ve) || ve.Code != core.ReasonInvalidState || ve.Details["check"] != "resolution" {
+				t.Fatalf("got %v, want invalid_state (resolution)", err)
+			}
+		})
+	}
 }
