@@ -146,23 +146,21 @@ func openStore(f storeFlags, opt storeOptions) (*hostStore, error) {
 // (f.campaigns, or the campaigns built into the bundle) compiled here.
 func hostRegistry(kinds []core.Kind, f storeFlags) (*core.Registry, []error, error) {
 	var (
-		reg     *core.Registry
-		res     core.ValidationResult
-		refused []error
+		reg *core.Registry
+		res core.ValidationResult
 	)
 	switch {
 	case f.built != "" && f.campaigns != "":
 		return nil, nil, errors.New("-built plays a built site and -campaigns compiles source: give one")
 	case f.built != "":
-		docs, bad, err := site.ReadBuilt(f.built)
+		pub, err := site.ReadBuilt(f.built)
 		if err != nil {
 			return nil, nil, err
 		}
-		if len(docs) == 0 {
-			return nil, nil, fmt.Errorf("no built document of %s verifies: %v", f.built, errors.Join(bad...))
+		if reg, err = pub.Registry(kinds); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", f.built, err)
 		}
-		refused = bad
-		reg, res = content.FromBuilt(kinds, docs...)
+		return reg, pub.Refused, nil
 	default:
 		sources, err := campaignSources(f.campaigns)
 		if err != nil {
@@ -181,7 +179,7 @@ func hostRegistry(kinds []core.Kind, f storeFlags) (*core.Registry, []error, err
 		}
 		return nil, nil, fmt.Errorf("the campaigns do not build:%s", b.String())
 	}
-	return reg, refused, nil
+	return reg, nil, nil
 }
 
 // campaignSources reads the campaigns named by a comma-separated list of

@@ -25,14 +25,27 @@ func TestSiteLoads(t *testing.T) {
 	if got := Eval[string](p, `storyloomAssets.version`); got != shared.Result.Manifest.Version {
 		t.Errorf("page's site version = %q, want %q", got, shared.Result.Manifest.Version)
 	}
+	// The page loaded each campaign's built document and no source.
+	loaded := Eval[[]string](p, `performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((u) => u.startsWith("/campaigns/"))`)
+	docs := 0
+	for _, u := range loaded {
+		if strings.Contains(u, "/built.") {
+			docs++
+		} else if u != "/campaigns/index.json" {
+			t.Errorf("the page fetched %s, not a built document", u)
+		}
+	}
 	// Every campaign of the index is fetched through the asset map.
 	n := Eval[int](p, `storyloomAssets.fetch("campaigns/index.json").then((r) => r.json()).then(async (idx) => {
 		for (const c of idx.campaigns) {
-			const camp = await (await storyloomAssets.fetch(c.url)).json();
-			if (typeof camp !== "object") throw new Error("bad campaign " + c.id);
+			const doc = await (await storyloomAssets.fetch(c.built)).json();
+			if (doc.form.campaign.id !== c.campaignId) throw new Error("bad campaign " + c.id);
 		}
 		return idx.campaigns.length;
 	})`)
+	if docs != n {
+		t.Errorf("the page fetched %d built documents of %d campaigns", docs, n)
+	}
 	t.Logf("%d campaigns fetched", n)
 	if path := Screenshot(t, p.Ctx, "library"); path != "" {
 		if st, err := os.Stat(path); err != nil || st.Size() == 0 {
@@ -164,7 +177,7 @@ func TestOfflineFileFromDisk(t *testing.T) {
 		t.Error("version() answered nothing from file://")
 	}
 	n := Eval[int](p, `storyloomAssets.fetch("campaigns/index.json").then((r) => r.json()).then(async (idx) => {
-		for (const c of idx.campaigns) await (await storyloomAssets.fetch(c.url)).json();
+		for (const c of idx.campaigns) await (await storyloomAssets.fetch(c.built)).json();
 		return idx.campaigns.length;
 	})`)
 	t.Logf("%d campaigns from the offline file", n)

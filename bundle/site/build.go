@@ -31,8 +31,10 @@ type Options struct {
 	// template), manifest.webmanifest, CSS, ES modules and images, at its
 	// root. Usually fs.Sub(web.FS, "site").
 	Web fs.FS
-	// Static is the static tree with campaigns/ and icons/ at its root.
-	// Usually static.FS. Nil means no campaigns and no icons.
+	// Static is the static tree with campaigns/, icons/ and, optionally,
+	// packs/ (each pack a directory with pack.json and its campaigns under
+	// campaigns/) at its root. Usually static.FS. Nil means no campaigns
+	// and no icons.
 	Static fs.FS
 	// Out is the output directory. It is created, or emptied first when it
 	// holds a previous build; a non-empty directory that does not is refused.
@@ -60,10 +62,11 @@ type Options struct {
 	// decks.json), written as rooms/decks.json for the rooms page's deck
 	// picker; nil writes none.
 	Decks []byte
-	// Kinds, when set, compile the campaigns on the author's side: each is
-	// also published as its built document (campaigns/<id>/built.<hash>.json,
-	// a content.StoredEpoch) named in campaigns/index.json with its digest,
-	// under the index's manifestDigest. Nil publishes source only.
+	// Kinds compile the campaigns on the author's side: each is published
+	// as its built document only (campaigns/<id>/built.<hash>.json, a
+	// content.StoredEpoch), never as source, named in campaigns/index.json
+	// with its digest under the index's manifestDigest. It is needed when
+	// Static holds campaigns or packs.
 	Kinds []core.Kind
 }
 
@@ -132,6 +135,10 @@ type builder struct {
 	cache   *compressCache
 	// manifestDigest names the built campaign documents (publish).
 	manifestDigest string
+	// packSet is the resolved packs with the campaigns each provides, and
+	// resolution the set's digest (publish).
+	packSet    []content.PublishedPack
+	resolution string
 }
 
 // Build builds the site into o.Out: it compiles the WASM module, bundles and
@@ -419,41 +426,106 @@ func (b *builder) static() error {
 			return err
 		}
 	}
-	entries, err := fs.ReadDir(b.o.Static, "campaigns")
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	list, err := b.campaignDirs("campaigns")
+	if err != nil {
 		return err
+	}
+	packs, err := b.packs()
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 && len(packs) == 0 {
+		return b.campaignIndex(nil)
+	}
+	if b.o.Kinds == nil {
+		return errors.New("site: Options.Kinds is needed to publish the campaigns as built documents")
+	}
+	for _, p := range packs {
+		list = append(list, p.list...)
+	}
+	if list, err = b.publish(list, packs); err != nil {
+		return err
+	}
+	return b.campaignIndex(list)
+}
+
+// campaignDirs reads each campaign directory under root (a directory
+// holding campaign.json) and returns their index entries, in name order.
+func (b *builder) campaignDirs(root string) ([]campaignEntry, error) {
+	entries, err := fs.ReadDir(b.o.Static, root)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
 	}
 	var list []campaignEntry
 	for _, e := range entries {
 		if !e.IsDir() || skipName(e.Name()) {
 			continue
 		}
-		c, err := b.campaign(e.Name())
+		c, err := b.campaign(root, e.Name())
 		if err != nil {
-			return err
+			return nil, err
 		}
 		list = append(list, c)
 	}
-	if b.o.Kinds != nil {
-		if err := b.publish(list); err != nil {
-			return err
-		}
-	}
-	return b.campaignIndex(list)
+	return list, nil
 }
 
-// publish compiles every campaign of list together (so includes compose)
-// and adds each one's built document with its manifest entry. When the
+// sitePack is one pack of the static tree's packs/: its files and the
+// index entries of its campaigns.
+type sitePack struct {
+	pack content.Pack
+	list []campaignEntry
+}
+
+// packs reads every pack under packs/ (a directory holding pack.json, its
+// campaigns under campaigns/), in name order.
+func (b *builder) packs() ([]sitePack, error) {
+	entries, err := fs.ReadDir(b.o.Static, "packs")
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	var out []sitePack
+	for _, e := range entries {
+		if !e.IsDir() || skipName(e.Name()) {
+			continue
+		}
+		dir := "packs/" + e.Name()
+		manifest, err := fs.ReadFile(b.o.Static, dir+"/pack.json")
+		if err != nil {
+			return nil, fmt.Errorf("site: pack %q: %w", e.Name(), err)
+		}
+		list, err := b.campaignDirs(dir + "/campaigns")
+		if err != nil {
+			return nil, err
+		}
+		var head struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(manifest, &head) != nil || head.ID == "" {
+			head.ID = e.Name() // the build reports the manifest
+		}
+		p := sitePack{pack: content.Pack{Path: dir + "/pack.json", Manifest: manifest}, list: list}
+		for i := range list {
+			list[i].Pack = head.ID
+			p.pack.Campaigns = append(p.pack.Campaigns, list[i].src)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// publish compiles, on the author's side, the loose campaigns of list
+// together (so includes compose) and the packs as one resolved set, and
+// returns the entries of list that are published, each with its built
+// document and manifest entry (a pack's campaign that a later pack
+// overrides is not); the packs are
+// published with the campaigns each provides under the set's resolution.
+// Only built documents are published: no campaign source. When the
 // campaigns do not build the site build fails, naming each error's file:
 // `go run ./bundle validate` tells the author more.
-func (b *builder) publish(list []campaignEntry) error {
+func (b *builder) publish(list []campaignEntry, packs []sitePack) ([]campaignEntry, error) {
 	start := time.Now()
-	sources := make([]content.Source, len(list))
-	for i, c := range list {
-		sources[i] = c.src
-	}
-	reg, res := content.Build(b.o.Kinds, sources...)
-	if reg == nil {
+	fail := func(res core.ValidationResult) error {
 		var msg strings.Builder
 		for _, e := range res.Errors {
 			file, _ := e.Details["file"].(string)
@@ -461,91 +533,125 @@ func (b *builder) publish(list []campaignEntry) error {
 		}
 		return fmt.Errorf("site: the campaigns do not build, so none can be published (go run ./bundle validate reports on them):%s", msg.String())
 	}
-	docs, err := content.Built(b.o.Kinds, reg)
-	if err != nil {
-		return err
+	var docs []content.StoredEpoch
+	var sources []content.Source
+	for _, c := range list {
+		if c.Pack == "" {
+			sources = append(sources, c.src)
+		}
+	}
+	if len(sources) > 0 {
+		reg, res := content.Build(b.o.Kinds, sources...)
+		if reg == nil {
+			return nil, fail(res)
+		}
+		built, err := content.Built(b.o.Kinds, reg)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, built...)
+	}
+	if len(packs) > 0 {
+		set := make([]content.Pack, len(packs))
+		for i, p := range packs {
+			set[i] = p.pack
+		}
+		reg, published, res := content.ResolvePacks(b.o.Kinds, set...)
+		if reg == nil {
+			return nil, fail(res)
+		}
+		built, err := content.Built(b.o.Kinds, reg)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, built...)
+		b.packSet, b.resolution = published, reg.Resolution
 	}
 	byID := map[string]content.StoredEpoch{}
 	for _, d := range docs {
+		if _, dup := byID[d.Form.Campaign.ID]; dup {
+			return nil, fmt.Errorf("site: campaign %q is published twice (loose and in a pack, or in two places)", d.Form.Campaign.ID)
+		}
 		byID[d.Form.Campaign.ID] = d
 	}
+	provider := map[string]string{}
+	for _, p := range b.packSet {
+		for _, c := range p.Campaigns {
+			provider[c.ID] = p.ID
+		}
+	}
+	var out []campaignEntry
 	var entries []content.ManifestEntry
-	for i := range list {
-		c := &list[i]
+	for _, c := range list {
 		d, ok := byID[c.CampaignID]
-		if !ok {
-			continue
+		if !ok || c.Pack != "" && provider[c.CampaignID] != c.Pack {
+			continue // a pack's campaign that a later pack overrides
 		}
 		data, err := json.Marshal(d)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if c.Built, err = b.emitHashed("campaigns/"+c.ID+"/built.json", data); err != nil {
-			return err
+		if c.Built, err = b.emitHashed(c.root+"/built.json", data); err != nil {
+			return nil, err
 		}
-		c.Version, c.Digest = d.Form.Campaign.Version, d.Digest
+		c.SHA256, c.Version, c.Digest = sum(data), d.Form.Campaign.Version, d.Digest
+		out = append(out, c)
 		entries = append(entries, content.ManifestEntry{ID: c.CampaignID, Version: c.Version, Digest: c.Digest})
 	}
+	var err error
 	if b.manifestDigest, err = content.ManifestDigest(entries); err != nil {
-		return err
+		return nil, err
 	}
 	b.logf(start, "published %d built campaign documents (manifest %s)", len(entries), b.manifestDigest)
-	return nil
+	return out, nil
 }
 
-// campaignEntry is one campaign in campaigns/index.json.
+// campaignEntry is one campaign in campaigns/index.json: its built
+// document, never its source.
 type campaignEntry struct {
 	// ID is the campaign's directory name.
 	ID string `json:"id"`
 	// Title is the campaign's top-level "title", when it is a string.
 	Title string `json:"title,omitempty"`
-	// URL is the content-hashed campaign.json.
-	URL string `json:"url"`
-	// SHA256 is the hash of the campaign.json served.
-	SHA256 string `json:"sha256"`
-	// Strings maps a locale to its content-hashed string catalog.
-	Strings map[string]string `json:"strings,omitempty"`
+	// Built is the content-hashed built document; SHA256 is its hash as
+	// served; Version and Digest are its manifest entry.
+	Built   string `json:"built"`
+	SHA256  string `json:"sha256"`
+	Version string `json:"version"`
+	Digest  string `json:"digest"`
+	// CampaignID is the id campaign.json declares: the id of its manifest
+	// entry, which the directory name need not be.
+	CampaignID string `json:"campaignId"`
+	// Pack is the id of the pack that provides the campaign, for a
+	// campaign of a pack.
+	Pack string `json:"pack,omitempty"`
 	// Files maps every other file, by its path inside the campaign, to
 	// its content-hashed URL (images and the like).
 	Files map[string]string `json:"files,omitempty"`
-	// Built is the content-hashed built document, when the campaigns were
-	// compiled (Options.Kinds); Version and Digest are its manifest entry.
-	Built   string `json:"built,omitempty"`
-	Version string `json:"version,omitempty"`
-	Digest  string `json:"digest,omitempty"`
 
-	// CampaignID is the id campaign.json declares: the id of its manifest
-	// entry, which the directory name need not be.
-	CampaignID string `json:"campaignId,omitempty"`
-
-	// src is the campaign's files, for the build.
-	src content.Source
+	// root is the campaign's directory in the static tree; src is its
+	// source, compiled here and not published.
+	root string
+	src  content.Source
 }
 
-// campaign adds one campaign's files and returns its index entry.
-func (b *builder) campaign(id string) (campaignEntry, error) {
-	root := "campaigns/" + id
+// campaign reads one campaign's source and adds its other files, and
+// returns its index entry.
+func (b *builder) campaign(parent, id string) (campaignEntry, error) {
+	root := parent + "/" + id
 	names, err := walkFiles(b.o.Static, root)
 	if err != nil {
 		return campaignEntry{}, err
 	}
-	c := campaignEntry{ID: id}
+	c := campaignEntry{ID: id, root: root}
 	for _, name := range names {
 		data, err := fs.ReadFile(b.o.Static, name)
-		if err != nil {
-			return c, err
-		}
-		if data, err = b.minify(name, data); err != nil {
-			return c, err
-		}
-		url, err := b.emitHashed(name, data)
 		if err != nil {
 			return c, err
 		}
 		rel := strings.TrimPrefix(name, root+"/")
 		switch {
 		case rel == "campaign.json":
-			c.URL, c.SHA256 = url, sum(data)
 			c.src.Path, c.src.Campaign = name, data
 			var head struct {
 				ID    string `json:"id"`
@@ -558,22 +664,26 @@ func (b *builder) campaign(id string) (campaignEntry, error) {
 				}
 			}
 		case strings.HasPrefix(rel, "strings/") && path.Ext(rel) == ".json" && !strings.Contains(strings.TrimPrefix(rel, "strings/"), "/"):
-			if c.Strings == nil {
-				c.Strings = map[string]string{}
+			if c.src.Translations == nil {
 				c.src.Translations = map[string][]byte{}
 			}
-			locale := strings.TrimSuffix(path.Base(rel), ".json")
-			c.Strings[locale] = url
-			c.src.Translations[locale] = data
+			c.src.Translations[strings.TrimSuffix(path.Base(rel), ".json")] = data
 		default:
+			if data, err = b.minify(name, data); err != nil {
+				return c, err
+			}
+			url, err := b.emitHashed(name, data)
+			if err != nil {
+				return c, err
+			}
 			if c.Files == nil {
 				c.Files = map[string]string{}
 			}
 			c.Files[rel] = url
 		}
 	}
-	if c.URL == "" {
-		return c, fmt.Errorf("site: campaign %q has no campaign.json", id)
+	if c.src.Campaign == nil {
+		return c, fmt.Errorf("site: campaign %q has no campaign.json", root)
 	}
 	return c, nil
 }
@@ -584,9 +694,11 @@ func (b *builder) campaignIndex(list []campaignEntry) error {
 		list = []campaignEntry{}
 	}
 	data, err := json.Marshal(struct {
-		Campaigns      []campaignEntry `json:"campaigns"`
-		ManifestDigest string          `json:"manifestDigest,omitempty"`
-	}{list, b.manifestDigest})
+		Campaigns      []campaignEntry         `json:"campaigns"`
+		ManifestDigest string                  `json:"manifestDigest,omitempty"`
+		Packs          []content.PublishedPack `json:"packs,omitempty"`
+		Resolution     string                  `json:"resolution,omitempty"`
+	}{list, b.manifestDigest, b.packSet, b.resolution})
 	if err != nil {
 		return err
 	}

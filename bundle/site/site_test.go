@@ -136,7 +136,11 @@ func TestBuildNamesAssetsByContentAndListsThemAll(t *testing.T) {
 	}
 }
 
-func TestCampaignIndex(t *testing.T) {
+// TestCampaignIndexPublishesNoSource: the index names each campaign's
+// built document by its hash as served, and the site ships no campaign
+// source: no campaign.json, no strings/ catalog (the built document holds
+// the translations), in the directory or in the precache list.
+func TestCampaignIndexPublishesNoSource(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(builtDir, filepath.FromSlash(CampaignsIdx)))
 	if err != nil {
 		t.Fatal(err)
@@ -147,8 +151,11 @@ func TestCampaignIndex(t *testing.T) {
 	if err := json.Unmarshal(data, &idx); err != nil {
 		t.Fatal(err)
 	}
+	if len(idx.Campaigns) < 3 {
+		t.Fatalf("the index lists %d campaigns", len(idx.Campaigns))
+	}
 	for _, c := range idx.Campaigns {
-		body, err := os.ReadFile(filepath.Join(builtDir, filepath.FromSlash(c.URL)))
+		body, err := os.ReadFile(filepath.Join(builtDir, filepath.FromSlash(c.Built)))
 		if err != nil {
 			t.Errorf("campaign %s: %v", c.ID, err)
 			continue
@@ -156,8 +163,25 @@ func TestCampaignIndex(t *testing.T) {
 		if sum(body) != c.SHA256 {
 			t.Errorf("campaign %s: sha256 mismatch", c.ID)
 		}
-		if !json.Valid(body) {
-			t.Errorf("campaign %s: minified JSON is not valid", c.ID)
+	}
+	if bytes.Contains(data, []byte(`"url"`)) || bytes.Contains(data, []byte(`"strings"`)) {
+		t.Errorf("the index still names source files: %s", data)
+	}
+	err = filepath.WalkDir(filepath.Join(builtDir, "campaigns"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if name := filepath.Base(p); strings.HasPrefix(name, "campaign.") || strings.Contains(filepath.ToSlash(p), "/strings/") {
+			t.Errorf("the site ships campaign source %s", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range built.Manifest.Files {
+		if strings.HasPrefix(f.URL, "campaigns/") && f.URL != CampaignsIdx && !strings.Contains(f.URL, "/built.") {
+			t.Errorf("the precache list names %s", f.URL)
 		}
 	}
 }
@@ -475,9 +499,10 @@ func TestSecondBuildReusesCompressedCopies(t *testing.T) {
 // invalid_state and the others are read; an index whose manifest digest
 // no longer matches its entries is refused whole.
 func TestReadBuiltReadsTheBuiltSite(t *testing.T) {
-	docs, refused, err := ReadBuilt(builtDir)
-	if err != nil || len(refused) != 0 || len(docs) < 3 {
-		t.Fatalf("ReadBuilt: %d documents, refused %v, %v", len(docs), refused, err)
+	pub, err := ReadBuilt(builtDir)
+	docs := pub.Docs
+	if err != nil || len(pub.Refused) != 0 || len(docs) < 3 || pub.Resolution != "" {
+		t.Fatalf("ReadBuilt: %d documents, refused %v, resolution %q, %v", len(docs), pub.Refused, pub.Resolution, err)
 	}
 	copyCampaigns := func(t *testing.T) string {
 		dir := t.TempDir()
@@ -503,10 +528,11 @@ func TestReadBuiltReadsTheBuiltSite(t *testing.T) {
 		if err := os.WriteFile(matches[0], []byte(edited), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got, refused, err := ReadBuilt(dir)
+		read, err := ReadBuilt(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
+		got, refused := read.Docs, read.Refused
 		var ve core.ValidationError
 		if len(refused) != 1 || !errors.As(refused[0], &ve) || ve.Code != core.ReasonInvalidState || ve.Details["campaignId"] != docs[0].Form.Campaign.ID {
 			t.Fatalf("refused %v, want %s with invalid_state", refused, docs[0].Form.Campaign.ID)
@@ -526,7 +552,7 @@ func TestReadBuiltReadsTheBuiltSite(t *testing.T) {
 		if err := os.WriteFile(idx, edited, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := ReadBuilt(dir); err == nil || !strings.Contains(err.Error(), core.ReasonInvalidState) {
+		if _, err := ReadBuilt(dir); err == nil || !strings.Contains(err.Error(), core.ReasonInvalidState) {
 			t.Errorf("ReadBuilt of a wrong manifest digest: %v, want invalid_state", err)
 		}
 	})
@@ -554,5 +580,100 @@ func TestBuildFailsWhenTheCampaignsDoNotBuild(t *testing.T) {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error %q lacks %q", err, w)
 		}
+	}
+}
+
+// TestBuildPublishesAPackSet builds a site of the worked pack set
+// (engine/kinds/story/testdata/compose): each campaign the set folds to is
+// published as its built document only, composed (the including campaign
+// with its chapter and the other pack's attachment), with the packs in
+// resolution order and the set's resolution; a host reads them back
+// (ReadBuilt, Published.Registry) with the resolution the source set has.
+// An index whose packs no longer digest to its resolution is refused
+// whole with invalid_state.
+func TestBuildPublishesAPackSet(t *testing.T) {
+	static := t.TempDir()
+	compose := filepath.Join(moduleRoot, "engine", "kinds", "story", "testdata", "compose")
+	if err := os.CopyFS(filepath.Join(static, "packs"), os.DirFS(compose)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(filepath.Join(static, "icons"), os.DirFS(filepath.Join(moduleRoot, "static", "icons"))); err != nil {
+		t.Fatal(err)
+	}
+	o := testOptions(moduleRoot, t.TempDir())
+	o.Static, o.Offline = os.DirFS(static), false
+	if _, err := Build(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	pub, err := ReadBuilt(o.Out)
+	if err != nil || len(pub.Refused) != 0 {
+		t.Fatalf("ReadBuilt: %v %v", err, pub.Refused)
+	}
+	reg, err := pub.Registry(o.Kinds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var packs []content.Pack
+	for _, p := range []string{"harbour-pack", "lantern-pack"} {
+		pk := content.Pack{Path: p + "/pack.json"}
+		if pk.Manifest, err = os.ReadFile(filepath.Join(compose, p, "pack.json")); err != nil {
+			t.Fatal(err)
+		}
+		dirs, _ := os.ReadDir(filepath.Join(compose, p, "campaigns"))
+		for _, d := range dirs {
+			data, err := os.ReadFile(filepath.Join(compose, p, "campaigns", d.Name(), "campaign.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pk.Campaigns = append(pk.Campaigns, content.Source{Path: d.Name(), Campaign: data})
+		}
+		packs = append(packs, pk)
+	}
+	fromSource, published, res := content.ResolvePacks(o.Kinds, packs...)
+	if fromSource == nil {
+		t.Fatal(res.Errors)
+	}
+	if reg.Resolution == "" || reg.Resolution != fromSource.Resolution {
+		t.Errorf("resolution %q, the source set resolves to %q", reg.Resolution, fromSource.Resolution)
+	}
+	if got, want := strings.Join(reg.Order, ","), "bell-tower,harbour-night,ferry-lantern"; got != want {
+		t.Errorf("campaigns %s, want %s", got, want)
+	}
+	if p := reg.Provenance["harbour-night"]; p == nil || len(p.Attachments) != 1 || p.Attachments[0].Include.Alias != "lantern" {
+		t.Errorf("harbour-night is not published with the lantern attachment: %+v", p)
+	}
+	data, err := os.ReadFile(filepath.Join(o.Out, filepath.FromSlash(CampaignsIdx)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idx struct {
+		Campaigns []campaignEntry         `json:"campaigns"`
+		Packs     []content.PublishedPack `json:"packs"`
+	}
+	if err := json.Unmarshal(data, &idx); err != nil {
+		t.Fatal(err)
+	}
+	if len(idx.Packs) != 2 || idx.Packs[0].ID != published[0].ID || len(idx.Packs[1].Campaigns) != 1 || idx.Packs[1].Campaigns[0].ID != "ferry-lantern" {
+		t.Errorf("packs %+v", idx.Packs)
+	}
+	for _, c := range idx.Campaigns {
+		if want := map[string]string{"ferry-lantern": "lantern-pack"}[c.CampaignID]; c.Pack != want && !(want == "" && c.Pack == "harbour-pack") {
+			t.Errorf("campaign %s: pack %q", c.CampaignID, c.Pack)
+		}
+	}
+	if _, err := fs.Stat(os.DirFS(o.Out), "packs/harbour-pack/campaigns/harbour-night/campaign.json"); err == nil {
+		t.Error("the site ships a pack's campaign source")
+	}
+
+	edited := bytes.Replace(data, []byte(`"version":"1.0.0","campaigns"`), []byte(`"version":"1.0.1","campaigns"`), 1)
+	if bytes.Equal(edited, data) {
+		t.Fatal("the index names no pack version to edit")
+	}
+	if err := os.WriteFile(filepath.Join(o.Out, filepath.FromSlash(CampaignsIdx)), edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var ve core.ValidationError
+	if _, err := ReadBuilt(o.Out); !errors.As(err, &ve) || ve.Code != core.ReasonInvalidState || ve.Details["check"] != "resolution" {
+		t.Errorf("a pack set edited after the build: %v, want invalid_state (resolution)", err)
 	}
 }

@@ -40,13 +40,11 @@ type host struct {
 	keep *keeper
 	// order is the campaigns' ids in the page's order.
 	order []string
-	// sources are the campaigns' files, by id.
-	sources map[string]content.Source
-	// published are the campaigns' verified built documents, by id: a
-	// campaign that has one plays it rather than compiling its source.
+	// published are the campaigns' verified built documents, by id: what
+	// the browser plays, composed on the author's side (no source).
 	published map[string]content.StoredEpoch
-	// includes are the ids of the campaigns each campaign includes.
-	includes map[string][]string
+	// resolution is the verified digest of the site's pack set, or empty.
+	resolution string
 
 	buildMu sync.Mutex
 	built   map[string]*campaignHost
@@ -99,28 +97,6 @@ func (h *host) keepEpochs(epochs []content.StoredEpoch) {
 	}
 }
 
-// withModules returns the files of campaign id and of the campaigns it
-// includes, transitively, so that it builds composed (§10.4). A module the
-// page did not hand over is left for the build to report
-// (include_missing).
-func (h *host) withModules(id string) []content.Source {
-	ids := []string{id}
-	seen := map[string]bool{id: true}
-	for i := 0; i < len(ids); i++ {
-		for _, m := range h.includes[ids[i]] {
-			if _, ok := h.sources[m]; ok && !seen[m] {
-				seen[m] = true
-				ids = append(ids, m)
-			}
-		}
-	}
-	out := make([]content.Source, len(ids))
-	for i, m := range ids {
-		out[i] = h.sources[m]
-	}
-	return out
-}
-
 // forCampaign returns the campaign's engine and store, building them the
 // first time.
 func (h *host) forCampaign(id string) (*campaignHost, error) {
@@ -129,23 +105,19 @@ func (h *host) forCampaign(id string) (*campaignHost, error) {
 	if ch, ok := h.built[id]; ok {
 		return ch, ch.err
 	}
-	if _, ok := h.sources[id]; !ok {
+	doc, ok := h.published[id]
+	if !ok {
 		return nil, failf(core.ReasonUnknownCampaign, "unknown campaign %q", id)
 	}
 	ch := &campaignHost{id: id}
 	h.built[id] = ch
-	var reg *core.Registry
-	var res core.ValidationResult
-	if doc, ok := h.published[id]; ok {
-		reg, res = content.FromBuilt(kinds(), doc)
-	} else {
-		reg, res = content.Build(kinds(), h.withModules(id)...)
-	}
+	reg, res := content.FromBuilt(kinds(), doc)
 	if reg == nil {
 		e := firstError(res)
 		ch.err = failf(e.Code, "campaign %q does not build: %s", id, e.Message)
 		return ch, ch.err
 	}
+	reg.Resolution = h.resolution
 	opened, err := content.Reopen(kinds(), reg, h.keptEpochs(id))
 	if err != nil {
 		ch.err = failf(core.ReasonInvalidState, "%v", err)

@@ -59,29 +59,30 @@ func opVersion(context.Context, json.RawMessage) (any, error) {
 	return map[string]any{"version": version()}, nil
 }
 
-// campaignSource is one campaign as the page fetched it.
-type campaignSource struct {
-	ID           string            `json:"id"`
-	Path         string            `json:"path,omitempty"`
-	Campaign     string            `json:"campaign"`
-	Translations map[string]string `json:"translations,omitempty"`
-	// Built is the campaign's built document as the site published it,
-	// with the version and digest its index entry names; a document that
-	// does not verify (content.VerifyBuilt) leaves the campaign out.
-	Built   string `json:"built,omitempty"`
-	Version string `json:"version,omitempty"`
-	Digest  string `json:"digest,omitempty"`
+// campaignDoc is one campaign as the page fetched it: its built document
+// as the site published it, with the version and digest its index entry
+// names. A document that does not verify (content.VerifyBuilt) leaves the
+// campaign out.
+type campaignDoc struct {
+	ID      string `json:"id"`
+	Built   string `json:"built"`
+	Version string `json:"version"`
+	Digest  string `json:"digest"`
 }
 
 type initArgs struct {
-	Campaigns []campaignSource `json:"campaigns"`
+	Campaigns []campaignDoc `json:"campaigns"`
 	// Storage is "indexeddb" (the default) or "memory".
 	Storage string `json:"storage,omitempty"`
 	// Database names the IndexedDB database; "" is "storyloom".
 	Database string `json:"database,omitempty"`
 	// ManifestDigest is the campaigns index's: the campaigns' entries
 	// (id, version, digest, in order) must digest to it.
-	ManifestDigest string `json:"manifestDigest,omitempty"`
+	ManifestDigest string `json:"manifestDigest"`
+	// Packs and Resolution are the index's pack set, when it publishes
+	// one: the packs must digest to the resolution (content.VerifyPacks).
+	Packs      []content.PublishedPack `json:"packs,omitempty"`
+	Resolution string                  `json:"resolution,omitempty"`
 }
 
 // skipped is a campaign init could not build.
@@ -99,61 +100,34 @@ func opInit(ctx context.Context, arg json.RawMessage) (any, error) {
 	if len(a.Campaigns) == 0 {
 		return nil, failf(core.ReasonMalformedInput, "init needs at least one campaign")
 	}
-	h := &host{sources: map[string]content.Source{}, published: map[string]content.StoredEpoch{}, includes: map[string][]string{}, built: map[string]*campaignHost{}, campaigns: map[string]string{}}
-	var skips []skipped
-	var listed []content.ManifestEntry
-	for _, c := range a.Campaigns {
-		src := content.Source{Path: c.Path, Campaign: []byte(c.Campaign)}
-		if src.Path == "" {
-			src.Path = "campaigns/" + c.ID + "/campaign.json"
-		}
-		for loc, t := range c.Translations {
-			if src.Translations == nil {
-				src.Translations = map[string][]byte{}
-			}
-			src.Translations[loc] = []byte(t)
-		}
-		// Only the envelope is read now; the campaign is built when first
-		// used, and a campaign that does not build is reported then.
-		var head struct {
-			ID       string `json:"id"`
-			Includes []struct {
-				Ref struct {
-					ID string `json:"id"`
-				} `json:"ref"`
-			} `json:"includes"`
-		}
-		if err := json.Unmarshal(src.Campaign, &head); err != nil || head.ID == "" {
-			skips = append(skips, skipped{ID: c.ID, Code: core.ReasonMalformedInput, Reason: "not a campaign file"})
-			continue
-		}
-		if _, dup := h.sources[head.ID]; dup {
-			skips = append(skips, skipped{ID: c.ID, Code: core.ReasonDuplicateCampaignID, Reason: fmt.Sprintf("campaign id %q is used twice", head.ID)})
-			continue
-		}
-		if c.Digest != "" {
-			listed = append(listed, content.ManifestEntry{ID: head.ID, Version: c.Version, Digest: c.Digest})
-		}
-		if c.Built != "" {
-			doc, err := content.VerifyBuilt([]byte(c.Built), content.ManifestEntry{ID: head.ID, Version: c.Version, Digest: c.Digest})
-			if err != nil {
-				var ve core.ValidationError
-				errors.As(err, &ve)
-				skips = append(skips, skipped{ID: c.ID, Code: ve.Code, Reason: ve.Message})
-				continue
-			}
-			h.published[head.ID] = doc
-		}
-		h.sources[head.ID] = src
-		h.order = append(h.order, head.ID)
-		for _, inc := range head.Includes {
-			h.includes[head.ID] = append(h.includes[head.ID], inc.Ref.ID)
+	entries := make([]content.ManifestEntry, len(a.Campaigns))
+	for i, c := range a.Campaigns {
+		entries[i] = content.ManifestEntry{ID: c.ID, Version: c.Version, Digest: c.Digest}
+	}
+	if got, err := content.ManifestDigest(entries); err != nil || got != a.ManifestDigest {
+		return nil, failf(core.ReasonInvalidState, "the campaigns index does not match its manifest digest %s", a.ManifestDigest)
+	}
+	if a.Packs != nil || a.Resolution != "" {
+		if err := content.VerifyPacks(a.Packs, entries, a.Resolution); err != nil {
+			return nil, failf(core.ReasonInvalidState, "the campaigns index's %v", err)
 		}
 	}
-	if a.ManifestDigest != "" {
-		if got, err := content.ManifestDigest(listed); err != nil || got != a.ManifestDigest {
-			return nil, failf(core.ReasonInvalidState, "the campaigns index does not match its manifest digest %s", a.ManifestDigest)
+	h := &host{published: map[string]content.StoredEpoch{}, resolution: a.Resolution, built: map[string]*campaignHost{}, campaigns: map[string]string{}}
+	var skips []skipped
+	for i, c := range a.Campaigns {
+		if _, dup := h.published[c.ID]; dup {
+			skips = append(skips, skipped{ID: c.ID, Code: core.ReasonDuplicateCampaignID, Reason: fmt.Sprintf("campaign id %q is used twice", c.ID)})
+			continue
 		}
+		doc, err := content.VerifyBuilt([]byte(c.Built), entries[i])
+		if err != nil {
+			var ve core.ValidationError
+			errors.As(err, &ve)
+			skips = append(skips, skipped{ID: c.ID, Code: ve.Code, Reason: ve.Message})
+			continue
+		}
+		h.published[c.ID] = doc
+		h.order = append(h.order, c.ID)
 	}
 	if len(h.order) == 0 {
 		return nil, failf(core.ReasonMalformedInput, "no campaign could be read")

@@ -131,19 +131,48 @@ func TestStampIsTheLayout(t *testing.T) {
 	}
 }
 
-// TestACampaignIncludingAnotherBuildsComposed: the page hands over a
-// campaign and the chapter it includes; the campaign builds with its chapter
-// composed in, and a game enters the chapter by its composed node.
-func TestACampaignIncludingAnotherBuildsComposed(t *testing.T) {
-	var campaigns []campaignSource
-	for _, id := range []string{"harbour-night", "bell-tower"} {
-		data, err := os.ReadFile("../../engine/kinds/story/testdata/compose/harbour-pack/campaigns/" + id + "/campaign.json")
+// published compiles the campaign files at paths, as an author's build
+// does, and returns them as the page hands them over: each campaign's
+// built document with its index entry, and the manifest digest.
+func published(t *testing.T, paths ...string) ([]campaignDoc, string) {
+	t.Helper()
+	var sources []content.Source
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		campaigns = append(campaigns, campaignSource{ID: id, Campaign: string(data)})
+		sources = append(sources, content.Source{Path: p, Campaign: data})
 	}
-	arg, _ := json.Marshal(initArgs{Campaigns: campaigns, Storage: "memory"})
+	reg, res := content.Build(kinds(), sources...)
+	if !res.OK {
+		t.Fatal(res.Errors)
+	}
+	docs, err := content.Built(kinds(), reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var campaigns []campaignDoc
+	var entries []content.ManifestEntry
+	for _, d := range docs {
+		b, _ := json.Marshal(d)
+		campaigns = append(campaigns, campaignDoc{ID: d.Form.Campaign.ID, Built: string(b), Version: d.Form.Campaign.Version, Digest: d.Digest})
+		entries = append(entries, content.ManifestEntry{ID: d.Form.Campaign.ID, Version: d.Form.Campaign.Version, Digest: d.Digest})
+	}
+	manifest, err := content.ManifestDigest(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return campaigns, manifest
+}
+
+// TestACampaignIncludingAnotherPlaysComposed: the author's build composed
+// a campaign with the chapter it includes; the page hands over the built
+// documents, and a game enters the chapter by its composed node.
+func TestACampaignIncludingAnotherPlaysComposed(t *testing.T) {
+	const dir = "../../engine/kinds/story/testdata/compose/harbour-pack/campaigns/"
+	campaigns, manifest := published(t, dir+"harbour-night/campaign.json", dir+"bell-tower/campaign.json")
+	arg, _ := json.Marshal(initArgs{Campaigns: campaigns, Storage: "memory", ManifestDigest: manifest})
 	ctx := context.Background()
 	if _, err := opInit(ctx, arg); err != nil {
 		t.Fatal(err)
@@ -163,39 +192,21 @@ func TestACampaignIncludingAnotherBuildsComposed(t *testing.T) {
 	}
 }
 
-// TestInitVerifiesBuiltDocuments: the page hands over each campaign with
-// its built document and the index's manifest digest. Intact, both
-// campaigns are offered and a game plays the built document; a document edited after the build leaves its
-// campaign out with invalid_state while the other plays; an index that
-// does not match its manifest digest is refused.
+// TestInitVerifiesBuiltDocuments: the page hands over each campaign's
+// built document and the index's manifest digest. Intact, both campaigns
+// are offered and a game plays the document; a document edited after the
+// build leaves its campaign out with invalid_state while the other plays;
+// an index that does not match its manifest digest, or whose pack set
+// does not match its resolution, is refused.
 func TestInitVerifiesBuiltDocuments(t *testing.T) {
-	var sources []content.Source
-	for _, id := range []string{"ferry", "first-flat"} {
-		data, err := os.ReadFile("../../bundle/testdata/update/1.0.0/" + id + "/campaign.json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		sources = append(sources, content.Source{Path: id + "/campaign.json", Campaign: data})
-	}
-	reg, res := content.Build(kinds(), sources...)
-	if !res.OK {
-		t.Fatal(res.Errors)
-	}
-	docs, err := content.Built(kinds(), reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var campaigns []campaignSource
-	var entries []content.ManifestEntry
-	for i, d := range docs {
-		b, _ := json.Marshal(d)
-		campaigns = append(campaigns, campaignSource{ID: d.Form.Campaign.ID, Campaign: string(sources[i].Campaign), Built: string(b), Version: d.Form.Campaign.Version, Digest: d.Digest})
-		entries = append(entries, content.ManifestEntry{ID: d.Form.Campaign.ID, Version: d.Form.Campaign.Version, Digest: d.Digest})
-	}
-	manifest, _ := content.ManifestDigest(entries)
+	campaigns, manifest := published(t, "../../bundle/testdata/update/1.0.0/ferry/campaign.json", "../../bundle/testdata/update/1.0.0/first-flat/campaign.json")
 	ctx := context.Background()
-	initWith := func(cs []campaignSource, digest string) (map[string]any, error) {
-		arg, _ := json.Marshal(initArgs{Campaigns: cs, Storage: "memory", ManifestDigest: digest})
+	initWith := func(cs []campaignDoc, digest string, packs ...content.PublishedPack) (map[string]any, error) {
+		a := initArgs{Campaigns: cs, Storage: "memory", ManifestDigest: digest}
+		if packs != nil {
+			a.Packs, a.Resolution = packs, "sha256:0000"
+		}
+		arg, _ := json.Marshal(a)
 		out, err := opInit(ctx, arg)
 		if err != nil {
 			return nil, err
@@ -203,10 +214,7 @@ func TestInitVerifiesBuiltDocuments(t *testing.T) {
 		return out.(map[string]any), nil
 	}
 
-	// The game plays the built document, not the source beside it.
-	withSource := slices.Clone(campaigns)
-	withSource[0].Campaign = strings.Replace(withSource[0].Campaign, "The ferry waits.", "Source text.", 1)
-	out, err := initWith(withSource, manifest)
+	out, err := initWith(campaigns, manifest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +225,7 @@ func TestInitVerifiesBuiltDocuments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := json.Marshal(started); !strings.Contains(string(b), "The ferry waits.") || strings.Contains(string(b), "Source text.") {
+	if b, _ := json.Marshal(started); !strings.Contains(string(b), "The ferry waits.") {
 		t.Fatalf("the game does not play the built document: %s", b)
 	}
 
@@ -239,5 +247,10 @@ func TestInitVerifiesBuiltDocuments(t *testing.T) {
 	var be *bridgeError
 	if !errors.As(err, &be) || be.Code != core.ReasonInvalidState {
 		t.Fatalf("a wrong manifest digest gives %v", err)
+	}
+	pack := content.PublishedPack{ID: "p", Version: "1.0.0", Campaigns: []content.ManifestEntry{{ID: "ferry", Version: campaigns[0].Version, Digest: campaigns[0].Digest}}}
+	_, err = initWith(campaigns, manifest, pack)
+	if !errors.As(err, &be) || be.Code != core.ReasonInvalidState || !strings.Contains(be.Message, "resolution") {
+		t.Fatalf("a pack set that does not match its resolution gives %v", err)
 	}
 }

@@ -37,22 +37,20 @@ async function storageBackend() {
   }
 }
 
-// The campaigns as the build lists them, fetched through the asset map so
-// that the same code works served, offline and from file://, with each
-// one's built document and the index's manifest digest for the bridge to
-// verify.
+// The campaigns as the build published them: each one's built document
+// (the author's build compiled the source, which the site does not ship),
+// fetched through the asset map so that the same code works served,
+// offline and from file://, with the index's manifest digest and pack set
+// for the bridge to verify.
 async function fetchCampaigns() {
   const index = await (await storyloomAssets.fetch("campaigns/index.json")).json();
-  const campaigns = await Promise.all(index.campaigns.map(async (c) => {
-    const translations = {};
-    for (const [locale, url] of Object.entries(c.strings || {})) {
-      translations[locale] = await (await storyloomAssets.fetch(url)).text();
-    }
-    const campaign = await (await storyloomAssets.fetch(c.url)).text();
-    const built = c.built ? await (await storyloomAssets.fetch(c.built)).text() : undefined;
-    return { id: c.id, path: `campaigns/${c.id}/campaign.json`, campaign, translations, built, version: c.version, digest: c.digest };
-  }));
-  return { campaigns, manifestDigest: index.manifestDigest };
+  const campaigns = await Promise.all(index.campaigns.map(async (c) => ({
+    id: c.campaignId,
+    built: await (await storyloomAssets.fetch(c.built)).text(),
+    version: c.version,
+    digest: c.digest,
+  })));
+  return { campaigns, manifestDigest: index.manifestDigest, packs: index.packs, resolution: index.resolution };
 }
 
 // A screen drawn by a route change (not the first one) opens at its top,
@@ -198,12 +196,12 @@ async function boot() {
   setupTheme();
   onStorage(showStorage);
   document.getElementById("storage-download").addEventListener("click", rescueDownload);
-  const [backend, , { campaigns, manifestDigest }] = await Promise.all([
+  const [backend, , published] = await Promise.all([
     storageBackend(),
     loadBridge().then(() => performance.mark("storyloom-module")),
     fetchCampaigns(),
   ]);
-  const res = await call("init", { campaigns, manifestDigest, storage: backend });
+  const res = await call("init", { ...published, storage: backend });
   performance.mark("storyloom-init");
   showStorage(res.storage);
   for (const s of res.skipped) console.warn(`storyloom: campaign ${s.id} was left out: ${s.message}`);
