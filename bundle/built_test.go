@@ -17,9 +17,10 @@ import (
 // writeBuiltSite writes the campaigns built into the bundle as a built
 // site's campaigns (what `go run ./bundle build` publishes: each built
 // document, campaigns/index.json naming it with its version and digest,
-// and the manifest digest), then changes the title strings of the campaign
-// tamper after the build, as an edit on the server would. It returns the
-// site's directory.
+// and the manifest digest), what the hosts play by default; then, unless
+// tamper is "", changes the title strings of the campaign tamper after
+// the build, as an edit on the server would. It returns the site's
+// directory.
 func writeBuiltSite(t *testing.T, tamper string) string {
 	t.Helper()
 	sources, err := sourcesFromFS(static.FS, "campaigns")
@@ -114,7 +115,7 @@ func TestHostsPlayVerifiedBuiltDocuments(t *testing.T) {
 		if code := dispatch([]string{"play", "-built", dir, "-script", script, "gannet-rock"}, &fromBuilt, &errb); code != 0 {
 			t.Fatalf("exit %d; stderr: %s", code, errb.String())
 		}
-		if code := dispatch([]string{"play", "-script", script, "gannet-rock"}, &fromSource, &errb); code != 0 {
+		if code := dispatch([]string{"play", "-source", "-script", script, "gannet-rock"}, &fromSource, &errb); code != 0 {
 			t.Fatalf("exit %d; stderr: %s", code, errb.String())
 		}
 		if fromBuilt.String() != fromSource.String() {
@@ -145,7 +146,7 @@ func TestHostsPlayVerifiedBuiltDocuments(t *testing.T) {
 		db := filepath.Join(t.TempDir(), "host.db")
 		script := filepath.Join("testdata", "play", "gannet-rock.script")
 		var out, errb bytes.Buffer
-		if code := dispatch([]string{"play", "-db", db, "-script", script, "gannet-rock"}, &out, &errb); code != 0 {
+		if code := dispatch([]string{"play", "-db", db, "-source", "-script", script, "gannet-rock"}, &out, &errb); code != 0 {
 			t.Fatalf("exit %d; stderr: %s", code, errb.String())
 		}
 		out.Reset()
@@ -166,6 +167,7 @@ func TestHostsPlayVerifiedBuiltDocuments(t *testing.T) {
 	t.Run("a site and source together, or no site, are refused", func(t *testing.T) {
 		for _, args := range [][]string{
 			{"play", "-memory", "-built", dir, "-campaigns", campaignsAt("1.0.0")},
+			{"play", "-memory", "-built", dir, "-source"},
 			{"play", "-memory", "-built", t.TempDir()},
 		} {
 			var out, errb bytes.Buffer
@@ -174,4 +176,54 @@ func TestHostsPlayVerifiedBuiltDocuments(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestHostsReadTheModulesBuiltSiteByDefault: with neither -built nor
+// -source, the hosts play the built site in dist/ at the module root, and
+// without one they refuse to start, saying how to build it and how to
+// compile source instead; they never fall back to compiling source.
+func TestHostsReadTheModulesBuiltSiteByDefault(t *testing.T) {
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dist := filepath.Join(root, "dist")
+	reg, _, err := hostRegistry(registeredKinds(), storeFlags{})
+	if _, statErr := os.Stat(filepath.Join(dist, "campaigns", "index.json")); statErr != nil {
+		if err == nil {
+			t.Fatalf("with no built site in %s the hosts still started (compiled source?)", dist)
+		}
+		for _, w := range []string{dist, "go run ./bundle build", "-source"} {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("error %q lacks %q", err, w)
+			}
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("the built site in %s: %v", dist, err)
+	}
+	want, _, err := hostRegistry(registeredKinds(), storeFlags{built: dist})
+	if err != nil || strings.Join(reg.Order, ",") != strings.Join(want.Order, ",") {
+		t.Errorf("by default %v, -built %s gives %v (%v)", reg.Order, dist, want.Order, err)
+	}
+}
+
+// TestPlayCompilesAPackSetFromSource: an author tries a pack set before
+// publishing it; -campaigns with pack directories resolves them as one set
+// and the host plays the campaign the other pack attaches a chapter to.
+func TestPlayCompilesAPackSetFromSource(t *testing.T) {
+	compose := filepath.Join("..", "engine", "kinds", "story", "testdata", "compose")
+	packs := filepath.Join(compose, "harbour-pack") + "," + filepath.Join(compose, "lantern-pack")
+	script := filepath.Join(t.TempDir(), "lantern.script")
+	if err := os.WriteFile(script, []byte("lantern\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := dispatch([]string{"play", "-campaigns", packs, "-script", script, "harbour-night"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d; stderr: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "A lantern hangs dry in the ferry shed.") || strings.Contains(out.String(), "refused") {
+		t.Errorf("the attached chapter's choice was not taken:\n%s", out.String())
+	}
 }

@@ -24,7 +24,7 @@ type rawMCP struct {
 // startRawMCP starts the child and returns its raw line channel.
 func startRawMCP(t *testing.T) *rawMCP {
 	t.Helper()
-	cmd := mcpCommand(t, "-memory")
+	cmd := mcpCommand(t, "-memory", "-built", writeBuiltSite(t, ""))
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

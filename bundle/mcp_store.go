@@ -27,16 +27,18 @@ import (
 type storeFlags struct {
 	db        string
 	memory    bool
-	campaigns string
 	built     string
+	source    bool
+	campaigns string
 }
 
 // register adds the shared flags to fl.
 func (f *storeFlags) register(fl *flag.FlagSet) {
 	fl.StringVar(&f.db, "db", "", "SQLite database for sessions, saves and profiles (default "+defaultDBHint+")")
 	fl.BoolVar(&f.memory, "memory", false, "keep sessions, saves and profiles in memory only")
-	fl.StringVar(&f.campaigns, "campaigns", "", "author's source: comma-separated campaign directories or files, compiled at start (default: the campaigns built into the bundle)")
-	fl.StringVar(&f.built, "built", "", "play the verified built campaign documents of a site `go run ./bundle build -out DIR` wrote, compiling no source")
+	fl.StringVar(&f.built, "built", "", "the built site whose verified campaign documents are played, compiling no source (default dist/ at the module root, which `go run ./bundle build` writes)")
+	fl.BoolVar(&f.source, "source", false, "compile the campaigns' source at start instead, as an author trying a change: the campaigns built into the bundle, or -campaigns")
+	fl.StringVar(&f.campaigns, "campaigns", "", "author's source, compiled at start (implies -source): comma-separated campaign directories or files, or pack directories (with pack.json)")
 }
 
 const defaultDBHint = "storyloom/sessions.db under the user cache directory, else ./.storyloom/sessions.db"
@@ -140,28 +142,45 @@ func openStore(f storeFlags, opt storeOptions) (*hostStore, error) {
 	return h, nil
 }
 
-// hostRegistry is the campaigns a host plays: with f.built, the verified
-// built documents of that site (site.ReadBuilt, content.FromBuilt), with
-// the ones that did not verify in refused; otherwise the author's source
-// (f.campaigns, or the campaigns built into the bundle) compiled here.
+// hostRegistry is the campaigns a host plays. By default, the published
+// ones: the verified built documents (site.ReadBuilt, content.FromBuilt)
+// of f.built or of dist/ at the module root, with those that did not
+// verify in refused. Source is compiled only when the author asks (-source
+// or -campaigns): the campaigns built into the bundle, or f.campaigns
+// (campaign paths, or pack directories resolved as one set).
 func hostRegistry(kinds []core.Kind, f storeFlags) (*core.Registry, []error, error) {
+	source := f.source || f.campaigns != ""
+	if source && f.built != "" {
+		return nil, nil, errors.New("-built plays a built site and -source (or -campaigns) compiles source: give one")
+	}
+	if !source {
+		dir := f.built
+		if dir == "" {
+			root, err := moduleRoot()
+			if err != nil {
+				return nil, nil, fmt.Errorf("%v: give -built DIR, or -source to compile the campaigns' source", err)
+			}
+			dir = filepath.Join(root, "dist")
+		}
+		pub, err := site.ReadBuilt(dir)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w\n(-source compiles the campaigns' source instead, as an author trying a change)", err)
+		}
+		reg, err := pub.Registry(kinds)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", dir, err)
+		}
+		return reg, pub.Refused, nil
+	}
 	var (
 		reg *core.Registry
 		res core.ValidationResult
 	)
-	switch {
-	case f.built != "" && f.campaigns != "":
-		return nil, nil, errors.New("-built plays a built site and -campaigns compiles source: give one")
-	case f.built != "":
-		pub, err := site.ReadBuilt(f.built)
-		if err != nil {
-			return nil, nil, err
-		}
-		if reg, err = pub.Registry(kinds); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", f.built, err)
-		}
-		return reg, pub.Refused, nil
-	default:
+	if packs, ok, err := packsFromPaths(splitList(f.campaigns)); err != nil {
+		return nil, nil, err
+	} else if ok {
+		reg, res = content.BuildPacks(kinds, packs...)
+	} else {
 		sources, err := campaignSources(f.campaigns)
 		if err != nil {
 			return nil, nil, err
@@ -182,13 +201,21 @@ func hostRegistry(kinds []core.Kind, f storeFlags) (*core.Registry, []error, err
 	return reg, nil, nil
 }
 
+// splitList splits a comma-separated list; an empty list has no items.
+func splitList(list string) []string {
+	if list == "" {
+		return nil
+	}
+	return strings.Split(list, ",")
+}
+
 // campaignSources reads the campaigns named by a comma-separated list of
 // paths, or the built-in ones when the list is empty.
 func campaignSources(list string) ([]content.Source, error) {
 	if list == "" {
 		return sourcesFromFS(static.FS, "campaigns")
 	}
-	return sourcesFromPaths(strings.Split(list, ","))
+	return sourcesFromPaths(splitList(list))
 }
 
 // defaultDBPath is sessions.db in storyloom/ under the user cache directory,

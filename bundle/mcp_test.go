@@ -232,7 +232,7 @@ func playSimulation(t *testing.T, cs *mcp.ClientSession, profile string) (string
 // plays a story and a simulation to their ends over its stdin and stdout,
 // each with a save and a load on the way.
 func TestMCPPlaysOverStdio(t *testing.T) {
-	cs := startMCP(t, "-memory")
+	cs := startMCP(t, "-memory", "-built", writeBuiltSite(t, ""))
 	ctx := context.Background()
 
 	tools, err := cs.ListTools(ctx, nil)
@@ -297,7 +297,7 @@ func TestMCPPlaysOverStdio(t *testing.T) {
 // each answered by a tool error carrying its reason code, and checks the
 // server still plays afterwards.
 func TestMCPBadInputKeepsServing(t *testing.T) {
-	cs := startMCP(t, "-memory")
+	cs := startMCP(t, "-memory", "-built", writeBuiltSite(t, ""))
 	var h session.SessionHandle
 	callOK(t, cs, "create_session", map[string]any{"campaignId": "gannet-rock", "seed": "1", "profileId": "p", "audience": "player"}, &h)
 	var save session.SaveHandle
@@ -367,8 +367,9 @@ func TestMCPBadInputKeepsServing(t *testing.T) {
 // re-read.
 func TestMCPConcurrentModificationAcrossServers(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "sessions.db")
-	a := startMCP(t, "-db", db)
-	b := startMCP(t, "-db", db)
+	site := writeBuiltSite(t, "")
+	a := startMCP(t, "-db", db, "-built", site)
+	b := startMCP(t, "-db", db, "-built", site)
 
 	var h session.SessionHandle
 	callOK(t, a, "create_session", map[string]any{"campaignId": "gannet-rock", "seed": "1"}, &h)
@@ -391,7 +392,7 @@ func TestMCPConcurrentModificationAcrossServers(t *testing.T) {
 // TestMCPServesStreamableHTTPOnLoopback serves the tools over streamable
 // HTTP on 127.0.0.1 and plays a few actions through it.
 func TestMCPServesStreamableHTTPOnLoopback(t *testing.T) {
-	h, err := openStore(storeFlags{memory: true}, storeOptions{})
+	h, err := openStore(storeFlags{memory: true, built: writeBuiltSite(t, "")}, storeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,7 +461,7 @@ func TestMCPRefusesNonLoopbackHTTP(t *testing.T) {
 		})
 	}
 	var out, errb strings.Builder
-	if code := dispatch([]string{"mcp", "-memory", "-http", "0.0.0.0:0"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "loopback") {
+	if code := dispatch([]string{"mcp", "-memory", "-source", "-http", "0.0.0.0:0"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "loopback") {
 		t.Errorf("bundle mcp -http 0.0.0.0:0: exit %d, stderr %q", code, errb.String())
 	}
 }
@@ -471,7 +472,7 @@ func TestMCPRefusesNonLoopbackHTTP(t *testing.T) {
 // time and not the second, and the story's achievements come with their
 // titles.
 func TestMCPSubmitActionReportsNews(t *testing.T) {
-	cs := startMCP(t, "-memory")
+	cs := startMCP(t, "-memory", "-built", writeBuiltSite(t, ""))
 	games := []struct {
 		campaign, ending string
 		next             func(core.Scene) (string, map[string]any)

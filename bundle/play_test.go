@@ -23,6 +23,7 @@ var updatePlayGolden = flag.Bool("update", false, "rewrite the golden transcript
 // whenever their kinds are tuned, and their own packages hold golden
 // playthroughs of the rules.
 func TestPlayScriptTranscripts(t *testing.T) {
+	site := writeBuiltSite(t, "")
 	tests := []struct {
 		name     string
 		campaign string
@@ -45,13 +46,13 @@ func TestPlayScriptTranscripts(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			script := filepath.Join("testdata", "play", tc.campaign+".script")
-			got := runPlayScript(t, script, tc.campaign)
+			got := runPlayScript(t, site, script, tc.campaign)
 			for _, w := range tc.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("the transcript lacks %q", w)
 				}
 			}
-			if again := runPlayScript(t, script, tc.campaign); again != got {
+			if again := runPlayScript(t, site, script, tc.campaign); again != got {
 				t.Errorf("two runs of one script printed different transcripts")
 			}
 			if !tc.golden {
@@ -75,10 +76,12 @@ func TestPlayScriptTranscripts(t *testing.T) {
 	}
 }
 
-func runPlayScript(t *testing.T, script, campaign string) string {
+// runPlayScript plays a script on the built site's campaign and returns
+// the transcript.
+func runPlayScript(t *testing.T, site, script, campaign string) string {
 	t.Helper()
 	var out, errb bytes.Buffer
-	if code := dispatch([]string{"play", "-script", script, campaign}, &out, &errb); code != 0 {
+	if code := dispatch([]string{"play", "-built", site, "-script", script, campaign}, &out, &errb); code != 0 {
 		t.Fatalf("play exited %d: %s", code, errb.String())
 	}
 	if errb.Len() > 0 {
@@ -107,6 +110,7 @@ func firstDiff(want, got string) string {
 
 // TestPlayCommandLine covers the client's own refusals and its catalog.
 func TestPlayCommandLine(t *testing.T) {
+	site := writeBuiltSite(t, "")
 	tests := []struct {
 		name     string
 		args     []string
@@ -114,12 +118,12 @@ func TestPlayCommandLine(t *testing.T) {
 		stdout   []string
 		stderrIn string
 	}{
-		{"no campaign lists them with progress", []string{"play", "-memory"}, 0,
+		{"no campaign lists them with progress", []string{"play", "-memory", "-built", site}, 0,
 			[]string{"gannet-rock", "story-graph", "The Keeper of Gannet Rock", "(0 of 5 endings found)", "first-flat", "pier-fair"}, ""},
-		{"an unknown campaign", []string{"play", "-memory", "-script", filepath.Join("testdata", "play", "gannet-rock.script"), "atlantis"}, 1,
+		{"an unknown campaign", []string{"play", "-memory", "-built", site, "-script", filepath.Join("testdata", "play", "gannet-rock.script"), "atlantis"}, 1,
 			nil, "unknown_campaign"},
-		{"two campaigns", []string{"play", "-memory", "gannet-rock", "first-flat"}, 2, nil, "usage"},
-		{"a script that is not there", []string{"play", "-script", filepath.Join("testdata", "play", "absent.script"), "gannet-rock"}, 1, nil, "absent.script"},
+		{"two campaigns", []string{"play", "-memory", "-built", site, "gannet-rock", "first-flat"}, 2, nil, "usage"},
+		{"a script that is not there", []string{"play", "-built", site, "-script", filepath.Join("testdata", "play", "absent.script"), "gannet-rock"}, 1, nil, "absent.script"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
