@@ -84,6 +84,9 @@ func TestCardTable(t *testing.T) {
 	bo.Type("#deck-text", "4 Cinder Imp\n")
 	bo.Click(`[data-key="deck-submit-list"]`)
 	bo.WaitFor(`document.getElementById("deck-error")?.textContent.includes("below_minimum")`, cardWait)
+	if got := bo.Text("#deck-error"); !strings.Contains(got, "The deck has too few cards: it needs at least 40.") {
+		t.Errorf("the refused deck reads %q", got)
+	}
 	// The catalog browser, filtered to green creatures.
 	bo.Click(`[data-key="deck-tab-build"]`)
 	bo.Do(chromedp.SetValue(chromedp.CSS("#f-colour"), "G"))

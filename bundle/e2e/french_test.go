@@ -16,6 +16,7 @@ import (
 	"github.com/storyloom/storyloom/bundle/browsertest"
 	"github.com/storyloom/storyloom/bundle/hosting"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/freeport"
 	"github.com/storyloom/storyloom/engine/kinds/sim"
 	"github.com/storyloom/storyloom/engine/kinds/world"
 )
@@ -39,7 +40,7 @@ func pageWords(t *testing.T) (fr map[string]string, used []string) {
 	}
 	seen := map[string]bool{}
 	var files []string
-	for _, dir := range []string{"js", "rooms", "freeport"} {
+	for _, dir := range []string{"js", "rooms", "freeport", "online"} {
 		more, _ := filepath.Glob(filepath.Join(site, dir, "*.js"))
 		files = append(files, more...)
 	}
@@ -389,7 +390,9 @@ func TestFrenchRoomsAndFreeport(t *testing.T) {
 	}
 	base, _ := roomServerMounting(t, reg, true, mounts)
 	p := &page{t: t, base: base}
-	p.attach(nil)
+	// The game Freeport is asked for at the end does not exist: the host
+	// answers its token request 404.
+	p.attach([]string{"/freeport/no-such-game/token"})
 	left := frenchCheck(t, p, english)
 	p.visit("")
 	p.screen("library")
@@ -401,6 +404,27 @@ func TestFrenchRoomsAndFreeport(t *testing.T) {
 	set := func(sel, value string) {
 		eval[bool](p, fmt.Sprintf(`(() => { const s = document.querySelector(%q); s.value = %q; s.dispatchEvent(new Event("input", { bubbles: true })); s.dispatchEvent(new Event("change", { bubbles: true })); return true; })()`, sel, value))
 	}
+	// refused checks that the refusal shown in sel is worded by the page
+	// in French (no part of it marked English but card names) and says
+	// want.
+	refused := func(where, sel, want string) {
+		t.Helper()
+		left(where)
+		if got := p.text(sel); !strings.Contains(got, want) {
+			t.Errorf("%s reads %q, want it to say %q", where, got, want)
+		}
+		if got := eval[[]string](p, fmt.Sprintf(`[...document.querySelectorAll(%q)].map((e) => e.closest("[lang]")?.lang === "en" ? e.textContent : "").filter((s) => s && !s.includes("Cinder"))`, sel+" [lang], "+sel+" span")); len(got) > 0 {
+			t.Errorf("%s shows the server's English: %q", where, got)
+		}
+	}
+
+	// A name the server refuses (an invisible character): the reason is
+	// the page's, in French, from the refusal's code and detail.
+	set("#name", "Ada\u200b")
+	p.click(`[data-key="name-save"]`)
+	p.waitJS(`!document.getElementById("notice").hidden && document.getElementById("notice").dataset.code === "invalid_name"`)
+	refused("a refused name", "#notice", "caractères invisibles")
+	p.click("#notice button")
 
 	// A card duel against an AI: the card table, a prompt and the result
 	// speak French, and the server's card names, labels and prompts are
@@ -410,6 +434,14 @@ func TestFrenchRoomsAndFreeport(t *testing.T) {
 	set("#c-seats", "2")
 	p.click(`[data-key="c-create"]`)
 	p.waitJS(`!document.getElementById("room").hidden && !!document.querySelector('[data-precon="thornwild_stampede"]')`)
+	// A deck the server refuses (too few cards): the rule it breaks, in
+	// French, with the format's minimum.
+	p.click(`[data-key="deck-tab-paste"]`)
+	set("#deck-text", "4 Cinder Imp\n")
+	p.click(`[data-key="deck-submit-list"]`)
+	p.waitJS(`document.getElementById("deck-error")?.textContent.includes("below_minimum")`)
+	refused("a refused deck", "#deck-error", "trop peu de cartes : il lui en faut au moins")
+	p.click(`[data-key="deck-tab-precon"]`)
 	p.click(`[data-precon="thornwild_stampede"]`)
 	p.waitJS(`!!document.querySelector('[data-key="ai-add"]')`)
 	p.click(`[data-key="ai-add"]`)
@@ -428,6 +460,12 @@ func TestFrenchRoomsAndFreeport(t *testing.T) {
 	p.click("#ct-concede-yes")
 	p.waitJS(`!!document.getElementById("ct-result")`)
 	left("the card table's result")
+	if got := p.text("#ct-result"); !strings.Contains(got, "par abandon") {
+		t.Errorf("the card table's result, in French, reads %q", got)
+	}
+	if got := p.text(".ct-player.out .ct-statuses"); got != "A abandonné" {
+		t.Errorf("the conceded player's status, in French, reads %q", got)
+	}
 	p.shot("french-card-table")
 	p.click("#ct-back-lobby")
 	p.waitJS(`!!document.querySelector('[data-key="c-create"]') && document.getElementById("table").hidden`)
@@ -470,4 +508,84 @@ func TestFrenchRoomsAndFreeport(t *testing.T) {
 	p.waitJS(`!!document.getElementById("holdings") && !document.getElementById("statement").hidden`)
 	left("Freeport after joining")
 	p.shot("french-freeport")
+
+	// A game the host does not have: its refusal, worded by the page.
+	p.do(chromedp.Navigate(base + "freeport/?game=no-such-game"))
+	p.waitJS(`!document.getElementById("notice").hidden`)
+	refused("Freeport's host refusing an unknown game", "#notice", "Il n’y a pas de partie de Freeport ici.")
+}
+
+// reasonCodes lists the keys of the table named table in
+// web/site/online/reasons.js: the codes the page words itself.
+func reasonCodes(t *testing.T, table string) map[string]bool {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(suite.root, "web", "site", "online", "reasons.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := regexp.MustCompile(`(?s)const ` + table + ` = \{\n(.*?)\n\};`).FindStringSubmatch(string(src))
+	if body == nil {
+		t.Fatalf("reasons.js has no table %s", table)
+	}
+	codes := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^  ([a-z0-9_]+): `).FindAllStringSubmatch(body[1], -1) {
+		codes[m[1]] = true
+	}
+	return codes
+}
+
+// sourceCodes lists the first group of every match of re in the Go files
+// (tests left out) that glob names under the module root.
+func sourceCodes(t *testing.T, re string, globs ...string) []string {
+	t.Helper()
+	var out []string
+	for _, g := range globs {
+		files, _ := filepath.Glob(filepath.Join(suite.root, g))
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range regexp.MustCompile(re).FindAllStringSubmatch(string(src), -1) {
+				out = append(out, m[1])
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no %s in %v", re, globs)
+	}
+	return out
+}
+
+// TestServerCodesAreWorded: every code the servers refuse with (the room
+// server's, a name's detail, Freeport's Game Master's and its host's) and
+// every reason a game ends for has the page's own words
+// (web/site/online/reasons.js), so that the player reads them in the
+// page's language; the server's English is only the fallback of a code
+// the page does not know.
+func TestServerCodesAreWorded(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		table string
+		codes []string
+	}{
+		{"roomsText", sourceCodes(t, `(?m)^\s*Code\w+ += "(\w+)"`, "engine/rooms/codes.go")},
+		{"nameDetail", sourceCodes(t, `(?m)^\s*Reason\w+ += "(\w+)"`, "bundle/displayname/displayname.go")},
+		{"freeportText", append(freeport.ErrorCodes(), sourceCodes(t, `hostError\(w, [^,]+, "(\w+)"`, "bundle/hosting/*.go")...)},
+		{"resultText", sourceCodes(t, `(?:lose\(\w+, |eliminate\([^,]+, |g\.end\([^,]+, [^,]+, |rooms\.Result\{[^}]*Reason: )"(\w+)"`, "engine/cards/rules/*.go", "engine/rooms/cheat/*.go")},
+	} {
+		worded := reasonCodes(t, tc.table)
+		var missing []string
+		for _, c := range tc.codes {
+			if c != "" && !worded[c] && !slices.Contains(missing, c) {
+				missing = append(missing, c)
+			}
+		}
+		if len(missing) > 0 {
+			t.Errorf("online/reasons.js's %s does not word %q", tc.table, missing)
+		}
+	}
 }

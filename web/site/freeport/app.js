@@ -13,6 +13,7 @@ import { h, fill, announce } from "../online/dom.js";
 import { keepFocus, notice } from "./dom.js";
 import { setupTheme } from "../js/theme.js";
 import { savedPageLocale, setPageLocale, tr } from "../js/lang.js";
+import { freeportReason, saidNode } from "../online/reasons.js";
 
 // The page speaks the language last chosen in a game (js/lang.js).
 setPageLocale(savedPageLocale());
@@ -80,7 +81,7 @@ async function showPage(offset) {
     state.standing = await readStanding();
     keepFocus(renderStanding);
   } catch (err) {
-    notice(explain(err));
+    notice(saidNode(explain(err)));
   }
 }
 
@@ -168,28 +169,12 @@ const statusText = (status) => ({
   unfunded: tr("Could not be funded"),
 })[status] || status;
 
-// The Game Master's refusals in the player's words.
-const codeText = (code) => ({
-  not_enrolled: tr("Join the market first."),
-  insufficient_available: tr("Not enough available: some of it may be reserved by your open exchanges."),
-  stale_exchange_version: tr("The exchange moved on before your answer arrived; here it is as it stands now."),
-  terms_mismatch: tr("The terms changed before your answer arrived; here they are as they stand now."),
-  not_your_turn: tr("It is not your turn on that exchange."),
-  exchange_not_open: tr("That exchange has already concluded."),
-  unknown_asset: tr("That good cannot be traded here."),
-  self_dealing: tr("You cannot trade with yourself."),
-  unknown_player: tr("That trader is not in this market."),
-  invalid_trading_name: tr("A trading name is at most 32 characters, with no control characters."),
-})[code];
-
+// A refusal (the Game Master's or the host's) in the player's words, by
+// its code (online/reasons.js): {text, lang}, the host's English marked
+// as such for a code the page does not know.
 function explain(err) {
-  if (err instanceof Refusal) return codeText(err.code) || err.message.replace(/^freeport: /, "");
-  if (err instanceof HostError) {
-    if (err.code === "rate_limited") return tr("Slow down a little: the market is busy.");
-    if (err.code === "offline") return tr("The market cannot be reached. Retrying…");
-    return err.message;
-  }
-  return String(err?.message || err);
+  if (err instanceof Refusal || err instanceof HostError) return freeportReason(err.code, err.message);
+  return { text: String(err?.message || err), lang: "en" };
 }
 
 // ---- requests ----
@@ -205,8 +190,8 @@ async function act(label, request, done) {
     if (done) done(result);
     await refresh(true);
   } catch (err) {
-    notice(`${label}: ${explain(err)}`);
-    announce(tr("{what} failed. {why}", { what: label, why: explain(err) }));
+    notice([`${label}: `, saidNode(explain(err))]);
+    announce(tr("{what} failed. {why}", { what: label, why: explain(err).text }));
     await refresh(true).catch(() => {});
   } finally {
     state.busy = false;
@@ -614,7 +599,7 @@ async function poll() {
       await refresh();
     } catch (err) {
       setConn(err instanceof HostError && err.code === "offline" ? "offline" : "error", err instanceof HostError && err.code === "offline" ? tr("Offline — retrying") : tr("Trouble — retrying"));
-      if (!(err instanceof HostError && err.retry)) notice(explain(err));
+      if (!(err instanceof HostError && err.retry)) notice(saidNode(explain(err)));
       document.documentElement.dataset.freeport ||= "error";
     }
   }

@@ -27,7 +27,10 @@ export function keepFocus(render) {
   }
 }
 
-/** Shows (or, with no text, hides) the alert banner at the top. */
+/**
+ * Shows (or, with no text, hides) the alert banner at the top: text is a
+ * string or what h takes as children (a reason marked as English).
+ */
 export function notice(text, kind = "bad") {
   const box = document.getElementById("notice");
   if (!box) return;
@@ -37,6 +40,6 @@ export function notice(text, kind = "bad") {
     return;
   }
   box.className = `notice ${kind}`;
-  fill(box, h("p", { text }), h("button", { type: "button", class: "quiet small", text: tr("Dismiss"), onclick: () => notice("") }));
+  fill(box, h("p", {}, text), h("button", { type: "button", class: "quiet small", text: tr("Dismiss"), onclick: () => notice("") }));
   box.hidden = false;
 }

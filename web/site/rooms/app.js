@@ -9,6 +9,7 @@ import { h, fill, announce } from "../online/dom.js";
 import { toast } from "./dom.js";
 import { setupTheme } from "../js/theme.js";
 import { savedPageLocale, setPageLocale, tr } from "../js/lang.js";
+import { roomsReason, saidNode } from "../online/reasons.js";
 
 // The page speaks the language last chosen in a game (js/lang.js), from
 // its first words on.
@@ -66,7 +67,7 @@ const ui = {
   state,
   send(cmd) {
     if (conn.send(cmd)) return true;
-    showRejection({ code: "not_connected", reason: tr("Not connected to the room server right now; it reconnects on its own, then try again."), own: true });
+    showRejection({ code: "not_connected" });
     return false;
   },
   watch(roomId) {
@@ -241,8 +242,9 @@ function showRejection(e) {
   notice.className = "notice bad";
   notice.dataset.code = e.code || "";
   fill(notice,
-    // The server's reasons are in English; the page's own are in its language.
-    h("p", {}, h("strong", { text: `${tr("Refused:")} ` }), e.reason ? h("span", { lang: e.own ? null : "en", text: e.reason }) : tr("The server refused that."), " ", h("code", { class: "code", text: `(${e.code})` })),
+    // In the page's language by its code; the server's English (marked
+    // so) for a code the page does not know.
+    h("p", {}, h("strong", { text: `${tr("Refused:")} ` }), saidNode(roomsReason(e)), " ", h("code", { class: "code", translate: "no", text: `(${e.code})` })),
     h("button", { type: "button", class: "quiet small", text: tr("Dismiss"), "aria-label": tr("Dismiss the message"), onclick: () => { notice.hidden = true; } }));
 }
 

@@ -11,6 +11,7 @@ import { keepFocus, setData } from "./dom.js";
 import { morphChildren, createMemo } from "./morph.js";
 import { normalize, word as wordEn, WORDS } from "./protocol.js";
 import { tr } from "../js/lang.js";
+import { resultReason, saidNode } from "../online/reasons.js";
 import { says, nameNode } from "./names.js";
 
 // word is protocol.js's word for a classifying value, in the page's language.
@@ -19,6 +20,31 @@ const word = (cls, value) => tr(wordEn(cls, value));
 const en = (text) => h("span", { lang: "en", text });
 
 const PHASES = Object.keys(WORDS.phase);
+
+// A player's status, a sentence the server sends in English
+// (engine/cards/rules statuses), in the page's words; a sentence the page
+// does not know stays the server's, marked English.
+const STATUSES = [
+  [/^Deciding on a mulligan$/, () => tr("Deciding on a mulligan")],
+  [/^Deciding on a mulligan, after (\d+) mulligans?$/, (n) => tr("Deciding on a mulligan, after {n, plural, one {# mulligan} other {# mulligans}}", { n })],
+  [/^Kept seven cards$/, () => tr("Kept seven cards")],
+  [/^Kept, with (\d+) cards? to the bottom$/, (n) => tr("Kept, with {n, plural, one {# card} other {# cards}} to the bottom", { n })],
+  [/^Played a land this turn$/, () => tr("Played a land this turn")],
+  [/^No maximum hand size$/, () => tr("No maximum hand size")],
+  [/^Lost: no life left$/, () => tr("Lost: no life left")],
+  [/^Lost: drew from an empty library$/, () => tr("Lost: drew from an empty library")],
+  [/^Lost: ten poison counters$/, () => tr("Lost: ten poison counters")],
+  [/^Lost: 21 damage from one commander$/, () => tr("Lost: 21 damage from one commander")],
+  [/^Conceded$/, () => tr("Conceded")],
+];
+
+function statusNode(s) {
+  for (const [re, say] of STATUSES) {
+    const m = re.exec(s);
+    if (m) return say(Number(m[1]));
+  }
+  return en(s);
+}
 
 /** Whether view v is the card game's (it has a battlefield). */
 export function isCardView(v) {
@@ -88,7 +114,7 @@ export function createCardTable(root, ui) {
     const key = `${v.turn}|${v.phase}|${v.priority_player}|${top?.id || ""}|${mine}|${v.result ? "over" : ""}`;
     if (key === lastKey) return;
     lastKey = key;
-    if (v.result) { announce(resultText()); return; }
+    if (v.result) { announce(h("p", {}, resultText()).textContent); return; }
     const parts = [tr("Turn {n}, {phase}, turn of {name}.", { n: v.turn, phase: word("phase", v.phase), name: playerName(v.active_player) })];
     if (top) parts.push(tr("On the stack: {what}.", { what: `${top.card?.name || top.description}${top.targets.length ? ` → ${top.targets.map((t) => nm.get(t.id || t.player) || t.id || t.player).join(", ")}` : ""}` }));
     if (mine) parts.push(tr("You may act."));
@@ -122,19 +148,21 @@ export function createCardTable(root, ui) {
     if (left > 0) clockTimer = setTimeout(tickClock, 500);
   }
 
+  // resultText says how the game ended, as text and nodes (the reason in
+  // the page's words, online/reasons.js).
   function resultText() {
     const r = v.result;
-    const why = word("reason", r.reason);
-    if (!r.winner) return tr("The game ended without a winner ({reason}).", { reason: why });
-    if (!spectator() && r.winner === v.you) return tr("You won ({reason})!", { reason: why });
-    return tr("{name} won ({reason}).", { name: playerName(r.winner), reason: why });
+    const why = h("span", {}, saidNode(resultReason(r.reason)));
+    if (!r.winner) return says("The game ended without a winner ({reason}).", { reason: why });
+    if (!spectator() && r.winner === v.you) return says("You won ({reason})!", { reason: why });
+    return says("{name} won ({reason}).", { name: playerName(r.winner), reason: why });
   }
 
   function result() {
     const won = !spectator() && v.result.winner === v.you;
     return h("section", { class: `card result${won ? " won" : ""}`, id: "ct-result", "aria-labelledby": "ct-result-h" },
       h("h2", { id: "ct-result-h", text: won ? tr("You won!") : tr("Game over") }),
-      h("p", { text: resultText() }),
+      h("p", {}, resultText()),
       v.result.losers.length ? h("p", { text: tr("Lost: {names}.", { names: v.result.losers.map(playerName).join(", ") }) }) : null,
       h("button", { type: "button", id: "ct-back-lobby", dataset: { key: "ct-back-lobby" }, text: spectator() ? tr("Back to the lobby") : tr("Leave the table"),
         onclick: () => spectator() ? ui.stopWatching() : ui.send({ type: "leave" }) }));
@@ -182,7 +210,7 @@ export function createCardTable(root, ui) {
           h("span", { class: "ct-life", text: tr("Life {n}", { n: p.life }) }),
           h("span", { text: `${tr("Hand {n}", { n: p.hand_size })}${p.me ? maxHand(p.maximum_hand_size) : ""} · ${tr("Library {n}", { n: p.library_size })}${p.graveyard_size != null ? ` · ${tr("Graveyard {n}", { n: p.graveyard_size })}` : ""}` }),
           counters(p.counters || []),
-          p.statuses?.length ? h("span", { class: "ct-statuses", lang: "en", text: p.statuses.join(" · ") }) : null,
+          p.statuses?.length ? h("span", { class: "ct-statuses" }, p.statuses.flatMap((s, i) => [i ? " · " : "", statusNode(s)])) : null,
           p.me && v.mana_pool.length ? h("span", { class: "ct-pool", text: tr("Mana pool: {mana}", { mana: v.mana_pool.join(" ") }) }) : null);
       })));
   }

@@ -322,7 +322,7 @@ export class Connection {
       if (gen !== this.generation) return;
     }
     if (!reply?.body) {
-      this.onFrame({ lobby_error: { code: "not_sent", reason: "The command could not reach the room server; try again." } }, "lobby_error");
+      this.onFrame({ lobby_error: { code: "not_sent", reason: "" } }, "lobby_error"); // worded by its code (online/reasons.js)
       return;
     }
     this.take(reply.body);

@@ -8,6 +8,7 @@ import { h, fill } from "../online/dom.js";
 import { keepFocus } from "./dom.js";
 import { en } from "./names.js";
 import { tr } from "../js/lang.js";
+import { roomsReason, saidNode } from "../online/reasons.js";
 
 // The colours by their letter, in the page's language.
 const COLOURS = () => ({ W: tr("White"), U: tr("Blue"), B: tr("Black"), R: tr("Red"), G: tr("Green"), C: tr("Colourless") });
@@ -94,7 +95,8 @@ export function createDeckPanel(ui) {
       mine.decked
         ? h("p", { class: "hint", id: "deck-status" }, tr("Deck accepted"), mine.commander ? [`, ${tr("commander")} `, en(cardName(mine.commander))] : "", mine.colors?.length ? ` (${mine.colors.join("")})` : "", ".")
         : h("p", { class: "hint", id: "deck-status", text: `${tr("No deck yet: {n}+ cards", { n: f.min_deck_size })}${f.max_copies ? tr(", at most {n} of a card", { n: f.max_copies }) : ""}${f.requires_commander ? tr(", with a commander") : ""}.` }),
-      err ? h("p", { class: "deck-error", id: "deck-error", role: "alert" }, `${tr("Refused:")} `, en(err.reason), err.card ? [" (", en(cardName(err.card)), ")"] : "", ` — ${err.code}`) : null,
+      err ? h("p", { class: "deck-error", id: "deck-error", role: "alert" }, `${tr("Refused:")} `, saidNode(roomsReason(err, { min: f.min_deck_size, max: f.max_deck_size, copies: f.max_copies })),
+        err.card ? [" (", en(cardName(err.card)), ")"] : "", " — ", h("code", { translate: "no", text: err.code })) : null,
       h("div", { class: "row", role: "group", "aria-label": tr("How to choose a deck") }, tabs.map(([id, label]) =>
         h("button", { type: "button", class: st.tab === id ? "" : "secondary", "aria-pressed": String(st.tab === id), dataset: { key: `deck-tab-${id}` }, text: label,
           onclick: () => { st.tab = id; render(room, mine); } }))),
@@ -124,7 +126,7 @@ export function createDeckPanel(ui) {
       render(ui.state.lobby.room, ui.mySeat());
     } },
     h("label", { for: "deck-text", text: tr("One card per line: “4 Card Name”, and “Commander: Name” for a commander.") }),
-    h("textarea", { id: "deck-text", rows: 10, dataset: { key: "deck-text" }, "aria-describedby": st.errors.length ? "deck-lines" : false,
+    h("textarea", { id: "deck-text", rows: 10, translate: "no", dataset: { key: "deck-text" }, "aria-describedby": st.errors.length ? "deck-lines" : false,
       oninput: (e) => { st.text = e.target.value; } }, st.text),
     st.errors.length ? h("ul", { class: "deck-error", id: "deck-lines", role: "alert" }, st.errors.map((x) => h("li", { text: tr("Line {n}: “{text}”: {reason}", { n: x.line, text: x.text, reason: x.reason }) }))) : null,
     h("button", { type: "submit", dataset: { key: "deck-submit-list" }, text: tr("Submit this list") }));

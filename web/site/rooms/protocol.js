@@ -166,7 +166,6 @@ export const WORDS = {
     cards_discarded: "discarded", cards_milled: "milled", cards_exiled: "exiled", permanent_died: "died:", player_eliminated: "was eliminated",
     mulligan: "took a mulligan", hand_kept: "kept the hand",
   },
-  reason: {},
   zone: { hand: "hand", library: "library", graveyard: "graveyard", exile: "exile", battlefield: "battlefield", command: "command zone", stack: "stack" },
 };
 

@@ -9,6 +9,7 @@ import { h, fill, announce } from "../online/dom.js";
 import { keepFocus, setData, toast } from "./dom.js";
 import { rankWord, cardName, cardSpoken, isRed, cards as cardCount, says, nameNode } from "./names.js";
 import { tr } from "../js/lang.js";
+import { resultReason, saidNode } from "../online/reasons.js";
 import { createCardTable, isCardView } from "./cardtable.js";
 
 export function createTable(root, ui) {
@@ -299,7 +300,7 @@ export function createTable(root, ui) {
   }
 
   function resultText(r, v) {
-    const reason = h("span", { lang: "en", text: String(r.reason).replace(/_/g, " ") });
+    const reason = h("span", {}, saidNode(resultReason(r.reason)));
     if (!r.winner) return says("The game ended without a winner ({reason}).", { reason });
     const you = !spectator() && r.winner === v.you;
     if (r.reason === "emptied_hand") return you ? [tr("You won by emptying your hand!")] : says("{name} won by emptying their hand.", { name: bare(r.winner) });
