@@ -54,7 +54,22 @@ type Browser struct {
 	cancelAlloc context.CancelFunc
 	closeOnce   sync.Once
 	closeErr    error
+
+	// devProxy is set by BehindWranglerDev.
+	devProxy bool
 }
+
+// BehindWranglerDev tells b that the sites its tabs open are served by
+// `wrangler dev`, before any tab opens. Its proxy answers a request itself
+// when its connection to the worker fails (a pooled connection the worker's
+// side closed as the request was sent: cloudflare/workers-sdk#14641), with
+// a 503, `Retry-After: 0` and the plain text "Your worker restarted
+// mid-request". That answer is the dev server's, not the worker's, and the
+// pages resend after a 503 as they would at any host; so in isolated tabs
+// such an answer is logged instead of failing the test. Any other 503,
+// the worker's own included (JSON, Retry-After of a second or more), still
+// fails it, and the test's own checks see that the page recovered.
+func (b *Browser) BehindWranglerDev() { b.devProxy = true }
 
 // Launch starts chromium with [Flags] on the profile userDataDir (use
 // t.TempDir() for a fresh one).

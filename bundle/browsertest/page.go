@@ -31,6 +31,13 @@ type Page struct {
 	mu     sync.Mutex
 	errs   []string
 	allows []string
+
+	// devProxy is the tab's Browser.BehindWranglerDev; proxyDrops holds
+	// the requests the dev server's proxy answered itself, by id, and
+	// dropped their URLs as the browser reported them.
+	devProxy   bool
+	proxyDrops map[network.RequestID]string
+	dropped    []string
 }
 
 // NewPage opens a tab. It closes, and its errors are checked, when the test
@@ -52,7 +59,7 @@ func (b *Browser) NewIsolatedPage(t testing.TB) *Page {
 
 func (b *Browser) newPage(t testing.TB, isolated bool) *Page {
 	t.Helper()
-	p := &Page{t: t}
+	p := &Page{t: t, devProxy: isolated && b.devProxy, proxyDrops: map[network.RequestID]string{}}
 	opts := []chromedp.ContextOption{chromedp.WithListener(p.listen)}
 	if isolated {
 		opts = append(opts, chromedp.WithNewBrowserContext())
@@ -69,12 +76,23 @@ func (b *Browser) newPage(t testing.TB, isolated bool) *Page {
 			return err
 		}))
 	}
+	if p.devProxy {
+		actions = append(actions, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{})
+			return err
+		}))
+	}
 	if err := chromedp.Do(ctx, actions...); err != nil {
 		cancel()
 		t.Fatalf("browsertest: opening a tab: %v", err)
 	}
 	t.Cleanup(func() {
 		p.Close()
+		p.mu.Lock()
+		for _, url := range p.dropped {
+			t.Logf("wrangler dev's proxy answered 503 itself for %s (workers-sdk#14641); the page resent it", url)
+		}
+		p.mu.Unlock()
 		for _, e := range p.Errors() {
 			t.Errorf("browser console: %s", e)
 		}
@@ -121,8 +139,24 @@ func (p *Page) listen(ev any) {
 		if d.URL != "" {
 			msg += fmt.Sprintf(" (%s:%d)", d.URL, d.LineNumber+1)
 		}
+	case *network.EventResponseReceived:
+		if p.devProxy && isDevProxyDrop(ev.Response) {
+			p.mu.Lock()
+			p.proxyDrops[ev.RequestID] = ev.Response.URL
+			p.mu.Unlock()
+		}
+		return
 	case *log.EventEntryAdded:
 		if ev.Entry.Level != log.EntryLevelError {
+			return
+		}
+		p.mu.Lock()
+		url, dropped := p.proxyDrops[ev.Entry.NetworkRequestID]
+		if dropped {
+			p.dropped = append(p.dropped, url)
+		}
+		p.mu.Unlock()
+		if dropped {
 			return
 		}
 		msg = "log: " + ev.Entry.Text
@@ -135,6 +169,21 @@ func (p *Page) listen(ev any) {
 	p.mu.Lock()
 	p.errs = append(p.errs, msg)
 	p.mu.Unlock()
+}
+
+// isDevProxyDrop reports whether r is the answer wrangler dev's proxy
+// gives for a request it could not get to the worker (see
+// Browser.BehindWranglerDev): a plain-text 503 with `Retry-After: 0`.
+func isDevProxyDrop(r *network.Response) bool {
+	if r == nil || r.Status != 503 || !strings.HasPrefix(r.MimeType, "text/plain") {
+		return false
+	}
+	for k, v := range r.Headers {
+		if strings.EqualFold(k, "Retry-After") {
+			return v == "0"
+		}
+	}
+	return false
 }
 
 // remoteText renders a console argument or an exception.

@@ -35,7 +35,9 @@ func browser(t testing.TB) *browsertest.Browser {
 		if chromium.profile, chromium.err = os.MkdirTemp("", "storyloom-edge-profile-"); chromium.err != nil {
 			return
 		}
-		chromium.b, chromium.err = browsertest.Launch(chromium.profile)
+		if chromium.b, chromium.err = browsertest.Launch(chromium.profile); chromium.err == nil {
+			chromium.b.BehindWranglerDev()
+		}
 	})
 	if chromium.err != nil {
 		t.Fatal(chromium.err)

@@ -297,25 +297,45 @@ func (w *wrangler) halt() {
 // cannot.
 var httpClient = &http.Client{Timeout: requestLimit, Transport: &http.Transport{DisableKeepAlives: true}}
 
-// do sends one request and returns its status and body.
+// do sends one request and returns its status and body. When wrangler
+// dev's own proxy answers instead of the worker (devProxyDrop), it sends
+// the request again, up to three times in all, as a client at any host
+// resends after a 503 that asks it to; every other answer, the worker's
+// own 503s included, is returned as it came.
 func do(method, url, bearer string, body []byte) (int, []byte, error) {
-	req, err := http.NewRequest(method, url, bytes.NewReader(body))
-	if err != nil {
-		return 0, nil, err
+	for try := 1; ; try++ {
+		req, err := http.NewRequest(method, url, bytes.NewReader(body))
+		if err != nil {
+			return 0, nil, err
+		}
+		if body != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		if bearer != "" {
+			req.Header.Set("Authorization", "Bearer "+bearer)
+		}
+		resp, err := httpClient.Do(req)
+		if err != nil {
+			return 0, nil, err
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || try == 3 || !devProxyDrop(resp, b) {
+			return resp.StatusCode, b, err
+		}
 	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if bearer != "" {
-		req.Header.Set("Authorization", "Bearer "+bearer)
-	}
-	resp, err := httpClient.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, b, err
+}
+
+// devProxyDrop reports whether resp is wrangler dev's proxy answering for
+// the worker: when its own connection to the worker fails (a pooled
+// connection the worker's side closed as the request was sent,
+// cloudflare/workers-sdk#14641), the proxy answers a POST with this 503
+// and a Retry-After of 0. The worker's own 503s carry JSON and a
+// Retry-After of a second or more. (bundle/browsertest tells the same
+// answer apart in the browser: Browser.BehindWranglerDev.)
+func devProxyDrop(resp *http.Response, body []byte) bool {
+	return resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") == "0" &&
+		bytes.HasPrefix(body, []byte("Your worker restarted mid-request."))
 }
 
 // TestWorkerServes checks the worker answers its health check, refuses an
