@@ -3,83 +3,75 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/storyloom/storyloom/bundle/site"
 	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/session"
 	"github.com/storyloom/storyloom/static"
 )
 
-// writeBuiltSite writes the campaigns built into the bundle as a built
-// site's campaigns (what `go run ./bundle build` publishes: each built
-// document, campaigns/index.json naming it with its version and digest,
-// and the manifest digest), what the hosts play by default; then, unless
-// tamper is "", changes the title strings of the campaign tamper after
-// the build, as an edit on the server would. It returns the site's
+// writeBuiltSite publishes the campaigns built into the bundle as a built
+// site's campaigns (site.PublishCampaigns: what `go run ./bundle build`
+// publishes and the hosts play by default); then, unless tamper is "",
+// changes the title string of the campaign tamper in its built document,
+// as an edit on the server after the build would. It returns the site's
 // directory.
 func writeBuiltSite(t *testing.T, tamper string) string {
 	t.Helper()
-	sources, err := sourcesFromFS(static.FS, "campaigns")
+	dir := filepath.Join(t.TempDir(), "site")
+	if err := site.PublishCampaigns(site.Options{Static: static.FS, Kinds: registeredKinds()}, dir); err != nil {
+		t.Fatal(err)
+	}
+	if tamper == "" {
+		return dir
+	}
+	docs, err := filepath.Glob(filepath.Join(dir, "campaigns", tamper, "built.*.json"))
+	if err != nil || len(docs) != 1 {
+		t.Fatalf("the built document of %s: %v %v", tamper, docs, err)
+	}
+	data, err := os.ReadFile(docs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, res := content.Build(registeredKinds(), sources...)
-	if reg == nil {
-		t.Fatalf("the built-in campaigns do not build: %+v", res.Errors)
-	}
-	docs, err := content.Built(registeredKinds(), reg)
-	if err != nil {
+	var d content.StoredEpoch
+	if err := json.Unmarshal(data, &d); err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	type entry struct {
-		ID         string `json:"id"`
-		CampaignID string `json:"campaignId"`
-		Built      string `json:"built"`
-		Version    string `json:"version"`
-		Digest     string `json:"digest"`
-	}
-	var idx struct {
-		Campaigns      []entry `json:"campaigns"`
-		ManifestDigest string  `json:"manifestDigest"`
-	}
-	var entries []content.ManifestEntry
-	for _, d := range docs {
-		id := d.Form.Campaign.ID
-		e := entry{ID: id, CampaignID: id, Built: "campaigns/" + id + "/built.json", Version: d.Form.Campaign.Version, Digest: d.Digest}
-		if id == tamper {
-			d.Form.Strings = maps.Clone(d.Form.Strings)
-			d.Form.Strings[d.Form.Campaign.TitleKey] = "Edited after the build"
-
-		}
-		data, err := json.Marshal(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(filepath.Join(dir, "campaigns", id), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(e.Built)), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		idx.Campaigns = append(idx.Campaigns, e)
-		entries = append(entries, content.ManifestEntry{ID: id, Version: e.Version, Digest: e.Digest})
-	}
-	if idx.ManifestDigest, err = content.ManifestDigest(entries); err != nil {
+	d.Form.Strings[d.Form.Campaign.TitleKey] = "Edited after the build"
+	if data, err = json.Marshal(d); err != nil {
 		t.Fatal(err)
 	}
-	data, err := json.Marshal(idx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "campaigns", "index.json"), data, 0o644); err != nil {
+	if err := os.WriteFile(docs[0], data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// siteAt publishes the test campaigns of bundle/testdata/update at
+// version as a built site, the way an author ships that version, and
+// returns its directory.
+func siteAt(t *testing.T, version string) string {
+	t.Helper()
+	return publishSite(t, campaignsAt(version))
+}
+
+// publishSite publishes the campaign directories under dir as a built
+// site and returns its directory.
+func publishSite(t *testing.T, dir string) string {
+	t.Helper()
+	static := t.TempDir()
+	if err := os.CopyFS(filepath.Join(static, "campaigns"), os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "site")
+	if err := site.PublishCampaigns(site.Options{Static: os.DirFS(static), Kinds: registeredKinds()}, out); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // TestHostsPlayVerifiedBuiltDocuments plays a built site's documents

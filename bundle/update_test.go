@@ -20,7 +20,9 @@ import (
 // serves one after another: 2.0.0 rewords the deck, adds a node and
 // renames a variable with a declared migration; 3.0.0 drops the deck,
 // where the games stand, and declares nothing, so no game on the deck can
-// adopt or migrate to it. The browser test (bundle/e2e) serves them too.
+// adopt or migrate to it. Each version is published as a built site
+// (siteAt), as an author ships it, and the hosts play it. The browser
+// test (bundle/e2e) serves them too.
 
 // campaignsAt is the directory of the test campaigns at version.
 func campaignsAt(version string) string {
@@ -39,16 +41,16 @@ func onlyNotice(t *testing.T, h session.SessionHandle, outcome, from, to string)
 }
 
 // TestMCPKeepsEveryCampaignVersion plays version 1 of a story, a
-// simulation and a world through `bundle mcp` over SQLite and saves the
-// story, then restarts the server on version 2 and on version 3: the games
-// and the save adopt version 2 with a notice, and version 3, which nothing
-// can adopt, leaves them playing version 2 (the save, version 1) and says
-// so.
+// simulation and a world through `bundle mcp` over SQLite and saves each,
+// then restarts the server on the built site of version 2 and of version
+// 3: the games and the saves adopt version 2 with a notice, and version 3,
+// which nothing can adopt, leaves them playing version 2 (the saves,
+// version 1) and says so.
 func TestMCPKeepsEveryCampaignVersion(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "host.db")
 	args := func(version string) []string {
-		return []string{"-db", db, "-campaigns", campaignsAt(version)}
+		return []string{"-db", db, "-built", siteAt(t, version)}
 	}
 
 	cs := startMCP(t, args("1.0.0")...)
@@ -57,8 +59,9 @@ func TestMCPKeepsEveryCampaignVersion(t *testing.T) {
 	firstAvailable(t, cs, h.SessionID, h.Scene)
 	var save session.SaveHandle
 	callOK(t, cs, "save_game", map[string]any{"sessionId": h.SessionID}, &save)
-	// A week of the simulation and eight hours of the world.
+	// A week of the simulation and eight hours of the world, each saved.
 	others := map[string]string{}
+	otherSaves := map[string]string{}
 	for campaign, step := range map[string]map[string]any{
 		"first-flat": {"actionId": "end_week"},
 		"pier-fair":  {"actionId": "advance_ticks", "params": map[string]any{"ticks": 8}},
@@ -72,6 +75,9 @@ func TestMCPKeepsEveryCampaignVersion(t *testing.T) {
 			t.Fatalf("%s: %v", campaign, res.Errors)
 		}
 		others[campaign] = g.SessionID
+		var s session.SaveHandle
+		callOK(t, cs, "save_game", map[string]any{"sessionId": g.SessionID}, &s)
+		otherSaves[campaign] = s.SaveID
 	}
 	resumeAll := func(outcome, from, to string) {
 		t.Helper()
@@ -79,6 +85,14 @@ func TestMCPKeepsEveryCampaignVersion(t *testing.T) {
 			var r session.SessionHandle
 			callOK(t, cs, "resume_session", map[string]any{"sessionId": id}, &r)
 			t.Run(campaign+" "+outcome, func(t *testing.T) { onlyNotice(t, r, outcome, from, to) })
+		}
+	}
+	loadAll := func(outcome, to string) {
+		t.Helper()
+		for campaign, id := range otherSaves {
+			var l session.SessionHandle
+			callOK(t, cs, "load_game", map[string]any{"saveId": id}, &l)
+			t.Run(campaign+" save "+outcome, func(t *testing.T) { onlyNotice(t, l, outcome, "1.0.0", to) })
 		}
 	}
 	_ = cs.Close()
@@ -99,6 +113,7 @@ func TestMCPKeepsEveryCampaignVersion(t *testing.T) {
 	callOK(t, cs, "load_game", map[string]any{"saveId": save.SaveID}, &loaded)
 	onlyNotice(t, loaded, session.NoticeAdopted, "1.0.0", "2.0.0")
 	resumeAll(session.NoticeAdopted, "1.0.0", "2.0.0")
+	loadAll(session.NoticeAdopted, "2.0.0")
 	var view core.PlayerView
 	callOK(t, cs, "get_view", map[string]any{"sessionId": loaded.SessionID}, &view)
 	if !strings.Contains(string(view.KindView), `"fare"`) || strings.Contains(string(view.KindView), `"coins"`) {
@@ -113,6 +128,7 @@ func TestMCPKeepsEveryCampaignVersion(t *testing.T) {
 		t.Fatalf("%+v", resumed)
 	}
 	resumeAll(session.NoticeKept, "2.0.0", "3.0.0")
+	loadAll(session.NoticeKept, "3.0.0")
 	var res session.ActionResult
 	callOK(t, cs, "submit_action", map[string]any{"sessionId": h.SessionID, "actionId": "watch"}, &res)
 	if !res.OK || res.Scene.Body.Text != "The gulls wheel over the wake." {
@@ -131,45 +147,59 @@ func TestMCPKeepsEveryCampaignVersion(t *testing.T) {
 }
 
 // TestPlayKeepsEveryCampaignVersion does the same through the terminal
-// client, each run a new host over one SQLite file.
+// client, each run a new host over one SQLite file: a story, a simulation
+// and a world played and saved on version 1, resumed and loaded on
+// version 2 (adopted) and on version 3 (kept on their versions).
 func TestPlayKeepsEveryCampaignVersion(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "host.db")
-	run := func(version, script string) string {
+	run := func(version, campaign, script string) string {
 		t.Helper()
 		path := filepath.Join(dir, "script")
 		if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		var out, errb bytes.Buffer
-		if code := dispatch([]string{"play", "-db", db, "-campaigns", campaignsAt(version), "-script", path, "ferry"}, &out, &errb); code != 0 {
+		if code := dispatch([]string{"play", "-db", db, "-built", siteAt(t, version), "-script", path, campaign}, &out, &errb); code != 0 {
 			t.Fatalf("bundle play exited %d: %s", code, errb.String())
 		}
 		return out.String()
 	}
-	first := run("1.0.0", "board\nsave\n")
-	m := regexp.MustCompile(`session (\S+)`).FindStringSubmatch(first)
-	if m == nil {
-		t.Fatalf("no session in %s", first)
-	}
-	game := m[1]
-
-	second := run("2.0.0", "resume "+game+"\nsaves\nload 1\n")
-	for _, want := range []string{
-		"The deck rolls under a grey sky.",
-		"notice (adopted): The campaign was updated: this game now plays version 2.0.0 (it was on 1.0.0).",
+	session := regexp.MustCompile(`session (\S+)`)
+	saved := regexp.MustCompile(`saved (\S+)`)
+	var resume, load, resumeWatch string
+	for _, g := range []struct{ campaign, step string }{
+		{"ferry", "board"}, {"first-flat", "end_week"}, {"pier-fair", "advance_ticks ticks=8"},
 	} {
-		if strings.Count(second, want) != 2 {
-			t.Errorf("the resume and the load should each show %q:\n%s", want, second)
+		out := run("1.0.0", g.campaign, g.step+"\nsave\n")
+		s, sv := session.FindStringSubmatch(out), saved.FindStringSubmatch(out)
+		if s == nil || sv == nil {
+			t.Fatalf("%s: no session or save in %s", g.campaign, out)
+		}
+		resume += "resume " + s[1] + "\n"
+		load += "load " + sv[1] + "\n"
+		if g.campaign == "ferry" {
+			resumeWatch += "resume " + s[1] + "\nwatch\n"
+		} else {
+			resumeWatch += "resume " + s[1] + "\n"
 		}
 	}
-	third := run("3.0.0", "resume "+game+"\nwatch\n")
-	for _, want := range []string{
-		"notice (kept): Version 3.0.0 of the campaign cannot take this game over, so it goes on playing version 2.0.0.",
-		"The gulls wheel over the wake.",
+
+	second := run("2.0.0", "ferry", resume+load)
+	if n := strings.Count(second, "notice (adopted): The campaign was updated: this game now plays version 2.0.0 (it was on 1.0.0)."); n != 6 {
+		t.Errorf("%d adopted notices, want one per game and per save of the three kinds:\n%s", n, second)
+	}
+	if n := strings.Count(second, "The deck rolls under a grey sky."); n != 2 {
+		t.Errorf("the story's resume and load should each show version 2's deck (%d):\n%s", n, second)
+	}
+	third := run("3.0.0", "ferry", resumeWatch+load)
+	for want, n := range map[string]int{
+		"notice (kept): Version 3.0.0 of the campaign cannot take this game over, so it goes on playing version 2.0.0.": 3,
+		"notice (kept): Version 3.0.0 of the campaign cannot take this game over, so it goes on playing version 1.0.0.": 3,
+		"The gulls wheel over the wake.": 1,
 	} {
-		if !strings.Contains(third, want) {
-			t.Errorf("the transcript lacks %q:\n%s", want, third)
+		if got := strings.Count(third, want); got != n {
+			t.Errorf("the transcript shows %q %d times, want %d:\n%s", want, got, n, third)
 		}
 	}
 }
@@ -184,7 +214,7 @@ func TestPlayWarnsOfKeptVersionsThatDoNotComeBack(t *testing.T) {
 	run := func(campaigns string) string {
 		t.Helper()
 		var out, errb bytes.Buffer
-		if code := dispatch([]string{"play", "-db", db, "-campaigns", campaigns}, &out, &errb); code != 0 {
+		if code := dispatch([]string{"play", "-db", db, "-built", publishSite(t, campaigns)}, &out, &errb); code != 0 {
 			t.Fatalf("bundle play exited %d: %s", code, errb.String())
 		}
 		return errb.String()
@@ -194,7 +224,7 @@ func TestPlayWarnsOfKeptVersionsThatDoNotComeBack(t *testing.T) {
 	}
 
 	// The same version, other content: an author forgot to bump it.
-	changed := filepath.Join(dir, "ferry")
+	changed := filepath.Join(dir, "changed", "ferry")
 	data, err := os.ReadFile(filepath.Join(campaignsAt("1.0.0"), "ferry", campaignFile))
 	if err != nil {
 		t.Fatal(err)
@@ -205,7 +235,7 @@ func TestPlayWarnsOfKeptVersionsThatDoNotComeBack(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(changed, campaignFile), bytes.Replace(data, []byte("The deck rolls."), []byte("The deck pitches."), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := run(changed); !strings.Contains(got, "content_version_conflict") || !strings.Contains(got, `"ferry" version 1.0.0`) {
+	if got := run(filepath.Dir(changed)); !strings.Contains(got, "content_version_conflict") || !strings.Contains(got, `"ferry" version 1.0.0`) {
 		t.Errorf("no content_version_conflict warning: %q", got)
 	}
 
@@ -237,7 +267,7 @@ func TestPlayWarnsOfKeptVersionsThatDoNotComeBack(t *testing.T) {
 // server still plays the version it serves.
 func TestMCPAnswersAVersionItCannotRun(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "host.db")
-	cs := startMCP(t, "-db", db, "-campaigns", campaignsAt("1.0.0"))
+	cs := startMCP(t, "-db", db, "-built", siteAt(t, "1.0.0"))
 	var h session.SessionHandle
 	callOK(t, cs, "create_session", map[string]any{"campaignId": "ferry"}, &h)
 	_ = cs.Close()
@@ -265,7 +295,7 @@ func TestMCPAnswersAVersionItCannotRun(t *testing.T) {
 		t.Fatal("ferry 1.0.0 was not kept")
 	}
 
-	cs = startMCP(t, "-db", db, "-campaigns", campaignsAt("2.0.0"))
+	cs = startMCP(t, "-db", db, "-built", siteAt(t, "2.0.0"))
 	te := callErr(t, cs, "resume_session", map[string]any{"sessionId": h.SessionID})
 	if te.Code != core.ReasonCampaignVersionUnsupported {
 		t.Fatalf("resume answered %+v", te)

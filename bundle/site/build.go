@@ -426,6 +426,35 @@ func (b *builder) static() error {
 			return err
 		}
 	}
+	return b.campaigns()
+}
+
+// PublishCampaigns writes into out only what a native host reads of a
+// built site (ReadBuilt): the campaigns of o.Static published as [Build]
+// publishes them (their built documents, their other files and
+// campaigns/index.json), without the page, the module or compressed
+// copies. out must not exist or be empty. Only o.Static, o.Kinds and
+// o.Log are used.
+func PublishCampaigns(o Options, out string) error {
+	if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
+		return fmt.Errorf("site: %s is not empty", out)
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	b := &builder{o: o, min: newMinifier(), out: map[string][]byte{}, sources: map[string]string{}, assets: map[string]string{}}
+	if err := b.campaigns(); err != nil {
+		return err
+	}
+	return writeTree(out, b.out)
+}
+
+// campaigns publishes the static tree's campaigns and packs as built
+// documents and writes campaigns/index.json.
+func (b *builder) campaigns() error {
+	if b.o.Static == nil {
+		return b.campaignIndex(nil)
+	}
 	list, err := b.campaignDirs("campaigns")
 	if err != nil {
 		return err
