@@ -34,17 +34,6 @@ func (o *objectWriter) key(k string) {
 	o.some = true
 }
 
-// raw appends an encoded member (none when empty).
-func (o *objectWriter) raw(m []byte) {
-	if len(m) == 0 {
-		return
-	}
-	if o.some {
-		o.b = append(o.b, ',')
-	}
-	o.b, o.some = append(o.b, m...), true
-}
-
 // appendInts appends a list of integers (null when nil).
 func appendInts(b []byte, list []int) []byte {
 	return rooms.AppendList(b, list, rooms.AppendInt[int])

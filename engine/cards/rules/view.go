@@ -342,7 +342,7 @@ type sharedView struct {
 	CommanderIdentity []CommanderIdentity
 	Statuses          [][]string // each seat's
 
-	enc [][]byte // canonical members (`"key":value`) in key order, once encoded
+	enc *sharedEnc // the members' canonical encoding, once encoded
 }
 
 // sharedView returns the current state's shared view members, deriving
@@ -514,6 +514,11 @@ func (g *Game) revealed(seat int) []CardView {
 // exactly canon.Marshal's bytes, with the members every receiver shares
 // encoded once per state. A view not made by ViewSeats is encoded with
 // canon.Marshal; one made by it must not have its shared members replaced.
+//
+// b grows once, by about the view's length (ownSize estimates the
+// receiver's own members): a view is tens of kilobytes, and a larger
+// allocation than it needs costs its zeroing (and, past 32 KB, the
+// runtime's large-object path).
 func (v View) AppendCanonical(b []byte) []byte {
 	sh := v.shared
 	if sh == nil {
@@ -522,16 +527,47 @@ func (v View) AppendCanonical(b []byte) []byte {
 	if sh.enc == nil {
 		sh.enc = sh.encode()
 	}
-	size := 4096 // the seat's own members
-	for _, m := range sh.enc {
-		size += len(m)
+	const head, turn = `{"active_player":`, `,"turn":`
+	size := len(head) + len(v.ActivePlayer) + 3 + len(sh.enc.block) + v.ownSize() + 1 + len(sh.enc.stack) + len(turn) + 20 + 1
+	b = rooms.AppendString(append(slices.Grow(b, size), head...), v.ActivePlayer)
+	b = append(append(b, ','), sh.enc.block...)
+	b = append(append(v.appendOwn(b), ','), sh.enc.stack...)
+	b = strconv.AppendInt(append(b, turn...), int64(v.Turn), 10)
+	return append(b, '}')
+}
+
+// ownSize is an estimate of the length appendOwn appends: exact for the
+// cards printed as in the catalog, generous for the rest.
+func (v *View) ownSize() int {
+	n := 256 + len(v.Phase) + len(v.PriorityPlayer) + 8*len(v.ManaPool)
+	for _, cards := range [][]CardView{v.MyHand, v.Revealed} {
+		for i := range cards {
+			n += 1 + cardViewSize(&cards[i])
+		}
 	}
-	o := objectWriter{b: append(slices.Grow(b, size), '{')}
-	o.key("active_player")
-	o.b = rooms.AppendString(o.b, v.ActivePlayer)
-	for _, m := range sh.enc[:8] { // battlefield … graveyards
-		o.raw(m)
+	if me := v.Me; me != nil {
+		n += 160 + 48*len(me.Counters)
+		for _, s := range me.Statuses {
+			n += len(s) + 3
+		}
 	}
+	for _, players := range [][]OpponentView{v.Opponents, v.Players} {
+		for i := range players {
+			n += 192 + len(players[i].PlayerID) + 48*len(players[i].Counters)
+			for _, s := range players[i].Statuses {
+				n += len(s) + 3
+			}
+		}
+	}
+	return n
+}
+
+// appendOwn appends the members of v that are the receiver's own, those
+// between graveyards and stack in key order (mana_pool, me, my_hand,
+// opponents, phase, players, priority_player, revealed), each after a
+// comma.
+func (v *View) appendOwn(b []byte) []byte {
+	o := objectWriter{b: b, some: true}
 	if len(v.ManaPool) > 0 {
 		o.key("mana_pool")
 		o.b = rooms.AppendStrings(o.b, v.ManaPool)
@@ -562,37 +598,105 @@ func (v View) AppendCanonical(b []byte) []byte {
 		o.key("revealed")
 		o.b = appendList(o.b, v.Revealed, appendCardView)
 	}
-	o.raw(sh.enc[8]) // stack
-	o.key("turn")
-	o.b = strconv.AppendInt(o.b, int64(v.Turn), 10)
-	return append(o.b, '}')
+	return o.b
 }
 
-// encode encodes the shared members, each as `"key":value` (nil when the
-// view omits it), in key order: battlefield, command, commander_damage,
-// commander_identity, commander_tax, emblems, exile, graveyards, stack.
-func (sh *sharedView) encode() [][]byte {
-	member := func(key string, omit bool, enc func(b []byte) []byte) []byte {
-		if omit {
-			return nil
-		}
-		size := 1024
-		if key == "battlefield" {
-			size += 640 * len(sh.Battlefield) // a permanent's record is about 400 to 600 bytes
-		}
-		o := objectWriter{b: make([]byte, 0, size)}
-		o.key(key)
-		return enc(o.b)
+// sharedEnc is the canonical encoding of the shared members, in one
+// buffer: block is battlefield, command, commander_damage,
+// commander_identity, commander_tax, emblems, exile and graveyards (those
+// present, as `"key":value` joined by commas: the members a view writes
+// after active_player), stack is the stack member.
+type sharedEnc struct{ block, stack []byte }
+
+// encode encodes the shared members into one buffer of about their length.
+func (sh *sharedView) encode() *sharedEnc {
+	o := objectWriter{b: make([]byte, 0, sh.size())}
+	o.key("battlefield")
+	o.b = appendList(o.b, sh.Battlefield, appendPermanentView)
+	if len(sh.Command) > 0 {
+		o.key("command")
+		o.b = appendList(o.b, sh.Command, appendZonePile)
 	}
-	return [][]byte{
-		member("battlefield", false, func(b []byte) []byte { return appendList(b, sh.Battlefield, appendPermanentView) }),
-		member("command", len(sh.Command) == 0, func(b []byte) []byte { return appendList(b, sh.Command, appendZonePile) }),
-		member("commander_damage", len(sh.CommanderDamage) == 0, func(b []byte) []byte { return appendList(b, sh.CommanderDamage, appendCommanderDamage) }),
-		member("commander_identity", len(sh.CommanderIdentity) == 0, func(b []byte) []byte { return appendList(b, sh.CommanderIdentity, appendCommanderIdentity) }),
-		member("commander_tax", len(sh.CommanderTax) == 0, func(b []byte) []byte { return appendList(b, sh.CommanderTax, appendCommanderTax) }),
-		member("emblems", len(sh.Emblems) == 0, func(b []byte) []byte { return appendList(b, sh.Emblems, appendEmblemView) }),
-		member("exile", false, func(b []byte) []byte { return appendList(b, sh.Exile, appendZonePile) }),
-		member("graveyards", false, func(b []byte) []byte { return appendList(b, sh.Graveyards, appendZonePile) }),
-		member("stack", false, func(b []byte) []byte { return appendList(b, sh.Stack, appendStackItemView) }),
+	if len(sh.CommanderDamage) > 0 {
+		o.key("commander_damage")
+		o.b = appendList(o.b, sh.CommanderDamage, appendCommanderDamage)
 	}
+	if len(sh.CommanderIdentity) > 0 {
+		o.key("commander_identity")
+		o.b = appendList(o.b, sh.CommanderIdentity, appendCommanderIdentity)
+	}
+	if len(sh.CommanderTax) > 0 {
+		o.key("commander_tax")
+		o.b = appendList(o.b, sh.CommanderTax, appendCommanderTax)
+	}
+	if len(sh.Emblems) > 0 {
+		o.key("emblems")
+		o.b = appendList(o.b, sh.Emblems, appendEmblemView)
+	}
+	o.key("exile")
+	o.b = appendList(o.b, sh.Exile, appendZonePile)
+	o.key("graveyards")
+	o.b = appendList(o.b, sh.Graveyards, appendZonePile)
+	n := len(o.b)
+	o.some = false
+	o.key("stack")
+	o.b = appendList(o.b, sh.Stack, appendStackItemView)
+	return &sharedEnc{block: o.b[:n:n], stack: o.b[n:]}
+}
+
+// size is an estimate of the length of the shared members' encoding:
+// each card printed as in the catalog is counted exactly, everything
+// else generously.
+func (sh *sharedView) size() int {
+	n := 256 + 64*(len(sh.CommanderDamage)+len(sh.CommanderTax))
+	for _, c := range sh.CommanderIdentity {
+		n += 80 + len(c.Name) + 4*len(c.ColorIdentity)
+	}
+	for i := range sh.Battlefield {
+		p := &sh.Battlefield[i]
+		n += 144 + cardViewSize(&p.Card) + 24*(len(p.Blocking)+len(p.Counters)+len(p.GrantedKeywords)) +
+			len(p.AttackingPlaneswalker) + len(p.ChosenColor) + len(p.NamedCard)
+		if p.Attacking {
+			n += 48
+		}
+	}
+	for _, zones := range [][]ZonePile{sh.Command, sh.Exile, sh.Graveyards} {
+		for i := range zones {
+			n += 32
+			for j := range zones[i].Cards {
+				n += 1 + cardViewSize(&zones[i].Cards[j])
+			}
+		}
+	}
+	for i := range sh.Stack {
+		n += 256 + len(sh.Stack[i].Description) + 48*len(sh.Stack[i].Targets)
+		if c := sh.Stack[i].Card; c != nil {
+			n += cardViewSize(c)
+		}
+	}
+	for i := range sh.Emblems {
+		n += 64
+		for _, a := range sh.Emblems[i].Abilities {
+			n += len(a) + 8
+		}
+	}
+	return n
+}
+
+// cardViewSize is an estimate of the length of v's encoding: exact for a
+// card printed as in the catalog (whose id needs no escaping), generous
+// for another.
+func cardViewSize(v *CardView) int {
+	n := len(v.ID) + 2
+	if e := v.enc; e != nil {
+		return n + len(e.pre) + len(e.post)
+	}
+	n += 224 + len(v.FunctionalID) + len(v.Name) + len(v.TypeLine) + len(v.ManaCost) + len(v.RulesText) +
+		len(v.Power) + len(v.Toughness) + len(v.Loyalty)
+	for _, list := range [][]string{v.Keywords, v.CardTypes, v.ColorIdentity} {
+		for _, s := range list {
+			n += len(s) + 3
+		}
+	}
+	return n
 }
