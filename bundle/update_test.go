@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -302,4 +304,79 @@ func TestMCPAnswersAVersionItCannotRun(t *testing.T) {
 	}
 	var created session.SessionHandle
 	callOK(t, cs, "create_session", map[string]any{"campaignId": "ferry"}, &created)
+}
+
+// TestHostsReportWhatAKeptVersionCannotDo drives two content codes through
+// the hosts over SQLite across a restart: a campaign republished as
+// another kind leaves a game on its version with content_kind_changed
+// (MCP), and a kept version that authored a key the engine has since
+// reserved comes back with a historical_string_collision warning at start
+// (the terminal client).
+func TestHostsReportWhatAKeptVersionCannotDo(t *testing.T) {
+	t.Run("content_kind_changed", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "host.db")
+		cs := startMCP(t, "-db", db, "-built", siteAt(t, "1.0.0"))
+		var h session.SessionHandle
+		callOK(t, cs, "create_session", map[string]any{"campaignId": "ferry"}, &h)
+		_ = cs.Close()
+
+		// Version 2.0.0 of "ferry" is a simulation now.
+		other := filepath.Join(t.TempDir(), "ferry")
+		if err := os.MkdirAll(other, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(campaignsAt("1.0.0"), "first-flat", campaignFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = regexp.MustCompile(`"id"\s*:\s*"first-flat"`).ReplaceAll(data, []byte(`"id":"ferry"`))
+		data = regexp.MustCompile(`"version"\s*:\s*"1\.0\.0"`).ReplaceAll(data, []byte(`"version":"2.0.0"`))
+		if err := os.WriteFile(filepath.Join(other, campaignFile), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cs = startMCP(t, "-db", db, "-built", publishSite(t, filepath.Dir(other)))
+		var resumed session.SessionHandle
+		callOK(t, cs, "resume_session", map[string]any{"sessionId": h.SessionID}, &resumed)
+		onlyNotice(t, resumed, session.NoticeKept, "1.0.0", "2.0.0")
+		if resumed.Notices[0].Reason != core.ReasonContentKindChanged || resumed.Scene.Body.Text != "The ferry waits. You have 2 coins." {
+			t.Errorf("resumed %+v, want the story kept with content_kind_changed", resumed)
+		}
+	})
+
+	t.Run("historical_string_collision", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "host.db")
+		site := siteAt(t, "1.0.0")
+		var out, errb bytes.Buffer
+		if code := dispatch([]string{"play", "-db", db, "-built", site}, &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		st, err := sessiondb.Open(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, err := st.Epochs(context.Background())
+		if err != nil || len(kept) == 0 {
+			t.Fatal(err, len(kept))
+		}
+		// An older version that authored a key which this engine reserves,
+		// and which was not reserved when it was published.
+		old := kept[0]
+		old.Form.Campaign.Version = "0.2.0"
+		old.Form.Strings = maps.Clone(old.Form.Strings)
+		old.Form.Strings[core.NoticeContentAdopted] = "An authored line"
+		old.Publication.ReservedKeys = slices.DeleteFunc(slices.Clone(old.Publication.ReservedKeys), func(k core.LocKey) bool { return k == core.NoticeContentAdopted })
+		old.Digest, _ = content.EpochDigest(old.Form)
+		if err := st.PutEpoch(context.Background(), old); err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
+		out.Reset()
+		errb.Reset()
+		if code := dispatch([]string{"play", "-db", db, "-built", site}, &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		if !strings.Contains(errb.String(), core.ReasonHistoricalStringCollision) || !strings.Contains(errb.String(), core.NoticeContentAdopted) {
+			t.Errorf("no historical_string_collision warning at start: %q", errb.String())
+		}
+	})
 }
