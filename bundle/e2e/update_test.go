@@ -115,13 +115,15 @@ func (p *page) started(campaign, kind, act string) string {
 	return eval[string](p, `decodeURIComponent(location.hash.split("/")[2])`)
 }
 
-// TestCampaignUpdatesNeverStrandAPlayer plays version 1 of a story partway
-// and saves it, then the host deploys version 2 (a scene reworded, a node
-// added, a variable renamed with a declared migration): the game goes on
-// where it was, on version 2, and says so, and the old save loads onto
-// version 2 too. Offline, the game still plays version 2. Then version 3,
-// which drops the node the game stands on and declares no migration: the
-// game keeps playing version 2 and says so.
+// TestCampaignUpdatesNeverStrandAPlayer plays version 1 of a story, a
+// simulation and a world partway and saves each, then the host deploys
+// version 2 (a scene reworded, a node added, a variable, a stat and a
+// building renamed with declared migrations): the games go on where they
+// were, on version 2, and say so, and the old saves load onto version 2
+// too. Offline, the game still plays version 2. Then version 3, which
+// nothing can adopt (the story drops the node the game stands on and
+// declares no migration): the games keep playing version 2, the saves
+// version 1, and say so.
 func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 	t.Parallel()
 	need(t)
@@ -137,6 +139,19 @@ func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 	p.visit("")
 	sim := p.started("first-flat", "simulation", `[data-action-id="end_week"]`)
 	world := p.started("pier-fair", "world-graph", `[data-advance="8"]`)
+	// Each saved, through the bridge the page saves with.
+	saves := map[string]string{}
+	for kind, session := range map[string]string{"simulation": sim, "world-graph": world} {
+		saves[kind] = eval[string](p, `storyloom.saveGame({sessionId: `+jsString(session)+`}).then((r) => r.saveId)`)
+	}
+	loadSaves := func(want string) {
+		t.Helper()
+		for kind, id := range saves {
+			if got := eval[string](p, `storyloom.loadGame({saveId: `+jsString(id)+`}).then((r) => r.ok ? (r.notices || []).map((n) => n.outcome + " " + n.from + "→" + n.to).join() : r.error.code)`); got != want {
+				t.Errorf("the %s's version 1 save loads with %q, want %q", kind, got, want)
+			}
+		}
+	}
 	startStory(t, p, "ferry")
 	firstChoice(t, p) // board: the deck, with one coin left
 	if got := sceneText(p); got != "The deck rolls." {
@@ -180,6 +195,7 @@ func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 	if got := p.text("main"); !strings.Contains(got, "Candy cart") {
 		t.Errorf("the world does not show version 2's renamed building: %.300s", got)
 	}
+	loadSaves("adopted 1.0.0→2.0.0")
 	p.game(ferry, "story-graph", "")
 
 	p.offline()
@@ -201,6 +217,7 @@ func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 			t.Errorf("the %s's notice reads %q", g.kind, got)
 		}
 	}
+	loadSaves("kept 1.0.0→3.0.0")
 	p.game(ferry, "story-graph", "kept")
 	p.act(`[data-action-id="watch"]`)
 	if got := sceneText(p); got != "The gulls wheel over the wake." {
@@ -208,17 +225,19 @@ func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 	}
 }
 
-// TestOfflineFileKeepsOldVersions plays the story in the offline file of
-// version 1, then replaces the file with version 2's, as a player who
-// downloads the new file over the old one does: the game goes on on
-// version 2 and says so, because the file's own IndexedDB kept version 1.
+// TestOfflineFileKeepsOldVersions plays the story, a simulation and a
+// world in the offline file of version 1, then replaces the file with
+// version 2's, as a player who downloads the new file over the old one
+// does: the games go on on version 2 and say so, because the file's own
+// IndexedDB kept version 1; then with version 3's, which nothing can
+// adopt: they go on on version 2 and say so.
 // The player switched to French before the update, so the notice is in
 // French and marked lang="fr".
 func TestOfflineFileKeepsOldVersions(t *testing.T) {
 	t.Parallel()
 	need(t)
 	dir := t.TempDir()
-	v1, v2 := buildVersion(t, dir, "1.0.0", true), buildVersion(t, dir, "2.0.0", true)
+	v1, v2, v3 := buildVersion(t, dir, "1.0.0", true), buildVersion(t, dir, "2.0.0", true), buildVersion(t, dir, "3.0.0", true)
 	file := filepath.Join(dir, "storyloom-offline.html")
 	put := func(res *site.Result) {
 		data, err := os.ReadFile(res.OfflinePath)
@@ -231,7 +250,11 @@ func TestOfflineFileKeepsOldVersions(t *testing.T) {
 	}
 	put(v1)
 	p := openFile(t, file)
+	p.visit("")
+	sim := p.started("first-flat", "simulation", `[data-action-id="end_week"]`)
+	world := p.started("pier-fair", "world-graph", `[data-advance="8"]`)
 	startStory(t, p, "ferry")
+	ferry := eval[string](p, `decodeURIComponent(location.hash.split("/")[2])`)
 	firstChoice(t, p)
 	if got := sceneText(p); got != "The deck rolls." {
 		t.Fatalf("version 1 shows %q", got)
@@ -251,4 +274,26 @@ func TestOfflineFileKeepsOldVersions(t *testing.T) {
 		t.Errorf("the French notice has lang %q", lang)
 	}
 	p.waitJS(`document.querySelector(".scene-text")?.textContent === "Le pont tangue sous un ciel gris."`)
+	others := []struct{ session, kind string }{{sim, "simulation"}, {world, "world-graph"}}
+	for _, g := range others {
+		if got := p.game(g.session, g.kind, "adopted"); !strings.Contains(got, "2.0.0") {
+			t.Errorf("the %s's notice in the file of version 2 reads %q", g.kind, got)
+		}
+	}
+
+	// Version 3's file: nothing can take the games over; they go on.
+	p.game(ferry, "story-graph", "")
+	put(v3)
+	p.do(chromedp.Reload())
+	p.ready()
+	p.screen("play")
+	if got := p.notice("kept"); !strings.Contains(got, "3.0.0") || !strings.Contains(got, "2.0.0") {
+		t.Errorf("the notice in the file of version 3 reads %q", got)
+	}
+	p.waitJS(`document.querySelector(".scene-text")?.textContent === "Le pont tangue sous un ciel gris."`)
+	for _, g := range others {
+		if got := p.game(g.session, g.kind, "kept"); !strings.Contains(got, "3.0.0") {
+			t.Errorf("the %s's notice in the file of version 3 reads %q", g.kind, got)
+		}
+	}
 }
