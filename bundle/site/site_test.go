@@ -139,7 +139,8 @@ func TestBuildNamesAssetsByContentAndListsThemAll(t *testing.T) {
 // TestCampaignIndexPublishesNoSource: the index names each campaign's
 // built document by its hash as served, and the site ships no campaign
 // source: no campaign.json, no strings/ catalog (the built document holds
-// the translations), in the directory or in the precache list.
+// the translations), in the directory, the precache list or the offline
+// file, which carries the same built documents.
 func TestCampaignIndexPublishesNoSource(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(builtDir, filepath.FromSlash(CampaignsIdx)))
 	if err != nil {
@@ -182,6 +183,20 @@ func TestCampaignIndexPublishesNoSource(t *testing.T) {
 	for _, f := range built.Manifest.Files {
 		if strings.HasPrefix(f.URL, "campaigns/") && f.URL != CampaignsIdx && !strings.Contains(f.URL, "/built.") {
 			t.Errorf("the precache list names %s", f.URL)
+		}
+	}
+	// The offline file carries the same documents the service worker
+	// precaches, and no source either.
+	offline, err := os.ReadFile(built.OfflinePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range idx.Campaigns {
+		if !bytes.Contains(offline, []byte(`"`+c.Built+`"`)) {
+			t.Errorf("the offline file lacks %s", c.Built)
+		}
+		if bytes.Contains(offline, []byte("campaigns/"+c.ID+"/campaign.")) {
+			t.Errorf("the offline file carries the source of %s", c.ID)
 		}
 	}
 }
@@ -675,5 +690,30 @@ func TestBuildPublishesAPackSet(t *testing.T) {
 	var ve core.ValidationError
 	if _, err := ReadBuilt(o.Out); !errors.As(err, &ve) || ve.Code != core.ReasonInvalidState || ve.Details["check"] != "resolution" {
 		t.Errorf("a pack set edited after the build: %v, want invalid_state (resolution)", err)
+	}
+}
+
+// TestFirstLoadCountsTheBuiltDocuments: the first load the sizes report
+// includes each campaign's built document, which the page fetches before
+// the library shows, beside the page, the module and the index.
+func TestFirstLoadCountsTheBuiltDocuments(t *testing.T) {
+	sizes, err := MeasureSizes(os.DirFS(builtDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, f := range sizes.Files {
+		if strings.Contains(f.Name, "/built.") {
+			want += f.Raw
+		}
+	}
+	page := 0
+	for _, f := range sizes.Files {
+		if f.Name == IndexName || f.Name == CampaignsIdx || f.Name == sizes.Module.Name {
+			page += f.Raw
+		}
+	}
+	if want == 0 || sizes.FirstLoad.Raw < page+want {
+		t.Errorf("first load %d bytes raw, want at least the page, module and index (%d) and the built documents (%d)", sizes.FirstLoad.Raw, page, want)
 	}
 }

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -29,8 +30,9 @@ type Sizes struct {
 	// Module is the WASM module.
 	Module Size
 	// FirstLoad sums index.html, what it references (scripts, style
-	// sheets, icons), the module and the campaigns index: what the page
-	// fetches before it can show the library.
+	// sheets, icons), the module, the campaigns index and the built
+	// document of each campaign it names: what the page fetches before it
+	// can show the library.
 	FirstLoad Size
 }
 
@@ -72,6 +74,16 @@ func MeasureSizes(fsys fs.FS) (*Sizes, error) {
 		}
 	}
 	first := []string{IndexName, CampaignsIdx, out.Module.Name}
+	if data, err := fs.ReadFile(fsys, CampaignsIdx); err == nil {
+		var idx struct {
+			Campaigns []campaignEntry `json:"campaigns"`
+		}
+		if json.Unmarshal(data, &idx) == nil {
+			for _, c := range idx.Campaigns {
+				first = append(first, c.Built)
+			}
+		}
+	}
 	if index, err := fs.ReadFile(fsys, IndexName); err == nil {
 		_, _ = rewriteHTML(index, "", func(t *htmlTag) (tagEdit, string) {
 			if attr := refAttr(t); attr != "" {
