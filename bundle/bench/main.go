@@ -1,11 +1,16 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/storyloom/storyloom/engine/content"
+	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/kinds/story"
 )
 
 func main() {
@@ -34,7 +39,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 // campaignID is the generated campaign's id.
 const campaignID = "peer-bench"
 
-// runGen is `bench gen`: it writes campaign.json and story.ink into -dir.
+// runGen is `bench gen`: it writes campaign.json, published.json (the
+// campaign as the bridge takes it, compiled here as an author's build
+// does) and story.ink into -dir.
 func runGen(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("gen", flag.ContinueOnError)
 	fl.SetOutput(stderr)
@@ -52,6 +59,12 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	files := map[string][]byte{"campaign.json": s.Campaign(campaignID), "story.ink": []byte(s.Ink())}
+	published, err := publishedCampaign(files["campaign.json"])
+	if err != nil {
+		fmt.Fprintln(stderr, "bench:", err)
+		return 1
+	}
+	files["published.json"] = published
 	if *saveChoices > 0 {
 		doc, err := playedSave(files["campaign.json"], *saveChoices, uint32(*saveSeed))
 		if err != nil {
@@ -72,4 +85,39 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout)
 	return 0
+}
+
+// publishedCampaign compiles a campaign as `go run ./bundle build` does and
+// returns the bridge's init argument for it: its built document with its
+// manifest entry and the manifest digest, as the page hands them over.
+func publishedCampaign(campaign []byte) ([]byte, error) {
+	kinds := []core.Kind{story.Kind{}}
+	reg, res := content.Build(kinds, content.Source{Path: "campaign.json", Campaign: campaign})
+	if reg == nil {
+		return nil, fmt.Errorf("the generated campaign does not build: %v", res.Errors)
+	}
+	docs, err := content.Built(kinds, reg)
+	if err != nil {
+		return nil, err
+	}
+	d := docs[0]
+	built, err := json.Marshal(d)
+	if err != nil {
+		return nil, err
+	}
+	entry := content.ManifestEntry{ID: d.Form.Campaign.ID, Version: d.Form.Campaign.Version, Digest: d.Digest}
+	manifest, err := content.ManifestDigest([]content.ManifestEntry{entry})
+	if err != nil {
+		return nil, err
+	}
+	type campaignDoc struct {
+		ID      string `json:"id"`
+		Built   string `json:"built"`
+		Version string `json:"version"`
+		Digest  string `json:"digest"`
+	}
+	return json.Marshal(struct {
+		Campaigns      []campaignDoc `json:"campaigns"`
+		ManifestDigest string        `json:"manifestDigest"`
+	}{[]campaignDoc{{entry.ID, string(built), entry.Version, entry.Digest}}, manifest})
 }

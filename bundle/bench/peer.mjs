@@ -127,11 +127,14 @@ await ready;
 const sl = globalThis.storyloom;
 
 const campaignText = readFileSync(path.join(opt.dir, "campaign.json"), "utf8");
+// The campaign as an author's build published it (bench gen compiles it),
+// which the bridge plays.
+const published = JSON.parse(readFileSync(path.join(opt.dir, "published.json"), "utf8"));
 const must = (what, r) => {
   if (!r.ok) throw new Error(`storyloom.${what}: ${JSON.stringify(r.error)}`);
   return r;
 };
-must("init", await sl.init(JSON.stringify({ campaigns: [{ id: "peer-bench", campaign: campaignText }], storage: "memory" })));
+must("init", await sl.init(JSON.stringify({ ...published, storage: "memory" })));
 
 async function newStoryloom(seed) {
   return must("createSession", await sl.createSession(JSON.stringify({ campaignId: "peer-bench", seed: `seed-${seed}` })));
