@@ -429,14 +429,28 @@ func AppendNumber(b []byte, f float64) []byte {
 	return b
 }
 
-// AppendString appends s as a canonical JSON string.
+// AppendString appends s as a canonical JSON string. Bytes that are not
+// valid UTF-8 are written as U+FFFD, as encoding/json (and so Marshal)
+// writes them.
 func AppendString(b []byte, s string) []byte {
 	const hexDigits = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
+		if c >= utf8.RuneSelf {
+			if r, size := utf8.DecodeRuneInString(s[i:]); r != utf8.RuneError || size != 1 {
+				i += size
+				continue
+			}
+			b = append(b, s[start:i]...)
+			b = utf8.AppendRune(b, utf8.RuneError)
+			i++
+			start = i
+			continue
+		}
 		if c >= 0x20 && c != '"' && c != '\\' {
+			i++
 			continue
 		}
 		b = append(b, s[start:i]...)
@@ -456,7 +470,8 @@ func AppendString(b []byte, s string) []byte {
 		default:
 			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 		}
-		start = i + 1
+		i++
+		start = i
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')

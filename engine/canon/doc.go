@@ -13,4 +13,13 @@
 //     JavaScript's Number.prototype.toString prints it.
 //
 // Digests are the lower-case hex SHA-256 of the canonical bytes.
+//
+// Marshal reaches the canonical form through encoding/json and
+// Canonicalize. A type on a hot path writes it itself instead, as an
+// Appender, with this package's writers: Object for an object's members
+// in key order (its Opt… methods follow encoding/json's omitempty),
+// AppendList, AppendMap, AppendStrings, AppendInts, AppendString,
+// AppendInt and AppendRaw for values. That is the engine's one way of
+// writing JSON by hand; package canontest checks such an encoder
+// against encoding/json.
 package canon

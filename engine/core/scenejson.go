@@ -18,84 +18,72 @@ import (
 // encoding/json does, on a param that JSON cannot hold.
 func (s *Scene) AppendJSON(b []byte) ([]byte, error) {
 	var err error
-	b = append(b, `{"gameId":`...)
-	b = canon.AppendString(b, s.GameID)
-	b = append(b, `,"status":`...)
-	b = canon.AppendString(b, string(s.Status))
-	b = append(b, `,"body":{"textKey":`...)
-	b = canon.AppendString(b, string(s.Body.TextKey))
-	b = append(b, `,"text":`...)
-	b = canon.AppendString(b, s.Body.Text)
-	if b, err = appendParamsMember(b, s.Body.Params); err != nil {
+	o := canon.OpenObject(b)
+	o.String("gameId", s.GameID)
+	o.String("status", string(s.Status))
+	o.Key("body")
+	body := canon.OpenObject(o.B)
+	body.String("textKey", string(s.Body.TextKey))
+	body.String("text", s.Body.Text)
+	if err = appendParamsMember(&body, s.Body.Params); err != nil {
 		return nil, err
 	}
-	b = append(b, `},"actions":`...)
-	if s.Actions == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range s.Actions {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, err = s.Actions[i].appendJSON(b); err != nil {
-				return nil, err
-			}
+	o.B = body.Close()
+	o.Key("actions")
+	o.B = canon.AppendList(o.B, s.Actions, func(b []byte, a *AvailableAction) []byte {
+		if err == nil {
+			b, err = a.appendJSON(b)
 		}
-		b = append(b, ']')
+		return b
+	})
+	if err != nil {
+		return nil, err
 	}
-	b = append(b, `,"view":`...)
-	b = s.View.appendJSON(b)
-	return append(b, '}'), nil
+	o.Key("view")
+	o.B = s.View.appendJSON(o.B)
+	return o.Close(), nil
 }
 
 func (a *AvailableAction) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, `{"id":`...)
-	b = canon.AppendString(b, a.ID)
-	b = append(b, `,"labelKey":`...)
-	b = canon.AppendString(b, string(a.LabelKey))
-	b = append(b, `,"available":`...)
-	b = strconv.AppendBool(b, a.Available)
-	if a.ReasonKey != "" {
-		b = append(b, `,"reasonKey":`...)
-		b = canon.AppendString(b, string(a.ReasonKey))
-	}
-	b, err := appendParamsMember(b, a.Params)
-	if err != nil {
+	o := canon.OpenObject(b)
+	o.String("id", a.ID)
+	o.String("labelKey", string(a.LabelKey))
+	o.Bool("available", a.Available)
+	o.OptString("reasonKey", string(a.ReasonKey))
+	if err := appendParamsMember(&o, a.Params); err != nil {
 		return nil, err
 	}
-	return append(b, '}'), nil
+	return o.Close(), nil
 }
 
 func (v *PlayerView) appendJSON(b []byte) []byte {
-	b = append(b, `{"gameId":`...)
-	b = canon.AppendString(b, v.GameID)
-	b = append(b, `,"status":`...)
-	b = canon.AppendString(b, string(v.Status))
-	b = append(b, `,"kindView":`...)
-	if len(v.KindView) == 0 {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, v.KindView...)
-	}
-	return append(b, '}')
+	o := canon.OpenObject(b)
+	o.String("gameId", v.GameID)
+	o.String("status", string(v.Status))
+	o.Raw("kindView", v.KindView)
+	return o.Close()
 }
 
-// appendParamsMember appends ,"params":{…} when p is not empty, as the
-// omitempty tag does.
-func appendParamsMember(b []byte, p map[string]any) ([]byte, error) {
+// appendParamsMember writes the member "params" unless p is empty, as
+// the omitempty tag does.
+func appendParamsMember(o *canon.Object, p Params) error {
 	if len(p) == 0 {
-		return b, nil
+		return nil
 	}
-	if out, ok := appendPlainParams(append(b, `,"params":`...), p); ok {
+	o.Key("params")
+	var err error
+	o.B, err = appendParams(o.B, p)
+	return err
+}
+
+// appendParams appends p as canonical JSON. It fails, as encoding/json
+// does, on a param that JSON cannot hold.
+func appendParams(b []byte, p Params) ([]byte, error) {
+	if out, ok := appendPlainParams(b, p); ok {
 		return out, nil
 	}
-	enc, err := canon.Marshal(p)
-	if err != nil {
-		return nil, err
-	}
-	b = append(b, `,"params":`...)
-	return append(b, enc...), nil
+	enc, err := canon.Marshal(map[string]any(p))
+	return append(b, enc...), err
 }
 
 // appendPlainParams appends p as canonical JSON when every value is a

@@ -2,7 +2,6 @@ package core
 
 import (
 	"fmt"
-	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -435,40 +434,29 @@ func (lb *logBacking) encoded(n int) []byte {
 func appendEntry(b []byte, entry LoggedEntry) []byte {
 	switch e := entry.(type) {
 	case LoggedAction:
-		b = append(b, `{"actionId":`...)
-		b = canon.AppendString(b, e.ActionID)
+		o := canon.OpenObject(b)
+		o.String("actionId", e.ActionID)
 		if len(e.Params) > 0 {
-			b = append(b, `,"params":`...)
-			b = appendParams(b, e.Params)
+			o.Key("params")
+			o.B, _ = appendParams(o.B, e.Params) // logged params were validated: they encode
 		}
-		b = append(b, `,"seq":`...)
-		b = strconv.AppendInt(b, int64(e.Seq), 10)
+		o.Int("seq", int64(e.Seq))
+		return o.Close()
 	case LoggedContent:
-		b = appendEpoch(b, e.Seq, "content", e.From, e.To)
+		return appendEpoch(b, e.Seq, "content", e.From, e.To)
 	case LoggedMigration:
-		b = appendEpoch(b, e.Seq, "migration", e.From, e.To)
+		return appendEpoch(b, e.Seq, "migration", e.From, e.To)
 	}
-	return append(b, '}')
+	return append(b, "{}"...)
 }
 
 func appendEpoch(b []byte, seq int, system, from, to string) []byte {
-	b = append(b, `{"from":`...)
-	b = canon.AppendString(b, from)
-	b = append(b, `,"seq":`...)
-	b = strconv.AppendInt(b, int64(seq), 10)
-	b = append(b, `,"system":`...)
-	b = canon.AppendString(b, system)
-	b = append(b, `,"to":`...)
-	return canon.AppendString(b, to)
-}
-
-func appendParams(b []byte, p Params) []byte {
-	if out, ok := appendPlainParams(b, p); ok {
-		return out
-	}
-	// Unreachable for validated params; canon.Marshal says the same.
-	enc, _ := canon.Marshal(map[string]any(p))
-	return append(b, enc...)
+	o := canon.OpenObject(b)
+	o.String("from", from)
+	o.Int("seq", int64(seq))
+	o.String("system", system)
+	o.String("to", to)
+	return o.Close()
 }
 
 // entryJSON is a log entry as read; which fields are present says which

@@ -27,15 +27,15 @@ func appendCanonical(b []byte, v reflect.Value) []byte {
 	case reflect.Struct:
 		fields := structFields(v, nil)
 		slices.SortFunc(fields, func(x, y field) int { return canon.CompareKeys(x.name, y.name) })
-		b = append(b, '{')
-		for i, f := range fields {
-			b = appendKey(b, i > 0, f.name) // a json tag of this package: plain ASCII
-			b = appendCanonical(b, f.v)
+		o := canon.OpenObject(b)
+		for _, f := range fields {
+			o.Key(f.name) // a json tag of this package: plain ASCII
+			o.B = appendCanonical(o.B, f.v)
 		}
-		return append(b, '}')
+		return o.Close()
 	case reflect.Slice:
 		if v.Type() == reflect.TypeFor[json.RawMessage]() {
-			return appendRaw(b, v.Bytes())
+			return canon.AppendRaw(b, v.Bytes())
 		}
 		if v.IsNil() {
 			return append(b, "null"...)
@@ -72,7 +72,7 @@ func appendCanonical(b []byte, v reflect.Value) []byte {
 	case reflect.String:
 		return canon.AppendString(b, v.String())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return appendJSONInt(b, v.Int())
+		return canon.AppendInt(b, v.Int())
 	case reflect.Float32, reflect.Float64:
 		f := v.Float()
 		if math.IsNaN(f) || math.IsInf(f, 0) {

@@ -356,21 +356,21 @@ func appendNorm(b []byte, ms []fastMember) []byte {
 			ms[j-1], ms[j] = ms[j], ms[j-1]
 		}
 	}
-	b = append(b, '{')
-	for i, m := range ms {
-		b = appendKey(b, i > 0, m.key) // a field name of the protocol: plain ASCII
-		switch m.val.kind {
+	o := canon.OpenObject(b)
+	for _, m := range ms {
+		switch m.val.kind { // keys: field names of the protocol, plain ASCII
 		case 's':
-			b = canon.AppendString(b, m.val.s)
+			o.String(m.key, m.val.s)
 		case 'n':
-			b = appendJSONInt(b, m.val.n)
+			o.Int(m.key, m.val.n)
 		case 'z':
-			b = append(b, "null"...)
+			o.Null(m.key)
 		case 'a':
-			b = appendItems(b, m.val.items)
+			o.Key(m.key)
+			o.B = canon.AppendList(o.B, m.val.items, appendItem)
 		}
 	}
-	return append(b, '}')
+	return o.Close()
 }
 
 // normalizeItems sorts one side of Terms by assetId and sums duplicate

@@ -22,7 +22,7 @@ func TestCheckpointDiffRoundTrip(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cp := compact(Checkpoint{State: []byte(tc.before), AISeq: []int{0}}, []byte(tc.after), nil)
-			enc := appendCheckpoint(nil, cp)
+			enc := appendCheckpoint(nil, &cp)
 			st, err := DecodeState([]byte(`{"rooms":{"r":{"id":"r","match":{"state":{},"checkpoints":[` + string(enc) + `]}}}}`))
 			if err != nil {
 				t.Fatal(err)

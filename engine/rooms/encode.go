@@ -1,11 +1,6 @@
 package rooms
 
 import (
-	"encoding/json"
-	"sort"
-	"strconv"
-	"unicode/utf8"
-
 	"github.com/storyloom/storyloom/engine/canon"
 )
 
@@ -16,393 +11,253 @@ import (
 // test (testdata/corpus) pins the bytes; TestEncoders compares every
 // encoder with canon.Marshal on generated values.
 
-// CanonicalView is implemented by a projection (the value a Position.View
-// returns) that can append its own canonical JSON object: exactly the bytes
-// canon.Marshal would give for it. The machine then skips encoding/json and
-// the re-parse; a projection without it is encoded with canon.Marshal.
-// AppendString, AppendStrings, AppendInt and AppendList write its values.
-type CanonicalView interface {
-	// AppendCanonical appends the projection's canonical encoding to b.
-	AppendCanonical(b []byte) []byte
-}
-
-// AppendString appends s as canon.Marshal encodes a Go string: encoding/json
-// replaces invalid UTF-8 with U+FFFD, which the slow path keeps.
-func AppendString(b []byte, s string) []byte {
-	if utf8.ValidString(s) {
-		return canon.AppendString(b, s)
-	}
-	enc, err := canon.Marshal(s)
-	if err != nil {
-		return canon.AppendString(b, s)
-	}
-	return append(b, enc...)
-}
-
-// AppendInt appends n as canon.Marshal encodes an integer.
-func AppendInt[N ~int | ~int64](b []byte, n N) []byte {
-	if n > -(1<<53) && n < 1<<53 {
-		return strconv.AppendInt(b, int64(n), 10)
-	}
-	return canon.AppendNumber(b, float64(n))
-}
-
-// AppendStrings appends a string list; nil encodes as null, as
-// encoding/json does.
-func AppendStrings(b []byte, list []string) []byte {
-	return AppendList(b, list, AppendString)
-}
-
-// AppendList appends a JSON array of list's elements, each written by enc;
-// a nil list is null, as encoding/json writes it.
-func AppendList[T any](b []byte, list []T, enc func([]byte, T) []byte) []byte {
-	if list == nil {
-		return append(b, "null"...)
-	}
-	return appendArray(b, list, enc)
-}
-
-// appendArray appends a JSON array of list's elements; a nil list is [].
-func appendArray[T any](b []byte, list []T, enc func([]byte, T) []byte) []byte {
-	b = append(b, '[')
-	for i, x := range list {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = enc(b, x)
-	}
-	return append(b, ']')
-}
-
-// obj writes one object's members, in the order its methods are called
-// (the caller's order is the canonical one). The opt… methods leave a
-// member out at its zero value, as encoding/json's omitempty does.
-type obj struct {
-	b     []byte
-	first bool
-}
-
-func openObj(b []byte) obj { return obj{b: append(b, '{'), first: true} }
-
-// key appends ',' (for every member but the first) and the key.
-func (o *obj) key(k string) {
-	if !o.first {
-		o.b = append(o.b, ',')
-	}
-	o.first = false
-	o.b = append(o.b, '"')
-	o.b = append(o.b, k...)
-	o.b = append(o.b, '"', ':')
-}
-
-func (o *obj) close() []byte { return append(o.b, '}') }
-
-func (o *obj) str(k, s string) {
-	o.key(k)
-	o.b = AppendString(o.b, s)
-}
-
-func (o *obj) optStr(k, s string) {
-	if s != "" {
-		o.str(k, s)
-	}
-}
-
-func (o *obj) num(k string, n int64) {
-	o.key(k)
-	o.b = AppendInt(o.b, n)
-}
-
-func (o *obj) optNum(k string, n int64) {
-	if n != 0 {
-		o.num(k, n)
-	}
-}
-
-func (o *obj) optNumPtr(k string, p *int) {
-	if p != nil {
-		o.num(k, int64(*p))
-	}
-}
-
-func (o *obj) boolean(k string, v bool) {
-	o.key(k)
-	o.b = strconv.AppendBool(o.b, v)
-}
-
-func (o *obj) optTrue(k string, v bool) {
-	if v {
-		o.boolean(k, true)
-	}
-}
-
-func (o *obj) optBoolPtr(k string, p *bool) {
-	if p != nil {
-		o.boolean(k, *p)
-	}
-}
-
-func (o *obj) strs(k string, list []string) {
-	o.key(k)
-	o.b = AppendStrings(o.b, list)
-}
-
-func (o *obj) optStrs(k string, list []string) {
-	if len(list) > 0 {
-		o.strs(k, list)
-	}
-}
-
-// raw appends a member whose value is already canonical JSON; an empty
-// one is null, as encoding/json writes it.
-func (o *obj) raw(k string, v json.RawMessage) {
-	o.key(k)
-	o.b = appendRaw(o.b, v)
-}
-
 func appendConfig(b []byte, c RoomConfig) []byte {
-	o := openObj(b)
-	o.optNum("action_seconds", int64(c.ActionSeconds))
-	o.str("game_setup", c.GameSetup)
-	o.optStr("name", c.Name)
-	o.num("seats", int64(c.Seats))
-	o.optTrue("undo_enabled", c.UndoEnabled)
-	o.optStr("visibility", c.Visibility)
-	return o.close()
+	o := canon.OpenObject(b)
+	o.OptInt("action_seconds", int64(c.ActionSeconds))
+	o.String("game_setup", c.GameSetup)
+	o.OptString("name", c.Name)
+	o.Int("seats", int64(c.Seats))
+	o.OptBool("undo_enabled", c.UndoEnabled)
+	o.OptString("visibility", c.Visibility)
+	return o.Close()
 }
 
 func appendSummary(b []byte, r RoomSummary) []byte {
-	o := openObj(b)
-	o.key("config")
-	o.b = appendConfig(o.b, r.Config)
-	o.num("filled", int64(r.Filled))
-	o.str("room_id", r.RoomID)
-	o.optNum("spectators", int64(r.Spectators))
-	o.str("state", r.State)
-	return o.close()
+	o := canon.OpenObject(b)
+	o.Key("config")
+	o.B = appendConfig(o.B, r.Config)
+	o.Int("filled", int64(r.Filled))
+	o.String("room_id", r.RoomID)
+	o.OptInt("spectators", int64(r.Spectators))
+	o.String("state", r.State)
+	return o.Close()
 }
 
-func appendSeatView(b []byte, s SeatView) []byte {
-	o := openObj(b)
-	o.optStr("ai", s.AI)
-	o.optStrs("colors", s.Colors)
-	o.optStr("commander", s.Commander)
-	o.optBoolPtr("connected", s.Connected)
-	o.boolean("decked", s.Decked)
-	o.optStr("name", s.Name)
-	o.optStr("occupied_by", s.OccupiedBy)
-	o.boolean("ready", s.Ready)
-	o.num("seat", int64(s.Seat))
-	return o.close()
+func appendSeatView(b []byte, s *SeatView) []byte {
+	o := canon.OpenObject(b)
+	o.OptString("ai", s.AI)
+	o.OptStrings("colors", s.Colors)
+	o.OptString("commander", s.Commander)
+	o.OptBoolPtr("connected", s.Connected)
+	o.Bool("decked", s.Decked)
+	o.OptString("name", s.Name)
+	o.OptString("occupied_by", s.OccupiedBy)
+	o.Bool("ready", s.Ready)
+	o.Int("seat", int64(s.Seat))
+	return o.Close()
 }
 
 func appendRoomView(b []byte, v *RoomView) []byte {
-	o := openObj(b)
-	o.key("config")
-	o.b = appendConfig(o.b, v.Config)
-	o.str("room_id", v.RoomID)
-	o.key("seats")
-	o.b = AppendList(o.b, v.Seats, appendSeatView)
-	o.optNum("spectators", int64(v.Spectators))
-	o.str("state", v.State)
-	return o.close()
+	o := canon.OpenObject(b)
+	o.Key("config")
+	o.B = appendConfig(o.B, v.Config)
+	o.String("room_id", v.RoomID)
+	o.Key("seats")
+	o.B = canon.AppendList(o.B, v.Seats, appendSeatView)
+	o.OptInt("spectators", int64(v.Spectators))
+	o.String("state", v.State)
+	return o.Close()
 }
 
 // appendLobbyView appends v with its directory page taken as already
 // encoded (dir, the canonical array, or nil when the page is empty).
 func appendLobbyView(b []byte, v LobbyView, dir []byte) []byte {
-	o := openObj(b)
+	o := canon.OpenObject(b)
 	if len(dir) > 0 {
-		o.key("directory")
-		o.b = append(o.b, dir...)
+		o.Key("directory")
+		o.B = append(o.B, dir...)
 	}
-	o.optTrue("directory_more", v.DirectoryMore)
-	o.optNum("directory_page", int64(v.DirectoryPage))
-	o.optStr("name", v.Name)
+	o.OptBool("directory_more", v.DirectoryMore)
+	o.OptInt("directory_page", int64(v.DirectoryPage))
+	o.OptString("name", v.Name)
 	if v.Room != nil {
-		o.key("room")
-		o.b = appendRoomView(o.b, v.Room)
+		o.Key("room")
+		o.B = appendRoomView(o.B, v.Room)
 	}
-	o.str("session", v.Session)
-	o.optStrs("valid_commands", v.ValidCommands)
-	o.str("you", v.You)
-	return o.close()
+	o.String("session", v.Session)
+	o.OptStrings("valid_commands", v.ValidCommands)
+	o.String("you", v.You)
+	return o.Close()
 }
 
-func appendPrompt(b []byte, p Prompt) []byte {
-	o := openObj(b)
+func appendPrompt(b []byte, p *Prompt) []byte {
+	o := canon.OpenObject(b)
 	if p.Kind == PromptPayMana {
-		o.key("candidates")
-		o.b = appendArray(o.b, p.ManaCandidates, appendManaCandidate)
+		cands := p.ManaCandidates
+		if cands == nil {
+			cands = []ManaCandidate{} // MarshalJSON writes [], not null
+		}
+		o.Key("candidates")
+		o.B = canon.AppendList(o.B, cands, appendManaCandidate)
 	} else {
-		o.optStrs("candidates", p.Candidates)
+		o.OptStrings("candidates", p.Candidates)
 	}
-	o.optNum("count", int64(p.Count))
-	o.optStrs("items", p.Items)
-	o.str("kind", p.Kind)
-	o.optNumPtr("max", p.Max)
-	o.optNumPtr("min", p.Min)
+	o.OptInt("count", int64(p.Count))
+	o.OptStrings("items", p.Items)
+	o.String("kind", p.Kind)
+	o.OptIntPtr("max", p.Max)
+	o.OptIntPtr("min", p.Min)
 	if len(p.Options) > 0 {
-		o.key("options")
-		o.b = appendArray(o.b, p.Options, appendOption)
+		o.Key("options")
+		o.B = canon.AppendList(o.B, p.Options, appendOption)
 	}
-	o.optStr("owner", p.Owner)
-	o.optStr("pip", p.Pip)
-	o.str("prompt", p.Prompt)
-	o.str("slot", p.Slot)
+	o.OptString("owner", p.Owner)
+	o.OptString("pip", p.Pip)
+	o.String("prompt", p.Prompt)
+	o.String("slot", p.Slot)
 	if len(p.Values) > 0 {
-		o.key("values")
-		o.b = appendArray(o.b, p.Values, appendValue)
+		o.Key("values")
+		o.B = canon.AppendList(o.B, p.Values, appendValue)
 	}
-	o.optStr("zone", p.Zone)
-	return o.close()
+	o.OptString("zone", p.Zone)
+	return o.Close()
 }
 
-func appendManaCandidate(b []byte, c ManaCandidate) []byte {
-	o := openObj(b)
-	o.str("id", c.ID)
-	o.optStr("label", c.Label)
-	o.str("source", c.Source)
-	o.optTrue("taps", c.Taps)
-	return o.close()
+func appendManaCandidate(b []byte, c *ManaCandidate) []byte {
+	o := canon.OpenObject(b)
+	o.String("id", c.ID)
+	o.OptString("label", c.Label)
+	o.String("source", c.Source)
+	o.OptBool("taps", c.Taps)
+	return o.Close()
 }
 
 func appendCost(b []byte, c *Cost) []byte {
-	o := openObj(b)
-	o.str("modified", c.Modified)
-	o.optStr("printed", c.Printed)
-	return o.close()
+	o := canon.OpenObject(b)
+	o.String("modified", c.Modified)
+	o.OptString("printed", c.Printed)
+	return o.Close()
 }
 
-func appendDestination(b []byte, d Destination) []byte {
-	o := openObj(b)
-	o.str("id", d.ID)
-	o.optStr("label", d.Label)
-	o.optStr("owner", d.Owner)
-	o.str("type", d.Type)
-	return o.close()
+func appendDestination(b []byte, d *Destination) []byte {
+	o := canon.OpenObject(b)
+	o.String("id", d.ID)
+	o.OptString("label", d.Label)
+	o.OptString("owner", d.Owner)
+	o.String("type", d.Type)
+	return o.Close()
 }
 
-func appendOption(b []byte, op Option) []byte {
-	o := openObj(b)
-	o.str("id", op.ID)
-	o.str("label", op.Label)
-	o.optStrs("requires", op.Requires)
-	return o.close()
+func appendOption(b []byte, op *Option) []byte {
+	o := canon.OpenObject(b)
+	o.String("id", op.ID)
+	o.String("label", op.Label)
+	o.OptStrings("requires", op.Requires)
+	return o.Close()
 }
 
-func appendValue(b []byte, v NumberValue) []byte {
-	o := openObj(b)
-	o.optStr("cost", v.Cost)
-	o.num("value", int64(v.Value))
-	return o.close()
+func appendValue(b []byte, v *NumberValue) []byte {
+	o := canon.OpenObject(b)
+	o.OptString("cost", v.Cost)
+	o.Int("value", int64(v.Value))
+	return o.Close()
 }
 
-func appendRequirement(b []byte, q Requirement) []byte {
-	o := openObj(b)
-	o.strs("candidates", q.Candidates)
-	o.optNum("count", int64(q.Count))
-	o.optTrue("optional", q.Optional)
-	o.str("prompt", q.Prompt)
-	o.str("slot", q.Slot)
-	o.optStr("subject", q.Subject)
-	o.optStrs("taps", q.Taps)
-	return o.close()
+func appendRequirement(b []byte, q *Requirement) []byte {
+	o := canon.OpenObject(b)
+	o.Strings("candidates", q.Candidates)
+	o.OptInt("count", int64(q.Count))
+	o.OptBool("optional", q.Optional)
+	o.String("prompt", q.Prompt)
+	o.String("slot", q.Slot)
+	o.OptString("subject", q.Subject)
+	o.OptStrings("taps", q.Taps)
+	return o.Close()
 }
 
-func appendAction(b []byte, a Action) []byte {
-	o := openObj(b)
+func appendAction(b []byte, a *Action) []byte {
+	o := canon.OpenObject(b)
 	if a.Cost != nil {
-		o.key("cost")
-		o.b = appendCost(o.b, a.Cost)
+		o.Key("cost")
+		o.B = appendCost(o.B, a.Cost)
 	}
 	if len(a.Destinations) > 0 {
-		o.key("destinations")
-		o.b = appendArray(o.b, a.Destinations, appendDestination)
+		o.Key("destinations")
+		o.B = canon.AppendList(o.B, a.Destinations, appendDestination)
 	}
-	o.str("id", a.ID)
-	o.str("label", a.Label)
-	o.optTrue("mana_ability", a.ManaAbility)
+	o.String("id", a.ID)
+	o.String("label", a.Label)
+	o.OptBool("mana_ability", a.ManaAbility)
 	if len(a.Prompts) > 0 {
-		o.key("prompts")
-		o.b = appendArray(o.b, a.Prompts, appendPrompt)
+		o.Key("prompts")
+		o.B = canon.AppendList(o.B, a.Prompts, appendPrompt)
 	}
 	if len(a.Requirements) > 0 {
-		o.key("requirements")
-		o.b = appendArray(o.b, a.Requirements, appendRequirement)
+		o.Key("requirements")
+		o.B = canon.AppendList(o.B, a.Requirements, appendRequirement)
 	}
-	o.optStrs("subject", a.Subject)
-	o.optStr("token", a.Token)
-	o.str("type", a.Type)
-	return o.close()
+	o.OptStrings("subject", a.Subject)
+	o.OptString("token", a.Token)
+	o.String("type", a.Type)
+	return o.Close()
 }
 
 // appendActions appends a list of actions (never nil here).
 func appendActions(b []byte, acts []Action) []byte {
-	return appendArray(b, acts, appendAction)
+	return canon.AppendList(b, acts, appendAction)
 }
 
 // appendTokenInput appends the canonical {"action":…,"seat":…} a token
 // hashes.
 func appendTokenInput(b []byte, seat int, a Action) []byte {
 	b = append(b, `{"action":`...)
-	b = appendAction(b, a)
+	b = appendAction(b, &a)
 	b = append(b, `,"seat":`...)
-	b = AppendInt(b, seat)
+	b = canon.AppendInt(b, seat)
 	return append(b, '}')
 }
 
-func appendPassedStep(b []byte, ps passedStep) []byte {
-	o := openObj(b)
-	o.str("phase", ps.Phase)
-	o.num("turn", int64(ps.Turn))
-	return o.close()
+func appendPassedStep(b []byte, ps *passedStep) []byte {
+	o := canon.OpenObject(b)
+	o.String("phase", ps.Phase)
+	o.Int("turn", int64(ps.Turn))
+	return o.Close()
 }
 
 func appendTableSeats(b []byte, seats []TableSeat) []byte {
-	return appendArray(b, seats, func(b []byte, s TableSeat) []byte {
-		o := openObj(b)
-		o.optStr("ai", s.AI)
-		o.optBoolPtr("connected", s.Connected)
-		o.optStr("name", s.Name)
-		o.str("player_id", s.PlayerID)
-		o.num("seat", int64(s.Seat))
-		return o.close()
+	return canon.AppendList(b, seats, func(b []byte, s *TableSeat) []byte {
+		o := canon.OpenObject(b)
+		o.OptString("ai", s.AI)
+		o.OptBoolPtr("connected", s.Connected)
+		o.OptString("name", s.Name)
+		o.String("player_id", s.PlayerID)
+		o.Int("seat", int64(s.Seat))
+		return o.Close()
 	})
 }
 
 // appendStringMap appends a string map with its keys in canonical order.
 func appendStringMap(b []byte, m map[string]string) []byte {
-	return appendSorted(b, m, AppendString)
+	return canon.AppendMap(b, m, canon.AppendString)
 }
 
 func appendResult(b []byte, r *Result) []byte {
-	o := openObj(b)
-	o.optStrs("losers", r.Losers)
-	o.str("reason", r.Reason)
-	o.optStr("winner", r.Winner)
-	return o.close()
+	o := canon.OpenObject(b)
+	o.OptStrings("losers", r.Losers)
+	o.String("reason", r.Reason)
+	o.OptString("winner", r.Winner)
+	return o.Close()
 }
 
 func appendMatchFormat(b []byte, f MatchFormat) []byte {
-	o := openObj(b)
-	o.optTrue("commander", f.Commander)
-	o.optStr("id", f.ID)
-	return o.close()
+	o := canon.OpenObject(b)
+	o.OptBool("commander", f.Commander)
+	o.OptString("id", f.ID)
+	return o.Close()
 }
 
 func appendAck(b []byte, a *ActionAck) []byte {
-	o := openObj(b)
-	o.boolean("accepted", a.Accepted)
-	o.str("submission", a.Submission)
-	return o.close()
+	o := canon.OpenObject(b)
+	o.Bool("accepted", a.Accepted)
+	o.String("submission", a.Submission)
+	return o.Close()
 }
 
 func appendUndo(b []byte, u UndoView) []byte {
-	o := openObj(b)
-	o.num("available", int64(u.Available))
-	o.num("limit", int64(u.Limit))
-	return o.close()
+	o := canon.OpenObject(b)
+	o.Int("available", int64(u.Available))
+	o.Int("limit", int64(u.Limit))
+	return o.Close()
 }
 
 // splitMembers splits a canonical JSON object into its members, in order.
@@ -507,217 +362,191 @@ func skipValue(data []byte, i, limit int) int {
 
 // appendServer appends the whole state, as canon.Marshal encodes it.
 func appendServer(b []byte, s *Server) []byte {
-	o := openObj(b)
-	o.key("conns")
-	o.b = appendMap(o.b, s.conns, (*Conn).AppendCanonical)
-	o.key("limits")
-	o.b = appendLimits(o.b, s.limits)
-	o.num("now", s.now)
-	o.num("room_seq", s.roomSeq)
-	o.key("rooms")
-	o.b = appendMap(o.b, s.rooms, (*Room).AppendCanonical)
-	o.num("schema", Schema)
-	o.key("sessions")
-	o.b = appendMap(o.b, s.sessions, (*Session).AppendCanonical)
-	return o.close()
+	o := canon.OpenObject(b)
+	o.Key("conns")
+	o.B = appendMap(o.B, s.conns, appendConn)
+	o.Key("limits")
+	o.B = appendLimits(o.B, s.limits)
+	o.Int("now", s.now)
+	o.Int("room_seq", s.roomSeq)
+	o.Key("rooms")
+	o.B = appendMap(o.B, s.rooms, appendRoom)
+	o.Int("schema", Schema)
+	o.Key("sessions")
+	o.B = appendMap(o.B, s.sessions, appendSession)
+	return o.Close()
 }
 
-// appendMap appends a map in canonical key order; a nil map, or a nil
-// value, is null.
-func appendMap[V any](b []byte, m map[string]*V, enc func(*V, []byte) []byte) []byte {
-	if m == nil {
-		return append(b, "null"...)
-	}
-	return appendSorted(b, m, func(b []byte, v *V) []byte {
+// appendMap appends a map of records in canonical key order; a nil map,
+// or a nil record, is null.
+func appendMap[V any](b []byte, m map[string]*V, enc func([]byte, *V) []byte) []byte {
+	return canon.AppendMap(b, m, func(b []byte, v *V) []byte {
 		if v == nil {
 			return append(b, "null"...)
 		}
-		return enc(v, b)
+		return enc(b, v)
 	})
 }
 
-// appendSorted appends a map as an object with its keys in canonical
-// order, each value written by enc; a nil map is {}.
-func appendSorted[V any](b []byte, m map[string]V, enc func([]byte, V) []byte) []byte {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return canon.CompareKeys(keys[i], keys[j]) < 0 })
-	b = append(b, '{')
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = AppendString(b, k)
-		b = append(b, ':')
-		b = enc(b, m[k])
-	}
-	return append(b, '}')
+// appendStringLists appends a list of string lists (a seat's stops, by
+// seat); nil is null.
+func appendStringLists(b []byte, lists [][]string) []byte {
+	return canon.AppendList(b, lists, func(b []byte, l *[]string) []byte { return canon.AppendStrings(b, *l) })
 }
 
 func appendLimits(b []byte, l Limits) []byte {
-	o := openObj(b)
-	o.num("commands_per_second", int64(l.CommandsPerSecond))
-	o.num("log_window", int64(l.LogWindow))
-	o.num("max_connections", int64(l.MaxConnections))
-	o.num("max_rooms", int64(l.MaxRooms))
-	o.num("max_sessions", int64(l.MaxSessions))
-	o.num("max_spectators", int64(l.MaxSpectators))
-	o.num("session_idle_millis", l.SessionIdleMillis)
-	o.num("settle_steps", int64(l.SettleSteps))
-	o.num("undo_depth", int64(l.UndoDepth))
-	return o.close()
+	o := canon.OpenObject(b)
+	o.Int("commands_per_second", int64(l.CommandsPerSecond))
+	o.Int("log_window", int64(l.LogWindow))
+	o.Int("max_connections", int64(l.MaxConnections))
+	o.Int("max_rooms", int64(l.MaxRooms))
+	o.Int("max_sessions", int64(l.MaxSessions))
+	o.Int("max_spectators", int64(l.MaxSpectators))
+	o.Int("session_idle_millis", l.SessionIdleMillis)
+	o.Int("settle_steps", int64(l.SettleSteps))
+	o.Int("undo_depth", int64(l.UndoDepth))
+	return o.Close()
 }
 
-// AppendCanonical appends the connection's canonical JSON encoding.
-func (c *Conn) AppendCanonical(b []byte) []byte {
-	o := openObj(b)
-	o.optNum("count", int64(c.Count))
-	o.optNum("page", int64(c.Page))
-	o.str("session", c.Session)
-	o.optStr("spectating", c.Spectating)
-	o.optNum("window", c.Window)
-	return o.close()
+// appendConn appends the connection's canonical JSON encoding.
+func appendConn(b []byte, c *Conn) []byte {
+	o := canon.OpenObject(b)
+	o.OptInt("count", int64(c.Count))
+	o.OptInt("page", int64(c.Page))
+	o.String("session", c.Session)
+	o.OptString("spectating", c.Spectating)
+	o.OptInt("window", c.Window)
+	return o.Close()
 }
 
-// AppendCanonical appends the session's canonical JSON encoding.
-func (se *Session) AppendCanonical(b []byte) []byte {
-	o := openObj(b)
-	o.optStr("client", se.Client)
-	o.optStr("conn", se.Conn)
-	o.num("last_seen", se.LastSeen)
-	o.optStr("name", se.Name)
-	o.str("player_id", se.PlayerID)
-	o.optStr("room", se.Room)
-	return o.close()
+// appendSession appends the session's canonical JSON encoding.
+func appendSession(b []byte, se *Session) []byte {
+	o := canon.OpenObject(b)
+	o.OptString("client", se.Client)
+	o.OptString("conn", se.Conn)
+	o.Int("last_seen", se.LastSeen)
+	o.OptString("name", se.Name)
+	o.String("player_id", se.PlayerID)
+	o.OptString("room", se.Room)
+	return o.Close()
 }
 
-// AppendCanonical appends the room's canonical JSON encoding, game and
+// appendRoom appends the room's canonical JSON encoding, game and
 // checkpoints included: what a host persists of it.
-func (r *Room) AppendCanonical(b []byte) []byte {
-	o := openObj(b)
-	o.key("config")
-	o.b = appendConfig(o.b, r.Config)
-	o.str("id", r.ID)
+func appendRoom(b []byte, r *Room) []byte {
+	o := canon.OpenObject(b)
+	o.Key("config")
+	o.B = appendConfig(o.B, r.Config)
+	o.String("id", r.ID)
 	if r.Match != nil {
-		o.key("match")
-		o.b = appendMatch(o.b, r.Match)
+		o.Key("match")
+		o.B = appendMatch(o.B, r.Match)
 	}
-	o.num("order", r.Order)
-	o.key("seats")
-	o.b = AppendList(o.b, r.Seats, appendSeat)
-	o.optStrs("spectators", r.Spectators)
-	return o.close()
+	o.Int("order", r.Order)
+	o.Key("seats")
+	o.B = canon.AppendList(o.B, r.Seats, appendSeat)
+	o.OptStrings("spectators", r.Spectators)
+	return o.Close()
 }
 
-func appendSeat(b []byte, st Seat) []byte {
-	o := openObj(b)
-	o.optStr("ai", st.AI)
-	o.optStrs("colors", st.Colors)
-	o.optStr("commander", st.Commander)
-	o.optStrs("deck", st.Deck)
-	o.optTrue("decked", st.Decked)
-	o.optStr("name", st.Name)
-	o.optStr("player_id", st.PlayerID)
-	o.optTrue("ready", st.Ready)
-	o.optStr("session", st.Session)
-	return o.close()
+func appendSeat(b []byte, st *Seat) []byte {
+	o := canon.OpenObject(b)
+	o.OptString("ai", st.AI)
+	o.OptStrings("colors", st.Colors)
+	o.OptString("commander", st.Commander)
+	o.OptStrings("deck", st.Deck)
+	o.OptBool("decked", st.Decked)
+	o.OptString("name", st.Name)
+	o.OptString("player_id", st.PlayerID)
+	o.OptBool("ready", st.Ready)
+	o.OptString("session", st.Session)
+	return o.Close()
 }
 
 func appendMatch(b []byte, m *Match) []byte {
-	o := openObj(b)
-	o.key("acks")
-	o.b = AppendList(o.b, m.Acks, func(b []byte, a *ActionAck) []byte {
-		if a == nil {
+	o := canon.OpenObject(b)
+	o.Key("acks")
+	o.B = canon.AppendList(o.B, m.Acks, func(b []byte, a **ActionAck) []byte {
+		if *a == nil {
 			return append(b, "null"...)
 		}
-		return appendAck(b, a)
+		return appendAck(b, *a)
 	})
-	o.key("ai_seq")
-	o.b = AppendList(o.b, m.AISeq, AppendInt[int])
+	o.Key("ai_seq")
+	o.B = canon.AppendInts(o.B, m.AISeq)
 	if len(m.Checkpoints) > 0 {
-		o.key("checkpoints")
-		o.b = appendArray(o.b, m.Checkpoints, appendCheckpoint)
+		o.Key("checkpoints")
+		o.B = canon.AppendList(o.B, m.Checkpoints, appendCheckpoint)
 	}
 	if len(m.Clock) > 0 {
-		o.key("clock")
-		o.b = appendArray(o.b, m.Clock, func(b []byte, d Deadline) []byte {
-			do := openObj(b)
-			do.optNum("at", d.At)
-			do.optStr("key", d.Key)
-			return do.close()
+		o.Key("clock")
+		o.B = canon.AppendList(o.B, m.Clock, func(b []byte, d *Deadline) []byte {
+			do := canon.OpenObject(b)
+			do.OptInt("at", d.At)
+			do.OptString("key", d.Key)
+			return do.Close()
 		})
 	}
 	if len(m.Log) > 0 {
-		o.key("log")
-		o.b = appendArray(o.b, m.Log, appendLogEntry)
+		o.Key("log")
+		o.B = canon.AppendList(o.B, m.Log, appendLogEntry)
 	}
-	o.num("next_log", m.NextLog)
-	o.key("own_stops")
-	o.b = AppendList(o.b, m.OwnStops, AppendStrings)
+	o.Int("next_log", m.NextLog)
+	o.Key("own_stops")
+	o.B = appendStringLists(o.B, m.OwnStops)
 	if m.Result != nil {
-		o.key("result")
-		o.b = appendResult(o.b, m.Result)
+		o.Key("result")
+		o.B = appendResult(o.B, m.Result)
 	}
-	o.str("seed", m.Seed)
-	o.raw("state", m.State)
-	o.num("step", m.Step)
-	o.key("stops")
-	o.b = AppendList(o.b, m.Stops, AppendStrings)
-	return o.close()
+	o.String("seed", m.Seed)
+	o.Raw("state", m.State)
+	o.Int("step", m.Step)
+	o.Key("stops")
+	o.B = appendStringLists(o.B, m.Stops)
+	return o.Close()
 }
 
-func appendCheckpoint(b []byte, c Checkpoint) []byte {
-	o := openObj(b)
-	o.key("ai_seq")
-	o.b = AppendList(o.b, c.AISeq, AppendInt[int])
+func appendCheckpoint(b []byte, c *Checkpoint) []byte {
+	o := canon.OpenObject(b)
+	o.Key("ai_seq")
+	o.B = canon.AppendInts(o.B, c.AISeq)
 	if len(c.Drop) > 0 {
-		o.key("drop")
-		o.b = AppendStrings(o.b, c.Drop)
+		o.Key("drop")
+		o.B = canon.AppendStrings(o.B, c.Drop)
 	}
 	if len(c.Edits) > 0 {
-		o.key("edits")
-		o.b = appendArray(o.b, c.Edits, func(b []byte, e Edit) []byte {
-			eo := openObj(b)
-			eo.num("head", int64(e.Head))
-			eo.str("key", e.Key)
-			eo.str("mid", e.Mid)
-			eo.num("tail", int64(e.Tail))
-			return eo.close()
+		o.Key("edits")
+		o.B = canon.AppendList(o.B, c.Edits, func(b []byte, e *Edit) []byte {
+			eo := canon.OpenObject(b)
+			eo.Int("head", int64(e.Head))
+			eo.String("key", e.Key)
+			eo.String("mid", e.Mid)
+			eo.Int("tail", int64(e.Tail))
+			return eo.Close()
 		})
 	}
 	if len(c.Log) > 0 {
-		o.key("log")
-		o.b = appendArray(o.b, c.Log, appendLogEntry)
+		o.Key("log")
+		o.B = canon.AppendList(o.B, c.Log, appendLogEntry)
 	}
-	o.optNum("log_to", c.LogTo)
+	o.OptInt("log_to", c.LogTo)
 	if len(c.Patch) > 0 {
-		o.raw("patch", c.Patch)
+		o.Raw("patch", c.Patch)
 	}
 	if c.Result != nil {
-		o.key("result")
-		o.b = appendResult(o.b, c.Result)
+		o.Key("result")
+		o.B = appendResult(o.B, c.Result)
 	}
 	if len(c.State) > 0 {
-		o.raw("state", c.State)
+		o.Raw("state", c.State)
 	}
-	return o.close()
+	return o.Close()
 }
 
-func appendLogEntry(b []byte, e LogEntry) []byte {
+func appendLogEntry(b []byte, e *LogEntry) []byte {
 	b = append(b, `{"event":`...)
-	b = appendRaw(b, e.Event)
+	b = canon.AppendRaw(b, e.Event)
 	b = append(b, `,"sequence":`...)
-	b = AppendInt(b, e.Sequence)
+	b = canon.AppendInt(b, e.Sequence)
 	return append(b, '}')
-}
-
-// appendRaw appends a raw JSON value; an empty one is null, as
-// encoding/json writes it.
-func appendRaw(b []byte, raw json.RawMessage) []byte {
-	if len(raw) == 0 {
-		return append(b, "null"...)
-	}
-	return append(b, raw...)
 }

@@ -34,7 +34,7 @@ func TestActionEncoders(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := appendAction(nil, tc.a); string(got) != string(want) {
+			if got := appendAction(nil, &tc.a); string(got) != string(want) {
 				t.Fatalf("appendAction:\n got %s\nwant %s", got, want)
 			}
 		})

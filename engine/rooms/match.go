@@ -736,27 +736,27 @@ func (s *Server) gameView(r *Room, seat int, ob *outbox, now int64, rejected boo
 		return nil, err
 	}
 	m := r.Match
-	ms = append(ms, member{"you", AppendString(nil, PlayerID(seat))})
+	ms = append(ms, member{"you", canon.AppendString(nil, PlayerID(seat))})
 	if m.Result == nil {
 		if acts := t.actions(seat); len(acts) > 0 {
 			ms = append(ms, member{"valid_actions", appendActions(make([]byte, 0, 512), acts)})
 			if seat < len(m.Clock) && m.Clock[seat].At > 0 {
 				left := max((m.Clock[seat].At-now+999)/1000, 0)
-				ms = append(ms, member{"action_deadline", AppendInt(nil, left)})
+				ms = append(ms, member{"action_deadline", canon.AppendInt(nil, left)})
 			}
 		}
 	}
 	if len(m.Stops[seat]) > 0 {
-		ms = append(ms, member{"stops", AppendStrings(nil, m.Stops[seat])})
+		ms = append(ms, member{"stops", canon.AppendStrings(nil, m.Stops[seat])})
 	}
 	if len(m.OwnStops[seat]) > 0 {
-		ms = append(ms, member{"own_turn_stops", AppendStrings(nil, m.OwnStops[seat])})
+		ms = append(ms, member{"own_turn_stops", canon.AppendStrings(nil, m.OwnStops[seat])})
 	}
 	if sp := ob.passed[r.ID][seat]; sp != nil {
 		ms = append(ms, member{"auto_passed", []byte("true")})
 		if len(sp.steps) > 0 {
-			ms = append(ms, member{"auto_passed_from", AppendInt(nil, sp.from)})
-			ms = append(ms, member{"auto_passed_steps", appendArray(nil, sp.steps, appendPassedStep)})
+			ms = append(ms, member{"auto_passed_from", canon.AppendInt(nil, sp.from)})
+			ms = append(ms, member{"auto_passed_steps", canon.AppendList(nil, sp.steps, appendPassedStep)})
 		}
 	}
 	if rejected {

@@ -72,7 +72,7 @@ func (s *Server) AppendRoomRecord(b []byte, id string) (_ []byte, ok bool) {
 		return b, false
 	}
 	b = append(b, `{"room":`...)
-	b = r.AppendCanonical(b)
+	b = appendRoom(b, r)
 	seated := map[string]*Session{}
 	for _, st := range r.Seats {
 		if se := s.sessions[st.Session]; st.Session != "" && se != nil && se.Room == id {
@@ -81,26 +81,26 @@ func (s *Server) AppendRoomRecord(b []byte, id string) (_ []byte, ok bool) {
 	}
 	if len(seated) > 0 {
 		b = append(b, `,"sessions":`...)
-		b = appendMap(b, seated, (*Session).AppendCanonical)
+		b = appendMap(b, seated, appendSession)
 	}
 	return append(b, '}'), true
 }
 
 // AppendLobbyRecord appends the lobby record to b.
 func (s *Server) AppendLobbyRecord(b []byte) []byte {
-	o := openObj(b)
-	o.key("conns")
-	o.b = append(o.b, "{}"...)
-	o.key("limits")
-	o.b = appendLimits(o.b, s.limits)
-	o.num("now", 0)
-	o.num("room_seq", s.roomSeq)
-	o.key("rooms")
-	o.b = append(o.b, "{}"...)
-	o.num("schema", Schema)
-	o.key("sessions")
-	o.b = append(o.b, "{}"...)
-	return o.close()
+	o := canon.OpenObject(b)
+	o.Key("conns")
+	o.B = append(o.B, "{}"...)
+	o.Key("limits")
+	o.B = appendLimits(o.B, s.limits)
+	o.Int("now", 0)
+	o.Int("room_seq", s.roomSeq)
+	o.Key("rooms")
+	o.B = append(o.B, "{}"...)
+	o.Int("schema", Schema)
+	o.Key("sessions")
+	o.B = append(o.B, "{}"...)
+	return o.Close()
 }
 
 // lobbyPartRecord is a lobby part record, decoded.
@@ -133,15 +133,14 @@ func (s *Server) AppendLobbyParts(parts []int) map[int][]byte {
 			out[p] = nil
 			continue
 		}
-		o := openObj(nil)
-		o.key("conns")
-		o.b = appendSorted(o.b, pr.Conns, func(b []byte, c *Conn) []byte {
-			kept := Conn{Session: c.Session, Spectating: c.Spectating, Page: c.Page}
-			return kept.AppendCanonical(b)
+		o := canon.OpenObject(nil)
+		o.Key("conns")
+		o.B = canon.AppendMap(o.B, pr.Conns, func(b []byte, c *Conn) []byte {
+			return appendConn(b, &Conn{Session: c.Session, Spectating: c.Spectating, Page: c.Page})
 		})
-		o.key("sessions")
-		o.b = appendMap(o.b, pr.Sessions, (*Session).AppendCanonical)
-		out[p] = o.close()
+		o.Key("sessions")
+		o.B = appendMap(o.B, pr.Sessions, appendSession)
+		out[p] = o.Close()
 	}
 	return out
 }

@@ -32,8 +32,8 @@ func (s *Server) shared(r *Room, t *table) ([]member, error) {
 		t.status[i] = SeatStatus{Connected: ts.Connected == nil, AI: ts.AI}
 	}
 	ms := make([]member, 0, 7)
-	ms = append(ms, member{"room_id", AppendString(nil, r.ID)})
-	ms = append(ms, member{"seat_order", AppendStrings(nil, order)})
+	ms = append(ms, member{"room_id", canon.AppendString(nil, r.ID)})
+	ms = append(ms, member{"seat_order", canon.AppendStrings(nil, order)})
 	ms = append(ms, member{"seats", appendTableSeats(nil, seats)})
 	if len(names) > 0 {
 		ms = append(ms, member{"player_names", appendStringMap(nil, names)})
@@ -46,7 +46,7 @@ func (s *Server) shared(r *Room, t *table) ([]member, error) {
 		for _, e := range m.Log {
 			n += len(e.Event) + 32
 		}
-		ms = append(ms, member{"log", appendArray(make([]byte, 0, n), m.Log, appendLogEntry)})
+		ms = append(ms, member{"log", canon.AppendList(make([]byte, 0, n), m.Log, appendLogEntry)})
 	}
 	ms = append(ms, member{"format", appendMatchFormat(nil, MatchFormat{ID: r.Config.GameSetup, Commander: s.format(r).Commander})})
 	t.shared = ms
@@ -75,17 +75,18 @@ func (s *Server) viewMembers(r *Room, t *table, seat int) ([]member, error) {
 }
 
 // projectionMembers encodes a Position.View as canonical members, dropping
-// any key the machine owns. A CanonicalView encodes itself; anything else
-// goes through canon.Marshal.
+// any key the machine owns. A projection that is a canon.Appender encodes
+// itself; anything else goes through canon.Marshal.
 func projectionMembers(v any) ([]member, error) {
 	var b []byte
-	if cv, ok := v.(CanonicalView); ok {
-		b = cv.AppendCanonical(make([]byte, 0, 1024))
+	var err error
+	if a, ok := v.(canon.Appender); ok {
+		b, err = a.AppendCanonical(make([]byte, 0, 1024))
 	} else {
-		var err error
-		if b, err = canon.Marshal(v); err != nil {
-			return nil, fmt.Errorf("rooms: projection: %w", err)
-		}
+		b, err = canon.Marshal(v)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("rooms: projection: %w", err)
 	}
 	if ms, ok := splitMembers(b); ok {
 		out := ms[:0]

@@ -1,58 +1,20 @@
 package rules
 
 import (
-	"strconv"
-
 	"github.com/storyloom/storyloom/engine/canon"
-	"github.com/storyloom/storyloom/engine/rooms"
 )
 
-// Direct canonical encoders of the state and the view types: each writes
-// exactly the bytes canon.Marshal gives (keys in order, omitempty as
-// encoding/json reads it), without reflection and the re-parse. The
-// random-game tests compare both on every state and view they reach. A
-// field of a catalog type (a token's or an emblem's definition) or of
-// the room machine's (the result) goes through canon.Marshal.
+// Direct canonical encoders of the state and the view types, written
+// with package canon's writers: each writes exactly the bytes encoding/json
+// gives, made canonical (keys in order, omitempty as encoding/json reads
+// it), without reflection and the re-parse. The random-game tests compare
+// both on every state and view they reach. A field of a catalog type (a
+// token's or an emblem's definition) or of the room machine's (the
+// result) goes through canon.Marshal.
 
-// AppendCanonical appends the state's canonical JSON: State's bytes.
-func (st *State) AppendCanonical(b []byte) []byte { return appendState(b, st) }
-
-// objectWriter appends the members of a canonical JSON object, given in
-// key order, with the commas between them.
-type objectWriter struct {
-	b    []byte
-	some bool
-}
-
-// key starts a member: the comma before it, the key and the colon. Keys
-// are plain ASCII names.
-func (o *objectWriter) key(k string) {
-	if o.some {
-		o.b = append(o.b, ',')
-	}
-	o.b = append(append(append(o.b, '"'), k...), '"', ':')
-	o.some = true
-}
-
-// appendInts appends a list of integers (null when nil).
-func appendInts(b []byte, list []int) []byte {
-	return rooms.AppendList(b, list, rooms.AppendInt[int])
-}
-
-// appendList appends a list of structs with enc (null when nil).
-func appendList[T any](b []byte, list []T, enc func([]byte, *T) []byte) []byte {
-	if list == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i := range list {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = enc(b, &list[i])
-	}
-	return append(b, ']')
-}
+// AppendCanonical appends the state's canonical JSON, State's bytes
+// (canon.Appender).
+func (st *State) AppendCanonical(b []byte) ([]byte, error) { return appendState(b, st), nil }
 
 // appendMarshal appends canon.Marshal's encoding of v, one of the
 // catalog's or the room machine's plain data types, which always encode.
@@ -63,795 +25,449 @@ func appendMarshal(b []byte, v any) []byte {
 
 // appendConfig appends x's canonical JSON.
 func appendConfig(b []byte, x *Config) []byte {
-	o := objectWriter{b: append(b, '{')}
-	if x.Commander {
-		o.key("commander")
-		o.b = strconv.AppendBool(o.b, x.Commander)
-	}
-	o.key("format")
-	o.b = rooms.AppendString(o.b, x.Format)
-	o.key("life")
-	o.b = strconv.AppendInt(o.b, int64(x.Life), 10)
-	return append(o.b, '}')
+	o := canon.OpenObject(b)
+	o.OptBool("commander", x.Commander)
+	o.String("format", x.Format)
+	o.Int("life", int64(x.Life))
+	return o.Close()
 }
 
 // appendCard appends x's canonical JSON.
 func appendCard(b []byte, x *Card) []byte {
-	o := objectWriter{b: append(b, '{')}
-	if x.Cmdr {
-		o.key("cmdr")
-		o.b = strconv.AppendBool(o.b, x.Cmdr)
-	}
-	o.key("id")
-	o.b = rooms.AppendString(o.b, x.ID)
-	o.key("n")
-	o.b = strconv.AppendInt(o.b, int64(x.N), 10)
-	if x.Since != 0 {
-		o.key("since")
-		o.b = strconv.AppendInt(o.b, int64(x.Since), 10)
-	}
-	return append(o.b, '}')
+	o := canon.OpenObject(b)
+	o.OptBool("cmdr", x.Cmdr)
+	o.String("id", x.ID)
+	o.Int("n", int64(x.N))
+	o.OptInt("since", int64(x.Since))
+	return o.Close()
 }
 
 // appendPlayer appends x's canonical JSON.
 func appendPlayer(b []byte, x *Player) []byte {
-	o := objectWriter{b: append(b, '{')}
-	if x.Casts != 0 {
-		o.key("casts")
-		o.b = strconv.AppendInt(o.b, int64(x.Casts), 10)
-	}
-	if x.Cmdr != "" {
-		o.key("cmdr")
-		o.b = rooms.AppendString(o.b, x.Cmdr)
-	}
+	o := canon.OpenObject(b)
+	o.OptInt("casts", int64(x.Casts))
+	o.OptString("cmdr", x.Cmdr)
 	if len(x.CmdrDmg) > 0 {
-		o.key("cmdr_dmg")
-		o.b = appendInts(o.b, x.CmdrDmg)
+		o.Key("cmdr_dmg")
+		o.B = canon.AppendInts(o.B, x.CmdrDmg)
 	}
 	if len(x.Command) > 0 {
-		o.key("command")
-		o.b = appendList(o.b, x.Command, appendCard)
+		o.Key("command")
+		o.B = canon.AppendList(o.B, x.Command, appendCard)
 	}
-	if x.Drew {
-		o.key("drew")
-		o.b = strconv.AppendBool(o.b, x.Drew)
-	}
-	o.key("exile")
-	o.b = appendList(o.b, x.Exile, appendCard)
-	o.key("grave")
-	o.b = appendList(o.b, x.Grave, appendCard)
-	o.key("hand")
-	o.b = appendList(o.b, x.Hand, appendCard)
-	if len(x.Identity) > 0 {
-		o.key("identity")
-		o.b = rooms.AppendStrings(o.b, x.Identity)
-	}
-	if x.Kept {
-		o.key("kept")
-		o.b = strconv.AppendBool(o.b, x.Kept)
-	}
-	if x.Lands != 0 {
-		o.key("lands")
-		o.b = strconv.AppendInt(o.b, int64(x.Lands), 10)
-	}
-	o.key("library")
-	o.b = rooms.AppendStrings(o.b, x.Library)
-	o.key("life")
-	o.b = strconv.AppendInt(o.b, int64(x.Life), 10)
-	if x.Mulls != 0 {
-		o.key("mulls")
-		o.b = strconv.AppendInt(o.b, int64(x.Mulls), 10)
-	}
-	if x.Out != "" {
-		o.key("out")
-		o.b = rooms.AppendString(o.b, x.Out)
-	}
-	if x.Poison != 0 {
-		o.key("poison")
-		o.b = strconv.AppendInt(o.b, int64(x.Poison), 10)
-	}
-	if x.Pool != "" {
-		o.key("pool")
-		o.b = rooms.AppendString(o.b, x.Pool)
-	}
-	return append(o.b, '}')
+	o.OptBool("drew", x.Drew)
+	o.Key("exile")
+	o.B = canon.AppendList(o.B, x.Exile, appendCard)
+	o.Key("grave")
+	o.B = canon.AppendList(o.B, x.Grave, appendCard)
+	o.Key("hand")
+	o.B = canon.AppendList(o.B, x.Hand, appendCard)
+	o.OptStrings("identity", x.Identity)
+	o.OptBool("kept", x.Kept)
+	o.OptInt("lands", int64(x.Lands))
+	o.Strings("library", x.Library)
+	o.Int("life", int64(x.Life))
+	o.OptInt("mulls", int64(x.Mulls))
+	o.OptString("out", x.Out)
+	o.OptInt("poison", int64(x.Poison))
+	o.OptString("pool", x.Pool)
+	return o.Close()
 }
 
 // appendPerm appends x's canonical JSON.
 func appendPerm(b []byte, x *Perm) []byte {
-	o := objectWriter{b: append(b, '{')}
-	if x.Attach != 0 {
-		o.key("attach")
-		o.b = strconv.AppendInt(o.b, int64(x.Attach), 10)
-	}
-	if x.Attack != "" {
-		o.key("attack")
-		o.b = rooms.AppendString(o.b, x.Attack)
-	}
-	if x.Blocked {
-		o.key("blocked")
-		o.b = strconv.AppendBool(o.b, x.Blocked)
-	}
+	o := canon.OpenObject(b)
+	o.OptInt("attach", int64(x.Attach))
+	o.OptString("attack", x.Attack)
+	o.OptBool("blocked", x.Blocked)
 	if len(x.Blockers) > 0 {
-		o.key("blockers")
-		o.b = appendInts(o.b, x.Blockers)
+		o.Key("blockers")
+		o.B = canon.AppendInts(o.B, x.Blockers)
 	}
 	if len(x.Blocks) > 0 {
-		o.key("blocks")
-		o.b = appendInts(o.b, x.Blocks)
+		o.Key("blocks")
+		o.B = canon.AppendInts(o.B, x.Blocks)
 	}
-	if x.Card != 0 {
-		o.key("card")
-		o.b = strconv.AppendInt(o.b, int64(x.Card), 10)
-	}
-	if x.Cmdr {
-		o.key("cmdr")
-		o.b = strconv.AppendBool(o.b, x.Cmdr)
-	}
-	if x.Color != "" {
-		o.key("color")
-		o.b = rooms.AppendString(o.b, x.Color)
-	}
-	o.key("ctrl")
-	o.b = strconv.AppendInt(o.b, int64(x.Ctrl), 10)
-	if x.Damage != 0 {
-		o.key("damage")
-		o.b = strconv.AppendInt(o.b, int64(x.Damage), 10)
-	}
-	if x.DTouch {
-		o.key("dtouch")
-		o.b = strconv.AppendBool(o.b, x.DTouch)
-	}
-	if x.ID != "" {
-		o.key("id")
-		o.b = rooms.AppendString(o.b, x.ID)
-	}
-	if x.Loyalty != 0 {
-		o.key("loyalty")
-		o.b = strconv.AppendInt(o.b, int64(x.Loyalty), 10)
-	}
-	if x.Minus != 0 {
-		o.key("minus")
-		o.b = strconv.AppendInt(o.b, int64(x.Minus), 10)
-	}
-	o.key("n")
-	o.b = strconv.AppendInt(o.b, int64(x.N), 10)
-	if x.Named != "" {
-		o.key("named")
-		o.b = rooms.AppendString(o.b, x.Named)
-	}
-	o.key("owner")
-	o.b = strconv.AppendInt(o.b, int64(x.Owner), 10)
-	if x.Plus != 0 {
-		o.key("plus")
-		o.b = strconv.AppendInt(o.b, int64(x.Plus), 10)
-	}
-	if x.Sick {
-		o.key("sick")
-		o.b = strconv.AppendBool(o.b, x.Sick)
-	}
-	if x.Skip {
-		o.key("skip")
-		o.b = strconv.AppendBool(o.b, x.Skip)
-	}
-	if x.Tapped {
-		o.key("tapped")
-		o.b = strconv.AppendBool(o.b, x.Tapped)
-	}
+	o.OptInt("card", int64(x.Card))
+	o.OptBool("cmdr", x.Cmdr)
+	o.OptString("color", x.Color)
+	o.Int("ctrl", int64(x.Ctrl))
+	o.OptInt("damage", int64(x.Damage))
+	o.OptBool("dtouch", x.DTouch)
+	o.OptString("id", x.ID)
+	o.OptInt("loyalty", int64(x.Loyalty))
+	o.OptInt("minus", int64(x.Minus))
+	o.Int("n", int64(x.N))
+	o.OptString("named", x.Named)
+	o.Int("owner", int64(x.Owner))
+	o.OptInt("plus", int64(x.Plus))
+	o.OptBool("sick", x.Sick)
+	o.OptBool("skip", x.Skip)
+	o.OptBool("tapped", x.Tapped)
 	if x.Tok != nil {
-		o.key("tok")
-		o.b = appendMarshal(o.b, x.Tok)
+		o.Key("tok")
+		o.B = appendMarshal(o.B, x.Tok)
 	}
-	o.key("ts")
-	o.b = strconv.AppendInt(o.b, int64(x.TS), 10)
-	if x.Used {
-		o.key("used")
-		o.b = strconv.AppendBool(o.b, x.Used)
-	}
-	return append(o.b, '}')
+	o.Int("ts", int64(x.TS))
+	o.OptBool("used", x.Used)
+	return o.Close()
 }
 
 // appendItem appends x's canonical JSON.
 func appendItem(b []byte, x *Item) []byte {
-	o := objectWriter{b: append(b, '{')}
-	o.key("ab")
-	o.b = strconv.AppendInt(o.b, int64(x.Ab), 10)
-	if x.Aim != 0 {
-		o.key("aim")
-		o.b = strconv.AppendInt(o.b, int64(x.Aim), 10)
-	}
-	if x.Aimed {
-		o.key("aimed")
-		o.b = strconv.AppendBool(o.b, x.Aimed)
-	}
-	if x.Card != 0 {
-		o.key("card")
-		o.b = strconv.AppendInt(o.b, int64(x.Card), 10)
-	}
-	if x.Cmdr {
-		o.key("cmdr")
-		o.b = strconv.AppendBool(o.b, x.Cmdr)
-	}
-	o.key("ctrl")
-	o.b = strconv.AppendInt(o.b, int64(x.Ctrl), 10)
-	if x.Event != "" {
-		o.key("event")
-		o.b = rooms.AppendString(o.b, x.Event)
-	}
-	if x.ID != "" {
-		o.key("id")
-		o.b = rooms.AppendString(o.b, x.ID)
-	}
-	o.key("kind")
-	o.b = rooms.AppendString(o.b, x.Kind)
+	o := canon.OpenObject(b)
+	o.Int("ab", int64(x.Ab))
+	o.OptInt("aim", int64(x.Aim))
+	o.OptBool("aimed", x.Aimed)
+	o.OptInt("card", int64(x.Card))
+	o.OptBool("cmdr", x.Cmdr)
+	o.Int("ctrl", int64(x.Ctrl))
+	o.OptString("event", x.Event)
+	o.OptString("id", x.ID)
+	o.String("kind", x.Kind)
 	if len(x.Modes) > 0 {
-		o.key("modes")
-		o.b = appendInts(o.b, x.Modes)
+		o.Key("modes")
+		o.B = canon.AppendInts(o.B, x.Modes)
 	}
-	o.key("n")
-	o.b = strconv.AppendInt(o.b, int64(x.N), 10)
-	o.key("name")
-	o.b = rooms.AppendString(o.b, x.Name)
-	o.key("owner")
-	o.b = strconv.AppendInt(o.b, int64(x.Owner), 10)
-	if x.Source != 0 {
-		o.key("source")
-		o.b = strconv.AppendInt(o.b, int64(x.Source), 10)
-	}
+	o.Int("n", int64(x.N))
+	o.String("name", x.Name)
+	o.Int("owner", int64(x.Owner))
+	o.OptInt("source", int64(x.Source))
 	if len(x.Targets) > 0 {
-		o.key("targets")
-		o.b = appendMarshal(o.b, x.Targets)
+		o.Key("targets")
+		o.B = appendMarshal(o.B, x.Targets)
 	}
-	if x.X != 0 {
-		o.key("x")
-		o.b = strconv.AppendInt(o.b, int64(x.X), 10)
-	}
-	return append(o.b, '}')
+	o.OptInt("x", int64(x.X))
+	return o.Close()
 }
 
 // appendEffect appends x's canonical JSON.
 func appendEffect(b []byte, x *Effect) []byte {
-	o := objectWriter{b: append(b, '{')}
-	o.key("control")
-	o.b = strconv.AppendInt(o.b, int64(x.Control), 10)
-	if x.EOT {
-		o.key("eot")
-		o.b = strconv.AppendBool(o.b, x.EOT)
-	}
-	if len(x.Keywords) > 0 {
-		o.key("keywords")
-		o.b = rooms.AppendStrings(o.b, x.Keywords)
-	}
-	o.key("perm")
-	o.b = strconv.AppendInt(o.b, int64(x.Perm), 10)
-	if x.Power != 0 {
-		o.key("power")
-		o.b = strconv.AppendInt(o.b, int64(x.Power), 10)
-	}
-	if x.Tough != 0 {
-		o.key("tough")
-		o.b = strconv.AppendInt(o.b, int64(x.Tough), 10)
-	}
-	o.key("ts")
-	o.b = strconv.AppendInt(o.b, int64(x.TS), 10)
-	return append(o.b, '}')
+	o := canon.OpenObject(b)
+	o.Int("control", int64(x.Control))
+	o.OptBool("eot", x.EOT)
+	o.OptStrings("keywords", x.Keywords)
+	o.Int("perm", int64(x.Perm))
+	o.OptInt("power", int64(x.Power))
+	o.OptInt("tough", int64(x.Tough))
+	o.Int("ts", int64(x.TS))
+	return o.Close()
 }
 
 // appendEmblem appends x's canonical JSON.
 func appendEmblem(b []byte, x *Emblem) []byte {
-	o := objectWriter{b: append(b, '{')}
-	o.key("ctrl")
-	o.b = strconv.AppendInt(o.b, int64(x.Ctrl), 10)
-	o.key("n")
-	o.b = strconv.AppendInt(o.b, int64(x.N), 10)
-	o.key("static")
-	o.b = appendMarshal(o.b, x.Static)
-	return append(o.b, '}')
+	o := canon.OpenObject(b)
+	o.Int("ctrl", int64(x.Ctrl))
+	o.Int("n", int64(x.N))
+	o.Key("static")
+	o.B = appendMarshal(o.B, x.Static)
+	return o.Close()
 }
 
 // appendDecision appends x's canonical JSON.
 func appendDecision(b []byte, x *Decision) []byte {
-	o := objectWriter{b: append(b, '{')}
+	o := canon.OpenObject(b)
 	if x.Choice != nil {
-		o.key("choice")
-		o.b = appendChoice(o.b, x.Choice)
+		o.Key("choice")
+		o.B = appendChoice(o.B, x.Choice)
 	}
-	if x.Item != 0 {
-		o.key("item")
-		o.b = strconv.AppendInt(o.b, int64(x.Item), 10)
-	}
-	o.key("kind")
-	o.b = rooms.AppendString(o.b, x.Kind)
-	o.key("seat")
-	o.b = strconv.AppendInt(o.b, int64(x.Seat), 10)
-	return append(o.b, '}')
+	o.OptInt("item", int64(x.Item))
+	o.String("kind", x.Kind)
+	o.Int("seat", int64(x.Seat))
+	return o.Close()
 }
 
 // appendChoice appends x's canonical JSON.
 func appendChoice(b []byte, x *Choice) []byte {
-	o := objectWriter{b: append(b, '{')}
+	o := canon.OpenObject(b)
 	if len(x.Cards) > 0 {
-		o.key("cards")
-		o.b = appendInts(o.b, x.Cards)
+		o.Key("cards")
+		o.B = canon.AppendInts(o.B, x.Cards)
 	}
-	if len(x.IDs) > 0 {
-		o.key("ids")
-		o.b = rooms.AppendStrings(o.b, x.IDs)
-	}
-	o.key("kind")
-	o.b = rooms.AppendString(o.b, x.Kind)
+	o.OptStrings("ids", x.IDs)
+	o.String("kind", x.Kind)
 	if len(x.Lib) > 0 {
-		o.key("lib")
-		o.b = appendInts(o.b, x.Lib)
+		o.Key("lib")
+		o.B = canon.AppendInts(o.B, x.Lib)
 	}
-	o.key("max")
-	o.b = strconv.AppendInt(o.b, int64(x.Max), 10)
-	o.key("min")
-	o.b = strconv.AppendInt(o.b, int64(x.Min), 10)
-	o.key("owner")
-	o.b = strconv.AppendInt(o.b, int64(x.Owner), 10)
-	if x.Pay != "" {
-		o.key("pay")
-		o.b = rooms.AppendString(o.b, x.Pay)
-	}
-	if len(x.Pending) > 0 {
-		o.key("pending")
-		o.b = rooms.AppendStrings(o.b, x.Pending)
-	}
-	o.key("seat")
-	o.b = strconv.AppendInt(o.b, int64(x.Seat), 10)
-	return append(o.b, '}')
+	o.Int("max", int64(x.Max))
+	o.Int("min", int64(x.Min))
+	o.Int("owner", int64(x.Owner))
+	o.OptString("pay", x.Pay)
+	o.OptStrings("pending", x.Pending)
+	o.Int("seat", int64(x.Seat))
+	return o.Close()
 }
 
 // appendRes appends x's canonical JSON.
 func appendRes(b []byte, x *Res) []byte {
-	o := objectWriter{b: append(b, '{')}
-	o.key("item")
-	o.b = appendItem(o.b, &x.Item)
-	o.key("mode")
-	o.b = strconv.AppendInt(o.b, int64(x.Mode), 10)
-	o.key("path")
-	o.b = appendInts(o.b, x.Path)
-	o.key("seats")
-	o.b = appendInts(o.b, x.Seats)
-	return append(o.b, '}')
+	o := canon.OpenObject(b)
+	o.Key("item")
+	o.B = appendItem(o.B, &x.Item)
+	o.Int("mode", int64(x.Mode))
+	o.Key("path")
+	o.B = canon.AppendInts(o.B, x.Path)
+	o.Key("seats")
+	o.B = canon.AppendInts(o.B, x.Seats)
+	return o.Close()
 }
 
 // appendCombat appends x's canonical JSON.
 func appendCombat(b []byte, x *Combat) []byte {
-	o := objectWriter{b: append(b, '{')}
-	if x.Attacked {
-		o.key("attacked")
-		o.b = strconv.AppendBool(o.b, x.Attacked)
-	}
+	o := canon.OpenObject(b)
+	o.OptBool("attacked", x.Attacked)
 	if len(x.Defenders) > 0 {
-		o.key("defenders")
-		o.b = appendInts(o.b, x.Defenders)
+		o.Key("defenders")
+		o.B = canon.AppendInts(o.B, x.Defenders)
 	}
-	if x.FirstDone {
-		o.key("first_done")
-		o.b = strconv.AppendBool(o.b, x.FirstDone)
-	}
-	if x.Split {
-		o.key("split")
-		o.b = strconv.AppendBool(o.b, x.Split)
-	}
-	return append(o.b, '}')
+	o.OptBool("first_done", x.FirstDone)
+	o.OptBool("split", x.Split)
+	return o.Close()
 }
 
 // appendPending appends x's canonical JSON.
 func appendPending(b []byte, x *Pending) []byte {
-	o := objectWriter{b: append(b, '{')}
-	o.key("ab")
-	o.b = strconv.AppendInt(o.b, int64(x.Ab), 10)
-	o.key("ctrl")
-	o.b = strconv.AppendInt(o.b, int64(x.Ctrl), 10)
-	if x.Event != "" {
-		o.key("event")
-		o.b = rooms.AppendString(o.b, x.Event)
-	}
-	o.key("id")
-	o.b = rooms.AppendString(o.b, x.ID)
-	o.key("name")
-	o.b = rooms.AppendString(o.b, x.Name)
-	o.key("source")
-	o.b = strconv.AppendInt(o.b, int64(x.Source), 10)
-	return append(o.b, '}')
+	o := canon.OpenObject(b)
+	o.Int("ab", int64(x.Ab))
+	o.Int("ctrl", int64(x.Ctrl))
+	o.OptString("event", x.Event)
+	o.String("id", x.ID)
+	o.String("name", x.Name)
+	o.Int("source", int64(x.Source))
+	return o.Close()
 }
 
 // appendState appends x's canonical JSON.
 func appendState(b []byte, x *State) []byte {
-	o := objectWriter{b: append(b, '{')}
-	o.key("active")
-	o.b = strconv.AppendInt(o.b, int64(x.Active), 10)
+	o := canon.OpenObject(b)
+	o.Int("active", int64(x.Active))
 	if len(x.Ask) > 0 {
-		o.key("ask")
-		o.b = appendInts(o.b, x.Ask)
+		o.Key("ask")
+		o.B = canon.AppendInts(o.B, x.Ask)
 	}
 	if x.Combat != nil {
-		o.key("combat")
-		o.b = appendCombat(o.b, x.Combat)
+		o.Key("combat")
+		o.B = appendCombat(o.B, x.Combat)
 	}
-	o.key("config")
-	o.b = appendConfig(o.b, &x.Config)
-	o.key("dec")
-	o.b = appendDecision(o.b, &x.Dec)
+	o.Key("config")
+	o.B = appendConfig(o.B, &x.Config)
+	o.Key("dec")
+	o.B = appendDecision(o.B, &x.Dec)
 	if len(x.Effects) > 0 {
-		o.key("effects")
-		o.b = appendList(o.b, x.Effects, appendEffect)
+		o.Key("effects")
+		o.B = canon.AppendList(o.B, x.Effects, appendEffect)
 	}
 	if len(x.Emblems) > 0 {
-		o.key("emblems")
-		o.b = appendList(o.b, x.Emblems, appendEmblem)
+		o.Key("emblems")
+		o.B = canon.AppendList(o.B, x.Emblems, appendEmblem)
 	}
-	o.key("entered")
-	o.b = strconv.AppendInt(o.b, int64(x.Entered), 10)
-	o.key("field")
-	o.b = appendList(o.b, x.Field, appendPerm)
-	o.key("next")
-	o.b = strconv.AppendInt(o.b, int64(x.Next), 10)
-	o.key("passes")
-	o.b = strconv.AppendInt(o.b, int64(x.Passes), 10)
-	o.key("phys")
-	o.b = strconv.AppendInt(o.b, int64(x.Phys), 10)
-	o.key("players")
-	o.b = appendList(o.b, x.Players, appendPlayer)
-	o.key("prio")
-	o.b = strconv.AppendInt(o.b, int64(x.Prio), 10)
+	o.Int("entered", int64(x.Entered))
+	o.Key("field")
+	o.B = canon.AppendList(o.B, x.Field, appendPerm)
+	o.Int("next", int64(x.Next))
+	o.Int("passes", int64(x.Passes))
+	o.Int("phys", int64(x.Phys))
+	o.Key("players")
+	o.B = canon.AppendList(o.B, x.Players, appendPlayer)
+	o.Int("prio", int64(x.Prio))
 	if len(x.Queue) > 0 {
-		o.key("queue")
-		o.b = appendList(o.b, x.Queue, appendPending)
+		o.Key("queue")
+		o.B = canon.AppendList(o.B, x.Queue, appendPending)
 	}
 	if x.Res != nil {
-		o.key("res")
-		o.b = appendRes(o.b, x.Res)
+		o.Key("res")
+		o.B = appendRes(o.B, x.Res)
 	}
 	if x.Result != nil {
-		o.key("result")
-		o.b = appendMarshal(o.b, x.Result)
+		o.Key("result")
+		o.B = appendMarshal(o.B, x.Result)
 	}
-	o.key("seed")
-	o.b = rooms.AppendString(o.b, x.Seed)
-	o.key("serial")
-	o.b = strconv.AppendInt(o.b, int64(x.Serial), 10)
-	o.key("shuffles")
-	o.b = strconv.AppendInt(o.b, int64(x.Shuffles), 10)
-	o.key("stack")
-	o.b = appendList(o.b, x.Stack, appendItem)
-	o.key("step")
-	o.b = strconv.AppendInt(o.b, int64(x.Step), 10)
-	o.key("ts")
-	o.b = strconv.AppendInt(o.b, int64(x.TS), 10)
-	o.key("turn")
-	o.b = strconv.AppendInt(o.b, int64(x.Turn), 10)
-	return append(o.b, '}')
+	o.String("seed", x.Seed)
+	o.Int("serial", int64(x.Serial))
+	o.Int("shuffles", int64(x.Shuffles))
+	o.Key("stack")
+	o.B = canon.AppendList(o.B, x.Stack, appendItem)
+	o.Int("step", int64(x.Step))
+	o.Int("ts", int64(x.TS))
+	o.Int("turn", int64(x.Turn))
+	return o.Close()
 }
 
 // appendCardView appends x's canonical JSON.
 func appendCardView(b []byte, x *CardView) []byte {
 	if e := x.enc; e != nil {
-		return append(rooms.AppendString(append(b, e.pre...), x.ID), e.post...)
+		return append(canon.AppendString(append(b, e.pre...), x.ID), e.post...)
 	}
-	o := objectWriter{b: append(b, '{')}
-	if len(x.CardTypes) > 0 {
-		o.key("card_types")
-		o.b = rooms.AppendStrings(o.b, x.CardTypes)
-	}
-	if len(x.ColorIdentity) > 0 {
-		o.key("color_identity")
-		o.b = rooms.AppendStrings(o.b, x.ColorIdentity)
-	}
-	if x.FunctionalID != "" {
-		o.key("functional_id")
-		o.b = rooms.AppendString(o.b, x.FunctionalID)
-	}
-	o.key("id")
-	o.b = rooms.AppendString(o.b, x.ID)
-	if len(x.Keywords) > 0 {
-		o.key("keywords")
-		o.b = rooms.AppendStrings(o.b, x.Keywords)
-	}
-	if x.Loyalty != "" {
-		o.key("loyalty")
-		o.b = rooms.AppendString(o.b, x.Loyalty)
-	}
-	if x.ManaCost != "" {
-		o.key("mana_cost")
-		o.b = rooms.AppendString(o.b, x.ManaCost)
-	}
-	o.key("name")
-	o.b = rooms.AppendString(o.b, x.Name)
-	if x.Power != "" {
-		o.key("power")
-		o.b = rooms.AppendString(o.b, x.Power)
-	}
-	if x.RulesText != "" {
-		o.key("rules_text")
-		o.b = rooms.AppendString(o.b, x.RulesText)
-	}
-	if x.Token {
-		o.key("token")
-		o.b = strconv.AppendBool(o.b, x.Token)
-	}
-	if x.Toughness != "" {
-		o.key("toughness")
-		o.b = rooms.AppendString(o.b, x.Toughness)
-	}
-	o.key("type_line")
-	o.b = rooms.AppendString(o.b, x.TypeLine)
-	return append(o.b, '}')
+	o := canon.OpenObject(b)
+	o.OptStrings("card_types", x.CardTypes)
+	o.OptStrings("color_identity", x.ColorIdentity)
+	o.OptString("functional_id", x.FunctionalID)
+	o.String("id", x.ID)
+	o.OptStrings("keywords", x.Keywords)
+	o.OptString("loyalty", x.Loyalty)
+	o.OptString("mana_cost", x.ManaCost)
+	o.String("name", x.Name)
+	o.OptString("power", x.Power)
+	o.OptString("rules_text", x.RulesText)
+	o.OptBool("token", x.Token)
+	o.OptString("toughness", x.Toughness)
+	o.String("type_line", x.TypeLine)
+	return o.Close()
 }
 
 // appendCounter appends x's canonical JSON.
 func appendCounter(b []byte, x *Counter) []byte {
-	o := objectWriter{b: append(b, '{')}
-	o.key("count")
-	o.b = strconv.AppendInt(o.b, int64(x.Count), 10)
-	o.key("kind")
-	o.b = rooms.AppendString(o.b, x.Kind)
-	return append(o.b, '}')
+	o := canon.OpenObject(b)
+	o.Int("count", int64(x.Count))
+	o.String("kind", x.Kind)
+	return o.Close()
 }
 
 // appendPermanentView appends x's canonical JSON.
 func appendPermanentView(b []byte, x *PermanentView) []byte {
-	o := objectWriter{b: append(b, '{')}
-	if x.AttachedTo != "" {
-		o.key("attached_to")
-		o.b = rooms.AppendString(o.b, x.AttachedTo)
-	}
-	if x.Attacking {
-		o.key("attacking")
-		o.b = strconv.AppendBool(o.b, x.Attacking)
-	}
-	if x.AttackingPlaneswalker != "" {
-		o.key("attacking_planeswalker")
-		o.b = rooms.AppendString(o.b, x.AttackingPlaneswalker)
-	}
-	if x.AttackingPlayer != "" {
-		o.key("attacking_player")
-		o.b = rooms.AppendString(o.b, x.AttackingPlayer)
-	}
-	if len(x.Blocking) > 0 {
-		o.key("blocking")
-		o.b = rooms.AppendStrings(o.b, x.Blocking)
-	}
-	o.key("card")
-	o.b = appendCardView(o.b, &x.Card)
-	if x.ChosenColor != "" {
-		o.key("chosen_color")
-		o.b = rooms.AppendString(o.b, x.ChosenColor)
-	}
-	o.key("controller")
-	o.b = rooms.AppendString(o.b, x.Controller)
+	o := canon.OpenObject(b)
+	o.OptString("attached_to", x.AttachedTo)
+	o.OptBool("attacking", x.Attacking)
+	o.OptString("attacking_planeswalker", x.AttackingPlaneswalker)
+	o.OptString("attacking_player", x.AttackingPlayer)
+	o.OptStrings("blocking", x.Blocking)
+	o.Key("card")
+	o.B = appendCardView(o.B, &x.Card)
+	o.OptString("chosen_color", x.ChosenColor)
+	o.String("controller", x.Controller)
 	if len(x.Counters) > 0 {
-		o.key("counters")
-		o.b = appendList(o.b, x.Counters, appendCounter)
+		o.Key("counters")
+		o.B = canon.AppendList(o.B, x.Counters, appendCounter)
 	}
-	if x.Damage != 0 {
-		o.key("damage")
-		o.b = strconv.AppendInt(o.b, int64(x.Damage), 10)
-	}
-	if len(x.GrantedKeywords) > 0 {
-		o.key("granted_keywords")
-		o.b = rooms.AppendStrings(o.b, x.GrantedKeywords)
-	}
-	o.key("id")
-	o.b = rooms.AppendString(o.b, x.ID)
-	if x.IsCommander {
-		o.key("is_commander")
-		o.b = strconv.AppendBool(o.b, x.IsCommander)
-	}
-	if x.NamedCard != "" {
-		o.key("named_card")
-		o.b = rooms.AppendString(o.b, x.NamedCard)
-	}
-	o.key("owner")
-	o.b = rooms.AppendString(o.b, x.Owner)
-	if x.PhysicalCard != "" {
-		o.key("physical_card")
-		o.b = rooms.AppendString(o.b, x.PhysicalCard)
-	}
-	if x.SkipsNextUntap {
-		o.key("skips_next_untap")
-		o.b = strconv.AppendBool(o.b, x.SkipsNextUntap)
-	}
-	if x.SummoningSick {
-		o.key("summoning_sick")
-		o.b = strconv.AppendBool(o.b, x.SummoningSick)
-	}
-	if x.Tapped {
-		o.key("tapped")
-		o.b = strconv.AppendBool(o.b, x.Tapped)
-	}
-	return append(o.b, '}')
+	o.OptInt("damage", int64(x.Damage))
+	o.OptStrings("granted_keywords", x.GrantedKeywords)
+	o.String("id", x.ID)
+	o.OptBool("is_commander", x.IsCommander)
+	o.OptString("named_card", x.NamedCard)
+	o.String("owner", x.Owner)
+	o.OptString("physical_card", x.PhysicalCard)
+	o.OptBool("skips_next_untap", x.SkipsNextUntap)
+	o.OptBool("summoning_sick", x.SummoningSick)
+	o.OptBool("tapped", x.Tapped)
+	return o.Close()
 }
 
 // appendStackTarget appends x's canonical JSON.
 func appendStackTarget(b []byte, x *StackTarget) []byte {
-	o := objectWriter{b: append(b, '{')}
-	if x.ID != "" {
-		o.key("id")
-		o.b = rooms.AppendString(o.b, x.ID)
-	}
-	o.key("kind")
-	o.b = rooms.AppendString(o.b, x.Kind)
-	if x.Player != "" {
-		o.key("player")
-		o.b = rooms.AppendString(o.b, x.Player)
-	}
-	return append(o.b, '}')
+	o := canon.OpenObject(b)
+	o.OptString("id", x.ID)
+	o.String("kind", x.Kind)
+	o.OptString("player", x.Player)
+	return o.Close()
 }
 
 // appendStackItemView appends x's canonical JSON.
 func appendStackItemView(b []byte, x *StackItemView) []byte {
-	o := objectWriter{b: append(b, '{')}
+	o := canon.OpenObject(b)
 	if x.Card != nil {
-		o.key("card")
-		o.b = appendCardView(o.b, x.Card)
+		o.Key("card")
+		o.B = appendCardView(o.B, x.Card)
 	}
-	o.key("controller")
-	o.b = rooms.AppendString(o.b, x.Controller)
-	o.key("description")
-	o.b = rooms.AppendString(o.b, x.Description)
-	o.key("id")
-	o.b = rooms.AppendString(o.b, x.ID)
-	o.key("kind")
-	o.b = rooms.AppendString(o.b, x.Kind)
-	if x.PhysicalCard != "" {
-		o.key("physical_card")
-		o.b = rooms.AppendString(o.b, x.PhysicalCard)
-	}
-	if x.Source != "" {
-		o.key("source")
-		o.b = rooms.AppendString(o.b, x.Source)
-	}
+	o.String("controller", x.Controller)
+	o.String("description", x.Description)
+	o.String("id", x.ID)
+	o.String("kind", x.Kind)
+	o.OptString("physical_card", x.PhysicalCard)
+	o.OptString("source", x.Source)
 	if len(x.Targets) > 0 {
-		o.key("targets")
-		o.b = appendList(o.b, x.Targets, appendStackTarget)
+		o.Key("targets")
+		o.B = canon.AppendList(o.B, x.Targets, appendStackTarget)
 	}
-	return append(o.b, '}')
+	return o.Close()
 }
 
 // appendZonePile appends x's canonical JSON.
 func appendZonePile(b []byte, x *ZonePile) []byte {
-	o := objectWriter{b: append(b, '{')}
-	o.key("cards")
-	o.b = appendList(o.b, x.Cards, appendCardView)
-	o.key("player_id")
-	o.b = rooms.AppendString(o.b, x.PlayerID)
-	return append(o.b, '}')
+	o := canon.OpenObject(b)
+	o.Key("cards")
+	o.B = canon.AppendList(o.B, x.Cards, appendCardView)
+	o.String("player_id", x.PlayerID)
+	return o.Close()
 }
 
 // appendEmblemView appends x's canonical JSON.
 func appendEmblemView(b []byte, x *EmblemView) []byte {
-	o := objectWriter{b: append(b, '{')}
-	if len(x.Abilities) > 0 {
-		o.key("abilities")
-		o.b = rooms.AppendStrings(o.b, x.Abilities)
-	}
-	o.key("controller")
-	o.b = rooms.AppendString(o.b, x.Controller)
-	o.key("id")
-	o.b = rooms.AppendString(o.b, x.ID)
-	return append(o.b, '}')
+	o := canon.OpenObject(b)
+	o.OptStrings("abilities", x.Abilities)
+	o.String("controller", x.Controller)
+	o.String("id", x.ID)
+	return o.Close()
 }
 
 // appendSelfView appends x's canonical JSON.
 func appendSelfView(b []byte, x *SelfView) []byte {
-	o := objectWriter{b: append(b, '{')}
-	if x.AI {
-		o.key("ai")
-		o.b = strconv.AppendBool(o.b, x.AI)
-	}
-	if x.Connected != nil {
-		o.key("connected")
-		o.b = strconv.AppendBool(o.b, *x.Connected)
-	}
+	o := canon.OpenObject(b)
+	o.OptBool("ai", x.AI)
+	o.OptBoolPtr("connected", x.Connected)
 	if len(x.Counters) > 0 {
-		o.key("counters")
-		o.b = appendList(o.b, x.Counters, appendCounter)
+		o.Key("counters")
+		o.B = canon.AppendList(o.B, x.Counters, appendCounter)
 	}
-	if x.Eliminated {
-		o.key("eliminated")
-		o.b = strconv.AppendBool(o.b, x.Eliminated)
-	}
-	o.key("library_size")
-	o.b = strconv.AppendInt(o.b, int64(x.LibrarySize), 10)
-	o.key("life")
-	o.b = strconv.AppendInt(o.b, int64(x.Life), 10)
-	o.key("maximum_hand_size")
+	o.OptBool("eliminated", x.Eliminated)
+	o.Int("library_size", int64(x.LibrarySize))
+	o.Int("life", int64(x.Life))
+	o.Key("maximum_hand_size")
 	switch m := x.MaximumHandSize.(type) {
 	case string:
-		o.b = rooms.AppendString(o.b, m)
+		o.B = canon.AppendString(o.B, m)
 	case HandLimit:
-		o.b = strconv.AppendInt(append(o.b, `{"cards":`...), int64(m.Cards), 10)
-		o.b = append(o.b, '}')
+		ho := canon.OpenObject(o.B)
+		ho.Int("cards", int64(m.Cards))
+		o.B = ho.Close()
 	default:
-		o.b = appendMarshal(o.b, x.MaximumHandSize)
+		o.B = appendMarshal(o.B, x.MaximumHandSize)
 	}
-	if len(x.Statuses) > 0 {
-		o.key("statuses")
-		o.b = rooms.AppendStrings(o.b, x.Statuses)
-	}
-	return append(o.b, '}')
+	o.OptStrings("statuses", x.Statuses)
+	return o.Close()
 }
 
 // appendOpponentView appends x's canonical JSON.
 func appendOpponentView(b []byte, x *OpponentView) []byte {
-	o := objectWriter{b: append(b, '{')}
-	if x.AI {
-		o.key("ai")
-		o.b = strconv.AppendBool(o.b, x.AI)
-	}
-	if x.Connected != nil {
-		o.key("connected")
-		o.b = strconv.AppendBool(o.b, *x.Connected)
-	}
+	o := canon.OpenObject(b)
+	o.OptBool("ai", x.AI)
+	o.OptBoolPtr("connected", x.Connected)
 	if len(x.Counters) > 0 {
-		o.key("counters")
-		o.b = appendList(o.b, x.Counters, appendCounter)
+		o.Key("counters")
+		o.B = canon.AppendList(o.B, x.Counters, appendCounter)
 	}
-	if x.Eliminated {
-		o.key("eliminated")
-		o.b = strconv.AppendBool(o.b, x.Eliminated)
-	}
-	o.key("graveyard_size")
-	o.b = strconv.AppendInt(o.b, int64(x.GraveyardSize), 10)
-	o.key("hand_size")
-	o.b = strconv.AppendInt(o.b, int64(x.HandSize), 10)
-	o.key("library_size")
-	o.b = strconv.AppendInt(o.b, int64(x.LibrarySize), 10)
-	o.key("life")
-	o.b = strconv.AppendInt(o.b, int64(x.Life), 10)
-	o.key("player_id")
-	o.b = rooms.AppendString(o.b, x.PlayerID)
-	if len(x.Statuses) > 0 {
-		o.key("statuses")
-		o.b = rooms.AppendStrings(o.b, x.Statuses)
-	}
-	return append(o.b, '}')
+	o.OptBool("eliminated", x.Eliminated)
+	o.Int("graveyard_size", int64(x.GraveyardSize))
+	o.Int("hand_size", int64(x.HandSize))
+	o.Int("library_size", int64(x.LibrarySize))
+	o.Int("life", int64(x.Life))
+	o.String("player_id", x.PlayerID)
+	o.OptStrings("statuses", x.Statuses)
+	return o.Close()
 }
 
 // appendCommanderDamage appends x's canonical JSON.
 func appendCommanderDamage(b []byte, x *CommanderDamage) []byte {
-	o := objectWriter{b: append(b, '{')}
-	o.key("amount")
-	o.b = strconv.AppendInt(o.b, int64(x.Amount), 10)
-	o.key("commander")
-	o.b = rooms.AppendString(o.b, x.Commander)
-	o.key("damaged")
-	o.b = rooms.AppendString(o.b, x.Damaged)
-	return append(o.b, '}')
+	o := canon.OpenObject(b)
+	o.Int("amount", int64(x.Amount))
+	o.String("commander", x.Commander)
+	o.String("damaged", x.Damaged)
+	return o.Close()
 }
 
 // appendCommanderTax appends x's canonical JSON.
 func appendCommanderTax(b []byte, x *CommanderTax) []byte {
-	o := objectWriter{b: append(b, '{')}
-	if x.Casts != 0 {
-		o.key("casts")
-		o.b = strconv.AppendInt(o.b, int64(x.Casts), 10)
-	}
-	o.key("commander")
-	o.b = rooms.AppendString(o.b, x.Commander)
-	if x.Tax != 0 {
-		o.key("tax")
-		o.b = strconv.AppendInt(o.b, int64(x.Tax), 10)
-	}
-	return append(o.b, '}')
+	o := canon.OpenObject(b)
+	o.OptInt("casts", int64(x.Casts))
+	o.String("commander", x.Commander)
+	o.OptInt("tax", int64(x.Tax))
+	return o.Close()
 }
 
 // appendCommanderIdentity appends x's canonical JSON.
 func appendCommanderIdentity(b []byte, x *CommanderIdentity) []byte {
-	o := objectWriter{b: append(b, '{')}
-	if len(x.ColorIdentity) > 0 {
-		o.key("color_identity")
-		o.b = rooms.AppendStrings(o.b, x.ColorIdentity)
-	}
-	o.key("commander")
-	o.b = rooms.AppendString(o.b, x.Commander)
-	if x.Name != "" {
-		o.key("name")
-		o.b = rooms.AppendString(o.b, x.Name)
-	}
-	return append(o.b, '}')
+	o := canon.OpenObject(b)
+	o.OptStrings("color_identity", x.ColorIdentity)
+	o.String("commander", x.Commander)
+	o.OptString("name", x.Name)
+	return o.Close()
 }

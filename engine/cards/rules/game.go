@@ -185,7 +185,7 @@ func Load(cards Cards, data []byte) (*Game, error) {
 	if err := dec.Decode(&g.st); err != nil {
 		return nil, fmt.Errorf("rules: %w", err)
 	}
-	if again := g.st.AppendCanonical(make([]byte, 0, len(data))); !bytes.Equal(again, data) {
+	if again := appendState(make([]byte, 0, len(data)), &g.st); !bytes.Equal(again, data) {
 		return nil, fmt.Errorf("rules: the state is not in its canonical form")
 	}
 	if err := g.st.check(); err != nil {
@@ -306,7 +306,7 @@ func (r *Res) seats() []int {
 }
 
 // State returns the canonical bytes of the whole state.
-func (g *Game) State() ([]byte, error) { return g.st.AppendCanonical(make([]byte, 0, 8192)), nil }
+func (g *Game) State() ([]byte, error) { return g.st.AppendCanonical(make([]byte, 0, 8192)) }
 
 // Result returns the verdict once the game is over.
 func (g *Game) Result() *rooms.Result {

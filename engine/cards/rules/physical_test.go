@@ -88,7 +88,7 @@ func TestPhysicalCardFollowsTheCardThroughZones(t *testing.T) {
 	if got := g.View(0).(View).MyHand; !slices.ContainsFunc(got, func(c CardView) bool { return c.ID == bear }) {
 		t.Fatalf("the hand %v does not hold %s", got, bear)
 	}
-	if strings.Contains(string(g.View(1).(View).AppendCanonical(nil)), `"`+bear+`"`) {
+	if enc, _ := g.View(1).(View).AppendCanonical(nil); strings.Contains(string(enc), `"`+bear+`"`) {
 		t.Fatal("the opponent still sees the card now in a hand")
 	}
 }

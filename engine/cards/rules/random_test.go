@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/storyloom/storyloom/engine/canon"
+	"github.com/storyloom/storyloom/engine/canon/canontest"
 	"github.com/storyloom/storyloom/engine/rng"
 	"github.com/storyloom/storyloom/engine/rooms"
 )
@@ -170,23 +170,18 @@ func TestRandomGamesTerminate(t *testing.T) {
 }
 
 // checkPrivacy checks the state's and every view's direct encoders
-// against canon.Marshal, and fails when a seat's view or actions, or the spectator's
-// view, carry the id of a card in another seat's hand (unless that hand is
+// against encoding/json (canontest.Check), and fails when a seat's view or
+// actions, or the spectator's view, carry the id of a card in another seat's hand (unless that hand is
 // being revealed to the seat) or the seed (when it is long enough to be
 // told from ordinary text; hosts draw long seeds).
 func checkPrivacy(t testing.TB, g *Game) {
 	t.Helper()
-	want, _ := canon.Marshal(&g.st)
+	want := canontest.Check(t, &g.st)
 	if got, _ := g.State(); !bytes.Equal(got, want) {
-		t.Fatalf("the state encodes itself as\n%s\nnot as\n%s", got, want)
+		t.Fatalf("the state is\n%s\nnot as it encodes itself\n%s", got, want)
 	}
 	for s := -1; s < len(g.st.Players); s++ {
-		view, _ := json.Marshal(g.View(s))
-		want, _ := canon.Marshal(g.View(s))
-		if got := g.View(s).(View).AppendCanonical(nil); !bytes.Equal(got, want) {
-			t.Fatalf("seat %d's view encodes itself as\n%s\nnot as\n%s", s, got, want)
-		}
-		text := string(view)
+		text := string(canontest.Check(t, g.View(s).(View)))
 		if s >= 0 {
 			acts, _ := json.Marshal(g.Actions(s))
 			text += string(acts)

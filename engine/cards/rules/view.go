@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/cards/card"
 	"github.com/storyloom/storyloom/engine/rooms"
 )
@@ -510,30 +511,34 @@ func (g *Game) revealed(seat int) []CardView {
 	return out
 }
 
-// AppendCanonical appends the view's canonical JSON (rooms.CanonicalView):
-// exactly canon.Marshal's bytes, with the members every receiver shares
-// encoded once per state. A view not made by ViewSeats is encoded with
-// canon.Marshal; one made by it must not have its shared members replaced.
+// AppendCanonical appends the view's canonical JSON (canon.Appender), with
+// the members every receiver shares encoded once per state. A view not
+// made by ViewSeats goes through encoding/json; one made by it must not
+// have its shared members replaced.
 //
 // b grows once, by about the view's length (ownSize estimates the
 // receiver's own members): a view is tens of kilobytes, and a larger
 // allocation than it needs costs its zeroing (and, past 32 KB, the
 // runtime's large-object path).
-func (v View) AppendCanonical(b []byte) []byte {
+func (v View) AppendCanonical(b []byte) ([]byte, error) {
 	sh := v.shared
 	if sh == nil {
-		return appendMarshal(b, v)
+		type fields View // View without its methods
+		enc, err := canon.Marshal(fields(v))
+		return append(b, enc...), err
 	}
 	if sh.enc == nil {
 		sh.enc = sh.encode()
 	}
 	const head, turn = `{"active_player":`, `,"turn":`
 	size := len(head) + len(v.ActivePlayer) + 3 + len(sh.enc.block) + v.ownSize() + 1 + len(sh.enc.stack) + len(turn) + 20 + 1
-	b = rooms.AppendString(append(slices.Grow(b, size), head...), v.ActivePlayer)
-	b = append(append(b, ','), sh.enc.block...)
-	b = append(append(v.appendOwn(b), ','), sh.enc.stack...)
-	b = strconv.AppendInt(append(b, turn...), int64(v.Turn), 10)
-	return append(b, '}')
+	o := canon.OpenObject(slices.Grow(b, size))
+	o.String("active_player", v.ActivePlayer)
+	o.Member(sh.enc.block)
+	v.appendOwn(&o)
+	o.Member(sh.enc.stack)
+	o.Int("turn", int64(v.Turn))
+	return o.Close(), nil
 }
 
 // ownSize is an estimate of the length appendOwn appends: exact for the
@@ -562,43 +567,33 @@ func (v *View) ownSize() int {
 	return n
 }
 
-// appendOwn appends the members of v that are the receiver's own, those
+// appendOwn writes the members of v that are the receiver's own, those
 // between graveyards and stack in key order (mana_pool, me, my_hand,
-// opponents, phase, players, priority_player, revealed), each after a
-// comma.
-func (v *View) appendOwn(b []byte) []byte {
-	o := objectWriter{b: b, some: true}
-	if len(v.ManaPool) > 0 {
-		o.key("mana_pool")
-		o.b = rooms.AppendStrings(o.b, v.ManaPool)
-	}
+// opponents, phase, players, priority_player, revealed).
+func (v *View) appendOwn(o *canon.Object) {
+	o.OptStrings("mana_pool", v.ManaPool)
 	if v.Me != nil {
-		o.key("me")
-		o.b = appendSelfView(o.b, v.Me)
+		o.Key("me")
+		o.B = appendSelfView(o.B, v.Me)
 	}
 	if len(v.MyHand) > 0 {
-		o.key("my_hand")
-		o.b = appendList(o.b, v.MyHand, appendCardView)
+		o.Key("my_hand")
+		o.B = canon.AppendList(o.B, v.MyHand, appendCardView)
 	}
 	if len(v.Opponents) > 0 {
-		o.key("opponents")
-		o.b = appendList(o.b, v.Opponents, appendOpponentView)
+		o.Key("opponents")
+		o.B = canon.AppendList(o.B, v.Opponents, appendOpponentView)
 	}
-	o.key("phase")
-	o.b = rooms.AppendString(o.b, v.Phase)
+	o.String("phase", v.Phase)
 	if len(v.Players) > 0 {
-		o.key("players")
-		o.b = appendList(o.b, v.Players, appendOpponentView)
+		o.Key("players")
+		o.B = canon.AppendList(o.B, v.Players, appendOpponentView)
 	}
-	if v.PriorityPlayer != "" {
-		o.key("priority_player")
-		o.b = rooms.AppendString(o.b, v.PriorityPlayer)
-	}
+	o.OptString("priority_player", v.PriorityPlayer)
 	if len(v.Revealed) > 0 {
-		o.key("revealed")
-		o.b = appendList(o.b, v.Revealed, appendCardView)
+		o.Key("revealed")
+		o.B = canon.AppendList(o.B, v.Revealed, appendCardView)
 	}
-	return o.b
 }
 
 // sharedEnc is the canonical encoding of the shared members, in one
@@ -610,38 +605,37 @@ type sharedEnc struct{ block, stack []byte }
 
 // encode encodes the shared members into one buffer of about their length.
 func (sh *sharedView) encode() *sharedEnc {
-	o := objectWriter{b: make([]byte, 0, sh.size())}
-	o.key("battlefield")
-	o.b = appendList(o.b, sh.Battlefield, appendPermanentView)
+	o := canon.OpenObject(make([]byte, 0, sh.size()))
+	o.Key("battlefield")
+	o.B = canon.AppendList(o.B, sh.Battlefield, appendPermanentView)
 	if len(sh.Command) > 0 {
-		o.key("command")
-		o.b = appendList(o.b, sh.Command, appendZonePile)
+		o.Key("command")
+		o.B = canon.AppendList(o.B, sh.Command, appendZonePile)
 	}
 	if len(sh.CommanderDamage) > 0 {
-		o.key("commander_damage")
-		o.b = appendList(o.b, sh.CommanderDamage, appendCommanderDamage)
+		o.Key("commander_damage")
+		o.B = canon.AppendList(o.B, sh.CommanderDamage, appendCommanderDamage)
 	}
 	if len(sh.CommanderIdentity) > 0 {
-		o.key("commander_identity")
-		o.b = appendList(o.b, sh.CommanderIdentity, appendCommanderIdentity)
+		o.Key("commander_identity")
+		o.B = canon.AppendList(o.B, sh.CommanderIdentity, appendCommanderIdentity)
 	}
 	if len(sh.CommanderTax) > 0 {
-		o.key("commander_tax")
-		o.b = appendList(o.b, sh.CommanderTax, appendCommanderTax)
+		o.Key("commander_tax")
+		o.B = canon.AppendList(o.B, sh.CommanderTax, appendCommanderTax)
 	}
 	if len(sh.Emblems) > 0 {
-		o.key("emblems")
-		o.b = appendList(o.b, sh.Emblems, appendEmblemView)
+		o.Key("emblems")
+		o.B = canon.AppendList(o.B, sh.Emblems, appendEmblemView)
 	}
-	o.key("exile")
-	o.b = appendList(o.b, sh.Exile, appendZonePile)
-	o.key("graveyards")
-	o.b = appendList(o.b, sh.Graveyards, appendZonePile)
-	n := len(o.b)
-	o.some = false
-	o.key("stack")
-	o.b = appendList(o.b, sh.Stack, appendStackItemView)
-	return &sharedEnc{block: o.b[:n:n], stack: o.b[n:]}
+	o.Key("exile")
+	o.B = canon.AppendList(o.B, sh.Exile, appendZonePile)
+	o.Key("graveyards")
+	o.B = canon.AppendList(o.B, sh.Graveyards, appendZonePile)
+	n := len(o.B)
+	o.Key("stack") // after a comma, at n
+	o.B = canon.AppendList(o.B, sh.Stack, appendStackItemView)
+	return &sharedEnc{block: o.B[1:n:n], stack: o.B[n+1:]} // without the '{' and the comma
 }
 
 // size is an estimate of the length of the shared members' encoding:

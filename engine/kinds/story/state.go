@@ -3,7 +3,6 @@ package story
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/core"
@@ -149,66 +148,45 @@ func (s *State) AppendCanonical(b []byte) ([]byte, error) {
 	if b == nil { // room for the usual state, so it is written in one buffer
 		b = make([]byte, 0, 128+24*len(s.vars)+16*len(s.visits))
 	}
-	b = append(b, `{"currentNodeId":`...)
-	b = canon.AppendString(b, s.NodeID())
-	if e := s.EndingID(); e != "" {
-		b = append(b, `,"endingId":`...)
-		b = canon.AppendString(b, e)
-	}
-	b = append(b, `,"turn":`...)
-	b = appendInt(b, s.turn)
-	b = append(b, `,"unlockedAchievements":[`...)
+	o := canon.OpenObject(b)
+	o.String("currentNodeId", s.NodeID())
+	o.OptString("endingId", s.EndingID())
+	o.Int("turn", s.turn)
+	o.Key("unlockedAchievements")
+	o.B = append(o.B, '[')
 	first := true
 	for i, on := range s.achieved {
 		if on {
 			if !first {
-				b = append(b, ',')
+				o.B = append(o.B, ',')
 			}
 			first = false
-			b = canon.AppendString(b, s.c.Achievements[i].ID)
+			o.B = canon.AppendString(o.B, s.c.Achievements[i].ID)
 		}
 	}
-	b = append(b, `],"variables":{`...)
-	for n, i := range ix.varOrder {
-		if n > 0 {
-			b = append(b, ',')
-		}
-		b = canon.AppendString(b, s.c.Variables[i].ID)
-		b = append(b, ':')
-		switch ix.varType[i] {
+	o.B = append(o.B, ']')
+	// The variables and visit counts are objects keyed by the content's
+	// ids, in the canonical order the content index holds.
+	o.Key("variables")
+	vars := canon.OpenObject(o.B)
+	for _, i := range ix.varOrder {
+		switch id := s.c.Variables[i].ID; ix.varType[i] {
 		case vtBool:
-			b = strconv.AppendBool(b, s.vars[i] != 0)
+			vars.Bool(id, s.vars[i] != 0)
 		case vtString:
-			b = canon.AppendString(b, s.strs[i])
+			vars.String(id, s.strs[i])
 		default:
-			b = appendInt(b, s.vars[i])
+			vars.Int(id, s.vars[i])
 		}
 	}
-	b = append(b, `},"visitedCounts":{`...)
-	first = true
+	o.B = vars.Close()
+	o.Key("visitedCounts")
+	visits := canon.OpenObject(o.B)
 	for _, i := range ix.nodeOrder {
-		n := s.visits[i]
-		if n == 0 {
-			continue
-		}
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = canon.AppendString(b, s.c.Nodes[i].ID)
-		b = append(b, ':')
-		b = appendInt(b, n)
+		visits.OptInt(s.c.Nodes[i].ID, s.visits[i])
 	}
-	return append(b, "}}"...), nil
-}
-
-// appendInt appends n in canonical number form: its decimal digits when
-// a float64 holds it exactly, as every count and bounded variable does.
-func appendInt(b []byte, n int64) []byte {
-	if n > -1<<53 && n < 1<<53 {
-		return strconv.AppendInt(b, n, 10)
-	}
-	return canon.AppendNumber(b, float64(n))
+	o.B = visits.Close()
+	return o.Close(), nil
 }
 
 // decodeState reads a state's wire form strictly and judges it against c

@@ -3,7 +3,6 @@ package story
 import (
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/core"
@@ -52,68 +51,62 @@ type ViewEnding struct {
 // bytes canon.Canonicalize makes of its encoding/json form, written
 // directly: a scene is projected after every choice.
 func (v View) AppendCanonical(b []byte) ([]byte, error) {
-	b = append(b, `{"achievements":[`...)
-	for i, a := range v.Achievements {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '{')
-		if a.DescriptionKey != "" {
-			b = append(b, `"descriptionKey":`...)
-			b = canon.AppendString(b, string(a.DescriptionKey))
-			b = append(b, ',')
-		}
-		b = append(b, `"id":`...)
-		b = canon.AppendString(b, a.ID)
-		b = append(b, `,"titleKey":`...)
-		b = canon.AppendString(b, string(a.TitleKey))
-		b = append(b, '}')
+	if b == nil { // room for the usual view, so it is written in one buffer
+		b = make([]byte, 0, 64+96*len(v.Variables)+96*len(v.Achievements))
 	}
-	b = append(b, ']')
+	o := canon.OpenObject(b)
+	o.Key("achievements")
+	o.B = canon.AppendList(o.B, v.Achievements, func(b []byte, a *ViewAchievement) []byte {
+		ao := canon.OpenObject(b)
+		ao.OptString("descriptionKey", string(a.DescriptionKey))
+		ao.String("id", a.ID)
+		ao.String("titleKey", string(a.TitleKey))
+		return ao.Close()
+	})
 	if e := v.Ending; e != nil {
-		b = append(b, `,"ending":{"endingId":`...)
-		b = canon.AppendString(b, e.EndingID)
-		b = append(b, `,"outcome":`...)
-		b = canon.AppendString(b, e.Outcome)
-		b = append(b, `,"titleKey":`...)
-		b = canon.AppendString(b, string(e.TitleKey))
-		b = append(b, '}')
+		o.Key("ending")
+		eo := canon.OpenObject(o.B)
+		eo.String("endingId", e.EndingID)
+		eo.String("outcome", e.Outcome)
+		eo.String("titleKey", string(e.TitleKey))
+		o.B = eo.Close()
 	}
-	b = append(b, `,"turn":`...)
-	b = appendInt(b, v.Turn)
-	b = append(b, `,"variables":[`...)
-	for i, x := range v.Variables {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"id":`...)
-		b = canon.AppendString(b, x.ID)
-		b = append(b, `,"labelKey":`...)
-		b = canon.AppendString(b, string(x.LabelKey))
-		if x.Max != nil {
-			b = append(b, `,"max":`...)
-			b = appendInt(b, *x.Max)
-		}
-		if x.Min != nil {
-			b = append(b, `,"min":`...)
-			b = appendInt(b, *x.Min)
-		}
-		b = append(b, `,"value":`...)
-		switch val := x.Value.(type) {
-		case int64:
-			b = appendInt(b, val)
-		case bool:
-			b = strconv.AppendBool(b, val)
-		case string:
-			b = canon.AppendString(b, val)
-		case nil:
-			b = append(b, "null"...)
+	o.Int("turn", v.Turn)
+	for _, x := range v.Variables {
+		switch x.Value.(type) {
+		case int64, bool, string, nil:
 		default:
 			return nil, fmt.Errorf("story: view variable %q holds a %T", x.ID, x.Value)
 		}
-		b = append(b, '}')
 	}
-	return append(b, "]}"...), nil
+	o.Key("variables")
+	o.B = canon.AppendList(o.B, v.Variables, appendViewVariable)
+	return o.Close(), nil
+}
+
+// appendViewVariable appends x, whose value AppendCanonical has checked
+// to be an int64, a bool, a string or nil.
+func appendViewVariable(b []byte, x *ViewVariable) []byte {
+	o := canon.OpenObject(b)
+	o.String("id", x.ID)
+	o.String("labelKey", string(x.LabelKey))
+	if x.Max != nil {
+		o.Int("max", *x.Max)
+	}
+	if x.Min != nil {
+		o.Int("min", *x.Min)
+	}
+	switch val := x.Value.(type) {
+	case int64:
+		o.Int("value", val)
+	case bool:
+		o.Bool("value", val)
+	case string:
+		o.String("value", val)
+	default:
+		o.Null("value")
+	}
+	return o.Close()
 }
 
 // Project implements core.Kind: the View, the same for both audiences.

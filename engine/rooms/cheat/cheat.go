@@ -226,7 +226,7 @@ func sortHand(h []string) {
 }
 
 // State returns the canonical encoding of the game.
-func (st *state) State() ([]byte, error) { return st.appendCanonical(make([]byte, 0, 512)), nil }
+func (st *state) State() ([]byte, error) { return st.AppendCanonical(make([]byte, 0, 512)) }
 
 // CardView is a card as its holder, or everyone after a call, sees it.
 type CardView struct {

@@ -1,131 +1,98 @@
 package cheat
 
 import (
-	"strconv"
-
-	"github.com/storyloom/storyloom/engine/rooms"
+	"github.com/storyloom/storyloom/engine/canon"
 )
 
 // Direct canonical encoders for View and the game state: the exact bytes
-// canon.Marshal gives for them (keys in canonical order, omitempty as
-// encoding/json applies it, nil slices as null), without encoding/json and
-// a re-parse; package rooms' Append functions write the values.
-// TestEncoders compares them with canon.Marshal over whole games.
+// canon.Marshal's encoding/json route gives for them (keys in canonical
+// order, omitempty as encoding/json applies it, nil slices as null),
+// written with package canon's writers. TestEncoders compares them with
+// encoding/json over whole games.
 
-func appendCard(b []byte, c CardView) []byte {
-	b = append(b, `{"id":`...)
-	b = rooms.AppendString(b, c.ID)
-	b = append(b, `,"name":`...)
-	b = rooms.AppendString(b, c.Name)
-	b = append(b, `,"rank":`...)
-	b = rooms.AppendString(b, c.Rank)
-	b = append(b, `,"suit":`...)
-	b = rooms.AppendString(b, c.Suit)
-	return append(b, '}')
+func appendCard(b []byte, c *CardView) []byte {
+	o := canon.OpenObject(b)
+	o.String("id", c.ID)
+	o.String("name", c.Name)
+	o.String("rank", c.Rank)
+	o.String("suit", c.Suit)
+	return o.Close()
 }
 
-// AppendCanonical appends the view's canonical JSON object, exactly as
-// canon.Marshal encodes it (rooms.CanonicalView).
-func (v View) AppendCanonical(b []byte) []byte {
-	b = append(b, `{"active_player":`...)
-	b = rooms.AppendString(b, v.ActivePlayer)
+// AppendCanonical appends the view's canonical JSON object (canon.Appender).
+func (v View) AppendCanonical(b []byte) ([]byte, error) {
+	o := canon.OpenObject(b)
+	o.String("active_player", v.ActivePlayer)
 	if c := v.Claim; c != nil {
-		b = append(b, `,"claim":{"count":`...)
-		b = rooms.AppendInt(b, c.Count)
-		if len(c.Passed) > 0 {
-			b = append(b, `,"passed":`...)
-			b = rooms.AppendStrings(b, c.Passed)
-		}
-		b = append(b, `,"player":`...)
-		b = rooms.AppendString(b, c.Player)
-		b = append(b, `,"rank":`...)
-		b = rooms.AppendString(b, c.Rank)
-		b = append(b, '}')
+		o.Key("claim")
+		co := canon.OpenObject(o.B)
+		co.Int("count", int64(c.Count))
+		co.OptStrings("passed", c.Passed)
+		co.String("player", c.Player)
+		co.String("rank", c.Rank)
+		o.B = co.Close()
 	}
-	b = append(b, `,"game":`...)
-	b = rooms.AppendString(b, v.Game)
+	o.String("game", v.Game)
 	if lc := v.LastCall; lc != nil {
-		b = append(b, `,"last_call":{"caller":`...)
-		b = rooms.AppendString(b, lc.Caller)
-		b = append(b, `,"cards":`...)
-		b = rooms.AppendList(b, lc.Cards, appendCard)
-		b = append(b, `,"picked_up_by":`...)
-		b = rooms.AppendString(b, lc.PickedUpBy)
-		b = append(b, `,"pile_size":`...)
-		b = rooms.AppendInt(b, lc.PileSize)
-		b = append(b, `,"play":`...)
-		b = rooms.AppendInt(b, lc.Play)
-		b = append(b, `,"player":`...)
-		b = rooms.AppendString(b, lc.Player)
-		b = append(b, `,"rank":`...)
-		b = rooms.AppendString(b, lc.Rank)
-		b = append(b, `,"truthful":`...)
-		b = strconv.AppendBool(b, lc.Truthful)
-		b = append(b, '}')
+		o.Key("last_call")
+		lo := canon.OpenObject(o.B)
+		lo.String("caller", lc.Caller)
+		lo.Key("cards")
+		lo.B = canon.AppendList(lo.B, lc.Cards, appendCard)
+		lo.String("picked_up_by", lc.PickedUpBy)
+		lo.Int("pile_size", int64(lc.PileSize))
+		lo.Int("play", int64(lc.Play))
+		lo.String("player", lc.Player)
+		lo.String("rank", lc.Rank)
+		lo.Bool("truthful", lc.Truthful)
+		o.B = lo.Close()
 	}
 	if len(v.MyHand) > 0 {
-		b = append(b, `,"my_hand":`...)
-		b = rooms.AppendList(b, v.MyHand, appendCard)
+		o.Key("my_hand")
+		o.B = canon.AppendList(o.B, v.MyHand, appendCard)
 	}
-	b = append(b, `,"phase":`...)
-	b = rooms.AppendString(b, v.Phase)
-	b = append(b, `,"pile_size":`...)
-	b = rooms.AppendInt(b, v.PileSize)
-	b = append(b, `,"play":`...)
-	b = rooms.AppendInt(b, v.Play)
-	b = append(b, `,"players":`...)
-	b = rooms.AppendList(b, v.Players, func(b []byte, p PlayerView) []byte {
-		b = append(b, `{"hand_size":`...)
-		b = rooms.AppendInt(b, p.HandSize)
-		b = append(b, `,"player_id":`...)
-		b = rooms.AppendString(b, p.PlayerID)
-		return append(b, '}')
+	o.String("phase", v.Phase)
+	o.Int("pile_size", int64(v.PileSize))
+	o.Int("play", int64(v.Play))
+	o.Key("players")
+	o.B = canon.AppendList(o.B, v.Players, func(b []byte, p *PlayerView) []byte {
+		po := canon.OpenObject(b)
+		po.Int("hand_size", int64(p.HandSize))
+		po.String("player_id", p.PlayerID)
+		return po.Close()
 	})
-	b = append(b, `,"rank":`...)
-	b = rooms.AppendString(b, v.Rank)
-	return append(b, '}')
+	o.String("rank", v.Rank)
+	return o.Close(), nil
 }
 
-// appendCanonical appends the state's canonical encoding.
-func (st *state) appendCanonical(b []byte) []byte {
-	b = append(b, `{"count":`...)
-	b = rooms.AppendInt(b, st.Count)
-	b = append(b, `,"hands":`...)
-	b = rooms.AppendList(b, st.Hands, rooms.AppendStrings)
+// AppendCanonical appends the state's canonical encoding (canon.Appender).
+func (st *state) AppendCanonical(b []byte) ([]byte, error) {
+	o := canon.OpenObject(b)
+	o.Int("count", int64(st.Count))
+	o.Key("hands")
+	o.B = canon.AppendList(o.B, st.Hands, func(b []byte, h *[]string) []byte { return canon.AppendStrings(b, *h) })
 	if lc := st.LastCall; lc != nil {
-		b = append(b, `,"last_call":{"caller":`...)
-		b = rooms.AppendInt(b, lc.Caller)
-		b = append(b, `,"cards":`...)
-		b = rooms.AppendStrings(b, lc.Cards)
-		b = append(b, `,"claimer":`...)
-		b = rooms.AppendInt(b, lc.Claimer)
-		b = append(b, `,"loser":`...)
-		b = rooms.AppendInt(b, lc.Loser)
-		b = append(b, `,"pile_size":`...)
-		b = rooms.AppendInt(b, lc.PileSize)
-		b = append(b, `,"play":`...)
-		b = rooms.AppendInt(b, lc.Play)
-		b = append(b, `,"rank":`...)
-		b = rooms.AppendInt(b, lc.Rank)
-		b = append(b, `,"truthful":`...)
-		b = strconv.AppendBool(b, lc.Truthful)
-		b = append(b, '}')
+		o.Key("last_call")
+		lo := canon.OpenObject(o.B)
+		lo.Int("caller", int64(lc.Caller))
+		lo.Strings("cards", lc.Cards)
+		lo.Int("claimer", int64(lc.Claimer))
+		lo.Int("loser", int64(lc.Loser))
+		lo.Int("pile_size", int64(lc.PileSize))
+		lo.Int("play", int64(lc.Play))
+		lo.Int("rank", int64(lc.Rank))
+		lo.Bool("truthful", lc.Truthful)
+		o.B = lo.Close()
 	}
 	if len(st.Passed) > 0 {
-		b = append(b, `,"passed":`...)
-		b = rooms.AppendList(b, st.Passed, strconv.AppendBool)
+		o.Key("passed")
+		o.B = canon.AppendList(o.B, st.Passed, func(b []byte, p *bool) []byte { return canon.AppendBool(b, *p) })
 	}
-	b = append(b, `,"phase":`...)
-	b = rooms.AppendString(b, st.Phase)
-	b = append(b, `,"pile":`...)
-	b = rooms.AppendStrings(b, st.Pile)
-	b = append(b, `,"play":`...)
-	b = rooms.AppendInt(b, st.Play)
-	b = append(b, `,"rank":`...)
-	b = rooms.AppendInt(b, st.Rank)
-	b = append(b, `,"turn":`...)
-	b = rooms.AppendInt(b, st.Turn)
-	b = append(b, `,"winner":`...)
-	b = rooms.AppendInt(b, st.Winner)
-	return append(b, '}')
+	o.String("phase", st.Phase)
+	o.Strings("pile", st.Pile)
+	o.Int("play", int64(st.Play))
+	o.Int("rank", int64(st.Rank))
+	o.Int("turn", int64(st.Turn))
+	o.Int("winner", int64(st.Winner))
+	return o.Close(), nil
 }

@@ -1,37 +1,23 @@
 package cheat
 
 import (
-	"bytes"
 	"fmt"
 	"testing"
 
-	"github.com/storyloom/storyloom/engine/canon"
+	"github.com/storyloom/storyloom/engine/canon/canontest"
 	"github.com/storyloom/storyloom/engine/rng"
 	"github.com/storyloom/storyloom/engine/rooms"
 )
 
 // TestEncoders plays AI games at every table size and requires the direct
 // encoders of the state and of every seat's and the spectator's view to
-// give exactly canon.Marshal's bytes at every step.
+// give exactly encoding/json's bytes, made canonical, at every step.
 func TestEncoders(t *testing.T) {
 	check := func(t *testing.T, st *state) {
 		t.Helper()
-		want, err := canon.Marshal(st)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := st.appendCanonical(nil); !bytes.Equal(got, want) {
-			t.Fatalf("state:\n got: %s\nwant: %s", got, want)
-		}
+		canontest.Check(t, st)
 		for seat := rooms.Spectator; seat < len(st.Hands)+1; seat++ {
-			v := st.View(seat)
-			want, err := canon.Marshal(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := v.(View).AppendCanonical(nil); !bytes.Equal(got, want) {
-				t.Fatalf("view of seat %d:\n got: %s\nwant: %s", seat, got, want)
-			}
+			canontest.Check(t, st.View(seat).(View))
 		}
 	}
 	for n := 2; n <= 8; n++ {
