@@ -219,3 +219,43 @@ func TestPlayCompilesAPackSetFromSource(t *testing.T) {
 		t.Errorf("the attached chapter's choice was not taken:\n%s", out.String())
 	}
 }
+
+// TestPlayResolvesAPublishedPackSet: a site that publishes the worked pack
+// set is played from its built documents, the pack set verified against
+// its resolution; the attached chapter plays, composed on the author's
+// side. A pack set edited after the build is refused whole.
+func TestPlayResolvesAPublishedPackSet(t *testing.T) {
+	static := t.TempDir()
+	if err := os.CopyFS(filepath.Join(static, "packs"), os.DirFS(filepath.Join("..", "engine", "kinds", "story", "testdata", "compose"))); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "site")
+	if err := site.PublishCampaigns(site.Options{Static: os.DirFS(static), Kinds: registeredKinds()}, dir); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(t.TempDir(), "lantern.script")
+	if err := os.WriteFile(script, []byte("lantern\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := dispatch([]string{"play", "-built", dir, "-script", script, "harbour-night"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d; stderr: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "A lantern hangs dry in the ferry shed.") {
+		t.Errorf("the attached chapter does not play from the built documents:\n%s", out.String())
+	}
+
+	idx := filepath.Join(dir, "campaigns", "index.json")
+	data, err := os.ReadFile(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(idx, bytes.Replace(data, []byte(`"id":"lantern-pack"`), []byte(`"id":"lantern-pack-2"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errb.Reset()
+	if code := dispatch([]string{"play", "-memory", "-built", dir}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "invalid_state") || !strings.Contains(errb.String(), "resolution") {
+		t.Errorf("an edited pack set: exit %d, stderr %q", code, errb.String())
+	}
+}
