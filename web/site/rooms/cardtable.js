@@ -283,8 +283,14 @@ export function createCardTable(root, ui) {
       }));
   }
 
+  // The stack, as it was, unless a spell or ability or a name it shows changed.
   function stack(nm) {
     if (!v.stack.length) return null;
+    const shown = v.stack.map((s) => [playerName(s.controller), nm.get(s.source), s.targets.map((t) => nm.get(t.id || t.player))]);
+    return memo(JSON.stringify(["stack", v.stack, shown]), () => stackBuilt(nm));
+  }
+
+  function stackBuilt(nm) {
     return h("section", { class: "card ct-stack", "aria-labelledby": "ct-stack-h" }, h("h2", { id: "ct-stack-h", text: tr("Stack (bottom to top)") }),
       h("ol", {}, v.stack.map((s, i) => h("li", { dataset: { stack: s.id } },
         h("strong", { lang: "en", text: s.card?.name || s.description }), " — ",

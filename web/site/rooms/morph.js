@@ -24,9 +24,11 @@ function update(a, b) {
     if (a.data !== b.data) a.data = b.data;
     return;
   }
-  const want = b.attributes;
-  for (let i = 0; i < want.length; i++) {
-    const { name, value } = want[i];
+  // By name, not through .attributes, whose Attr objects are made on
+  // each read.
+  const want = b.getAttributeNames();
+  for (const name of want) {
+    const value = b.getAttribute(name);
     if (a.getAttribute(name) !== value) a.setAttribute(name, value);
   }
   // Now a has every attribute of b: it has others only if it has more.
@@ -80,6 +82,19 @@ export function createMemo() {
   return memo;
 }
 
+// pairs says whether live's children and fresh's pair up in order, as
+// they do when a view changes what parts say but not which parts there
+// are: as many of each, each kept part where its live node is, each other
+// child of the same kind as the live one in its place. Then nothing moves,
+// and morphChildren updates each pair without matching keys.
+function pairs(live, fresh) {
+  let a = live.firstChild;
+  for (let b = fresh.firstChild; b; b = b.nextSibling, a = a.nextSibling) {
+    if (!a || (b.kept ? b.kept !== a : !same(a, b))) return false;
+  }
+  return !a;
+}
+
 /** morphChildren makes live's children match fresh's, reusing live's nodes. */
 export function morphChildren(live, fresh) {
   const first = fresh.firstChild;
@@ -90,6 +105,16 @@ export function morphChildren(live, fresh) {
       if (old.data !== first.data) old.data = first.data;
       return;
     }
+  }
+  if (pairs(live, fresh)) {
+    for (let a = live.firstChild, b = fresh.firstChild; b;) {
+      const nextA = a.nextSibling;
+      const nextB = b.nextSibling;
+      if (!b.kept) update(a, b);
+      a = nextA;
+      b = nextB;
+    }
+    return;
   }
   const wanted = [...fresh.childNodes];
   const keys = new Set();
