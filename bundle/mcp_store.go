@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/storyloom/storyloom/bundle/randomid"
 	"github.com/storyloom/storyloom/bundle/sessiondb"
 	"github.com/storyloom/storyloom/bundle/site"
 	"github.com/storyloom/storyloom/engine/content"
@@ -231,16 +230,10 @@ func defaultDBPath() (string, error) {
 // ids never repeat across runs over one database.
 type randomIDs struct{}
 
-func (randomIDs) NewSessionID() string { return "session-" + randomHex() }
-func (randomIDs) NewSaveID() string    { return "save-" + randomHex() }
-func (randomIDs) NewGameID() string    { return "game-" + randomHex() }
-func (randomIDs) NewSeed() string      { return randomHex() }
-
-func randomHex() string {
-	var b [12]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
+func (randomIDs) NewSessionID() string { return "session-" + randomid.Hex(12) }
+func (randomIDs) NewSaveID() string    { return "save-" + randomid.Hex(12) }
+func (randomIDs) NewGameID() string    { return "game-" + randomid.Hex(12) }
+func (randomIDs) NewSeed() string      { return randomid.Hex(12) }
 
 // countingClock stamps 2000-01-01T00:00:00Z plus one second per call, so
 // saves sort in the order they were taken and a transcript never changes.

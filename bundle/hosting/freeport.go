@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 
 	"github.com/storyloom/storyloom/bundle/displayname"
+	"github.com/storyloom/storyloom/bundle/randomid"
 	"github.com/storyloom/storyloom/engine/freeport"
 )
 
@@ -198,7 +199,7 @@ func LoadSecret(ctx context.Context, st Store) ([]byte, error) {
 		if r.Version > 0 {
 			return r.Data, nil
 		}
-		err = st.Commit(ctx, []Write{{Key: secretKey, Data: []byte(randomHex(32))}})
+		err = st.Commit(ctx, []Write{{Key: secretKey, Data: []byte(randomid.Hex(32))}})
 		if err != nil && !errors.Is(err, ErrConflict) {
 			return nil, fmt.Errorf("hosting: secret: %w", err)
 		}
@@ -219,7 +220,7 @@ func (f *Freeport) mac(parts ...string) string {
 // and their MAC under the host secret. The Owner a token authenticates is
 // derived from its random part and never leaves the host.
 func (f *Freeport) IssueToken() string {
-	r := randomHex(16)
+	r := randomid.Hex(16)
 	return r + "." + f.mac("token", r)
 }
 

@@ -3,8 +3,6 @@ package hosting
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/storyloom/storyloom/bundle/displayname"
+	"github.com/storyloom/storyloom/bundle/randomid"
 	"github.com/storyloom/storyloom/engine/rooms"
 )
 
@@ -209,19 +208,11 @@ func NewRooms(ctx context.Context, cfg RoomsConfig) (*Rooms, error) {
 type RandomIDs struct{}
 
 // NewID returns a fresh random id.
-func (RandomIDs) NewID() string { return randomHex(12) }
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic(fmt.Sprintf("hosting: crypto/rand: %v", err))
-	}
-	return hex.EncodeToString(b)
-}
+func (RandomIDs) NewID() string { return randomid.Hex(12) }
 
 // NewConnID returns a fresh connection id with prefix (WSConnPrefix or
 // HTTPConnPrefix).
-func NewConnID(prefix string) string { return prefix + randomHex(16) }
+func NewConnID(prefix string) string { return prefix + randomid.Hex(16) }
 
 // Attach registers sink for connection conn: every frame addressed to conn
 // from now on is passed to it. Attach before the connection's Connect.

@@ -10,13 +10,15 @@ import (
 
 // workerMay are the import paths (a path, or a prefix ending in "/") of
 // everything outside the standard library that the edge worker may be
-// built from: its own package, the handlers of this package and the
-// display-name policy they apply, the room and Freeport machines with the
-// games they host and the card data those embed, and the Workers runtime.
+// built from: its own package, the handlers of this package with the
+// display-name policy they apply and the ids they mint, the room and
+// Freeport machines with the games they host and the card data those
+// embed, and the Workers runtime.
 var workerMay = []string{
 	"github.com/storyloom/storyloom/wasm/worker",
 	"github.com/storyloom/storyloom/bundle/hosting",
 	"github.com/storyloom/storyloom/bundle/displayname",
+	"github.com/storyloom/storyloom/bundle/randomid",
 	"github.com/storyloom/storyloom/engine/",
 	"github.com/storyloom/storyloom/static/cardgame",
 	"github.com/syumai/workers",

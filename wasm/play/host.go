@@ -4,13 +4,12 @@ package main
 
 import (
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/hack-pad/safejs"
+	"github.com/storyloom/storyloom/bundle/randomid"
 	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/kinds/sim"
@@ -183,52 +182,21 @@ func current() (*host, error) {
 	return state.h, nil
 }
 
-// randomIDs mints ids from the browser's crypto.getRandomValues.
+// randomIDs mints ids from the browser's crypto.getRandomValues
+// (randomid.Hex).
 type randomIDs struct{}
 
-func randomHex(n int) string {
-	b := make([]byte, n)
-	if err := randomBytes(b); err != nil {
-		panic("storyloom: no randomness: " + err.Error())
-	}
-	return hex.EncodeToString(b)
-}
-
-// randomBytes fills b from crypto.getRandomValues, which is what Go's
-// crypto/rand reads under js/wasm; calling it directly keeps crypto/rand
-// and its FIPS 140 DRBG out of the module (about 7 KB gzip).
-func randomBytes(b []byte) error {
-	g := safejs.Global()
-	crypto, err := g.Get("crypto")
-	if err != nil {
-		return err
-	}
-	u8, err := g.Get("Uint8Array")
-	if err != nil {
-		return err
-	}
-	arr, err := u8.New(len(b))
-	if err != nil {
-		return err
-	}
-	if _, err := crypto.Call("getRandomValues", arr); err != nil {
-		return err
-	}
-	_, err = safejs.CopyBytesToGo(b, arr)
-	return err
-}
-
 // NewGameID implements core.IDSource.
-func (randomIDs) NewGameID() string { return "game-" + randomHex(8) }
+func (randomIDs) NewGameID() string { return "game-" + randomid.Hex(8) }
 
 // NewSeed implements core.IDSource.
-func (randomIDs) NewSeed() string { return randomHex(16) }
+func (randomIDs) NewSeed() string { return randomid.Hex(16) }
 
 // NewSessionID implements session.RecordIDSource.
-func (randomIDs) NewSessionID() string { return "s-" + randomHex(8) }
+func (randomIDs) NewSessionID() string { return "s-" + randomid.Hex(8) }
 
 // NewSaveID implements session.RecordIDSource.
-func (randomIDs) NewSaveID() string { return "save-" + randomHex(8) }
+func (randomIDs) NewSaveID() string { return "save-" + randomid.Hex(8) }
 
 // clock stamps records with the browser's time in RFC 3339 UTC with nine
 // fractional digits, strictly increasing within a page so that two saves
