@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -419,7 +421,7 @@ func (h *Rooms) writes(ch *changed, outs [][]rooms.Outbound) ([]Write, map[strin
 		}
 		ws = append(ws, Write{Key: h.prefix + key, Data: data, Version: h.vers[key]})
 	}
-	for _, id := range sortedKeys(ch.rooms) {
+	for _, id := range slices.Sorted(maps.Keys(ch.rooms)) {
 		key := keyRoom + id
 		if rec, ok := s.AppendRoomRecord(make([]byte, 0, 2*len(h.saved[key])+256), id); ok {
 			put(key, rec)
@@ -465,7 +467,7 @@ func (h *Rooms) writes(ch *changed, outs [][]rooms.Outbound) ([]Write, map[strin
 			}
 		}
 	}
-	for _, id := range sortedKeys(boxes) {
+	for _, id := range slices.Sorted(maps.Keys(boxes)) {
 		if mb := boxes[id]; mb == nil {
 			put(keyMail+id, nil)
 		} else {
@@ -687,12 +689,3 @@ func (h *Rooms) Snapshot() ([]byte, error) {
 
 // partKey is the record key (without prefix) of lobby part p.
 func partKey(p int) string { return fmt.Sprintf("%s%02d", keyPart, p) }
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"unicode"
 
@@ -552,7 +554,7 @@ func (s *Server) Disconnect(conn string, now int64) ([]Outbound, Changes) {
 func (s *Server) DropConnections(now int64) ([]Outbound, Changes) {
 	now = s.clock(now)
 	ob := newOutbox()
-	for _, id := range sortedKeys(s.conns) {
+	for _, id := range slices.Sorted(maps.Keys(s.conns)) {
 		s.disconnect(id, now, ob)
 	}
 	return s.flush(ob, now)
@@ -595,7 +597,7 @@ func (s *Server) disconnect(conn string, now int64, ob *outbox) {
 func (s *Server) Tick(now int64) ([]Outbound, Changes) {
 	now = s.clock(now)
 	ob := newOutbox()
-	for _, id := range sortedKeys(s.rooms) {
+	for _, id := range slices.Sorted(maps.Keys(s.rooms)) {
 		if r := s.rooms[id]; r != nil {
 			s.expireClock(id, r, now, ob)
 		}
@@ -635,7 +637,7 @@ func (s *Server) NextWake() (at int64, ok bool) {
 // (abandoned tables).
 func (s *Server) expireSessions(now int64, ob *outbox) {
 	idle := s.limits.SessionIdleMillis
-	for _, id := range sortedKeys(s.rooms) {
+	for _, id := range slices.Sorted(maps.Keys(s.rooms)) {
 		r := s.rooms[id]
 		if r == nil || r.Match == nil || r.Match.Result != nil {
 			continue
@@ -655,7 +657,7 @@ func (s *Server) expireSessions(now int64, ob *outbox) {
 			s.deleteRoom(id, ob)
 		}
 	}
-	for _, tok := range sortedKeys(s.sessions) {
+	for _, tok := range slices.Sorted(maps.Keys(s.sessions)) {
 		se := s.sessions[tok]
 		if se.Conn != "" || now-se.LastSeen < s.idleLimit(se) {
 			continue
@@ -697,7 +699,7 @@ func (ob *outbox) changes() Changes {
 	}
 	var ch Changes
 	if len(ob.records) > 0 {
-		ch.Rooms = sortedKeys(ob.records)
+		ch.Rooms = slices.Sorted(maps.Keys(ob.records))
 	}
 	ch.Lobby = ob.lobby
 	if len(ob.parts) > 0 {
@@ -848,7 +850,7 @@ func (s *Server) flush(ob *outbox, now int64) ([]Outbound, Changes) {
 		more bool
 	}
 	pages := map[int]page{} // each page encoded once per call
-	for _, id := range sortedKeys(owed) {
+	for _, id := range slices.Sorted(maps.Keys(owed)) {
 		c := s.conns[id]
 		if c == nil {
 			continue
@@ -896,15 +898,6 @@ func (s *Server) flush(ob *outbox, now int64) ([]Outbound, Changes) {
 		}
 	}
 	return out, ob.changes()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func removeString(list []string, s string) []string {

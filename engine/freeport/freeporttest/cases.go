@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -84,13 +85,13 @@ func cases() []conformanceCase {
 		// ---- Response envelope ----
 		{name: "SuccessEnvelopeCarriesProtocolVersionOkStateVersionResult", owner: "alice", req: enrol,
 			check: func(t *testing.T, h *harness, r resp) {
-				wantEq(t, "keys", sortedKeys(r.m), "[ok protocolVersion result stateVersion]")
+				wantEq(t, "keys", fmt.Sprint(slices.Sorted(maps.Keys(r.m))), "[ok protocolVersion result stateVersion]")
 				wantEq(t, "protocolVersion", r.m["protocolVersion"], 2)
 			}},
 		{name: "ErrorEnvelopeCarriesCodeAndMessage", owner: "alice", req: inv, code: freeport.CodeNotEnrolled,
 			check: func(t *testing.T, h *harness, r resp) {
-				wantEq(t, "keys", sortedKeys(r.m), "[error ok protocolVersion stateVersion]")
-				wantEq(t, "error keys", sortedKeys(r.m["error"].(map[string]any)), "[code message]")
+				wantEq(t, "keys", fmt.Sprint(slices.Sorted(maps.Keys(r.m))), "[error ok protocolVersion stateVersion]")
+				wantEq(t, "error keys", fmt.Sprint(slices.Sorted(maps.Keys(r.m["error"].(map[string]any)))), "[code message]")
 			}},
 		{name: "UnknownFieldsAreRefused", setup: enrolled, owner: "alice", req: `{"protocolVersion":2,"action":"readInventory","verbose":true}`, code: freeport.CodeMalformedRequest},
 		{name: "DuplicateFieldsAreRefused", setup: enrolled, owner: "alice", req: `{"protocolVersion":2,"action":"readInventory","action":"readInventory"}`, code: freeport.CodeMalformedRequest},
@@ -108,7 +109,7 @@ func cases() []conformanceCase {
 			check: func(t *testing.T, h *harness, r resp) {
 				wantEq(t, "stateVersion", r.version(), 1)
 				res := r.result()
-				wantEq(t, "keys", sortedKeys(res), "[enrolledAt holdings playerId type]")
+				wantEq(t, "keys", fmt.Sprint(slices.Sorted(maps.Keys(res))), "[enrolledAt holdings playerId type]")
 				wantEq(t, "enrolledAt", res["enrolledAt"], freeport.FormatTime(T0))
 				h.v["alice"] = res["playerId"].(string)
 				if q, _ := h.holding("alice", "credits"); q != 100 {
@@ -197,7 +198,7 @@ func cases() []conformanceCase {
 			}},
 		{name: "InventoryBelongsToTheCaller", setup: enrolled, owner: "bob", req: inv,
 			check: func(t *testing.T, h *harness, r resp) {
-				wantEq(t, "keys", sortedKeys(r.result()), "[holdings playerId]")
+				wantEq(t, "keys", fmt.Sprint(slices.Sorted(maps.Keys(r.result()))), "[holdings playerId]")
 				wantEq(t, "playerId", r.result()["playerId"], h.v["bob"])
 			}},
 		{name: "QueriesRequireEnrolment", owner: "alice", req: `{"protocolVersion":2,"action":"readStatement"}`, code: freeport.CodeNotEnrolled},
@@ -211,9 +212,9 @@ func cases() []conformanceCase {
 		{name: "StandingCarriesGameIDGeneratedAtStateVersionPricesPlayers", setup: enrolled, owner: "visitor", req: standing,
 			check: func(t *testing.T, h *harness, r resp) {
 				res := r.result()
-				wantEq(t, "keys", sortedKeys(res), "[gameId generatedAt players prices stateVersion]")
+				wantEq(t, "keys", fmt.Sprint(slices.Sorted(maps.Keys(res))), "[gameId generatedAt players prices stateVersion]")
 				wantEq(t, "prices", res["prices"], "[map[assetId:credits unitPrice:1] map[assetId:wood unitPrice:3] map[assetId:rum unitPrice:8] map[assetId:medal unitPrice:100]]")
-				wantEq(t, "entry keys", sortedKeys(res["players"].([]any)[0].(map[string]any)), "[playerId playerName tradingName wealth]")
+				wantEq(t, "entry keys", fmt.Sprint(slices.Sorted(maps.Keys(res["players"].([]any)[0].(map[string]any)))), "[playerId playerName tradingName wealth]")
 				for _, s := range []string{freeport.Treasury, freeport.Issuance, "alice", "ownerId", "holdings"} {
 					if contains(r.raw, s) {
 						t.Errorf("standing carries %q", s)
@@ -304,7 +305,7 @@ func cases() []conformanceCase {
 		{name: "TransferMovesOnceWithOneLedgerEntry", setup: enrolled, owner: "alice", req: transferBody("pay-01", "bob", "credits", 5),
 			check: func(t *testing.T, h *harness, r resp) {
 				res := r.result()
-				wantEq(t, "keys", sortedKeys(res), "[assetId quantity toPlayerId transferId]")
+				wantEq(t, "keys", fmt.Sprint(slices.Sorted(maps.Keys(res))), "[assetId quantity toPlayerId transferId]")
 				wantEq(t, "toPlayerId", res["toPlayerId"], h.v["bob"])
 				if q, _ := h.holding("bob", "credits"); q != 105 {
 					t.Errorf("bob credits %d", q)
@@ -343,14 +344,14 @@ func cases() []conformanceCase {
 		{name: "ExchangeViewCarriesTheDocumentedFields", setup: enrolled, owner: "alice",
 			req: `{"protocolVersion":2,"commandId":"offer-01","action":"proposeExchange","counterpartyPlayerId":"{{bob}}","offered":[{"assetId":"wood","quantity":10}],"requested":[]}`,
 			check: func(t *testing.T, h *harness, r resp) {
-				wantEq(t, "keys", sortedKeys(r.result()), "[answeringPlayerId approvals concludedAt counterpartyPlayerId createdAt exchangeId exchangeVersion expiresAt liveRound nextRoundCursor proposerPlayerId roundCount rounds ruleApplied ruleNote status terms termsHash]")
+				wantEq(t, "keys", fmt.Sprint(slices.Sorted(maps.Keys(r.result()))), "[answeringPlayerId approvals concludedAt counterpartyPlayerId createdAt exchangeId exchangeVersion expiresAt liveRound nextRoundCursor proposerPlayerId roundCount rounds ruleApplied ruleNote status terms termsHash]")
 				wantEq(t, "answeringPlayerId", r.result()["answeringPlayerId"], h.v["bob"])
 			}},
 		{name: "CanonicalTermsContainExactlyTheDocumentedMembers", setup: enrolled, owner: "alice",
 			req: `{"protocolVersion":2,"commandId":"o","action":"proposeExchange","counterpartyPlayerId":"{{bob}}","offered":[{"quantity":2,"assetId":"wood"},{"assetId":"rum","quantity":1},{"assetId":"wood","quantity":3}],"requested":[]}`,
 			check: func(t *testing.T, h *harness, r resp) {
 				terms := r.result()["terms"].(map[string]any)
-				wantEq(t, "keys", sortedKeys(terms), "[counterpartyPlayerId expiresAt offered proposerPlayerId protocolVersion requested]")
+				wantEq(t, "keys", fmt.Sprint(slices.Sorted(maps.Keys(terms))), "[counterpartyPlayerId expiresAt offered proposerPlayerId protocolVersion requested]")
 				wantEq(t, "normalized offered", terms["offered"], "[map[assetId:rum quantity:1] map[assetId:wood quantity:5]]")
 			}},
 		{name: "TermsHashIsSHA256OfCanonicalTermsAndReproducible", setup: enrolled, owner: "alice",
@@ -641,7 +642,7 @@ func cases() []conformanceCase {
 		{name: "RoundsCarryNoCommandIDOrWords", setup: countered, owner: "alice", req: getX,
 			check: func(t *testing.T, h *harness, r resp) {
 				for _, rd := range r.result()["rounds"].([]any) {
-					wantEq(t, "round keys", sortedKeys(rd.(map[string]any)), "[authorPlayerId createdAt expiresAt outcome roundNumber terms termsHash]")
+					wantEq(t, "round keys", fmt.Sprint(slices.Sorted(maps.Keys(rd.(map[string]any)))), "[authorPlayerId createdAt expiresAt outcome roundNumber terms termsHash]")
 				}
 				if contains(r.raw, `"commandId"`) {
 					t.Error("commandId in exchange view")
@@ -883,15 +884,6 @@ func longHaggle(n int) func(h *harness) {
 			h.counter("x", who[i%2], fmt.Sprintf(`[{"assetId":"wood","quantity":%d}]`, 1+i%5), `[{"assetId":"credits","quantity":3}]`)
 		}
 	}
-}
-
-func sortedKeys(m map[string]any) string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return fmt.Sprint(ks)
 }
 
 func exchangeIDs(page map[string]any) []string {
