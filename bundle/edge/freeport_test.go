@@ -2,11 +2,9 @@ package edge
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"sync"
 	"testing"
 
 	"github.com/storyloom/storyloom/bundle/internal/freeportclient"
@@ -120,110 +118,14 @@ func TestWorkerFreeportThreePlayers(t *testing.T) {
 	}
 }
 
-// TestWorkerFreeportConcurrentExchange: goroutines for both parties send
-// counters at one exchange at once, each after reading its current
-// version; the game's object applies them one after another, so exactly
-// one counter wins each version and the others are refused
-// stale_exchange_version (or not_your_turn). Then six overspending
-// approvals race: one settles, and holdings are conserved.
+// TestWorkerFreeportConcurrentExchange plays the concurrency scenario
+// (freeportclient.ConcurrentExchange) against the worker: the game's
+// object applies concurrent counters one after another, so exactly one
+// wins each version, and of six overspending approvals one settles. The
+// race is short (wrangler dev is slow), so a stale refusal is not
+// required.
 func TestWorkerFreeportConcurrentExchange(t *testing.T) {
 	w := worker(t)
 	m := freeportclient.Client{T: t, Base: w.base, Game: fpGame, HTTP: httpClient, Resend: true}
-	ta, tb := m.Token(), m.Token()
-	pa := m.Must(ta, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
-	pb := m.Must(tb, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
-	x := m.Must(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"x","counterpartyPlayerId":%q,"offered":[{"assetId":"salt","quantity":1}],"requested":[{"assetId":"credits","quantity":1}]}`, pb))
-	xid := x["exchangeId"].(string)
-
-	var mu sync.Mutex
-	winners := map[float64]int{}
-	refusals := map[string]int{}
-	var wg sync.WaitGroup
-	const perParty, tries = 3, 4
-	for g := range 2 * perParty {
-		tok := []string{ta, tb}[g%2]
-		wg.Add(1)
-		go func(g int, tok string) {
-			defer wg.Done()
-			for i := range tries {
-				_, b := m.Post(tok, fmt.Sprintf(`{"protocolVersion":2,"action":"getExchange","exchangeId":%q}`, xid))
-				var cur struct {
-					Result struct {
-						Version float64 `json:"exchangeVersion"`
-						Hash    string  `json:"termsHash"`
-					} `json:"result"`
-				}
-				_ = json.Unmarshal(b, &cur)
-				_, b = m.Post(tok, fmt.Sprintf(`{"protocolVersion":2,"action":"counterExchange","commandId":"g%d-%d","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"offered":[{"assetId":"salt","quantity":%d}],"requested":[{"assetId":"credits","quantity":1}]}`,
-					g, i, xid, cur.Result.Version, cur.Result.Hash, 1+g%3))
-				mu.Lock()
-				if code := freeportclient.CodeOf(b); code == "" {
-					winners[cur.Result.Version]++
-				} else {
-					refusals[code]++
-				}
-				mu.Unlock()
-			}
-		}(g, tok)
-	}
-	wg.Wait()
-	for v, n := range winners {
-		if n != 1 {
-			t.Errorf("version %v was won %d times", v, n)
-		}
-	}
-	final := m.Must(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"getExchange","exchangeId":%q}`, xid))
-	if got, want := int(final["exchangeVersion"].(float64)), 1+len(winners); got != want {
-		t.Errorf("exchangeVersion %d after %d winning counters", got, len(winners))
-	}
-	for code := range refusals {
-		if code != freeport.CodeStaleExchangeVersion && code != freeport.CodeNotYourTurn {
-			t.Errorf("a loser was refused %q", code)
-		}
-	}
-	t.Logf("%d versions won, refusals %v", len(winners), refusals)
-
-	// Double spending: b asks a for 150 credits in each of six Exchanges;
-	// a holds 200 and approves all six at once.
-	total := func() map[string]int64 {
-		sum := map[string]int64{}
-		for _, tok := range []string{ta, tb} {
-			for k, v := range freeportclient.Holdings(m.Must(tok, `{"protocolVersion":2,"action":"readInventory"}`)) {
-				if v < 0 {
-					t.Errorf("negative holding %s %d", k, v)
-				}
-				sum[k] += v
-			}
-		}
-		return sum
-	}
-	start := total()
-	var offers []map[string]any
-	for i := range 6 {
-		offers = append(offers, m.Must(tb, fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"ds%d","counterpartyPlayerId":%q,"offered":[{"assetId":"timber","quantity":1}],"requested":[{"assetId":"credits","quantity":150}]}`, i, pa)))
-	}
-	settled := 0
-	for i, o := range offers {
-		wg.Add(1)
-		go func(i int, o map[string]any) {
-			defer wg.Done()
-			_, b := m.Post(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"respondToExchange","commandId":"ok%d","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"decision":"approve"}`,
-				i, o["exchangeId"], o["exchangeVersion"], o["termsHash"]))
-			if bytes.Contains(b, []byte(`"status":"settled"`)) {
-				mu.Lock()
-				settled++
-				mu.Unlock()
-			}
-		}(i, o)
-	}
-	wg.Wait()
-	if settled != 1 {
-		t.Errorf("%d of six overspending approvals settled, want 1", settled)
-	}
-	end := total()
-	for k := range start {
-		if k != "renown" && start[k] != end[k] {
-			t.Errorf("%s not conserved: %d → %d", k, start[k], end[k])
-		}
-	}
+	m.ConcurrentExchange(freeportclient.Race{PerParty: 3, Tries: 4})
 }

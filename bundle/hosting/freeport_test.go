@@ -323,118 +323,15 @@ func TestFreeportLimits(t *testing.T) {
 	}
 }
 
-// TestFreeportConcurrentExchange: goroutines for both parties haggle over
-// one Exchange at once, each sending a counter against the version it
-// last read. Every version is won by exactly one Command; every loser is
-// refused stale_exchange_version (or not_your_turn when the turn already
-// passed); Reservations never exceed Holdings; and at the end, many
-// concurrent approvals of Exchanges that together overspend settle at
-// most what the funds cover, with holdings conserved.
+// TestFreeportConcurrentExchange plays the concurrency scenario
+// (freeportclient.ConcurrentExchange) against the native host: every
+// version of a haggled Exchange is won by exactly one Command, losers are
+// refused stale_exchange_version (some must be) or not_your_turn, and of
+// concurrent approvals that together overspend, only what the funds cover
+// settles, with holdings conserved.
 func TestFreeportConcurrentExchange(t *testing.T) {
 	e := newFPEnv(t, &MemStore{}, 1_000_000)
-	ta, tb := e.Token(), e.Token()
-	pa := e.Must(ta, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
-	pb := e.Must(tb, `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
-	x := e.Must(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"x","counterpartyPlayerId":%q,"offered":[{"assetId":"salt","quantity":1}],"requested":[{"assetId":"credits","quantity":1}]}`, pb))
-	xid := x["exchangeId"].(string)
-
-	var mu sync.Mutex
-	winners := map[float64]int{}
-	refusals := map[string]int{}
-	var wg sync.WaitGroup
-	const perParty, tries = 8, 25
-	for g := 0; g < 2*perParty; g++ {
-		tok := []string{ta, tb}[g%2]
-		wg.Add(1)
-		go func(g int, tok string) {
-			defer wg.Done()
-			for i := 0; i < tries; i++ {
-				_, b := e.Post(tok, fmt.Sprintf(`{"protocolVersion":2,"action":"getExchange","exchangeId":%q}`, xid))
-				var cur struct {
-					Result struct {
-						Version  float64 `json:"exchangeVersion"`
-						Hash     string  `json:"termsHash"`
-						Answerer *string `json:"answeringPlayerId"`
-					} `json:"result"`
-				}
-				_ = json.Unmarshal(b, &cur)
-				_, b = e.Post(tok, fmt.Sprintf(`{"protocolVersion":2,"action":"counterExchange","commandId":"g%d-%d","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"offered":[{"assetId":"salt","quantity":%d}],"requested":[{"assetId":"credits","quantity":1}]}`,
-					g, i, xid, cur.Result.Version, cur.Result.Hash, 1+g%3))
-				mu.Lock()
-				if code := freeportclient.CodeOf(b); code == "" {
-					winners[cur.Result.Version]++
-				} else {
-					refusals[code]++
-				}
-				mu.Unlock()
-			}
-		}(g, tok)
-	}
-	wg.Wait()
-	for v, n := range winners {
-		if n != 1 {
-			t.Errorf("version %v was won %d times", v, n)
-		}
-	}
-	final := e.Must(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"getExchange","exchangeId":%q}`, xid))
-	if got, want := int(final["exchangeVersion"].(float64)), 1+len(winners); got != want {
-		t.Errorf("exchangeVersion %d after %d winning counters", got, len(winners))
-	}
-	for code := range refusals {
-		if code != freeport.CodeStaleExchangeVersion && code != freeport.CodeNotYourTurn {
-			t.Errorf("a loser was refused %q", code)
-		}
-	}
-	if refusals[freeport.CodeStaleExchangeVersion] == 0 {
-		t.Errorf("no loser was refused stale_exchange_version: %v", refusals)
-	}
-	t.Logf("%d versions won, refusals %v", len(winners), refusals)
-
-	// Double spending: b asks a for 150 credits in each of six Exchanges;
-	// a holds 200 and approves all six at once.
-	before := map[string]int64{}
-	for _, tok := range []string{ta, tb} {
-		for k, v := range freeportclient.Holdings(e.Must(tok, `{"protocolVersion":2,"action":"readInventory"}`)) {
-			before[k] += v
-		}
-	}
-	var offers []map[string]any
-	for i := range 6 {
-		offers = append(offers, e.Must(tb, fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"ds%d","counterpartyPlayerId":%q,"offered":[{"assetId":"timber","quantity":1}],"requested":[{"assetId":"credits","quantity":150}]}`, i, pa)))
-	}
-	settled := 0
-	for i, o := range offers {
-		wg.Add(1)
-		go func(i int, o map[string]any) {
-			defer wg.Done()
-			_, b := e.Post(ta, fmt.Sprintf(`{"protocolVersion":2,"action":"respondToExchange","commandId":"ok%d","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"decision":"approve"}`,
-				i, o["exchangeId"], o["exchangeVersion"], o["termsHash"]))
-			if bytes.Contains(b, []byte(`"status":"settled"`)) {
-				mu.Lock()
-				settled++
-				mu.Unlock()
-			}
-		}(i, o)
-	}
-	wg.Wait()
-	if settled != 1 {
-		t.Errorf("%d of six overspending approvals settled, want 1", settled)
-	}
-	after := map[string]int64{}
-	for _, tok := range []string{ta, tb} {
-		h := freeportclient.Holdings(e.Must(tok, `{"protocolVersion":2,"action":"readInventory"}`))
-		for k, v := range h {
-			after[k] += v
-			if v < 0 {
-				t.Errorf("negative holding %s %d", k, v)
-			}
-		}
-	}
-	for k := range before {
-		if k != "renown" && before[k] != after[k] {
-			t.Errorf("%s not conserved: %d → %d", k, before[k], after[k])
-		}
-	}
+	e.ConcurrentExchange(freeportclient.Race{PerParty: 8, Tries: 25, RequireStale: true})
 }
 
 // TestFreeportIdempotentRetry: a Command whose response is lost (the
