@@ -1,9 +1,9 @@
 package condition
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
+
+	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // Operators of a comparison.
@@ -72,9 +72,7 @@ const MaxDepth = 32
 // its shape (Check).
 func Parse(data []byte) (Condition, error) {
 	var c Condition
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
+	if err := strictjson.Decode(data, &c); err != nil {
 		return Condition{}, fmt.Errorf("condition: %w", err)
 	}
 	return c, c.Check()

@@ -1,15 +1,14 @@
 package freeport
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 
 	"github.com/storyloom/storyloom/engine/canon"
+	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // StateFormat is the value of a serialized State's "format" member.
@@ -436,9 +435,7 @@ func (s *State) Marshal() ([]byte, error) {
 // from the open Exchanges rather than read.
 func (g *Game) Restore(data []byte) (*State, error) {
 	var f stateFile
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
+	if err := strictjson.Decode(data, &f); err != nil {
 		return nil, fmt.Errorf("freeport: state: %w", err)
 	}
 	if f.Format != StateFormat {
