@@ -46,8 +46,9 @@ func hiddenLeak(p *multiplayer.Tab, ids []string) string {
 // click; Bo first has a pasted list refused per line, then by the server,
 // and browses the catalog); a third context watches; no page shows another
 // seat's hand; Bo's reload returns him to his seat; the mulligan prompt
-// opens in the panel; each player's statuses show; Ada concedes with confirmation and all three see the
-// result. Playing a game through to its end is not driven yet.
+// opens in the panel; each player's statuses show; the table passes
+// axe-core in both themes; Ada concedes with confirmation and all three
+// see the result. Playing a game through to its end is not driven yet.
 func TestCardTable(t *testing.T) {
 	need(t)
 	reg, err := hosting.Games()
@@ -162,6 +163,13 @@ func TestCardTable(t *testing.T) {
 	ada.WaitFor(`(window.storyloomRooms.game.stops || []).includes("end") && window.storyloomRooms.game.own_turn_stops.includes("precombat_main")`, cardWait)
 	ada.Axe("card table")
 	ada.Shot("table-desktop")
+	// The table in the dark theme passes axe-core's contrast checks too.
+	ada.Click("#theme-toggle")
+	ada.WaitFor(`document.documentElement.dataset.theme === "dark"`, cardWait)
+	ada.Axe("card table, dark")
+	ada.Shot("table-dark")
+	ada.Click("#theme-toggle")
+	ada.WaitFor(`document.documentElement.dataset.theme === "light"`, cardWait)
 	bo.Do(chromedp.EmulateViewport(390, 844))
 	bo.Shot("table-phone")
 	if w := multiplayer.Eval[int](bo, `document.documentElement.scrollWidth`); w > 400 {
