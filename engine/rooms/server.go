@@ -759,6 +759,7 @@ type table struct {
 	shared    []member         // view members every receiver shares
 	status    []SeatStatus     // every seat's status, with shared
 	spectator []byte           // the spectator view, once built
+	proj      []byte           // the buffer each view's projection is encoded into, in turn
 }
 
 func (t *table) actions(seat int) []Action {

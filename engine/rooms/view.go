@@ -67,7 +67,7 @@ func (s *Server) viewMembers(r *Room, t *table, seat int) ([]member, error) {
 	} else {
 		v = t.pos.View(seat)
 	}
-	ms, err := projectionMembers(v)
+	ms, err := projectionMembers(v, t)
 	if err != nil {
 		return nil, err
 	}
@@ -76,12 +76,16 @@ func (s *Server) viewMembers(r *Room, t *table, seat int) ([]member, error) {
 
 // projectionMembers encodes a Position.View as canonical members, dropping
 // any key the machine owns. A projection that is a canon.Appender encodes
-// itself; anything else goes through canon.Marshal.
-func projectionMembers(v any) ([]member, error) {
+// itself, into t's projection buffer: the members are valid until the
+// next projection of the call is encoded, and each view copies them into
+// its frame (object) before that. Anything else goes through
+// canon.Marshal.
+func projectionMembers(v any, t *table) ([]member, error) {
 	var b []byte
 	var err error
 	if a, ok := v.(canon.Appender); ok {
-		b, err = a.AppendCanonical(make([]byte, 0, 1024))
+		b, err = a.AppendCanonical(t.proj[:0])
+		t.proj = b
 	} else {
 		b, err = canon.Marshal(v)
 	}
