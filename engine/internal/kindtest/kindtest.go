@@ -318,3 +318,79 @@ func Unlocked(t testing.TB, res core.ActionResult, campaign string) []string {
 	}
 	return ids
 }
+
+// EarlierSave loads data, a save made by an earlier version of the code
+// and of its campaign (kept in a test's testdata), on e, whose registry
+// serves only the versions shipped now: it must load through the
+// campaign's declared migration, onto the version e serves, or t fails.
+func EarlierSave(t testing.TB, e *core.Engine, data []byte, kindVersion string) *core.GameState {
+	t.Helper()
+	res, migrated := e.MigrateSave(data, kindVersion)
+	if !res.OK {
+		t.Fatalf("the earlier save does not load: %v", res.Errors)
+	}
+	if !migrated {
+		t.Fatal("the earlier save loaded without its campaign's migration")
+	}
+	return res.Value
+}
+
+// MigratesAchievements checks k's campaign migration of the achievements
+// a game has unlocked. s is a game of src's campaign (kind k); a version
+// 2.0.0 of src renames achievement renamed[0] to renamed[1] and removes
+// removed, and declares so. s holding both, migrated, holds renamed[1]
+// only and decodes under 2.0.0; unmigrated, 2.0.0 refuses it (an
+// achievement it does not declare), and its own version refuses one
+// listed twice.
+func MigratesAchievements(t *testing.T, k core.Kind, src content.Source, s *core.GameState, renamed [2]string, removed string) {
+	t.Helper()
+	migration := `{"from":["` + s.CampaignVersion + `"],"renames":{"achievement":{"` + renamed[0] + `":"` + renamed[1] + `"}},"removed":{"achievement":["` + removed + `"]}}`
+	v2 := Revised(t, src, "2.0.0", migration, func(doc map[string]any) {
+		c := doc["content"].(map[string]any)
+		c["achievements"] = Without(c["achievements"], removed)
+	}, `"`+renamed[0]+`"`, `"`+renamed[1]+`"`)
+	to := Registry(t, k, v2).Campaign(s.CampaignID)
+	from := Registry(t, k, src).Campaign(s.CampaignID)
+	holding := func(ids ...string) json.RawMessage {
+		raw, err := json.Marshal(s.KindState)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st map[string]any
+		if err := json.Unmarshal(raw, &st); err != nil {
+			t.Fatal(err)
+		}
+		st["achieved"] = ids
+		raw, err = json.Marshal(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return raw
+	}
+	old := holding(renamed[0], removed)
+	if _, err := k.DecodeState(old, from); err != nil {
+		t.Fatalf("the game's own version refuses its achievements: %v", err)
+	}
+	out, err := k.(core.ContentMigrator).MigrateForCampaign(old, to, s.CampaignVersion)
+	if err != nil {
+		t.Fatalf("the migration failed: %v", err)
+	}
+	var got struct {
+		Achieved []string `json:"achieved"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Achieved) != 1 || got.Achieved[0] != renamed[1] {
+		t.Errorf("migrated, the game holds %v, want [%s]", got.Achieved, renamed[1])
+	}
+	if _, err := k.DecodeState(out, to); err != nil {
+		t.Errorf("2.0.0 refuses the migrated state: %v", err)
+	}
+	if _, err := k.DecodeState(old, to); err == nil {
+		t.Error("2.0.0 took a state naming achievements it does not declare")
+	}
+	if _, err := k.DecodeState(holding(removed, removed), from); err == nil {
+		t.Error("a state listing an achievement twice was taken")
+	}
+}

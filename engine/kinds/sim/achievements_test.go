@@ -62,3 +62,13 @@ func TestAchievementsTier1(t *testing.T) {
 		})
 	}
 }
+
+// TestAchievementsMigrate: a new version of First Flat that renames one
+// achievement and removes another carries a game's unlocked achievements
+// over (contentkind.CategoryAchievement); a state naming one its campaign
+// does not declare is refused.
+func TestAchievementsMigrate(t *testing.T) {
+	e := newEngine(t, shippedRegistry(t), nil)
+	kindtest.MigratesAchievements(t, Kind{}, shippedSource(t, "first-flat"), start(t, e, "first-flat", "seed"),
+		[2]string{"night_school", "evening_classes"}, "sunny_side")
+}

@@ -17,7 +17,8 @@ const (
 )
 
 // MigrationIDs implements core.ContentMigrator: activities (the investment
-// account's included), stats, chains and goals.
+// account's included), stats, chains, goals and achievements
+// (contentkind.CategoryAchievement).
 func (Kind) MigrationIDs(c *core.Campaign) map[string]func(string) bool {
 	ct := contentOf(c)
 	ix := ct.index()
@@ -29,15 +30,17 @@ func (Kind) MigrationIDs(c *core.Campaign) map[string]func(string) bool {
 		CategoryStat:     in(ix.stat),
 		CategoryChain:    in(ix.chain),
 		CategoryGoal:     in(ix.goal),
+
+		contentkind.CategoryAchievement: contentkind.DeclaresAchievement(ct.Achievements),
 	}
 }
 
 // MigrateForCampaign implements core.ContentMigrator: it applies to's
 // declared migration to a state made under fromVersion
 // (docs/simulation-kind.md, "Migration"). Renamed activities, stats,
-// chains and goals are re-addressed everywhere the state names them (the
-// plan, the activity counts, the stats and every week's record of them);
-// removed ones are dropped (a plan line of a removed activity goes); a
+// chains, goals and achievements are re-addressed everywhere the state
+// names them (the plan, the activity counts, the stats and every week's
+// record of them, the unlocked achievements); removed ones are dropped (a plan line of a removed activity goes); a
 // stat to declares and the state lacks starts at its start value. An id
 // to neither declares nor removes fails. A version the migration does not
 // list passes through unchanged.
@@ -68,6 +71,9 @@ func (Kind) MigrateForCampaign(old json.RawMessage, to *core.Campaign, fromVersi
 		return nil, fmt.Errorf("sim: %w", err)
 	}
 	if s.Goals, err = contentkind.Keys(m, CategoryGoal, s.Goals, ids[CategoryGoal]); err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
+	if s.Achieved, err = contentkind.MigrateAchieved(m, s.Achieved, ids[contentkind.CategoryAchievement]); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
 	plan := []PlanItem{}

@@ -21,12 +21,12 @@ func firstFlatV2(t *testing.T, migration string) *core.Registry {
 	return buildRegistry(t, src)
 }
 
-const firstFlatMigration = `{"from":["1.2.0"],"renames":{"activity":{"cafe_shift":"coffee_shift"},"stat":{"mood":"spirits"}},"removed":{"activity":["night_shift"]}}`
+const firstFlatMigration = `{"from":["1.2.1"],"renames":{"activity":{"cafe_shift":"coffee_shift"},"stat":{"mood":"spirits"}},"removed":{"activity":["night_shift"]}}`
 
-// aWeekIn plays a week of first-flat 1.2.0 with both shifts, and plans
+// aWeekIn plays a week of first-flat 1.2.1 with both shifts, and plans
 // the next with both again.
 func aWeekIn(t *testing.T, e *core.Engine) *core.GameState {
-	res := e.CreateGame(core.NewGameConfig{CampaignID: "first-flat", Seed: "7"}, "1.2.0")
+	res := e.CreateGame(core.NewGameConfig{CampaignID: "first-flat", Seed: "7"}, "1.2.1")
 	if !res.OK {
 		t.Fatal(res.Errors)
 	}
@@ -113,8 +113,8 @@ func TestMigrationRefusesWhatItCannotPlace(t *testing.T) {
 		name      string
 		migration string
 	}{
-		{"a removed activity it still names", `{"from":["1.2.0"],"renames":{"activity":{"cafe_shift":"coffee_shift"},"stat":{"mood":"spirits"}}}`},
-		{"two stats onto one", `{"from":["1.2.0"],"renames":{"activity":{"cafe_shift":"coffee_shift"},"stat":{"mood":"spirits","energy":"spirits"}},"removed":{"activity":["night_shift"]}}`},
+		{"a removed activity it still names", `{"from":["1.2.1"],"renames":{"activity":{"cafe_shift":"coffee_shift"},"stat":{"mood":"spirits"}}}`},
+		{"two stats onto one", `{"from":["1.2.1"],"renames":{"activity":{"cafe_shift":"coffee_shift"},"stat":{"mood":"spirits","energy":"spirits"}},"removed":{"activity":["night_shift"]}}`},
 	}
 	v1 := shippedRegistry(t)
 	e := newEngine(t, v1, nil)
@@ -128,7 +128,7 @@ func TestMigrationRefusesWhatItCannotPlace(t *testing.T) {
 			}
 			to := *firstFlatV2(t, firstFlatMigration).Campaign("first-flat")
 			to.Migration = &m
-			if _, err := (Kind{}).MigrateForCampaign(raw, &to, "1.2.0"); err == nil {
+			if _, err := (Kind{}).MigrateForCampaign(raw, &to, "1.2.1"); err == nil {
 				t.Fatal("migrated")
 			}
 		})
@@ -139,9 +139,9 @@ func TestMigrationChecks(t *testing.T) {
 	tests := []struct {
 		name, migration, path string
 	}{
-		{"an unknown category", `{"from":["1.2.0"],"renames":{"node":{"a":"b"}}}`, "migration.renames.node"},
-		{"a rename onto nothing", `{"from":["1.2.0"],"renames":{"activity":{"cafe_shift":"tea_shift"}}}`, "migration.renames.activity.cafe_shift"},
-		{"a removal of what is declared", `{"from":["1.2.0"],"removed":{"stat":["energy"]}}`, "migration.removed.stat[0]"},
+		{"an unknown category", `{"from":["1.2.1"],"renames":{"node":{"a":"b"}}}`, "migration.renames.node"},
+		{"a rename onto nothing", `{"from":["1.2.1"],"renames":{"activity":{"cafe_shift":"tea_shift"}}}`, "migration.renames.activity.cafe_shift"},
+		{"a removal of what is declared", `{"from":["1.2.1"],"removed":{"stat":["energy"]}}`, "migration.removed.stat[0]"},
 		{"no version", `{"from":[],"removed":{"activity":["night_shift"]}}`, "migration.from"},
 	}
 	for _, tt := range tests {

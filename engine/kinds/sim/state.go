@@ -147,6 +147,9 @@ func (c *Content) checkState(s *State) error {
 			return fmt.Errorf("activity %q unknown", id)
 		}
 	}
+	if err := contentkind.CheckAchieved(c.Achievements, s.Achieved); err != nil {
+		return err
+	}
 	switch s.Resolution {
 	case "", ResolutionGoalsMet, ResolutionFailed, ResolutionWeekLimitReached:
 	default:

@@ -74,3 +74,13 @@ func TestAchievementsTier1(t *testing.T) {
 		})
 	}
 }
+
+// TestAchievementsMigrate: a new version of the Pier Fair that renames one
+// achievement and removes another carries a game's unlocked achievements
+// over (contentkind.CategoryAchievement); a state naming one its campaign
+// does not declare is refused.
+func TestAchievementsMigrate(t *testing.T) {
+	e := newEngine(t, shippedRegistry(t), nil)
+	kindtest.MigratesAchievements(t, Kind{}, shippedSource(t, "pier-fair"), start(t, e, "pier-fair", "seed"),
+		[2]string{"big_wheel", "giant_wheel"}, "showtime")
+}

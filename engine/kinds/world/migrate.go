@@ -18,7 +18,7 @@ const (
 )
 
 // MigrationIDs implements core.ContentMigrator: nodes, buildings, staff,
-// incidents and objectives.
+// incidents, objectives and achievements (contentkind.CategoryAchievement).
 func (Kind) MigrationIDs(c *core.Campaign) map[string]func(string) bool {
 	ct := contentOf(c)
 	ix := ct.index()
@@ -31,14 +31,17 @@ func (Kind) MigrationIDs(c *core.Campaign) map[string]func(string) bool {
 		CategoryStaff:     in(ix.staff),
 		CategoryIncident:  func(id string) bool { return ct.incident(id) != nil },
 		CategoryObjective: in(ix.objective),
+
+		contentkind.CategoryAchievement: contentkind.DeclaresAchievement(ct.Achievements),
 	}
 }
 
 // MigrateForCampaign implements core.ContentMigrator: it applies to's
 // declared migration to a state made under fromVersion
 // (docs/world-graph-kind.md, "Migration"). Renamed nodes, buildings,
-// staff, incidents and objectives are re-addressed wherever the state
-// names them. A site on a removed node, or of a removed building, is gone;
+// staff, incidents, objectives and achievements are re-addressed wherever
+// the state names them; a removed achievement leaves the game's list (the
+// profile keeps it). A site on a removed node, or of a removed building, is gone;
 // a guest on a removed node stands at the entrance; a site whose price
 // band its building no longer offers takes the building's default band;
 // hired staff of a removed kind leave. An id to neither declares nor
@@ -84,6 +87,9 @@ func (Kind) MigrateForCampaign(old json.RawMessage, to *core.Campaign, fromVersi
 		return fail(err)
 	}
 	if s.Objectives, err = contentkind.Keys(m, CategoryObjective, s.Objectives, ids[CategoryObjective]); err != nil {
+		return fail(err)
+	}
+	if s.Achieved, err = contentkind.MigrateAchieved(m, s.Achieved, ids[contentkind.CategoryAchievement]); err != nil {
 		return fail(err)
 	}
 	guests := make([]Guest, len(s.Guests))

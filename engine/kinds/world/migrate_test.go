@@ -20,12 +20,12 @@ func pierFairV2(t *testing.T, migration string) *core.Registry {
 	return buildRegistry(t, src)
 }
 
-const pierFairMigration = `{"from":["1.3.0"],"renames":{"building":{"carousel":"roundabout"},"node":{"north_deck":"upper_deck"},"staff":{"mechanic":"fixer"}},"removed":{"building":["arcade"]}}`
+const pierFairMigration = `{"from":["1.3.1"],"renames":{"building":{"carousel":"roundabout"},"node":{"north_deck":"upper_deck"},"staff":{"mechanic":"fixer"}},"removed":{"building":["arcade"]}}`
 
 // aFewHoursIn builds a carousel and an arcade, hires a mechanic and lets
-// ten hours of pier-fair 1.3.0 pass.
+// ten hours of pier-fair 1.3.1 pass.
 func aFewHoursIn(t *testing.T, e *core.Engine) *core.GameState {
-	res := e.CreateGame(core.NewGameConfig{CampaignID: "pier-fair", Seed: "3"}, "1.3.0")
+	res := e.CreateGame(core.NewGameConfig{CampaignID: "pier-fair", Seed: "3"}, "1.3.1")
 	if !res.OK {
 		t.Fatal(res.Errors)
 	}
@@ -88,9 +88,9 @@ func TestMigrationAdoptsAndLoads(t *testing.T) {
 		st.Guests = append(st.Guests, Guest{ID: "g999", Node: "north_deck"})
 		raw, _ = json.Marshal(&st)
 		to := *v2.Campaign("pier-fair")
-		to.Migration = &core.CampaignMigration{From: []string{"1.3.0"}, Removed: map[string][]string{"node": {"north_deck"}, "building": {"arcade", "carousel"}},
+		to.Migration = &core.CampaignMigration{From: []string{"1.3.1"}, Removed: map[string][]string{"node": {"north_deck"}, "building": {"arcade", "carousel"}},
 			Renames: map[string]map[string]string{"staff": {"mechanic": "fixer"}}}
-		out, err := (Kind{}).MigrateForCampaign(raw, &to, "1.3.0")
+		out, err := (Kind{}).MigrateForCampaign(raw, &to, "1.3.1")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,9 +112,9 @@ func TestMigrationChecks(t *testing.T) {
 	tests := []struct {
 		name, migration, path string
 	}{
-		{"an unknown category", `{"from":["1.3.0"],"renames":{"activity":{"a":"b"}}}`, "migration.renames.activity"},
-		{"a rename onto nothing", `{"from":["1.3.0"],"renames":{"building":{"carousel":"dodgems"}}}`, "migration.renames.building.carousel"},
-		{"a removal of what is declared", `{"from":["1.3.0"],"removed":{"node":["gate"]}}`, "migration.removed.node[0]"},
+		{"an unknown category", `{"from":["1.3.1"],"renames":{"activity":{"a":"b"}}}`, "migration.renames.activity"},
+		{"a rename onto nothing", `{"from":["1.3.1"],"renames":{"building":{"carousel":"dodgems"}}}`, "migration.renames.building.carousel"},
+		{"a removal of what is declared", `{"from":["1.3.1"],"removed":{"node":["gate"]}}`, "migration.removed.node[0]"},
 		{"its own version", `{"from":["2.0.0"]}`, "migration.from[0]"},
 	}
 	for _, tt := range tests {

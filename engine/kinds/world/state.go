@@ -177,6 +177,9 @@ func (c *Content) checkState(s *State) error {
 			return fmt.Errorf("objective %q", id)
 		}
 	}
+	if err := contentkind.CheckAchieved(c.Achievements, s.Achieved); err != nil {
+		return err
+	}
 	prev := int64(-1)
 	for _, g := range s.Guests {
 		n, err := strconv.ParseInt(g.ID[min(1, len(g.ID)):], 10, 64)

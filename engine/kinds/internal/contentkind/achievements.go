@@ -1,6 +1,7 @@
 package contentkind
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/storyloom/storyloom/engine/authoring"
@@ -134,4 +135,53 @@ func WithAchievements[S any, P Achiever[S]](as []Achievement, prev P, res core.A
 	}
 	*next.UnlockedAchievements() = achieved
 	return res
+}
+
+// CategoryAchievement is the migration id category of achievements
+// (core.CampaignMigration), in every kind of this package.
+const CategoryAchievement = "achievement"
+
+// DeclaresAchievement says whether an id is one of as, for a kind's
+// MigrationIDs.
+func DeclaresAchievement(as []Achievement) func(string) bool {
+	return func(id string) bool {
+		return slices.ContainsFunc(as, func(a Achievement) bool { return a.ID == id })
+	}
+}
+
+// MigrateAchieved applies m to a state's unlocked achievements: a renamed
+// one moves, a removed one is dropped (the profile keeps it), and one that
+// then names nothing the new content declares (known false), or two
+// landing on one, fail rather than guess.
+func MigrateAchieved(m Migration, achieved []string, known func(string) bool) ([]string, error) {
+	var out []string
+	for _, id := range achieved {
+		to, keep := m.ID(CategoryAchievement, id)
+		if !keep {
+			continue
+		}
+		if !known(to) {
+			return nil, fmt.Errorf("unknown achievement %q", to)
+		}
+		if slices.Contains(out, to) {
+			return nil, fmt.Errorf("two achievements migrate to %q", to)
+		}
+		out = append(out, to)
+	}
+	return out, nil
+}
+
+// CheckAchieved refuses a state's unlocked achievements when one is not
+// an achievement of as or is listed twice.
+func CheckAchieved(as []Achievement, achieved []string) error {
+	known := DeclaresAchievement(as)
+	for i, id := range achieved {
+		if !known(id) {
+			return fmt.Errorf("achievement %q unknown", id)
+		}
+		if slices.Contains(achieved[:i], id) {
+			return fmt.Errorf("achievement %q unlocked twice", id)
+		}
+	}
+	return nil
 }
