@@ -394,3 +394,19 @@ func MigratesAchievements(t *testing.T, k core.Kind, src content.Source, s *core
 		t.Error("a state listing an achievement twice was taken")
 	}
 }
+
+// ShortEndingTitles requires every ending of the campaigns ids of reg (as
+// e's milestones list them, for the gallery) to be named by a title of a
+// few words, not by the ending's whole text.
+func ShortEndingTitles(t testing.TB, e *core.Engine, reg *core.Registry, ids ...string) {
+	t.Helper()
+	for _, id := range ids {
+		c := reg.Campaign(id)
+		for _, m := range e.Milestones(c).Endings {
+			title := reg.Strings[m.TitleKey]
+			if n := len(strings.Fields(title)); n == 0 || n > 6 || strings.ContainsAny(strings.TrimRight(title, ".!"), ".!?") {
+				t.Errorf("%s: ending %s is named %q in the gallery, not a short title", id, m.ID, title)
+			}
+		}
+	}
+}

@@ -72,3 +72,10 @@ func TestAchievementsMigrate(t *testing.T) {
 	kindtest.MigratesAchievements(t, Kind{}, shippedSource(t, "first-flat"), start(t, e, "first-flat", "seed"),
 		[2]string{"night_school", "evening_classes"}, "sunny_side")
 }
+
+// TestShippedEndingsHaveTitles: the gallery names each simulation ending
+// by its endingTitles entry, a few words, not by the ending's sentences.
+func TestShippedEndingsHaveTitles(t *testing.T) {
+	reg := shippedRegistry(t)
+	kindtest.ShortEndingTitles(t, newEngine(t, reg, nil), reg, shipped...)
+}

@@ -40,7 +40,10 @@ type Content struct {
 	Goals         []Goal                    `json:"goals"`
 	Achievements  []contentkind.Achievement `json:"achievements,omitempty"`
 	Endings       EndingKeys                `json:"endings"`
-	idx           *contentIndex             `json:"-"`
+	// EndingTitles name the endings in the gallery (a few words), when
+	// the author gave them; otherwise the ending's text names it.
+	EndingTitles *EndingKeys   `json:"endingTitles,omitempty"`
+	idx          *contentIndex `json:"-"`
 }
 
 // Stat is a named integer value that drifts each week, kept in [Min, Max].
@@ -63,7 +66,10 @@ type Activity struct {
 	MaxPerWeek     int64                `json:"maxPerWeek"`
 	Effects        map[string]int64     `json:"effects"`
 	Requires       *condition.Condition `json:"requires,omitempty"`
-	effects        []effect
+	// LockedKey says what opens the activity while Requires does not hold
+	// (its reason in the view); empty when the author wrote none.
+	LockedKey core.LocKey `json:"lockedKey,omitempty"`
+	effects   []effect
 }
 
 // Investment declares the fixed investment account: the engine creates the
@@ -232,7 +238,9 @@ func (Kind) DecodeContent(raw json.RawMessage) (any, error) { return spec.Decode
 
 // ValidateCampaign implements core.Kind: tier 1 (numbers, references,
 // weights, conditions, ids) and every LocKey against the campaign's own
-// strings; tier 2 warns about activities no one can ever plan.
+// strings; tier 2 warns about activities no one can ever plan, and about
+// one that requires a condition without a locked text saying what opens
+// it (the player would read only that it is not open yet).
 func (Kind) ValidateCampaign(c *core.Campaign, strings map[core.LocKey]string) core.ValidationResult {
 	return spec.Validate(c, strings, func(content *Content, _ []core.ValidationError) []core.ValidationWarning {
 		warnings := []core.ValidationWarning{}
@@ -240,6 +248,10 @@ func (Kind) ValidateCampaign(c *core.Campaign, strings map[core.LocKey]string) c
 			if a.Hours > content.HoursPerWeek {
 				warnings = append(warnings, core.KindErrorf(KindID, ReasonActivityUnavailable, "content.activities."+a.ID+".hours",
 					"sim: activity %q takes %d hours, more than a week has", a.ID, a.Hours))
+			}
+			if a.Requires != nil && a.LockedKey == "" {
+				warnings = append(warnings, core.KindErrorf(KindID, ReasonActivityUnavailable, "content.activities."+a.ID+".locked",
+					"sim: activity %q requires a condition but has no locked text saying what opens it", a.ID))
 			}
 		}
 		return warnings
@@ -253,12 +265,20 @@ func (c *Content) locKeys() authoring.Keys {
 	ks.Add(c.Endings.GoalsMet, "content.endings.goals_met")
 	ks.Add(c.Endings.Failed, "content.endings.failed")
 	ks.Add(c.Endings.WeekLimitReached, "content.endings.week_limit_reached")
+	if t := c.EndingTitles; t != nil {
+		ks.Add(t.GoalsMet, "content.endingTitles.goals_met")
+		ks.Add(t.Failed, "content.endingTitles.failed")
+		ks.Add(t.WeekLimitReached, "content.endingTitles.week_limit_reached")
+	}
 	for _, s := range c.Stats {
 		ks.Add(s.LabelKey, "content.stats."+s.ID+".label")
 	}
 	for _, a := range c.Activities {
 		ks.Add(a.LabelKey, "content.activities."+a.ID+".label")
 		ks.Add(a.DescriptionKey, "content.activities."+a.ID+".description")
+		if a.LockedKey != "" {
+			ks.Add(a.LockedKey, "content.activities."+a.ID+".locked")
+		}
 	}
 	for _, in := range c.Incidents.Pool {
 		p := "content.incidents.pool." + in.ID

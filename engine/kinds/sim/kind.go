@@ -184,10 +184,14 @@ const (
 func (Kind) EventNames() []string { return []string{EventSystemRan, EventWeekEnded} }
 
 // Milestones implements core.MilestoneKind: the campaign's achievements,
-// and the three resolutions as endings.
+// and the three resolutions as endings, named by their titles when the
+// campaign has them (else by their texts).
 func (Kind) Milestones(c *core.Campaign) core.Milestones {
 	content := contentOf(c)
 	e := content.Endings
+	if content.EndingTitles != nil {
+		e = *content.EndingTitles
+	}
 	return core.Milestones{Achievements: contentkind.AchievementMilestones(content.Achievements), Endings: []core.Milestone{
 		{ID: ResolutionGoalsMet, TitleKey: e.GoalsMet, Outcome: core.OutcomeWin},
 		{ID: ResolutionWeekLimitReached, TitleKey: e.WeekLimitReached, Outcome: core.OutcomeNeutral},

@@ -225,7 +225,11 @@ func (k Kind) Project(state any, _ core.Audience, ctx *core.ProjectionContext) a
 			}
 			av.Offerable = (a.ID != ActivityWithdraw || s.Invested > 0) && holds(a.Requires, s)
 			av.MaxAddable = maxAddable(s, c, a)
-			if av.MaxAddable == 0 {
+			switch {
+			case a.Authored != nil && a.Authored.LockedKey != "" && !holds(a.Requires, s):
+				// The author's words for what opens it.
+				av.ReasonKey = a.Authored.LockedKey
+			case av.MaxAddable == 0:
 				av.ReasonKey = ctx.EngineRef(core.KindReasonKey(KindID, addCheck(s, c, a, 1)))
 			}
 			v.Activities = append(v.Activities, av)

@@ -29,6 +29,7 @@ type sourceContent struct {
 	Goals         []sourceGoal                    `json:"goals"`
 	Achievements  []contentkind.SourceAchievement `json:"achievements"`
 	Endings       sourceEndings                   `json:"endings"`
+	EndingTitles  *sourceEndings                  `json:"endingTitles"`
 }
 
 type sourceStat struct {
@@ -49,6 +50,7 @@ type sourceActivity struct {
 	MaxPerWeek  num                  `json:"maxPerWeek"`
 	Effects     map[string]num       `json:"effects"`
 	Requires    *condition.Condition `json:"requires"`
+	Locked      core.SourceText      `json:"locked"`
 }
 
 type sourceInvestment struct {
@@ -151,6 +153,13 @@ func buildContent(src *sourceContent, b *authoring.Builder) *Content {
 		Failed:           b.Text(src.Endings.Failed, "ending.failed", "content.endings.failed", true),
 		WeekLimitReached: b.Text(src.Endings.WeekLimitReached, "ending.week_limit_reached", "content.endings.week_limit_reached", true),
 	}
+	if t := src.EndingTitles; t != nil {
+		c.EndingTitles = &EndingKeys{
+			GoalsMet:         b.Text(t.GoalsMet, "ending_title.goals_met", "content.endingTitles.goals_met", true),
+			Failed:           b.Text(t.Failed, "ending_title.failed", "content.endingTitles.failed", true),
+			WeekLimitReached: b.Text(t.WeekLimitReached, "ending_title.week_limit_reached", "content.endingTitles.week_limit_reached", true),
+		}
+	}
 	for i, s := range src.Stats {
 		p := authoring.ElemPath("content.stats", i, s.ID)
 		c.Stats = append(c.Stats, Stat{
@@ -173,6 +182,7 @@ func buildContent(src *sourceContent, b *authoring.Builder) *Content {
 			MaxPerWeek:     b.Int(a.MaxPerWeek, p+".maxPerWeek", 1, false),
 			Effects:        effects(b, a.Effects, p+".effects"),
 			Requires:       a.Requires,
+			LockedKey:      b.Text(a.Locked, "activity."+a.ID+".locked", p+".locked", false),
 		})
 	}
 	if inv := src.Investment; inv != nil {

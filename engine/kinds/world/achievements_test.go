@@ -84,3 +84,10 @@ func TestAchievementsMigrate(t *testing.T) {
 	kindtest.MigratesAchievements(t, Kind{}, shippedSource(t, "pier-fair"), start(t, e, "pier-fair", "seed"),
 		[2]string{"big_wheel", "giant_wheel"}, "showtime")
 }
+
+// TestShippedEndingsHaveTitles: the gallery names each world ending by its
+// endingTitles entry, a few words, not by the ending's sentences.
+func TestShippedEndingsHaveTitles(t *testing.T) {
+	reg := shippedRegistry(t)
+	kindtest.ShortEndingTitles(t, newEngine(t, reg, nil), reg, "pier-fair")
+}

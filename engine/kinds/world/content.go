@@ -43,11 +43,14 @@ type Content struct {
 	Achievements  []contentkind.Achievement `json:"achievements,omitempty"`
 	// OfferHour is the hour of each day (0–23) an offer opens at, and
 	// OfferHours how long it stays open.
-	OfferHour  int64         `json:"offerHour,omitempty"`
-	OfferHours int64         `json:"offerHours,omitempty"`
-	Offers     []Offer       `json:"offers,omitempty"`
-	Endings    EndingKeys    `json:"endings"`
-	idx        *contentIndex `json:"-"`
+	OfferHour  int64      `json:"offerHour,omitempty"`
+	OfferHours int64      `json:"offerHours,omitempty"`
+	Offers     []Offer    `json:"offers,omitempty"`
+	Endings    EndingKeys `json:"endings"`
+	// EndingTitles name the endings in the gallery (a few words), when
+	// the author gave them; otherwise the ending's text names it.
+	EndingTitles *EndingKeys   `json:"endingTitles,omitempty"`
+	idx          *contentIndex `json:"-"`
 }
 
 // Node is a place in the world.
@@ -275,6 +278,10 @@ func (c *Content) locKeys() authoring.Keys {
 	ks.Add(c.IntroKey, "content.intro")
 	ks.Add(c.Endings.ObjectivesMet, "content.endings.objectives_met")
 	ks.Add(c.Endings.Failed, "content.endings.failed")
+	if t := c.EndingTitles; t != nil {
+		ks.Add(t.ObjectivesMet, "content.endingTitles.objectives_met")
+		ks.Add(t.Failed, "content.endingTitles.failed")
+	}
 	for _, n := range c.Nodes {
 		ks.Add(n.LabelKey, "content.nodes."+n.ID+".label")
 	}

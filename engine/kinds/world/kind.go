@@ -207,10 +207,14 @@ func (Kind) EventNames() []string { return []string{EventTicksAdvanced} }
 func (Kind) TerminalCount(*core.Campaign) int { return 2 }
 
 // Milestones implements core.MilestoneKind: the campaign's achievements,
-// and the two resolutions as endings.
+// and the two resolutions as endings, named by their titles when the
+// campaign has them (else by their texts).
 func (Kind) Milestones(c *core.Campaign) core.Milestones {
 	content := contentOf(c)
 	e := content.Endings
+	if content.EndingTitles != nil {
+		e = *content.EndingTitles
+	}
 	return core.Milestones{Achievements: contentkind.AchievementMilestones(content.Achievements), Endings: []core.Milestone{
 		{ID: ResolutionObjectivesMet, TitleKey: e.ObjectivesMet, Outcome: core.OutcomeWin},
 		{ID: ResolutionFailed, TitleKey: e.Failed, Outcome: core.OutcomeLose},

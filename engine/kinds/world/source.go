@@ -33,6 +33,7 @@ type sourceContent struct {
 	OfferHours    num                             `json:"offerHours"`
 	Offers        []sourceOffer                   `json:"offers"`
 	Endings       sourceEndings                   `json:"endings"`
+	EndingTitles  *sourceEndings                  `json:"endingTitles"`
 }
 
 type sourceNode struct {
@@ -160,6 +161,12 @@ func buildContent(src *sourceContent, b *authoring.Builder) *Content {
 	c.Endings = EndingKeys{
 		ObjectivesMet: b.Text(src.Endings.ObjectivesMet, "ending.objectives_met", "content.endings.objectives_met", true),
 		Failed:        b.Text(src.Endings.Failed, "ending.failed", "content.endings.failed", true),
+	}
+	if t := src.EndingTitles; t != nil {
+		c.EndingTitles = &EndingKeys{
+			ObjectivesMet: b.Text(t.ObjectivesMet, "ending_title.objectives_met", "content.endingTitles.objectives_met", true),
+			Failed:        b.Text(t.Failed, "ending_title.failed", "content.endingTitles.failed", true),
+		}
 	}
 	for i, n := range src.Nodes {
 		p := authoring.ElemPath("content.nodes", i, n.ID)
