@@ -39,6 +39,16 @@ func (p *page) freshGame() {
 	p.waitJS(`location.hash.startsWith("#/play/") && document.querySelector(".kind-screen")?.dataset.sceneSeq === "1"`)
 }
 
+// endingOnce fails when the ending of the game on screen (the resolution
+// panel's text) is not said exactly once in the page's main text.
+func (p *page) endingOnce(where string) {
+	p.t.Helper()
+	ending := p.text(".resolution p")
+	if n := eval[int](p, fmt.Sprintf(`document.querySelector("main").innerText.split(%q).length - 1`, ending)); ending == "" || n != 1 {
+		p.t.Errorf("%s: the ending %q is said %d times", where, ending, n)
+	}
+}
+
 // TestNoIdentifiersReachThePlayer plays a simulation and the world for a
 // while, to their ends, and checks every screen on the way for raw
 // identifiers.
@@ -60,6 +70,7 @@ func TestNoIdentifiersReachThePlayer(t *testing.T) {
 			p.act(`[data-action-id="end_week"]`)
 			p.noIdentifiers(fmt.Sprintf("%s week %d", campaign, week+1))
 		}
+		p.endingOnce(campaign)
 	}
 	p.visit("#/new/pier-fair")
 	p.freshGame()
@@ -92,5 +103,6 @@ func TestNoIdentifiersReachThePlayer(t *testing.T) {
 	if got := eval[[]string](p, `[...document.querySelectorAll(".goals li .badge")].map((b) => b.textContent)`); strings.Contains(strings.Join(got, "|"), "In progress") {
 		t.Errorf("after the end the objectives read %q", got)
 	}
+	p.endingOnce("pier-fair")
 	p.shot("world-ended")
 }

@@ -17,6 +17,18 @@ func TestSimulationPlaysWeeksToAResolution(t *testing.T) {
 	if costs := eval[[]string](p, `[...document.querySelectorAll(".act-cost")].map((e) => e.textContent).filter((t) => t.includes("€0.00"))`); len(costs) > 0 {
 		t.Errorf("activities show a cost of nothing: %q", costs)
 	}
+	// The premise comes before the plan and the activities, not below them.
+	if !eval[bool](p, `(() => { const c = document.querySelector(".changes"), a = document.querySelector(".activities"); return !!c && !!a && c.textContent.length > 60 && !!(c.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING); })()`) {
+		t.Error("the simulation's premise is not above its activities")
+	}
+	// Every stat's meter has low and high marks, so a low one reads low.
+	if p.count(".stats meter") == 0 || p.count(".stats meter:not([low]):not([high])") > 0 {
+		t.Errorf("the simulation's meters (%d) have no low and high marks", p.count(".stats meter"))
+	}
+	// A locked activity says what opens it, as its button's description.
+	if got := p.text(`[data-activity="freelance_job"] .reason`); got != "Opens once your design skill reaches 40: the evening design course builds it." {
+		t.Errorf("the locked freelance job's reason reads %q", got)
+	}
 	weeks := 0
 	for ; weeks < 30; weeks++ {
 		if eval[string](p, `document.querySelector(".kind-screen").dataset.status`) == "ended" {
@@ -71,6 +83,7 @@ func TestSimulationPlaysWeeksToAResolution(t *testing.T) {
 		t.Fatalf("no resolution after %d weeks", weeks)
 	}
 	t.Logf("resolved after %d weeks: %s", weeks, p.text(".resolution"))
+	p.endingOnce("first-flat")
 	p.shot("sim-resolution")
 	if p.count(".goals .goal-met, .goals .goal-failed") == 0 {
 		t.Error("no goal shows met or failed")

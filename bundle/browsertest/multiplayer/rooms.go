@@ -379,6 +379,11 @@ func PlayCheat(t *testing.T, b *browsertest.Browser, o CheatOptions) {
 	for _, p := range []*Tab{ada, bo, cy} {
 		p.WaitFor(`!document.getElementById("result").hidden && document.getElementById("announce").textContent.includes("won")`, settleLimit)
 	}
+	// After the result, no one may take a move back: the winner's victory
+	// stands (docs/rooms.md, "Undo").
+	if Eval[bool](ada, `!!document.getElementById("undo") && !document.getElementById("undo").disabled`) {
+		t.Error("undo is still offered on the game-over screen")
+	}
 	ada.Shot("rooms-result")
 	cy.Shot("rooms-spectator-result")
 	ada.Axe("rooms result")

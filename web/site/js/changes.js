@@ -15,7 +15,9 @@ import { tr } from "./lang.js";
  */
 export function changesPanel(g, { id, summary, describe, reason, empty }) {
   const box = h("section.panel.changes", { "aria-labelledby": id }, h("h2", { id }, tr("What changed")));
-  const msgs = (g.result?.messages || []).filter((m) => m.visible !== false);
+  // The ending is said by the resolution panel above, not again here.
+  const ending = g.scene?.status === "ended" ? g.scene.view?.kindView?.endingKey : "";
+  const msgs = (g.result?.messages || []).filter((m) => m.visible !== false && !(ending && m.key === ending));
   const rows = grouped((g.result?.changes || []).filter((c) => c.visible !== false), describe, reason);
   const parts = (summary || []).filter(Boolean);
   if (!parts.length && !msgs.length && !rows.length) {

@@ -18,8 +18,11 @@ export function render(root, g, act) {
   const action = (id) => scene.actions.find((a) => a.id === id);
   const label = Object.fromEntries(v.nodes.map((n) => [n.id, t(n.labelKey, null, n.id)]));
 
+  // Once the game has ended, the scene's text is the ending, which the
+  // resolution panel says (and takes the focus): the line is left out.
+  const ended = scene.status === "ended";
   const head = h("div.sim-head", null,
-    h("p.scene-line", { tabindex: "-1", "data-focus-target": "" }, t(scene.body.textKey, scene.body.params, scene.body.text)),
+    ended ? null : h("p.scene-line", { tabindex: "-1", "data-focus-target": "" }, t(scene.body.textKey, scene.body.params, scene.body.text)),
     h("dl.figures", null,
       fig(tr("Cash"), money(v.money, cur)), fig(tr("Rating"), String(v.rating)), fig(tr("Guests"), String(v.guests)),
       fig(tr("Rides given"), String(v.served)), fig(tr("Running cost"), tr("{amount} an hour", { amount: money(v.runningCostPerTick, cur) }))));
@@ -30,7 +33,8 @@ export function render(root, g, act) {
     : null;
   const parts = [head, premise];
   if (scene.status === "ended") {
-    parts.push(h("section.panel.resolution", null, h("h2", null, tr("The end")), h("p", null, t(v.endingKey || scene.body.textKey, null, scene.body.text))));
+    parts.push(h("section.panel.resolution", null, h("h2", null, tr("The end")),
+      h("p", { tabindex: "-1", "data-focus-target": "" }, t(v.endingKey || scene.body.textKey, null, scene.body.text))));
   } else {
     parts.push(offerPanel(v, t, cur, action("decide"), act), timePanel(action("advance_ticks"), v, t, act));
   }
@@ -48,7 +52,7 @@ export function render(root, g, act) {
       })),
       v.failures.length ? h("p.muted", null, tr("Avoid:"), " ", v.failures.map((f) => t(f.labelKey, null, f.id)).join("; ")) : null),
     staffPanel(v, t, cur, action, act, scene.status === "ended"),
-    alerts(v, t));
+    alerts(v, t, ended));
   replace(root, h("div.sim-layout", null, h("div.sim-main", null, parts), side));
 }
 
@@ -201,10 +205,13 @@ function staffPanel(v, t, cur, action, act, ended) {
         h("button.small", { type: "button", disabled: !fire?.available || s.hired === 0, onclick: () => act("fire", { staff: s.id, count: 1 }) }, tr("Let one go")))))));
 }
 
-function alerts(v, t) {
-  if (!v.alerts.length) return null;
+// The news: the last alerts, newest first; once the game has ended, its
+// resolution is the resolution panel's to say, not the news'.
+function alerts(v, t, ended) {
+  const shown = v.alerts.filter((a) => !(ended && a.type === "scenario_resolved"));
+  if (!shown.length) return null;
   return h("section.panel", { "aria-labelledby": "alerts-h" }, h("h2", { id: "alerts-h" }, tr("News")),
-    h("ul.messages", null, v.alerts.slice(-5).reverse().map((a) =>
+    h("ul.messages", null, shown.slice(-5).reverse().map((a) =>
       h("li", null, h("strong", null, tr("Hour {n}: {title}", { n: a.tick, title: t(a.titleKey) })), " ", t(a.messageKey, a.params)))));
 }
 
