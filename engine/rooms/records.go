@@ -3,8 +3,6 @@ package rooms
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 	"sort"
 
 	"github.com/storyloom/storyloom/engine/canon"
@@ -213,7 +211,7 @@ func RestoreRecords(lobby []byte, parts [][]byte, roomRecords map[string][]byte,
 }
 
 // Connections returns the ids of the open connections, sorted.
-func (s *Server) Connections() []string { return slices.Sorted(maps.Keys(s.conns)) }
+func (s *Server) Connections() []string { return sortedKeys(s.conns) }
 
 // SessionOf returns the token of the session connection conn holds, or ""
 // when there is no such connection.

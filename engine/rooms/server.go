@@ -554,7 +554,7 @@ func (s *Server) Disconnect(conn string, now int64) ([]Outbound, Changes) {
 func (s *Server) DropConnections(now int64) ([]Outbound, Changes) {
 	now = s.clock(now)
 	ob := newOutbox()
-	for _, id := range slices.Sorted(maps.Keys(s.conns)) {
+	for _, id := range sortedKeys(s.conns) {
 		s.disconnect(id, now, ob)
 	}
 	return s.flush(ob, now)
@@ -597,7 +597,7 @@ func (s *Server) disconnect(conn string, now int64, ob *outbox) {
 func (s *Server) Tick(now int64) ([]Outbound, Changes) {
 	now = s.clock(now)
 	ob := newOutbox()
-	for _, id := range slices.Sorted(maps.Keys(s.rooms)) {
+	for _, id := range sortedKeys(s.rooms) {
 		if r := s.rooms[id]; r != nil {
 			s.expireClock(id, r, now, ob)
 		}
@@ -637,7 +637,7 @@ func (s *Server) NextWake() (at int64, ok bool) {
 // (abandoned tables).
 func (s *Server) expireSessions(now int64, ob *outbox) {
 	idle := s.limits.SessionIdleMillis
-	for _, id := range slices.Sorted(maps.Keys(s.rooms)) {
+	for _, id := range sortedKeys(s.rooms) {
 		r := s.rooms[id]
 		if r == nil || r.Match == nil || r.Match.Result != nil {
 			continue
@@ -657,7 +657,7 @@ func (s *Server) expireSessions(now int64, ob *outbox) {
 			s.deleteRoom(id, ob)
 		}
 	}
-	for _, tok := range slices.Sorted(maps.Keys(s.sessions)) {
+	for _, tok := range sortedKeys(s.sessions) {
 		se := s.sessions[tok]
 		if se.Conn != "" || now-se.LastSeen < s.idleLimit(se) {
 			continue
@@ -699,7 +699,7 @@ func (ob *outbox) changes() Changes {
 	}
 	var ch Changes
 	if len(ob.records) > 0 {
-		ch.Rooms = slices.Sorted(maps.Keys(ob.records))
+		ch.Rooms = sortedKeys(ob.records)
 	}
 	ch.Lobby = ob.lobby
 	if len(ob.parts) > 0 {
@@ -851,7 +851,7 @@ func (s *Server) flush(ob *outbox, now int64) ([]Outbound, Changes) {
 		more bool
 	}
 	pages := map[int]page{} // each page encoded once per call
-	for _, id := range slices.Sorted(maps.Keys(owed)) {
+	for _, id := range sortedKeys(owed) {
 		c := s.conns[id]
 		if c == nil {
 			continue
@@ -899,6 +899,15 @@ func (s *Server) flush(ob *outbox, now int64) ([]Outbound, Changes) {
 		}
 	}
 	return out, ob.changes()
+}
+
+// sortedKeys returns m's keys in order, as slices.Sorted(maps.Keys(m))
+// does but in one allocation rather than growing the slice as it
+// collects: the machine sorts its maps' keys on every call.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := slices.AppendSeq(make([]string, 0, len(m)), maps.Keys(m))
+	slices.Sort(keys)
+	return keys
 }
 
 func removeString(list []string, s string) []string {
