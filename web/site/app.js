@@ -10,13 +10,12 @@
 // available actions the engine returns, and sends back what the player
 // picked. docs/browser.md describes the bridge.
 import { loadBridge, call, onStorage } from "./js/bridge.js";
-import { h, replace } from "./js/dom.js";
-import { announce, download, errorBox, toast } from "./js/ui.js";
+import { announce, h, replace, setupTheme, toast } from "./js/dom.js";
+import { download, errorBox } from "./js/ui.js";
 import { renderLibrary } from "./js/library.js";
 import { renderPlay } from "./js/play.js";
 import { renderGallery } from "./js/gallery.js";
 import { setupStorage, showStorage } from "./js/storage.js";
-import { setupTheme } from "./js/theme.js";
 import { setPageLocale, tr } from "./js/lang.js";
 import { app, markOnline, serverless } from "./js/page.js";
 

@@ -9,9 +9,7 @@
 // exchanges are said in the live region.
 
 import { Market, Refusal, HostError, commandId } from "./api.js";
-import { h, fill, announce } from "../online/dom.js";
-import { keepFocus, notice } from "./dom.js";
-import { setupTheme } from "../js/theme.js";
+import { announce, h, keepFocus, replace, setupTheme } from "../js/dom.js";
 import { savedPageLocale, setPageLocale, tr } from "../js/lang.js";
 import { freeportReason, saidNode } from "../online/reasons.js";
 
@@ -278,7 +276,7 @@ function renderMe() {
   const body = document.getElementById("me-body");
   if (!state.enrolled) {
     const remember = h("input", { type: "checkbox", id: "remember", "data-key": "remember" });
-    fill(body,
+    replace(body,
       h("p", {}, tr("You are not trading yet. Joining gives you a stock of goods to start with.")),
       h("div", { class: "row" },
         h("button", {
@@ -302,7 +300,7 @@ function renderMe() {
     h("th", { scope: "row" }, good(x.assetId)),
     h("td", { class: "num", dataset: { held: x.quantity } }, x.quantity),
     h("td", { class: "num", dataset: { available: x.available } }, x.available)));
-  fill(body,
+  replace(body,
     h("p", { id: "whoami" }, `${tr("You trade as")} `, h("strong", { translate: "no", text: mine?.playerName || me.playerId }), "."),
     h("form", {
       class: "row name-form",
@@ -358,7 +356,7 @@ function renderStanding() {
         }, tr("Show my place"))
         : null)
     : null;
-  fill(body,
+  replace(body,
     st.you ? h("p", { id: "my-rank" }, `${tr("Your place:")} `, h("strong", {}, `${st.you.rank}`), ` ${tr("of {total}", { total: st.total })}`) : null,
     st.players.length
       ? h("ol", { class: "standing", id: "standing-list", "aria-label": tr("Traders by wealth"), start: st.offset + 1 }, items)
@@ -379,7 +377,7 @@ function renderExchanges() {
   const open = state.exchanges.filter((x) => x.status === "awaiting_counterparty");
   const done = state.exchanges.filter((x) => x.status !== "awaiting_counterparty").slice(0, 10);
   const mine = open.filter((x) => x.answeringPlayerId === state.me.playerId).length;
-  fill(document.getElementById("ex-body"),
+  replace(document.getElementById("ex-body"),
     h("p", { class: "hint", id: "turns" }, mine ? tr("{n} waiting for your answer.", { n: mine }) : tr("Nothing waits for your answer.")),
     open.length ? h("ul", { class: "exchanges", "aria-label": tr("Open exchanges") }, open.map(exchangeCard))
       : h("p", {}, tr("No open exchanges.")),
@@ -523,10 +521,10 @@ function renderProposal() {
   if (!others.some((o) => o.playerId === p.to)) p.to = others[0]?.playerId || "";
   const body = document.getElementById("pr-body");
   if (!others.length) {
-    fill(body, h("p", { class: "hint" }, tr("Nobody else has joined yet. Share this page with another trader.")));
+    replace(body, h("p", { class: "hint" }, tr("Nobody else has joined yet. Share this page with another trader.")));
     return;
   }
-  fill(body, h("form", {
+  replace(body, h("form", {
     id: "propose-form",
     onsubmit: (e) => {
       e.preventDefault();
@@ -562,7 +560,7 @@ function renderStatement() {
     h("td", {}, timeEl(e.at, "", false)),
     h("td", {}, describe(e)),
     h("td", { class: `num ${e.direction}` }, `${e.direction === "in" ? "+" : "−"}${e.quantity} `, good(e.assetId))));
-  fill(document.getElementById("sm-body"), rows.length
+  replace(document.getElementById("sm-body"), rows.length
     ? h("table", { class: "statement" },
       h("caption", { class: "sr-only" }, tr("Your movements, newest first")),
       h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, "#"), h("th", { scope: "col" }, tr("When")),
@@ -581,7 +579,7 @@ function describe(e) {
   }
 }
 
-// ---- theme: the main page's (js/theme.js), one stored choice ----
+// ---- theme: every page's (js/dom.js), one stored choice ----
 
 setupTheme();
 
@@ -610,3 +608,20 @@ async function poll() {
 document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
 window.addEventListener("focus", () => poll());
 poll();
+
+/**
+ * Shows (or, with no text, hides) the alert banner at the top: text is a
+ * string or what h takes as children (a reason marked as English).
+ */
+function notice(text, kind = "bad") {
+  const box = document.getElementById("notice");
+  if (!box) return;
+  if (!text) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  box.className = `notice ${kind}`;
+  replace(box, h("p", {}, text), h("button", { type: "button", class: "quiet small", text: tr("Dismiss"), onclick: () => notice("") }));
+  box.hidden = false;
+}

@@ -2,8 +2,8 @@
 // save in IndexedDB): each is listed by id with what is wrong, and can be
 // downloaded as it is or deleted. One bad record never hides the others.
 import { call, attempt } from "./bridge.js";
-import { h } from "./dom.js";
-import { announce, confirm, download, guard } from "./ui.js";
+import { announce, h } from "./dom.js";
+import { confirm, download, guard } from "./ui.js";
 
 /**
  * Renders the corrupt records (from listCorrupt or listSaves' corrupt)

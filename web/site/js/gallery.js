@@ -1,7 +1,6 @@
 // The gallery: each campaign's achievements and endings, found or not.
 import { call } from "./bridge.js";
-import { h, replace } from "./dom.js";
-import { announce } from "./ui.js";
+import { announce, h, replace } from "./dom.js";
 import { app } from "./page.js";
 import { kindName } from "./library.js";
 import { setPageLocale, pageLocale, tr } from "./lang.js";

@@ -1,8 +1,8 @@
 // The library: every campaign with its progress, Continue and New game,
 // and importing a save file.
 import { call, attempt } from "./bridge.js";
-import { h, replace, nextId } from "./dom.js";
-import { announce, guard, toast } from "./ui.js";
+import { announce, h, replace, nextId, toast } from "./dom.js";
+import { guard } from "./ui.js";
 import { when } from "./i18n.js";
 import { damagedRecords } from "./damaged.js";
 import { app, serverless, markOnline } from "./page.js";

@@ -3,8 +3,8 @@
 // (story.js, sim.js, world.js) only draw a scene and report what the
 // player picked; this module sends it to the engine.
 import { call, attempt } from "./bridge.js";
-import { h, replace, nextId } from "./dom.js";
-import { announce, guard, toast } from "./ui.js";
+import { announce, h, replace, nextId, toast } from "./dom.js";
+import { guard } from "./ui.js";
 import { Strings, localeName } from "./i18n.js";
 import { engineLang, engineWords, setPageLocale, tr } from "./lang.js";
 import { kindName } from "./library.js";

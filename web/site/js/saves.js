@@ -3,8 +3,8 @@
 // earlier action of the game's log. The game itself is saved after every
 // action (the autosave): reloading the page resumes it where it was.
 import { call, attempt } from "./bridge.js";
-import { h, nextId } from "./dom.js";
-import { announce, ask, confirm, dialog, download, guard, toast } from "./ui.js";
+import { announce, h, nextId, toast } from "./dom.js";
+import { ask, confirm, dialog, download, guard } from "./ui.js";
 import { when } from "./i18n.js";
 import { damagedRecords } from "./damaged.js";
 import { tr } from "./lang.js";

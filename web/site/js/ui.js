@@ -1,25 +1,8 @@
-// Shared pieces of the interface: the live region, toasts, dialogs and
-// file downloads.
-import { h, nextId } from "./dom.js";
+// Shared pieces of the library's interface: dialogs, file downloads,
+// error boxes and the guard around bridge calls (the live region and
+// toasts are dom.js's).
+import { announce, h, nextId, toast } from "./dom.js";
 import { tr } from "./lang.js";
-
-/** Tells screen readers something through the polite live region. */
-export function announce(text) {
-  const region = document.getElementById("announce");
-  // Clear first so that the same text twice is still announced.
-  region.textContent = "";
-  setTimeout(() => { region.textContent = text; }, 30);
-}
-
-/** Shows a toast (visual only: the live region carries the words). */
-export function toast(title, body, tone = "neutral") {
-  const box = document.getElementById("toasts");
-  while (box.childElementCount >= 3) box.firstElementChild.remove();
-  const item = h("div.toast", { class: `tone-${tone}` }, h("strong", null, title), body ? h("span", null, body) : null);
-  box.appendChild(item);
-  setTimeout(() => item.classList.add("leaving"), 4200);
-  setTimeout(() => item.remove(), 4800);
-}
 
 /**
  * Opens a modal dialog. build(close) returns its content; close(value)

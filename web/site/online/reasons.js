@@ -7,7 +7,7 @@
 // does not know yet, and is then marked lang="en".
 
 import { tr } from "../js/lang.js";
-import { h } from "./dom.js";
+import { h } from "../js/dom.js";
 
 // What a name (a player's or a room's) was refused for: the name policy's
 // finer code (bundle/displayname), sent as the rejection's detail.

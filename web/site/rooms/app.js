@@ -5,9 +5,7 @@
 import { Connection, frameKind } from "./connection.js";
 import { createLobby, savedName, roomIdFrom } from "./lobby.js";
 import { createTable } from "./table.js";
-import { h, fill, announce } from "../online/dom.js";
-import { toast } from "./dom.js";
-import { setupTheme } from "../js/theme.js";
+import { announce, h, replace, setupTheme, toast } from "../js/dom.js";
 import { savedPageLocale, setPageLocale, tr } from "../js/lang.js";
 import { roomsReason, saidNode } from "../online/reasons.js";
 
@@ -241,7 +239,7 @@ function showRejection(e) {
   notice.hidden = false;
   notice.className = "notice bad";
   notice.dataset.code = e.code || "";
-  fill(notice,
+  replace(notice,
     // In the page's language by its code; the server's English (marked
     // so) for a code the page does not know.
     h("p", {}, h("strong", { text: `${tr("Refused:")} ` }), saidNode(roomsReason(e)), " ", h("code", { class: "code", translate: "no", text: `(${e.code})` })),
@@ -252,7 +250,7 @@ function showTaken() {
   notice.hidden = false;
   notice.className = "notice warn";
   notice.dataset.code = "session_taken";
-  fill(notice,
+  replace(notice,
     h("p", { text: tr("This session was opened in another tab or window, which now holds your seat.") }),
     h("button", { type: "button", text: tr("Use it here instead"), onclick: () => { notice.hidden = true; conn.stopped = false; conn.restart(); } }));
 }
@@ -267,20 +265,20 @@ function onStatus(s) {
   connPill.dataset.transport = s.transport;
   if (s.state === "open") {
     state.opens = (state.opens || 0) + 1;
-    fill(connPill, `${tr("Connected")}${via}`);
+    replace(connPill, `${tr("Connected")}${via}`);
   } else if (s.state === "waiting") {
     const until = performance.now() + (s.retryIn || 0);
-    const draw = () => fill(connPill, tr("Reconnecting in {n} s…", { n: Math.max(0, Math.ceil((until - performance.now()) / 1000)) }));
+    const draw = () => replace(connPill, tr("Reconnecting in {n} s…", { n: Math.max(0, Math.ceil((until - performance.now()) / 1000)) }));
     draw();
     waitTimer = setInterval(draw, 500);
   } else if (s.state === "taken") {
-    fill(connPill, tr("Opened elsewhere"));
+    replace(connPill, tr("Opened elsewhere"));
   } else {
-    fill(connPill, tr("Connecting…"));
+    replace(connPill, tr("Connecting…"));
   }
 }
 
-// Theme toggle: the main page's (js/theme.js), one stored choice.
+// Theme toggle: every page's (js/dom.js), one stored choice.
 setupTheme();
 
 window.addEventListener("hashchange", () => {

@@ -6,9 +6,8 @@
 // one choose_action. Everything is rebuilt from the latest view; the only
 // state kept is the action being answered and the answers so far.
 
-import { h, announce } from "../online/dom.js";
-import { keepFocus, setData } from "./dom.js";
-import { morphChildren, createMemo } from "./morph.js";
+import { announce, h, keepFocus } from "../js/dom.js";
+import { morphChildren, createMemo, setData } from "./morph.js";
 import { normalize, word as wordEn, WORDS } from "./protocol.js";
 import { tr } from "../js/lang.js";
 import { resultReason, saidNode } from "../online/reasons.js";

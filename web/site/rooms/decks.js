@@ -4,8 +4,7 @@
 // catalog with filters. The server is the validator: every deck goes as a
 // submit_deck, and its lobby_error (a rule the deck breaks) is shown here.
 
-import { h, fill } from "../online/dom.js";
-import { keepFocus } from "./dom.js";
+import { h, keepFocus, replace } from "../js/dom.js";
 import { en } from "./names.js";
 import { tr } from "../js/lang.js";
 import { roomsReason, saidNode } from "../online/reasons.js";
@@ -90,7 +89,7 @@ export function createDeckPanel(ui) {
     const f = formatOf(ui, setup);
     const err = ui.state.deckError;
     const tabs = [["precon", tr("Preconstructed")], ["paste", tr("Paste a list")], ["build", tr("Build from the catalog")]];
-    keepFocus(() => fill(box,
+    keepFocus(() => replace(box,
       h("h3", { id: "deck-h", text: tr("Your deck") }),
       mine.decked
         ? h("p", { class: "hint", id: "deck-status" }, tr("Deck accepted"), mine.commander ? [`, ${tr("commander")} `, en(cardName(mine.commander))] : "", mine.colors?.length ? ` (${mine.colors.join("")})` : "", ".")

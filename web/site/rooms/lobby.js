@@ -3,8 +3,7 @@
 // the form that creates a room. Every control is drawn from the view's
 // valid_commands; the server decides what is legal.
 
-import { h, fill } from "../online/dom.js";
-import { keepFocus } from "./dom.js";
+import { h, keepFocus, replace } from "../js/dom.js";
 import { seatLabel, en } from "./names.js";
 import { tr } from "../js/lang.js";
 import { createDeckPanel, loadPrecons, needsDeck, preconDeck, preconsFor } from "./decks.js";
@@ -75,7 +74,7 @@ export function createLobby(root, ui) {
     h("h2", { id: "dir-h", text: tr("Public rooms") }), dirList, pager, joinBox);
 
   const columns = h("div", { class: "lobby-grid" }, createBox, dirBox);
-  fill(root, h("h1", { class: "sr-only", text: tr("Rooms lobby") }), nameForm, invite, roomPanel, columns);
+  replace(root, h("h1", { class: "sr-only", text: tr("Rooms lobby") }), nameForm, invite, roomPanel, columns);
 
   let createdFor = null;
 
@@ -84,7 +83,7 @@ export function createLobby(root, ui) {
     if (!v) return;
     // Name.
     if (document.activeElement !== nameInput && !nameInput.dataset.dirty) nameInput.value = v.name || savedName();
-    fill(nameForm.querySelector("#name-now"), v.name ? tr("Others see you as {name}.", { name: v.name }) : tr("You have no name yet: others see your seat number."));
+    replace(nameForm.querySelector("#name-now"), v.name ? tr("Others see you as {name}.", { name: v.name }) : tr("You have no name yet: others see your seat number."));
     for (const el of nameForm.querySelectorAll("input, button")) el.disabled = !can("set_name");
 
     keepFocus(() => {
@@ -107,7 +106,7 @@ export function createLobby(root, ui) {
     if (!id || v.room) { invite.hidden = true; return; }
     invite.hidden = false;
     const listed = (v.directory || []).find((r) => r.room_id === id);
-    fill(invite,
+    replace(invite,
       h("h2", { id: "invite-h", text: listed?.config?.name ? tr("Invited to “{name}”", { name: listed.config.name }) : tr("Invited to a room") }),
       h("p", {}, tr("Room"), " ", h("code", { text: id }),
         listed ? ` · ${listed.state === "gathering" ? tr("gathering") : tr("playing")} · ${tr("{n} of {total} seated", { n: listed.filled, total: listed.config.seats })}` : ""),
@@ -172,7 +171,7 @@ export function createLobby(root, ui) {
       deckBox = deckPanel.box;
       deckPanel.render(room, mine);
     }
-    fill(roomPanel,
+    replace(roomPanel,
       h("h2", { id: "room-h" }, cfg.name || en(ui.formatName(cfg.game_setup))),
       h("p", { class: "facts" }, en(ui.formatName(cfg.game_setup)), ` · ${facts.join(" · ")}`),
       h("div", { class: "share" },
@@ -193,7 +192,7 @@ export function createLobby(root, ui) {
 
   function renderDirectory(list, page, more) {
     pager.hidden = page === 0 && !more;
-    fill(pageNote, tr("Page {n}", { n: page + 1 }));
+    replace(pageNote, tr("Page {n}", { n: page + 1 }));
     earlier.disabled = page === 0 || !can("browse");
     later.disabled = !more || !can("browse");
     if (!list.length) {
@@ -202,11 +201,11 @@ export function createLobby(root, ui) {
         steppedBackFrom = page;
         browse(page - 1);
       }
-      fill(dirList, h("li", { class: "empty", text: page > 0 ? tr("No rooms on this page any more.") : tr("No public rooms yet. Create one, or join a room by its link.") }));
+      replace(dirList, h("li", { class: "empty", text: page > 0 ? tr("No rooms on this page any more.") : tr("No public rooms yet. Create one, or join a room by its link.") }));
       return;
     }
     steppedBackFrom = -1;
-    fill(dirList, list.map((r) => {
+    replace(dirList, list.map((r) => {
       const title = r.config.name || ui.formatName(r.config.game_setup);
       const playing = r.state !== "gathering";
       const joinable = !playing && r.filled < r.config.seats;
@@ -227,7 +226,7 @@ export function createLobby(root, ui) {
   function buildCreateForm() {
     const formats = ui.state.catalog.formats || [];
     if (!formats.length) {
-      fill(createBox, h("h2", { id: "create-h", text: tr("Create a room") }), h("p", { text: tr("This server hosts no games.") }));
+      replace(createBox, h("h2", { id: "create-h", text: tr("Create a room") }), h("p", { text: tr("This server hosts no games.") }));
       return;
     }
     const fmt = h("select", { id: "c-format", name: "game_setup", dataset: { key: "c-format" } },
@@ -246,7 +245,7 @@ export function createLobby(root, ui) {
       seats.max = String(hi);
       const n = Number(seats.value);
       if (!n || n < lo || n > hi) seats.value = String(Math.min(hi, Math.max(lo, 4)));
-      fill(desc, f.description ? en(f.description) : "", ` ${lo === hi ? tr("{n} seats.", { n: lo }) : tr("{lo} to {hi} seats.", { lo, hi })}`);
+      replace(desc, f.description ? en(f.description) : "", ` ${lo === hi ? tr("{n} seats.", { n: lo }) : tr("{lo} to {hi} seats.", { lo, hi })}`);
     };
     fmt.addEventListener("change", sync);
     sync();
@@ -269,7 +268,7 @@ export function createLobby(root, ui) {
     field("c-clock", tr("Seconds per decision"), clock),
     h("p", { class: "hint", id: "c-clock-hint", text: tr("0 for no clock, else 5 to 3600. When it runs out the game passes for you.") }),
     h("button", { type: "submit", dataset: { key: "c-create" }, text: tr("Create room") }));
-    fill(createBox, h("h2", { id: "create-h", text: tr("Create a room") }), form);
+    replace(createBox, h("h2", { id: "create-h", text: tr("Create a room") }), form);
   }
 
   return { render };

@@ -165,3 +165,8 @@ export function morphChildren(live, fresh) {
     at = next;
   }
 }
+
+/** setData sets el's data-<key> to value unless it already has it. */
+export function setData(el, key, value) {
+  if (el.dataset[key] !== value) el.dataset[key] = value;
+}

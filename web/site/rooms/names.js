@@ -1,7 +1,7 @@
 // Display words for the game's and the lobby's ids. Names are chosen by
 // players and always reach the page as text.
 
-import { h } from "../online/dom.js";
+import { h } from "../js/dom.js";
 import { tr } from "../js/lang.js";
 
 const RANKS = { A: "Aces", 2: "Twos", 3: "Threes", 4: "Fours", 5: "Fives", 6: "Sixes", 7: "Sevens", 8: "Eights", 9: "Nines", 10: "Tens", J: "Jacks", Q: "Queens", K: "Kings" };

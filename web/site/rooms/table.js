@@ -5,8 +5,8 @@
 // rebuilt from the latest view: the page keeps no game state of its own
 // besides which cards you have picked for a play.
 
-import { h, fill, announce } from "../online/dom.js";
-import { keepFocus, setData, toast } from "./dom.js";
+import { announce, h, keepFocus, replace, toast } from "../js/dom.js";
+import { setData } from "./morph.js";
 import { rankWord, cardName, cardSpoken, isRed, cards as cardCount, says, nameNode } from "./names.js";
 import { tr } from "../js/lang.js";
 import { resultReason, saidNode } from "../online/reasons.js";
@@ -28,7 +28,7 @@ export function createTable(root, ui) {
     h("div", { class: "table-grid" }, h("div", { class: "table-main" }, board, actions, hand), logBox));
   const cardBox = h("div", { class: "card-table", id: "card-table", hidden: true });
   const cards = createCardTable(cardBox, ui);
-  fill(root, generic, cardBox);
+  replace(root, generic, cardBox);
 
   let clockTimer = 0;
   let deadline = null; // {at: ms, total: s}
@@ -69,11 +69,11 @@ export function createTable(root, ui) {
       setData(root, "result", v.result ? "over" : "");
       clearInterval(clockTimer);
       cards.render(v);
-      if (v.action_rejected) toast(tr("The game had moved on: this is the table as it stands now."), "info");
+      if (v.action_rejected) toast(tr("The game had moved on: this is the table as it stands now."));
       // auto_passed is mostly the stops at work (the table lists the steps
       // passed); only a clock expiry is worth a toast.
       if (v.auto_passed && (v.log || []).some((e) => e.sequence === v.auto_passed_from && e.event?.type === "timed_out")) {
-        toast(tr("Time ran out, so the game moved for you."), "info");
+        toast(tr("Time ran out, so the game moved for you."));
       }
       return;
     }
@@ -92,12 +92,12 @@ export function createTable(root, ui) {
     });
     renderTurn(v);
     startClock(v);
-    if (v.action_rejected) toast(tr("The game had moved on: this is the table as it stands now."), "info");
-    if (v.auto_passed) toast(tr("Time ran out, so the game moved for you."), "info");
+    if (v.action_rejected) toast(tr("The game had moved on: this is the table as it stands now."));
+    if (v.auto_passed) toast(tr("Time ran out, so the game moved for you."));
   }
 
   function renderHead(v) {
-    fill(head,
+    replace(head,
       ui.state.roomName ? h("h1", { translate: "no", text: ui.state.roomName }) : h("h1", { lang: "en", text: "Cheat" }),
       h("p", { class: "facts" },
         spectator() ? h("span", { class: "badge", text: tr("Watching") }) : null,
@@ -125,7 +125,7 @@ export function createTable(root, ui) {
   }
 
   function renderTurn(v) {
-    fill(turn, ...turnText(v));
+    replace(turn, ...turnText(v));
     const text = turn.textContent;
     const mineNow = (v.valid_actions || []).length > 0;
     turn.classList.toggle("mine", mineNow && !v.result);
@@ -160,7 +160,7 @@ export function createTable(root, ui) {
 
   function renderBoard(v) {
     if (v.game !== "cheat") {
-      fill(board, h("section", { class: "card" }, h("h2", { text: tr("Table") }),
+      replace(board, h("section", { class: "card" }, h("h2", { text: tr("Table") }),
         h("p", { class: "hint", text: tr("This game has no dedicated view here; its actions are below.") })));
       return;
     }
@@ -185,7 +185,7 @@ export function createTable(root, ui) {
       { caller: h("strong", {}, bare(lc.caller)), player: bare(lc.player), rank: rankWord(lc.rank), taker: bare(lc.picked_up_by), cards: cardCount(lc.pile_size) })),
       h("ul", { class: "cards small", "aria-label": tr("The called cards") },
         (lc.cards || []).map((c) => h("li", { class: `card-face${isRed(c.id) ? " red" : ""}`, "aria-label": cardSpoken(c.id), text: c.name || cardName(c.id) })))) : null;
-    fill(board,
+    replace(board,
       h("section", { class: "card players-box", "aria-labelledby": "players-h" },
         h("h2", { id: "players-h", text: tr("Players") }), h("ul", { class: "players" }, players)),
       h("section", { class: "card pile", "aria-labelledby": "pile-h" },
@@ -225,7 +225,7 @@ export function createTable(root, ui) {
             keepFocus(() => { renderHand(view()); renderActions(view()); });
           } }));
     });
-    fill(hand,
+    replace(hand,
       h("h2", { id: "hand-h", text: tr("Your hand ({cards})", { cards: cardCount(held.length) }) }),
       prompt ? h("p", { class: "hint", id: "hand-prompt", text: tr("Put down 1 to {max} cards, face down, as {rank}. Picked {n} of at most {max}.", { max, n: chosen.size, rank: rankWord(v.rank) }) }) : null,
       held.length ? h("ul", { class: "cards", "aria-label": tr("Your cards") }, items) : h("p", { class: "hint", text: tr("No cards.") }));
@@ -234,7 +234,7 @@ export function createTable(root, ui) {
   function renderActions(v) {
     const list = v.valid_actions || [];
     if (spectator()) {
-      fill(actions, h("h2", { id: "actions-h", text: tr("Watching") }),
+      replace(actions, h("h2", { id: "actions-h", text: tr("Watching") }),
         h("p", { class: "hint", text: tr("You are watching: every hand is hidden from you.") }),
         h("button", { type: "button", class: "secondary", id: "stop-watching", dataset: { key: "stop-watching" }, text: tr("Stop watching"), onclick: () => ui.stopWatching() }));
       return;
@@ -251,7 +251,7 @@ export function createTable(root, ui) {
     const undo = v.undo ? h("button", { type: "button", class: "quiet", id: "undo", dataset: { key: "undo" },
       disabled: !v.undo.available, "aria-describedby": "undo-hint",
       text: tr("Undo the last move"), onclick: () => ui.send({ type: "undo" }) }) : null;
-    fill(actions,
+    replace(actions,
       h("h2", { id: "actions-h", text: list.length ? tr("Your move") : tr("Actions") }),
       list.length ? h("div", { class: "row act-row" }, buttons) : h("p", { class: "hint", text: v.result ? tr("The game is over.") : tr("Nothing to do right now: wait for the others.") }),
       undo ? h("p", { class: "undo-line" }, undo, h("span", { class: "hint", id: "undo-hint", text: v.result ? ` ${tr("The game is over: its result stands.")}` : ` ${tr("{n} of {limit} moves can be taken back.", { n: v.undo.available, limit: v.undo.limit })}` })) : null);
@@ -295,7 +295,7 @@ export function createTable(root, ui) {
   function renderLog(v) {
     const entries = v.log || [];
     const seq = entries.length ? entries[entries.length - 1].sequence : 0;
-    fill(log, entries.map((e) => h("li", { value: e.sequence, dataset: { seq: e.sequence } }, ...logText(e.event))));
+    replace(log, entries.map((e) => h("li", { value: e.sequence, dataset: { seq: e.sequence } }, ...logText(e.event))));
     if (seq !== lastSeq) { lastSeq = seq; log.scrollTop = log.scrollHeight; }
   }
 
@@ -312,7 +312,7 @@ export function createTable(root, ui) {
     result.hidden = false;
     const won = !spectator() && v.result.winner === v.you;
     result.classList.toggle("won", won);
-    fill(result,
+    replace(result,
       h("h2", { id: "result-h", text: won ? tr("You won!") : tr("Game over") }),
       h("p", {}, ...resultText(v.result, v)),
       h("div", { class: "row" },
