@@ -51,8 +51,9 @@ func pageWords(t *testing.T) (fr map[string]string, used []string) {
 			t.Fatal(err)
 		}
 		// tr("…"), tr(cond ? "…" : "…") (and the same of says, the
-		// rooms' tr with names in it), and data-tr in the shell.
-		for _, m := range regexp.MustCompile(`\b(?:tr|says)\("((?:[^"\\]|\\.)*)"|\b(?:tr|says)\([^"()]*\?\s*"([^"]*)"\s*:\s*"([^"]*)"|data-tr(?:-label="([^"]*)"|[^>]*>([^<]*)<)`).FindAllStringSubmatch(string(data), -1) {
+		// rooms' tr with names in it), with line breaks where the
+		// formatter put them, and data-tr in the shell.
+		for _, m := range regexp.MustCompile(`\b(?:tr|says)\(\s*"((?:[^"\\]|\\.)*)"|\b(?:tr|says)\([^"()]*\?\s*"([^"]*)"\s*:\s*"([^"]*)"|data-tr(?:-label="([^"]*)"|[^>]*>([^<]*)<)`).FindAllStringSubmatch(string(data), -1) {
 			for _, k := range m[1:] {
 				if k != "" && !seen[k] {
 					seen[k] = true
