@@ -64,7 +64,9 @@ class GoObject extends DurableObject {
   async start(role, extra) {
     const go = new Go();
     let ready;
-    const registered = new Promise((resolve) => { ready = resolve; });
+    const registered = new Promise((resolve) => {
+      ready = resolve;
+    });
     const instance = new WebAssembly.Instance(mod, { ...go.importObject, workers: { ready: () => ready() } });
     const object = { role, storage: this.ctx.storage, ...extra };
     go.run(instance, { env: this.env, ctx: this.ctx, binding: this.binding, object });
@@ -79,7 +81,12 @@ class GoObject extends DurableObject {
     const headers = {};
     for (const [k, v] of req.headers) headers[k] = v;
     const body = req.method === "GET" || req.method === "HEAD" ? "" : await req.text();
-    const res = await this.binding.objectFetch({ method: req.method, url: req.url, headers: JSON.stringify(headers), body });
+    const res = await this.binding.objectFetch({
+      method: req.method,
+      url: req.url,
+      headers: JSON.stringify(headers),
+      body,
+    });
     return new Response(res.body, { status: res.status, headers: { ...JSON.parse(res.headers), ...cors() } });
   }
 }

@@ -47,7 +47,18 @@ import { TextEncoder, TextDecoder } from "node:util";
 const require = createRequire(import.meta.url);
 
 function flags(argv) {
-  const out = { dir: "bench/out/peer", wasm: "", "wasm-exec": "", out: "bench/out/peer.json", choices: "1000", runs: "3", saves: "7", warmup: "300", seed: "7", "save-at": "10000" };
+  const out = {
+    dir: "bench/out/peer",
+    wasm: "",
+    "wasm-exec": "",
+    out: "bench/out/peer.json",
+    choices: "1000",
+    runs: "3",
+    saves: "7",
+    warmup: "300",
+    seed: "7",
+    "save-at": "10000",
+  };
   for (let i = 0; i < argv.length; i += 2) {
     const k = argv[i].replace(/^--?/, "");
     if (!(k in out)) throw new Error(`peer.mjs: unknown flag ${argv[i]}`);
@@ -56,7 +67,12 @@ function flags(argv) {
   return out;
 }
 const opt = flags(process.argv.slice(2));
-const CHOICES = Number(opt.choices), RUNS = Number(opt.runs), SAVES = Number(opt.saves), WARMUP = Number(opt.warmup), SEED = Number(opt.seed), SAVE_AT = Number(opt["save-at"]);
+const CHOICES = Number(opt.choices),
+  RUNS = Number(opt.runs),
+  SAVES = Number(opt.saves),
+  WARMUP = Number(opt.warmup),
+  SEED = Number(opt.seed),
+  SAVE_AT = Number(opt["save-at"]);
 
 // mulberry32: the shared choice policy's PRNG.
 function prng(seed) {
@@ -83,7 +99,11 @@ const { Compiler } = require("inkjs/full");
 const inkRuntime = require("inkjs"); // the runtime-only build a page ships
 const inkSource = readFileSync(path.join(opt.dir, "story.ink"), "utf8");
 const compileErrors = [];
-const compiler = new Compiler(inkSource, { errorHandler: (msg, type) => { if (type !== 1) compileErrors.push(msg); } });
+const compiler = new Compiler(inkSource, {
+  errorHandler: (msg, type) => {
+    if (type !== 1) compileErrors.push(msg);
+  },
+});
 const compiled = compiler.Compile();
 if (!compiled || compileErrors.length) {
   throw new Error("peer.mjs: the ink story does not compile:\n" + compileErrors.join("\n"));
@@ -119,7 +139,9 @@ globalThis.TextDecoder ??= TextDecoder;
 const wasmExec = opt["wasm-exec"];
 require(path.resolve(wasmExec)); // defines globalThis.Go
 const wasmBytes = readFileSync(opt.wasm);
-const ready = new Promise((resolve) => { globalThis.storyloomReady = resolve; });
+const ready = new Promise((resolve) => {
+  globalThis.storyloomReady = resolve;
+});
 const go = new globalThis.Go();
 const { instance } = await WebAssembly.instantiate(wasmBytes, go.importObject);
 go.run(instance); // resolves only when the module exits: never awaited
@@ -137,18 +159,25 @@ const must = (what, r) => {
 must("init", await sl.init(JSON.stringify({ ...published, storage: "memory" })));
 
 async function newStoryloom(seed) {
-  return must("createSession", await sl.createSession(JSON.stringify({ campaignId: "peer-bench", seed: `seed-${seed}` })));
+  return must(
+    "createSession",
+    await sl.createSession(JSON.stringify({ campaignId: "peer-bench", seed: `seed-${seed}` })),
+  );
 }
 
 // slPlay makes n choices on the session and returns the characters of
 // text read.
 async function slPlay(session, n, rnd) {
-  let scene = session.scene, chars = scene.body.text.length;
+  let scene = session.scene,
+    chars = scene.body.text.length;
   for (let i = 0; i < n; i++) {
     const avail = scene.actions.filter((a) => a.available);
     if (avail.length === 0) throw new Error(`storyloom: no choice after ${i} choices`);
     const a = avail[Math.floor(rnd() * avail.length)];
-    const r = must("submitAction", await sl.submitAction(JSON.stringify({ sessionId: session.sessionId, actionId: a.id })));
+    const r = must(
+      "submitAction",
+      await sl.submitAction(JSON.stringify({ sessionId: session.sessionId, actionId: a.id })),
+    );
     scene = r.scene;
     chars += scene.body.text.length;
   }
@@ -160,7 +189,8 @@ async function slPlay(session, n, rnd) {
 inkPlay(newInk(SEED), WARMUP, prng(SEED));
 await slPlay(await newStoryloom(SEED), WARMUP, prng(SEED));
 
-const inkRuns = [], slRuns = [];
+const inkRuns = [],
+  slRuns = [];
 let inkStory, slSession;
 for (let r = 0; r < RUNS; r++) {
   // Alternate the two, so that a burst of load on the machine hits both.
@@ -187,11 +217,18 @@ t = performance.now();
 const importedLong = must("importSave", await sl.importSave(JSON.stringify({ data: saveDoc })));
 const long = must("loadGame", await sl.loadGame(JSON.stringify({ saveId: importedLong.saveId })));
 const slImportLongMs = performance.now() - t;
-if (long.actionCount !== SAVE_AT) throw new Error(`storyloom: the imported game has ${long.actionCount} actions, not ${SAVE_AT}`);
+if (long.actionCount !== SAVE_AT)
+  throw new Error(`storyloom: the imported game has ${long.actionCount} actions, not ${SAVE_AT}`);
 slSession = long;
 
-const inkSave = [], inkLoad = [], slSave = [], slLoad = [], slExport = [], slImport = [];
-let inkState = "", slDoc = "";
+const inkSave = [],
+  inkLoad = [],
+  slSave = [],
+  slLoad = [],
+  slExport = [],
+  slImport = [];
+let inkState = "",
+  slDoc = "";
 for (let i = 0; i < SAVES; i++) {
   t = performance.now();
   inkState = inkStory.state.ToJson();
@@ -232,21 +269,44 @@ const inkRuntimeBytes = readFileSync(inkDist);
 const wasmExecBytes = readFileSync(wasmExec);
 
 const f = {
-  choices: CHOICES, runs: RUNS, saves: SAVES, saveAt: SAVE_AT, nodes: (campaignText.match(/"type": "(choice|random|ending)"/g) || []).length,
+  choices: CHOICES,
+  runs: RUNS,
+  saves: SAVES,
+  saveAt: SAVE_AT,
+  nodes: (campaignText.match(/"type": "(choice|random|ending)"/g) || []).length,
   ink: {
-    msPerGame: median(inkRuns), choicesPerSecond: CHOICES / (median(inkRuns) / 1000),
-    saveMs: median(inkSave), restoreMs: median(inkLoad), stateBytes: inkState.length,
-    longGameMs: inkLongMs, longChoicesPerSecond: SAVE_AT / (inkLongMs / 1000),
-    runtimeGzipBytes: gz(inkRuntimeBytes), runtimeRawBytes: inkRuntimeBytes.length, runtimeFile: path.relative(process.cwd(), inkDist),
-    storyGzipBytes: gz(Buffer.from(inkJSON)), storyRawBytes: Buffer.byteLength(inkJSON),
+    msPerGame: median(inkRuns),
+    choicesPerSecond: CHOICES / (median(inkRuns) / 1000),
+    saveMs: median(inkSave),
+    restoreMs: median(inkLoad),
+    stateBytes: inkState.length,
+    longGameMs: inkLongMs,
+    longChoicesPerSecond: SAVE_AT / (inkLongMs / 1000),
+    runtimeGzipBytes: gz(inkRuntimeBytes),
+    runtimeRawBytes: inkRuntimeBytes.length,
+    runtimeFile: path.relative(process.cwd(), inkDist),
+    storyGzipBytes: gz(Buffer.from(inkJSON)),
+    storyRawBytes: Buffer.byteLength(inkJSON),
   },
   storyloom: {
-    choices: SAVE_AT, gameChoices: CHOICES, msPerGame: median(slRuns), choicesPerSecond: CHOICES / (median(slRuns) / 1000),
-    importLongMs: slImportLongMs, longChoiceMs: slLongChoiceMs, longChoicesPerSecond: 1000 / slLongChoiceMs,
-    saveMs: median(slSave), restoreMs: median(slLoad), exportMs: median(slExport), importMs: median(slImport), stateBytes: slDoc.length,
-    runtimeGzipBytes: gz(wasmBytes) + gz(wasmExecBytes), runtimeRawBytes: wasmBytes.length + wasmExecBytes.length,
-    moduleGzipBytes: gz(wasmBytes), wasmExecGzipBytes: gz(wasmExecBytes),
-    storyGzipBytes: gz(Buffer.from(campaignText)), storyRawBytes: Buffer.byteLength(campaignText),
+    choices: SAVE_AT,
+    gameChoices: CHOICES,
+    msPerGame: median(slRuns),
+    choicesPerSecond: CHOICES / (median(slRuns) / 1000),
+    importLongMs: slImportLongMs,
+    longChoiceMs: slLongChoiceMs,
+    longChoicesPerSecond: 1000 / slLongChoiceMs,
+    saveMs: median(slSave),
+    restoreMs: median(slLoad),
+    exportMs: median(slExport),
+    importMs: median(slImport),
+    stateBytes: slDoc.length,
+    runtimeGzipBytes: gz(wasmBytes) + gz(wasmExecBytes),
+    runtimeRawBytes: wasmBytes.length + wasmExecBytes.length,
+    moduleGzipBytes: gz(wasmBytes),
+    wasmExecGzipBytes: gz(wasmExecBytes),
+    storyGzipBytes: gz(Buffer.from(campaignText)),
+    storyRawBytes: Buffer.byteLength(campaignText),
   },
 };
 
@@ -255,8 +315,11 @@ const ms = (x) => (x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toFixed(3
 const kb = (x) => (x / 1024).toFixed(1) + " KiB";
 const num = (x) => Math.round(x).toLocaleString("en-GB");
 const verdict = (ok) => (ok ? "met" : "**not met**");
-const s = f.storyloom, k = f.ink;
-const inkVersion = JSON.parse(readFileSync(path.join(path.dirname(path.dirname(inkDist)), "package.json"), "utf8")).version;
+const s = f.storyloom,
+  k = f.ink;
+const inkVersion = JSON.parse(
+  readFileSync(path.join(path.dirname(path.dirname(inkDist)), "package.json"), "utf8"),
+).version;
 const md = `The same generated story (${f.nodes} nodes: choices conditioned on variables and visit counts, weighted random nodes, ints and flags changed on entry and by choices), written by \`go run ./bundle/bench gen\` as a Storyloom campaign and as ink, played in one Node ${process.version} process by \`bundle/bench/peer.mjs\`: ink compiled with inkjs ${inkVersion}'s bundled compiler and played on its runtime; the campaign on the Storyloom WASM module (\`wasm/play\`, the browser bridge with memory storage: every choice goes through a Promise of JSON and the session store's autosave, as in the page). Policy: a seeded PRNG (mulberry32) picks uniformly among the choices available now. Choices per second: median of ${RUNS} games of ${num(CHOICES)} choices from a fresh start, after a ${num(WARMUP)}-choice warm-up. Save and restore: median of ${SAVES}, on a game of ${num(SAVE_AT)} choices — inkjs played them; Storyloom's was imported from a save of the same campaign played with the same policy and seed by the same engine natively (\`go run ./bundle/bench gen -save-choices\`), because ${num(SAVE_AT)} choices through the bridge take a long while. The two runtimes draw random transitions from their own generators, so their paths differ; the graph and the policy are the same.
 
 | figure | Storyloom (WASM) | inkjs | Storyloom / inkjs | target | verdict |
@@ -273,6 +336,13 @@ const md = `The same generated story (${f.nodes} nodes: choices conditioned on v
 
 Storyloom's saved state is its action log (seed plus every choice, so a save replays exactly and survives a content update), so it grows with the game; ink's is a snapshot of variables, visit counts and call stack. Each Storyloom choice also autosaves the session to the record store: it appends the new log entry to the session's log tail (every 32 choices a new segment and a checkpoint of the game), never the whole log, and advances the save checksum over the new entry, so a save hashes only what follows the log; a restore verifies the SHA-256 of the whole save and checks every log entry, but keeps the log as the bytes it read (no entry is decoded until a branch or the history asks), and does not replay it: the save carries the kind state.`;
 
-writeFileSync(opt.out, JSON.stringify({ title: "Peer comparison: story play, Storyloom WASM against inkjs", markdown: md, figures: f }, null, 2) + "\n");
+writeFileSync(
+  opt.out,
+  JSON.stringify(
+    { title: "Peer comparison: story play, Storyloom WASM against inkjs", markdown: md, figures: f },
+    null,
+    2,
+  ) + "\n",
+);
 console.log(md);
 process.exit(0);

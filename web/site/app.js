@@ -27,7 +27,10 @@ async function storageBackend() {
   try {
     await new Promise((resolve, reject) => {
       const req = indexedDB.open("storyloom-probe");
-      req.onsuccess = () => { req.result.close(); resolve(); };
+      req.onsuccess = () => {
+        req.result.close();
+        resolve();
+      };
       req.onerror = () => reject(req.error);
     });
     return "indexeddb";
@@ -43,12 +46,14 @@ async function storageBackend() {
 // for the bridge to verify.
 async function fetchCampaigns() {
   const index = await (await storyloomAssets.fetch("campaigns/index.json")).json();
-  const campaigns = await Promise.all(index.campaigns.map(async (c) => ({
-    id: c.campaignId,
-    built: await (await storyloomAssets.fetch(c.built)).text(),
-    version: c.version,
-    digest: c.digest,
-  })));
+  const campaigns = await Promise.all(
+    index.campaigns.map(async (c) => ({
+      id: c.campaignId,
+      built: await (await storyloomAssets.fetch(c.built)).text(),
+      version: c.version,
+      digest: c.digest,
+    })),
+  );
   return { campaigns, manifestDigest: index.manifestDigest, packs: index.packs, resolution: index.resolution };
 }
 
@@ -109,10 +114,12 @@ async function draw() {
     }
   } catch (err) {
     console.warn("storyloom:", err);
-    replace(main,
+    replace(
+      main,
       h("h1", null, tr("Something went wrong")),
       errorBox(err.message || String(err)),
-      h("p", null, h("a", { href: "#/" }, tr("Back to the library"))));
+      h("p", null, h("a", { href: "#/" }, tr("Back to the library"))),
+    );
     announce(tr("Something went wrong: {error}", { error: err.message || String(err) }));
   }
 }
@@ -136,8 +143,18 @@ function watchOnlineLinks() {
     const a = e.target.closest?.("a[data-online]");
     if (!a || navigator.onLine) return;
     e.preventDefault();
-    const what = a.dataset.online || [...a.childNodes].filter((n) => !n.classList?.contains("net-note")).map((n) => n.textContent).join("").trim();
-    toast(tr("{what} needs the network", { what }), tr("You are offline: the stories and simulations still play, and this works again once you are connected."), "neutral");
+    const what =
+      a.dataset.online ||
+      [...a.childNodes]
+        .filter((n) => !n.classList?.contains("net-note"))
+        .map((n) => n.textContent)
+        .join("")
+        .trim();
+    toast(
+      tr("{what} needs the network", { what }),
+      tr("You are offline: the stories and simulations still play, and this works again once you are connected."),
+      "neutral",
+    );
     announce(tr("{what} needs the network. You are offline.", { what }));
   });
 }

@@ -25,9 +25,11 @@ const PRECACHED = new Set(MANIFEST.files.map((f) => new URL(f, self.location).hr
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
-    caches.open(CACHE).then((cache) =>
-      cache.addAll(MANIFEST.files.map((f) => new Request(new URL(f, self.location), { cache: "reload" })))
-    )
+    caches
+      .open(CACHE)
+      .then((cache) =>
+        cache.addAll(MANIFEST.files.map((f) => new Request(new URL(f, self.location), { cache: "reload" }))),
+      ),
   );
 });
 
@@ -36,7 +38,7 @@ self.addEventListener("activate", (event) => {
     caches
       .keys()
       .then((keys) => Promise.all(keys.filter((k) => k.startsWith(PREFIX) && k !== CACHE).map((k) => caches.delete(k))))
-      .then(() => self.clients.claim())
+      .then(() => self.clients.claim()),
   );
 });
 
@@ -64,7 +66,7 @@ self.addEventListener("fetch", (event) => {
     caches
       .open(CACHE)
       .then((cache) => cache.match(key))
-      .then((hit) => (hit ? unredirected(hit) : fetch(req)))
+      .then((hit) => (hit ? unredirected(hit) : fetch(req))),
   );
 });
 

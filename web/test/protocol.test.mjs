@@ -37,7 +37,10 @@ function contains(got, want, path) {
 
 test("the fixtures cover every frame kind", () => {
   for (const k of ["game", "spectator", "lobby", "catalog", "lobby_error"]) {
-    assert.ok(frames.some((f) => f.kind === k), `no ${k} frame`);
+    assert.ok(
+      frames.some((f) => f.kind === k),
+      `no ${k} frame`,
+    );
   }
 });
 
@@ -69,7 +72,13 @@ test("every classifying value the server sent has a word", () => {
 });
 
 test("defaults: omitted collections are empty, connected is true", () => {
-  const g = normalize({ room_id: "r", seat_order: ["p0", "p1"], phase: "upkeep", you: "p0", seats: [{ seat: 0 }, { seat: 1, connected: false }] });
+  const g = normalize({
+    room_id: "r",
+    seat_order: ["p0", "p1"],
+    phase: "upkeep",
+    you: "p0",
+    seats: [{ seat: 0 }, { seat: 1, connected: false }],
+  });
   assert.equal(frameKind(g), "game");
   for (const k of Object.keys(SCHEMA.game)) {
     if (Array.isArray(SCHEMA.game[k]) && k !== "seats" && k !== "seat_order") assert.deepEqual(g[k], [], k);

@@ -38,13 +38,19 @@ export function commandId(kind) {
 }
 
 function storageGet(store, key) {
-  try { return store.getItem(key); } catch { return null; }
+  try {
+    return store.getItem(key);
+  } catch {
+    return null;
+  }
 }
 function storageSet(store, key, value) {
   try {
     if (value === null) store.removeItem(key);
     else store.setItem(key, value);
-  } catch { /* private mode: the token lives as long as the page */ }
+  } catch {
+    /* private mode: the token lives as long as the page */
+  }
 }
 
 export class Market {
@@ -72,7 +78,10 @@ export class Market {
     const res = await this.post(new URL("token", this.endpoint), null, null);
     const body = await res.json().catch(() => ({}));
     if (!res.ok || typeof body.token !== "string") {
-      throw new HostError(body.hostError?.code || `http_${res.status}`, body.hostError?.message || "the market did not issue a key");
+      throw new HostError(
+        body.hostError?.code || `http_${res.status}`,
+        body.hostError?.message || "the market did not issue a key",
+      );
     }
     this.token = body.token;
     storageSet(sessionStorage, this.key, this.token);
@@ -133,7 +142,11 @@ export class Market {
     const body = await res.json().catch(() => null);
     if (!res.ok || !body || !Array.isArray(body.players)) {
       const retry = res.status === 429 || res.status >= 500;
-      throw new HostError(body?.hostError?.code || `http_${res.status}`, body?.hostError?.message || "the market did not send its standing", retry);
+      throw new HostError(
+        body?.hostError?.code || `http_${res.status}`,
+        body?.hostError?.message || "the market did not send its standing",
+        retry,
+      );
     }
     return body;
   }
@@ -141,13 +154,21 @@ export class Market {
   async once(body) {
     const res = await this.post(this.endpoint, this.token, body);
     let env;
-    try { env = await res.json(); } catch { env = null; }
+    try {
+      env = await res.json();
+    } catch {
+      env = null;
+    }
     if (env?.hostError) {
       const retry = res.status === 429 || res.status === 503;
       throw new HostError(env.hostError.code, env.hostError.message, retry);
     }
     if (env?.protocolVersion !== 2 || typeof env.ok !== "boolean") {
-      throw new HostError(`http_${res.status}`, "the market answered something this page cannot read", res.status >= 500);
+      throw new HostError(
+        `http_${res.status}`,
+        "the market answered something this page cannot read",
+        res.status >= 500,
+      );
     }
     this.stateVersion = env.stateVersion;
     if (!env.ok) {

@@ -18,7 +18,11 @@ export function changesPanel(g, { id, summary, describe, reason, empty }) {
   // The ending is said by the resolution panel above, not again here.
   const ending = g.scene?.status === "ended" ? g.scene.view?.kindView?.endingKey : "";
   const msgs = (g.result?.messages || []).filter((m) => m.visible !== false && !(ending && m.key === ending));
-  const rows = grouped((g.result?.changes || []).filter((c) => c.visible !== false), describe, reason);
+  const rows = grouped(
+    (g.result?.changes || []).filter((c) => c.visible !== false),
+    describe,
+    reason,
+  );
   const parts = (summary || []).filter(Boolean);
   if (!parts.length && !msgs.length && !rows.length) {
     if (!empty) return null;
@@ -34,18 +38,54 @@ export function changesPanel(g, { id, summary, describe, reason, empty }) {
       if (seen) seen.n += 1;
       else counted.set(text, { n: 1, tone: m.tone || "neutral" });
     }
-    box.append(h("ul.messages", null, [...counted].map(([text, { n, tone }]) =>
-      h("li", { class: `tone-${tone}` }, text, n > 1 ? h("span.count", null, ` ×${n}`) : null))));
+    box.append(
+      h(
+        "ul.messages",
+        null,
+        [...counted].map(([text, { n, tone }]) =>
+          h("li", { class: `tone-${tone}` }, text, n > 1 ? h("span.count", null, ` ×${n}`) : null),
+        ),
+      ),
+    );
   }
   if (rows.length) {
-    box.append(h("details.steps", null,
-      h("summary", null, tr("Every change, step by step ({n})", { n: rows.length })),
-      h("table.changes-table", null,
-        h("thead", null, h("tr", null, h("th", { scope: "col" }, tr("What")), h("th", { scope: "col" }, tr("From")),
-          h("th", { scope: "col" }, tr("To")), h("th", { scope: "col" }, tr("Why")))),
-        h("tbody", null, rows.map((r) => h("tr", null,
-          h("th", { scope: "row" }, r.what), h("td", null, r.from), h("td", null, r.to),
-          h("td.muted", null, r.why, r.n > 1 ? ` (×${r.n})` : "")))))));
+    box.append(
+      h(
+        "details.steps",
+        null,
+        h("summary", null, tr("Every change, step by step ({n})", { n: rows.length })),
+        h(
+          "table.changes-table",
+          null,
+          h(
+            "thead",
+            null,
+            h(
+              "tr",
+              null,
+              h("th", { scope: "col" }, tr("What")),
+              h("th", { scope: "col" }, tr("From")),
+              h("th", { scope: "col" }, tr("To")),
+              h("th", { scope: "col" }, tr("Why")),
+            ),
+          ),
+          h(
+            "tbody",
+            null,
+            rows.map((r) =>
+              h(
+                "tr",
+                null,
+                h("th", { scope: "row" }, r.what),
+                h("td", null, r.from),
+                h("td", null, r.to),
+                h("td.muted", null, r.why, r.n > 1 ? ` (×${r.n})` : ""),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
   }
   return box;
 }

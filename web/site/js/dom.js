@@ -89,7 +89,9 @@ export function announce(text) {
   if (!region || !text) return;
   clearTimeout(announceTimer);
   region.textContent = ""; // a repeated message is read again
-  announceTimer = setTimeout(() => { region.textContent = text; }, 30);
+  announceTimer = setTimeout(() => {
+    region.textContent = text;
+  }, 30);
 }
 
 /**
@@ -125,7 +127,11 @@ export function keepFocus(render) {
   if (again && !again.disabled) {
     again.focus({ preventScroll: true });
     if (range && range[0] !== null && "setSelectionRange" in again) {
-      try { again.setSelectionRange(...range); } catch { /* number inputs have no selection */ }
+      try {
+        again.setSelectionRange(...range);
+      } catch {
+        /* number inputs have no selection */
+      }
     }
   } else if (active && !active.isConnected) {
     document.getElementById("main")?.focus({ preventScroll: true });
@@ -160,7 +166,11 @@ export function setupTheme() {
   btn.addEventListener("click", () => {
     const next = effectiveTheme() === "dark" ? "light" : "dark";
     document.documentElement.dataset.theme = next;
-    try { localStorage.setItem(THEME_KEY, next); } catch { /* private mode: this tab only */ }
+    try {
+      localStorage.setItem(THEME_KEY, next);
+    } catch {
+      /* private mode: this tab only */
+    }
     labelTheme();
   });
   window.matchMedia?.("(prefers-color-scheme: dark)").addEventListener?.("change", labelTheme);

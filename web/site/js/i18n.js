@@ -84,7 +84,7 @@ export class Strings {
     this.locale = locale;
   }
   has(key) {
-    return  Object.hasOwn(this.table, key);
+    return Object.hasOwn(this.table, key);
   }
   /**
    * t renders key with params; fallback is the engine's own text. A param
@@ -130,7 +130,9 @@ export function money(cents, currency = "") {
   const neg = cents < 0;
   const abs = Math.abs(Math.trunc(cents));
   const french = (document.documentElement.lang || "").startsWith("fr");
-  const whole = Math.floor(abs / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, french ? "\u202f" : ",");
+  const whole = Math.floor(abs / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, french ? "\u202f" : ",");
   const frac = String(abs % 100).padStart(2, "0");
   if (french) return `${neg ? "-" : ""}${whole},${frac}${currency ? `\u00a0${currency}` : ""}`;
   return `${neg ? "-" : ""}${currency}${whole}.${frac}`;

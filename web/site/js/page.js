@@ -15,7 +15,11 @@ export const app = {
     return savedPageLocale();
   },
   set locale(v) {
-    try { localStorage.setItem("storyloom-locale", v); } catch { /* private mode */ }
+    try {
+      localStorage.setItem("storyloom-locale", v);
+    } catch {
+      /* private mode */
+    }
   },
   /** Shows the screen of hash; the same hash draws its screen again. */
   go(hash) {

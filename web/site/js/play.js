@@ -57,31 +57,50 @@ export async function renderPlay(main, sessionId, created) {
     const tools = h("div.tools", null);
     if (g.info.locales.length > 1) {
       const selId = nextId("lang");
-      const select = h("select", { id: selId, dataset: { role: "locale" } },
-        g.info.locales.map((l) => h("option", { value: l, lang: l, selected: g.locale === l }, localeName(l))));
-      select.addEventListener("change", guard(async () => {
-        const next = select.value;
-        try { localStorage.setItem(localeKey(g.campaignId), next); } catch { /* this tab only */ }
-        app.locale = next;
-        g.strings = gameStrings(await call("getStrings", { sessionId, locale: next }), next);
-        g.info = await call("getCampaign", { campaignId: g.campaignId, locale: next });
-        g.locale = next;
-        setPageLocale(next);
-        const fresh = head();
-        headEl.replaceWith(fresh);
-        headEl = fresh;
-        fresh.querySelector("[data-role=locale]")?.focus();
-        draw({ announceScene: false });
-        announce(localeName(next));
-      }));
+      const select = h(
+        "select",
+        { id: selId, dataset: { role: "locale" } },
+        g.info.locales.map((l) => h("option", { value: l, lang: l, selected: g.locale === l }, localeName(l))),
+      );
+      select.addEventListener(
+        "change",
+        guard(async () => {
+          const next = select.value;
+          try {
+            localStorage.setItem(localeKey(g.campaignId), next);
+          } catch {
+            /* this tab only */
+          }
+          app.locale = next;
+          g.strings = gameStrings(await call("getStrings", { sessionId, locale: next }), next);
+          g.info = await call("getCampaign", { campaignId: g.campaignId, locale: next });
+          g.locale = next;
+          setPageLocale(next);
+          const fresh = head();
+          headEl.replaceWith(fresh);
+          headEl = fresh;
+          fresh.querySelector("[data-role=locale]")?.focus();
+          draw({ announceScene: false });
+          announce(localeName(next));
+        }),
+      );
       tools.append(h("div.lang", null, h("label", { for: selId }, tr("Language")), select));
     }
     tools.append(
       h("button", { type: "button", dataset: { role: "quick-save" }, onclick: guard(() => quickSave(g)) }, tr("Save")),
-      h("button", { type: "button", dataset: { role: "open-saves" }, onclick: guard(() => openSaves(g)) }, tr("Saves & rewind")));
-    return h("div.play-head", null,
+      h(
+        "button",
+        { type: "button", dataset: { role: "open-saves" }, onclick: guard(() => openSaves(g)) },
+        tr("Saves & rewind"),
+      ),
+    );
+    return h(
+      "div.play-head",
+      null,
       h("p.kind", null, h("a", { href: "#/" }, tr("Library")), " / ", kindName(g.kindId)),
-      h("h1", { id: "game-title" }, g.info.title), tools);
+      h("h1", { id: "game-title" }, g.info.title),
+      tools,
+    );
   };
 
   const errors = h("div.feedback", { "aria-live": "assertive" });
@@ -129,7 +148,11 @@ export async function renderPlay(main, sessionId, created) {
     }
     if (news.ending) {
       const title = g.strings.t(news.ending.titleKey, null, news.ending.title);
-      toast(news.endingIsNew ? tr("New ending found") : tr("Ending"), title, news.ending.outcome === "lose" ? "negative" : "positive");
+      toast(
+        news.endingIsNew ? tr("New ending found") : tr("Ending"),
+        title,
+        news.ending.outcome === "lose" ? "negative" : "positive",
+      );
       parts.push(tr(news.endingIsNew ? "New ending found: {title}." : "Ending: {title}.", { title }));
     }
     if (parts.length) setTimeout(() => announce(parts.join(" ")), 400);
@@ -145,7 +168,9 @@ export async function renderPlay(main, sessionId, created) {
     if (g.scene.status === "ended") body.append(endingPanel(g));
     document.title = `${g.info.title} — Storyloom`;
     if (announceScene) {
-      const text = screen.summary ? screen.summary(g) : g.strings.t(g.scene.body.textKey, g.scene.body.params, g.scene.body.text);
+      const text = screen.summary
+        ? screen.summary(g)
+        : g.strings.t(g.scene.body.textKey, g.scene.body.params, g.scene.body.text);
       announce(text);
       if (focusText) body.querySelector("[data-focus-target]")?.focus({ preventScroll: false });
     }
@@ -169,7 +194,8 @@ export async function renderPlay(main, sessionId, created) {
   app.cleanup = () => document.removeEventListener("keydown", onKey);
 
   draw({ announceScene: true });
-  if (noticeBox) setTimeout(() => announce([...noticeBox.querySelectorAll("p")].map((p) => p.textContent).join(" ")), 400);
+  if (noticeBox)
+    setTimeout(() => announce([...noticeBox.querySelectorAll("p")].map((p) => p.textContent).join(" ")), 400);
 }
 
 /**
@@ -178,11 +204,18 @@ export async function renderPlay(main, sessionId, created) {
  * notice's lang says which).
  */
 function contentNotices(g, notices) {
-  const box = h("section.content-notice", { role: "status", "aria-label": tr("Campaign update"), dataset: { role: "content-notice" } },
+  const box = h(
+    "section.content-notice",
+    { role: "status", "aria-label": tr("Campaign update"), dataset: { role: "content-notice" } },
     notices.map((n) =>
-      h("p", { lang: engineLang(g.locale, n.message.key), dataset: { outcome: n.outcome } }, g.strings.t(n.message.key, n.message.params, n.outcome)),
+      h(
+        "p",
+        { lang: engineLang(g.locale, n.message.key), dataset: { outcome: n.outcome } },
+        g.strings.t(n.message.key, n.message.params, n.outcome),
+      ),
     ),
-    h("button", { type: "button", onclick: () => box.remove() }, tr("Dismiss")));
+    h("button", { type: "button", onclick: () => box.remove() }, tr("Dismiss")),
+  );
   return box;
 }
 
@@ -195,9 +228,20 @@ function gameStrings(res, locale) {
 }
 
 function endingPanel(g) {
-  return h("section.ending-actions", { "aria-label": tr("What next") },
-    h("a.button.primary", { href: `#/new/${encodeURIComponent(g.campaignId)}`, dataset: { role: "play-again" } }, tr("Play again")),
-    h("button", { type: "button", onclick: guard(() => openSaves(g, { tab: "rewind" })) }, tr("Rewind to an earlier choice")),
+  return h(
+    "section.ending-actions",
+    { "aria-label": tr("What next") },
+    h(
+      "a.button.primary",
+      { href: `#/new/${encodeURIComponent(g.campaignId)}`, dataset: { role: "play-again" } },
+      tr("Play again"),
+    ),
+    h(
+      "button",
+      { type: "button", onclick: guard(() => openSaves(g, { tab: "rewind" })) },
+      tr("Rewind to an earlier choice"),
+    ),
     h("a.button", { href: `#/gallery/${encodeURIComponent(g.campaignId)}` }, tr("Achievements & endings")),
-    h("a.button", { href: "#/" }, tr("Library")));
+    h("a.button", { href: "#/" }, tr("Library")),
+  );
 }

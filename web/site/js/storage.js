@@ -14,7 +14,9 @@ export function showStorage(status) {
     return;
   }
   document.getElementById("storage-message").textContent = status.message;
-  document.getElementById("storage-usage").textContent = tr("Your latest progress is kept in this tab only: download a save file to keep it.");
+  document.getElementById("storage-usage").textContent = tr(
+    "Your latest progress is kept in this tab only: download a save file to keep it.",
+  );
   if (banner.hidden) {
     banner.hidden = false;
     if (status.detail) console.warn("storyloom: storage:", status.detail);
@@ -48,7 +50,12 @@ export async function showUsage(status) {
   try {
     const { usage = 0, quota = 0 } = await navigator.storage.estimate();
     const mb = (n) => (n / 1e6).toFixed(n < 1e7 ? 1 : 0);
-    line.textContent = tr(persisted ? "Saves are kept in this browser (persistent): {used} MB used of {quota} MB available." : "Saves are kept in this browser: {used} MB used of {quota} MB available.", { used: mb(usage), quota: mb(quota) });
+    line.textContent = tr(
+      persisted
+        ? "Saves are kept in this browser (persistent): {used} MB used of {quota} MB available."
+        : "Saves are kept in this browser: {used} MB used of {quota} MB available.",
+      { used: mb(usage), quota: mb(quota) },
+    );
   } catch {
     line.textContent = tr("Saves are kept in this browser.");
   }

@@ -4,4 +4,6 @@
 try {
   const t = localStorage.getItem("storyloom-theme");
   if (t === "light" || t === "dark") document.documentElement.dataset.theme = t;
-} catch { /* storage blocked: the system's theme */ }
+} catch {
+  /* storage blocked: the system's theme */
+}

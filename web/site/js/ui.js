@@ -29,11 +29,23 @@ export function dialog(title, build, { className = "" } = {}) {
 
 /** Asks to confirm something destructive; resolves true or false. */
 export async function confirm(title, body, confirmLabel, cancelLabel = tr("Cancel")) {
-  const ok = await dialog(title, (close) => h("div", null,
-    h("p", null, body),
-    h("div.actions", null,
-      h("button.danger", { type: "button", onclick: () => close(true), dataset: { confirm: "yes" } }, confirmLabel),
-      h("button", { type: "button", autofocus: true, onclick: () => close(false), dataset: { confirm: "no" } }, cancelLabel))));
+  const ok = await dialog(title, (close) =>
+    h(
+      "div",
+      null,
+      h("p", null, body),
+      h(
+        "div.actions",
+        null,
+        h("button.danger", { type: "button", onclick: () => close(true), dataset: { confirm: "yes" } }, confirmLabel),
+        h(
+          "button",
+          { type: "button", autofocus: true, onclick: () => close(false), dataset: { confirm: "no" } },
+          cancelLabel,
+        ),
+      ),
+    ),
+  );
   return ok === true;
 }
 
@@ -42,11 +54,24 @@ export async function ask(title, label, initial, okLabel) {
   const inputId = nextId("ask");
   const value = await dialog(title, (close) => {
     const input = h("input", { id: inputId, type: "text", value: initial, maxlength: 80, autocomplete: "off" });
-    const form = h("form", { method: "dialog", onsubmit: (e) => { e.preventDefault(); close(input.value); } },
-      h("label", { for: inputId }, label), input,
-      h("div.actions", null,
+    const form = h(
+      "form",
+      {
+        method: "dialog",
+        onsubmit: (e) => {
+          e.preventDefault();
+          close(input.value);
+        },
+      },
+      h("label", { for: inputId }, label),
+      input,
+      h(
+        "div.actions",
+        null,
         h("button.primary", { type: "submit" }, okLabel),
-        h("button", { type: "button", onclick: () => close(null) }, tr("Cancel"))));
+        h("button", { type: "button", onclick: () => close(null) }, tr("Cancel")),
+      ),
+    );
     setTimeout(() => input.select(), 0);
     return form;
   });
@@ -59,7 +84,10 @@ export function download(fileName, text, type = "application/json") {
   const a = h("a", { href: url, download: fileName, hidden: true });
   document.body.appendChild(a);
   a.click();
-  setTimeout(() => { URL.revokeObjectURL(url); a.remove(); }, 1000);
+  setTimeout(() => {
+    URL.revokeObjectURL(url);
+    a.remove();
+  }, 1000);
 }
 
 /** Shows an error in an element as a plain sentence. */

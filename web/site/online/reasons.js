@@ -42,9 +42,12 @@ const roomsText = {
   not_host: () => tr("Only the host (the first seat) may do that."),
   invalid_visibility: () => tr("A room is public or private."),
   invalid_clock: () => tr("The clock is 0 (none) or from 5 to 3600 seconds."),
-  below_minimum: (p) => (p.min ? tr("The deck has too few cards: it needs at least {n}.", { n: p.min }) : tr("The deck has too few cards.")),
-  above_maximum: (p) => (p.max ? tr("The deck has too many cards: it takes at most {n}.", { n: p.max }) : tr("The deck has too many cards.")),
-  copy_limit: (p) => (p.copies ? tr("Too many copies of one card: at most {n}.", { n: p.copies }) : tr("Too many copies of one card.")),
+  below_minimum: (p) =>
+    p.min ? tr("The deck has too few cards: it needs at least {n}.", { n: p.min }) : tr("The deck has too few cards."),
+  above_maximum: (p) =>
+    p.max ? tr("The deck has too many cards: it takes at most {n}.", { n: p.max }) : tr("The deck has too many cards."),
+  copy_limit: (p) =>
+    p.copies ? tr("Too many copies of one card: at most {n}.", { n: p.copies }) : tr("Too many copies of one card."),
   missing_commander: () => tr("This format needs a commander."),
   commander_not_in_deck: () => tr("The commander must be one of the deck’s cards."),
   commander_not_legendary_creature: () => tr("The commander must be a legendary creature."),
@@ -124,7 +127,8 @@ export function roomsReason(e, params) {
 
 /** A Freeport refusal (the Game Master's or the host's) as roomsReason's {text, lang}. */
 export function freeportReason(code, message) {
-  if (/^http_\d+$/.test(code || "")) return { text: tr("The market answered with an error ({status}).", { status: code.slice(5) }), lang: null };
+  if (/^http_\d+$/.test(code || ""))
+    return { text: tr("The market answered with an error ({status}).", { status: code.slice(5) }), lang: null };
   return words(freeportText, code, String(message || "").replace(/^freeport: /, ""));
 }
 

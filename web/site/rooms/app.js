@@ -43,8 +43,11 @@ function linkRoom() {
 function session(key, value) {
   try {
     if (value === undefined) return sessionStorage.getItem(key) || "";
-    if (value) sessionStorage.setItem(key, value); else sessionStorage.removeItem(key);
-  } catch { /* private mode */ }
+    if (value) sessionStorage.setItem(key, value);
+    else sessionStorage.removeItem(key);
+  } catch {
+    /* private mode */
+  }
   return "";
 }
 
@@ -56,8 +59,17 @@ const connPill = document.getElementById("conn");
 
 const transport = new URLSearchParams(window.location.search).get("transport") || "auto";
 // The deck rules' refusals (engine/rooms/codes.go), shown in the deck panel.
-const DECK_CODES = ["below_minimum", "above_maximum", "copy_limit", "missing_commander", "commander_not_in_deck",
-  "commander_not_legendary_creature", "out_of_identity", "unknown_card", "deck_required"];
+const DECK_CODES = [
+  "below_minimum",
+  "above_maximum",
+  "copy_limit",
+  "missing_commander",
+  "commander_not_in_deck",
+  "commander_not_legendary_creature",
+  "out_of_identity",
+  "unknown_card",
+  "deck_required",
+];
 
 const conn = new Connection({ onFrame, onStatus, transport });
 
@@ -156,7 +168,8 @@ function onFrame(frame, kind) {
         state.roomName = room.config.name || ui.formatName(room.config.game_setup);
         state.clockSeconds = room.config.action_seconds || 0;
         setLinkRoom(room.room_id);
-        if (wasIn !== room.room_id) announce(tr("You are in {room}, seat {n}.", { room: state.roomName, n: seatOf(frame) + 1 }));
+        if (wasIn !== room.room_id)
+          announce(tr("You are in {room}, seat {n}.", { room: state.roomName, n: seatOf(frame) + 1 }));
       } else if (wasIn) {
         setLinkRoom("");
         announce(tr("You left the room."));
@@ -191,7 +204,8 @@ function onFrame(frame, kind) {
       if (frame.room_id) {
         setLinkRoom(frame.room_id);
         const listed = (state.lobby?.directory || []).find((r) => r.room_id === frame.room_id);
-        if (state.lobby?.room?.room_id !== frame.room_id && listed) state.roomName = listed.config.name || ui.formatName(listed.config.game_setup);
+        if (state.lobby?.room?.room_id !== frame.room_id && listed)
+          state.roomName = listed.config.name || ui.formatName(listed.config.game_setup);
         if (!state.roomName) state.roomName = frame.format?.id ? ui.formatName(frame.format.id) : "Cheat";
       }
       show("table");
@@ -214,7 +228,8 @@ function onFrame(frame, kind) {
         showTaken();
         break;
       }
-      if (["unknown_room", "not_running"].includes(e.code) && session(WATCH_KEY) && !state.spectator) session(WATCH_KEY, "");
+      if (["unknown_room", "not_running"].includes(e.code) && session(WATCH_KEY) && !state.spectator)
+        session(WATCH_KEY, "");
       if (DECK_CODES.includes(e.code) && state.lobby?.room) {
         state.deckError = e; // shown by the deck panel, beside the deck
         lobby.render();
@@ -239,20 +254,47 @@ function showRejection(e) {
   notice.hidden = false;
   notice.className = "notice bad";
   notice.dataset.code = e.code || "";
-  replace(notice,
+  replace(
+    notice,
     // In the page's language by its code; the server's English (marked
     // so) for a code the page does not know.
-    h("p", {}, h("strong", { text: `${tr("Refused:")} ` }), saidNode(roomsReason(e)), " ", h("code", { class: "code", translate: "no", text: `(${e.code})` })),
-    h("button", { type: "button", class: "quiet small", text: tr("Dismiss"), "aria-label": tr("Dismiss the message"), onclick: () => { notice.hidden = true; } }));
+    h(
+      "p",
+      {},
+      h("strong", { text: `${tr("Refused:")} ` }),
+      saidNode(roomsReason(e)),
+      " ",
+      h("code", { class: "code", translate: "no", text: `(${e.code})` }),
+    ),
+    h("button", {
+      type: "button",
+      class: "quiet small",
+      text: tr("Dismiss"),
+      "aria-label": tr("Dismiss the message"),
+      onclick: () => {
+        notice.hidden = true;
+      },
+    }),
+  );
 }
 
 function showTaken() {
   notice.hidden = false;
   notice.className = "notice warn";
   notice.dataset.code = "session_taken";
-  replace(notice,
+  replace(
+    notice,
     h("p", { text: tr("This session was opened in another tab or window, which now holds your seat.") }),
-    h("button", { type: "button", text: tr("Use it here instead"), onclick: () => { notice.hidden = true; conn.stopped = false; conn.restart(); } }));
+    h("button", {
+      type: "button",
+      text: tr("Use it here instead"),
+      onclick: () => {
+        notice.hidden = true;
+        conn.stopped = false;
+        conn.restart();
+      },
+    }),
+  );
 }
 
 let waitTimer = 0;
@@ -268,7 +310,11 @@ function onStatus(s) {
     replace(connPill, `${tr("Connected")}${via}`);
   } else if (s.state === "waiting") {
     const until = performance.now() + (s.retryIn || 0);
-    const draw = () => replace(connPill, tr("Reconnecting in {n} s…", { n: Math.max(0, Math.ceil((until - performance.now()) / 1000)) }));
+    const draw = () =>
+      replace(
+        connPill,
+        tr("Reconnecting in {n} s…", { n: Math.max(0, Math.ceil((until - performance.now()) / 1000)) }),
+      );
     draw();
     waitTimer = setInterval(draw, 500);
   } else if (s.state === "taken") {
@@ -283,17 +329,30 @@ setupTheme();
 
 window.addEventListener("hashchange", () => {
   const id = linkRoom();
-  if (id !== state.linkRoom) { state.linkRoom = roomIdFrom(id); if (state.lobby) lobby.render(); }
+  if (id !== state.linkRoom) {
+    state.linkRoom = roomIdFrom(id);
+    if (state.lobby) lobby.render();
+  }
 });
 
 // Test and debugging hook: the latest frames, read-only.
 Object.defineProperty(window, "storyloomRooms", {
   value: Object.freeze({
-    get lobby() { return state.lobby; },
-    get game() { return state.game; },
-    get transport() { return conn.mode; },
-    get opens() { return state.opens || 0; }, // connections opened on this page
-    get submission() { return state.submission; }, // choose_action frames sent ("c<n>" is the last)
+    get lobby() {
+      return state.lobby;
+    },
+    get game() {
+      return state.game;
+    },
+    get transport() {
+      return conn.mode;
+    },
+    get opens() {
+      return state.opens || 0;
+    }, // connections opened on this page
+    get submission() {
+      return state.submission;
+    }, // choose_action frames sent ("c<n>" is the last)
 
     frameKind,
   }),

@@ -25,9 +25,15 @@ const PHASES = Object.keys(WORDS.phase);
 // does not know stays the server's, marked English.
 const STATUSES = [
   [/^Deciding on a mulligan$/, () => tr("Deciding on a mulligan")],
-  [/^Deciding on a mulligan, after (\d+) mulligans?$/, (n) => tr("Deciding on a mulligan, after {n, plural, one {# mulligan} other {# mulligans}}", { n })],
+  [
+    /^Deciding on a mulligan, after (\d+) mulligans?$/,
+    (n) => tr("Deciding on a mulligan, after {n, plural, one {# mulligan} other {# mulligans}}", { n }),
+  ],
   [/^Kept seven cards$/, () => tr("Kept seven cards")],
-  [/^Kept, with (\d+) cards? to the bottom$/, (n) => tr("Kept, with {n, plural, one {# card} other {# cards}} to the bottom", { n })],
+  [
+    /^Kept, with (\d+) cards? to the bottom$/,
+    (n) => tr("Kept, with {n, plural, one {# card} other {# cards}} to the bottom", { n }),
+  ],
   [/^Played a land this turn$/, () => tr("Played a land this turn")],
   [/^No maximum hand size$/, () => tr("No maximum hand size")],
   [/^Lost: no life left$/, () => tr("Lost: no life left")],
@@ -64,7 +70,11 @@ export function createCardTable(root, ui) {
 
   function playerName(pid) {
     const seat = (v.seats || []).find((s) => s.player_id === pid);
-    let n = v.player_names?.[pid] || seat?.name || (seat?.ai ? ui.aiName(seat.ai) : "") || (seat ? tr("Player {n}", { n: seat.seat + 1 }) : String(pid || "?"));
+    let n =
+      v.player_names?.[pid] ||
+      seat?.name ||
+      (seat?.ai ? ui.aiName(seat.ai) : "") ||
+      (seat ? tr("Player {n}", { n: seat.seat + 1 }) : String(pid || "?"));
     if (!spectator() && pid === v.you) n = tr("{name} (you)", { name: n });
     return n;
   }
@@ -75,7 +85,9 @@ export function createCardTable(root, ui) {
   // names maps every id the view shows to what a player reads.
   function names() {
     const m = new Map();
-    const put = (c) => { if (c?.id) m.set(c.id, c.name); };
+    const put = (c) => {
+      if (c?.id) m.set(c.id, c.name);
+    };
     (v.my_hand || []).forEach(put);
     (v.revealed || []).forEach(put);
     for (const p of v.battlefield) m.set(p.id, p.card.name);
@@ -96,11 +108,33 @@ export function createCardTable(root, ui) {
     // The table is built afresh and morphed into the page: what did not
     // change stays as it was (morph.js), and memo skips building parts
     // whose inputs are unchanged.
-    keepFocus(() => morphChildren(root, h("div", {},
-      head(), v.result ? result() : null, phaseTrack(), passedFor(), players(),
-      h("div", { class: "ct-grid" },
-        h("div", { class: "ct-main" }, stack(nm), battlefield(nm), spectator() ? null : hand(), spectator() ? watching() : actions(nm)),
-        h("div", { class: "ct-side" }, zones(), commander(nm), emblems(), logBox())))));
+    keepFocus(() =>
+      morphChildren(
+        root,
+        h(
+          "div",
+          {},
+          head(),
+          v.result ? result() : null,
+          phaseTrack(),
+          passedFor(),
+          players(),
+          h(
+            "div",
+            { class: "ct-grid" },
+            h(
+              "div",
+              { class: "ct-main" },
+              stack(nm),
+              battlefield(nm),
+              spectator() ? null : hand(),
+              spectator() ? watching() : actions(nm),
+            ),
+            h("div", { class: "ct-side" }, zones(), commander(nm), emblems(), logBox()),
+          ),
+        ),
+      ),
+    );
     memo.flip();
     patchLog(nm);
     tickClock();
@@ -113,20 +147,44 @@ export function createCardTable(root, ui) {
     const key = `${v.turn}|${v.phase}|${v.priority_player}|${top?.id || ""}|${mine}|${v.result ? "over" : ""}`;
     if (key === lastKey) return;
     lastKey = key;
-    if (v.result) { announce(h("p", {}, resultText()).textContent); return; }
-    const parts = [tr("Turn {n}, {phase}, turn of {name}.", { n: v.turn, phase: word("phase", v.phase), name: playerName(v.active_player) })];
-    if (top) parts.push(tr("On the stack: {what}.", { what: `${top.card?.name || top.description}${top.targets.length ? ` → ${top.targets.map((t) => nm.get(t.id || t.player) || t.id || t.player).join(", ")}` : ""}` }));
+    if (v.result) {
+      announce(h("p", {}, resultText()).textContent);
+      return;
+    }
+    const parts = [
+      tr("Turn {n}, {phase}, turn of {name}.", {
+        n: v.turn,
+        phase: word("phase", v.phase),
+        name: playerName(v.active_player),
+      }),
+    ];
+    if (top)
+      parts.push(
+        tr("On the stack: {what}.", {
+          what: `${top.card?.name || top.description}${top.targets.length ? ` → ${top.targets.map((t) => nm.get(t.id || t.player) || t.id || t.player).join(", ")}` : ""}`,
+        }),
+      );
     if (mine) parts.push(tr("You may act."));
     else if (v.priority_player) parts.push(tr("{name} has priority.", { name: playerName(v.priority_player) }));
     announce(parts.join(" "));
   }
 
   function head() {
-    return h("header", { class: "table-head" },
+    return h(
+      "header",
+      { class: "table-head" },
       h("h1", ui.state.roomName ? { translate: "no", text: ui.state.roomName } : { text: tr("Card game") }),
-      h("p", { class: "facts" }, spectator() ? h("span", { class: "badge", text: tr("Watching") }) : null, " ",
-        v.format?.id ? en(ui.formatName(v.format.id)) : null, ` ${v.format?.id ? "· " : ""}${tr("Turn {n}", { n: v.turn })} · ${word("phase", v.phase)} · ${tr("room")} `, h("code", { translate: "no", text: v.room_id || "" })),
-      clock());
+      h(
+        "p",
+        { class: "facts" },
+        spectator() ? h("span", { class: "badge", text: tr("Watching") }) : null,
+        " ",
+        v.format?.id ? en(ui.formatName(v.format.id)) : null,
+        ` ${v.format?.id ? "· " : ""}${tr("Turn {n}", { n: v.turn })} · ${word("phase", v.phase)} · ${tr("room")} `,
+        h("code", { translate: "no", text: v.room_id || "" }),
+      ),
+      clock(),
+    );
   }
 
   // The decision clock: the element carries its end (data-end, on the
@@ -134,7 +192,14 @@ export function createCardTable(root, ui) {
   function clock() {
     if (v.action_deadline == null || v.result || spectator()) return null;
     const end = Math.round(performance.now() + Number(v.action_deadline) * 1000);
-    return h("p", { class: "clock", id: "ct-clock", role: "timer", "aria-live": "off", dataset: { end }, text: tr("{n} s left to decide", { n: Number(v.action_deadline) }) });
+    return h("p", {
+      class: "clock",
+      id: "ct-clock",
+      role: "timer",
+      "aria-live": "off",
+      dataset: { end },
+      text: tr("{n} s left to decide", { n: Number(v.action_deadline) }),
+    });
   }
 
   function tickClock() {
@@ -159,59 +224,130 @@ export function createCardTable(root, ui) {
 
   function result() {
     const won = !spectator() && v.result.winner === v.you;
-    return h("section", { class: `card result${won ? " won" : ""}`, id: "ct-result", "aria-labelledby": "ct-result-h" },
+    return h(
+      "section",
+      { class: `card result${won ? " won" : ""}`, id: "ct-result", "aria-labelledby": "ct-result-h" },
       h("h2", { id: "ct-result-h", text: won ? tr("You won!") : tr("Game over") }),
       h("p", {}, resultText()),
-      v.result.losers.length ? h("p", { text: tr("Lost: {names}.", { names: v.result.losers.map(playerName).join(", ") }) }) : null,
-      h("button", { type: "button", id: "ct-back-lobby", dataset: { key: "ct-back-lobby" }, text: spectator() ? tr("Back to the lobby") : tr("Leave the table"),
-        onclick: () => spectator() ? ui.stopWatching() : ui.send({ type: "leave" }) }));
+      v.result.losers.length
+        ? h("p", { text: tr("Lost: {names}.", { names: v.result.losers.map(playerName).join(", ") }) })
+        : null,
+      h("button", {
+        type: "button",
+        id: "ct-back-lobby",
+        dataset: { key: "ct-back-lobby" },
+        text: spectator() ? tr("Back to the lobby") : tr("Leave the table"),
+        onclick: () => (spectator() ? ui.stopWatching() : ui.send({ type: "leave" })),
+      }),
+    );
   }
 
   // The step track: a step changes only when it becomes or stops being
   // the current one.
   function phaseTrack() {
-    return h("ol", { class: "ct-phases", "aria-label": tr("Steps of the turn") }, PHASES.map((p) => {
-      const on = p === v.phase;
-      return memo(`phase|${p}|${on}`, () => h("li", { class: on ? "on" : "", "aria-current": on ? "step" : false, dataset: { key: `phase-${p}` } },
-        on ? h("span", { "aria-hidden": "true", text: "▶ " }) : null, word("phase", p)));
-    }));
+    return h(
+      "ol",
+      { class: "ct-phases", "aria-label": tr("Steps of the turn") },
+      PHASES.map((p) => {
+        const on = p === v.phase;
+        return memo(`phase|${p}|${on}`, () =>
+          h(
+            "li",
+            { class: on ? "on" : "", "aria-current": on ? "step" : false, dataset: { key: `phase-${p}` } },
+            on ? h("span", { "aria-hidden": "true", text: "▶ " }) : null,
+            word("phase", p),
+          ),
+        );
+      }),
+    );
   }
 
   // The steps the stops passed for you on the way to this view.
   function passedFor() {
     if (spectator() || !v.auto_passed_steps.length) return null;
-    return h("p", { class: "hint", id: "ct-passed", text: tr("Passed for you: {steps}.", { steps: v.auto_passed_steps.map((s) => tr("{phase} (turn {n})", { phase: word("phase", s.phase), n: s.turn })).join(", ") }) });
+    return h("p", {
+      class: "hint",
+      id: "ct-passed",
+      text: tr("Passed for you: {steps}.", {
+        steps: v.auto_passed_steps
+          .map((s) => tr("{phase} (turn {n})", { phase: word("phase", s.phase), n: s.turn }))
+          .join(", "),
+      }),
+    });
   }
 
   function counters(list) {
-    return list.length ? h("span", { class: "ct-counters", lang: "en", text: list.map((c) => `${c.count}× ${c.kind}`).join(", ") }) : null;
+    return list.length
+      ? h("span", { class: "ct-counters", lang: "en", text: list.map((c) => `${c.count}× ${c.kind}`).join(", ") })
+      : null;
   }
 
   function players() {
-    return memo(JSON.stringify(["players", v.me, v.opponents, v.players, v.seats, v.player_names, v.active_player, v.priority_player, v.mana_pool, (v.my_hand || []).length, v.you, spectator(), ui.state.catalog?.ai_opponents]), () => playersBuilt());
+    return memo(
+      JSON.stringify([
+        "players",
+        v.me,
+        v.opponents,
+        v.players,
+        v.seats,
+        v.player_names,
+        v.active_player,
+        v.priority_player,
+        v.mana_pool,
+        (v.my_hand || []).length,
+        v.you,
+        spectator(),
+        ui.state.catalog?.ai_opponents,
+      ]),
+      () => playersBuilt(),
+    );
   }
 
   function playersBuilt() {
     const rows = [];
     if (v.me && !spectator()) rows.push({ player_id: v.you, ...v.me, hand_size: v.my_hand.length, me: true });
     for (const o of spectator() ? v.players : v.opponents) rows.push(o);
-    return h("section", { class: "card", "aria-labelledby": "ct-players-h" }, h("h2", { id: "ct-players-h", text: tr("Players") }),
-      h("ul", { class: "ct-players" }, rows.map((p) => {
-        const seat = (v.seats || []).find((s) => s.player_id === p.player_id);
-        const active = p.player_id === v.active_player;
-        return h("li", { class: `ct-player${active ? " active" : ""}${p.eliminated ? " out" : ""}`, dataset: { player: p.player_id } },
-          h("strong", {}, who(p.player_id)),
-          active ? h("span", { class: "badge", text: tr("active") }) : null,
-          p.player_id === v.priority_player ? h("span", { class: "badge", text: tr("priority") }) : null,
-          seat?.ai ? h("span", { class: "badge" }, `${tr("AI")}: `, en(ui.aiName(seat.ai))) : null,
-          seat?.connected === false ? h("span", { class: "badge warn", text: tr("disconnected") }) : null,
-          p.eliminated ? h("span", { class: "badge warn", text: tr("eliminated") }) : null,
-          h("span", { class: "ct-life", text: tr("Life {n}", { n: p.life }) }),
-          h("span", { text: `${tr("Hand {n}", { n: p.hand_size })}${p.me ? maxHand(p.maximum_hand_size) : ""} · ${tr("Library {n}", { n: p.library_size })}${p.graveyard_size != null ? ` · ${tr("Graveyard {n}", { n: p.graveyard_size })}` : ""}` }),
-          counters(p.counters || []),
-          p.statuses?.length ? h("span", { class: "ct-statuses" }, p.statuses.flatMap((s, i) => [i ? " · " : "", statusNode(s)])) : null,
-          p.me && v.mana_pool.length ? h("span", { class: "ct-pool", text: tr("Mana pool: {mana}", { mana: v.mana_pool.join(" ") }) }) : null);
-      })));
+    return h(
+      "section",
+      { class: "card", "aria-labelledby": "ct-players-h" },
+      h("h2", { id: "ct-players-h", text: tr("Players") }),
+      h(
+        "ul",
+        { class: "ct-players" },
+        rows.map((p) => {
+          const seat = (v.seats || []).find((s) => s.player_id === p.player_id);
+          const active = p.player_id === v.active_player;
+          return h(
+            "li",
+            {
+              class: `ct-player${active ? " active" : ""}${p.eliminated ? " out" : ""}`,
+              dataset: { player: p.player_id },
+            },
+            h("strong", {}, who(p.player_id)),
+            active ? h("span", { class: "badge", text: tr("active") }) : null,
+            p.player_id === v.priority_player ? h("span", { class: "badge", text: tr("priority") }) : null,
+            seat?.ai ? h("span", { class: "badge" }, `${tr("AI")}: `, en(ui.aiName(seat.ai))) : null,
+            seat?.connected === false ? h("span", { class: "badge warn", text: tr("disconnected") }) : null,
+            p.eliminated ? h("span", { class: "badge warn", text: tr("eliminated") }) : null,
+            h("span", { class: "ct-life", text: tr("Life {n}", { n: p.life }) }),
+            h("span", {
+              text: `${tr("Hand {n}", { n: p.hand_size })}${p.me ? maxHand(p.maximum_hand_size) : ""} · ${tr("Library {n}", { n: p.library_size })}${p.graveyard_size != null ? ` · ${tr("Graveyard {n}", { n: p.graveyard_size })}` : ""}`,
+            }),
+            counters(p.counters || []),
+            p.statuses?.length
+              ? h(
+                  "span",
+                  { class: "ct-statuses" },
+                  p.statuses.flatMap((s, i) => [i ? " · " : "", statusNode(s)]),
+                )
+              : null,
+            p.me && v.mana_pool.length
+              ? h("span", { class: "ct-pool", text: tr("Mana pool: {mana}", { mana: v.mana_pool.join(" ") }) })
+              : null,
+          );
+        }),
+      ),
+    );
   }
 
   // maxHand words the seat's maximum hand size: {cards: n} or "unlimited".
@@ -229,7 +365,7 @@ export function createCardTable(root, ui) {
 
   function toggle(slot, id, max) {
     const cur = pick.answers[slot] || [];
-    pick.answers[slot] = cur.includes(id) ? cur.filter((x) => x !== id) : (max <= 1 ? [id] : [...cur, id].slice(-max));
+    pick.answers[slot] = cur.includes(id) ? cur.filter((x) => x !== id) : max <= 1 ? [id] : [...cur, id].slice(-max);
     render(ui.state.game);
   }
 
@@ -240,8 +376,18 @@ export function createCardTable(root, ui) {
   function permanent(p, nm) {
     const slot = boardSlot(p.id);
     const chosen = Boolean(slot && (pick.answers[slot.slot] || []).includes(p.id));
-    const refs = [p.attacking_planeswalker, p.attacking_player, ...p.blocking, p.attached_to, p.owner].map((id) => nm.get(id) || "");
-    const key = JSON.stringify([p, slot, chosen, refs, actionsOf(p.id).length > 0, spectator(), p.owner && playerName(p.owner)]);
+    const refs = [p.attacking_planeswalker, p.attacking_player, ...p.blocking, p.attached_to, p.owner].map(
+      (id) => nm.get(id) || "",
+    );
+    const key = JSON.stringify([
+      p,
+      slot,
+      chosen,
+      refs,
+      actionsOf(p.id).length > 0,
+      spectator(),
+      p.owner && playerName(p.owner),
+    ]);
     return memo(key, () => buildPermanent(p, nm, slot, chosen));
   }
 
@@ -250,74 +396,178 @@ export function createCardTable(root, ui) {
     const facts = [
       c.power != null && c.toughness != null ? `${c.power}/${c.toughness}` : "",
       c.loyalty ? tr("loyalty {n}", { n: c.loyalty }) : "",
-      p.tapped ? tr("tapped") : "", p.summoning_sick ? tr("summoning sick") : "",
-      p.attacking ? tr("attacking {what}", { what: nm.get(p.attacking_planeswalker) || nm.get(p.attacking_player) || "" }).trim() : "",
+      p.tapped ? tr("tapped") : "",
+      p.summoning_sick ? tr("summoning sick") : "",
+      p.attacking
+        ? tr("attacking {what}", { what: nm.get(p.attacking_planeswalker) || nm.get(p.attacking_player) || "" }).trim()
+        : "",
       p.blocking.length ? tr("blocking {what}", { what: p.blocking.map((b) => nm.get(b) || b).join(", ") }) : "",
       p.owner && p.owner !== p.controller ? tr("owned by {name}", { name: playerName(p.owner) }) : "",
-      p.damage ? tr("{n} damage", { n: p.damage }) : "", p.attached_to ? tr("attached to {what}", { what: nm.get(p.attached_to) || p.attached_to }) : "",
-      p.is_commander ? tr("commander") : "", p.skips_next_untap ? tr("skips next untap") : "",
-      p.chosen_color ? tr("colour {c}", { c: p.chosen_color }) : "", p.named_card ? tr("named {name}", { name: p.named_card }) : "", c.token ? tr("token") : "",
+      p.damage ? tr("{n} damage", { n: p.damage }) : "",
+      p.attached_to ? tr("attached to {what}", { what: nm.get(p.attached_to) || p.attached_to }) : "",
+      p.is_commander ? tr("commander") : "",
+      p.skips_next_untap ? tr("skips next untap") : "",
+      p.chosen_color ? tr("colour {c}", { c: p.chosen_color }) : "",
+      p.named_card ? tr("named {name}", { name: p.named_card }) : "",
+      c.token ? tr("token") : "",
     ].filter(Boolean);
     const kw = [...(c.keywords || []), ...p.granted_keywords.map((k) => tr("{keyword} (granted)", { keyword: k }))];
     const acts = actionsOf(p.id);
-    return h("li", { dataset: { key: `li-${p.id}`, perm: p.id }, class: `ct-perm${p.tapped ? " tapped" : ""}${p.attacking ? " attacking" : ""}${p.blocking.length ? " blocking" : ""}${chosen ? " chosen" : ""}` },
-      h("button", { type: "button", class: "ct-card", dataset: { key: `perm-${p.id}`, id: p.id },
-        "aria-pressed": slot ? String(Boolean(chosen)) : false,
-        disabled: spectator() || (!slot && !acts.length),
-        onclick: () => slot ? toggle(slot.slot, p.id, slot.count || 1) : show(p.id) },
+    return h(
+      "li",
+      {
+        dataset: { key: `li-${p.id}`, perm: p.id },
+        class: `ct-perm${p.tapped ? " tapped" : ""}${p.attacking ? " attacking" : ""}${p.blocking.length ? " blocking" : ""}${chosen ? " chosen" : ""}`,
+      },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "ct-card",
+          dataset: { key: `perm-${p.id}`, id: p.id },
+          "aria-pressed": slot ? String(Boolean(chosen)) : false,
+          disabled: spectator() || (!slot && !acts.length),
+          onclick: () => (slot ? toggle(slot.slot, p.id, slot.count || 1) : show(p.id)),
+        },
         h("span", { class: "ct-name", lang: "en", title: c.rules_text || false, text: c.name }),
         facts.length ? h("span", { class: "ct-facts", text: facts.join(" · ") }) : null,
         kw.length ? h("span", { class: "ct-kw", lang: "en", text: kw.join(", ") }) : null,
-        counters(p.counters), slot ? h("span", { class: "sr-only", lang: "en", text: ` (${slot.prompt})` }) : null));
+        counters(p.counters),
+        slot ? h("span", { class: "sr-only", lang: "en", text: ` (${slot.prompt})` }) : null,
+      ),
+    );
   }
 
   function battlefield(nm) {
     const ctrls = [...new Set([...(v.seat_order || []), ...v.battlefield.map((p) => p.controller)])];
-    return h("section", { class: "card", "aria-labelledby": "ct-bf-h" }, h("h2", { id: "ct-bf-h", text: tr("Battlefield") }),
+    return h(
+      "section",
+      { class: "card", "aria-labelledby": "ct-bf-h" },
+      h("h2", { id: "ct-bf-h", text: tr("Battlefield") }),
       ctrls.map((pid) => {
         const perms = v.battlefield.filter((p) => p.controller === pid);
         if (!perms.length) return null;
-        return h("div", { class: "ct-side-bf", dataset: { controller: pid } }, h("h3", {}, who(pid)),
-          h("ul", { class: "ct-perms" }, perms.map((p) => permanent(p, nm))));
-      }));
+        return h(
+          "div",
+          { class: "ct-side-bf", dataset: { controller: pid } },
+          h("h3", {}, who(pid)),
+          h(
+            "ul",
+            { class: "ct-perms" },
+            perms.map((p) => permanent(p, nm)),
+          ),
+        );
+      }),
+    );
   }
 
   // The stack, as it was, unless a spell or ability or a name it shows changed.
   function stack(nm) {
     if (!v.stack.length) return null;
-    const shown = v.stack.map((s) => [playerName(s.controller), nm.get(s.source), s.targets.map((t) => nm.get(t.id || t.player))]);
+    const shown = v.stack.map((s) => [
+      playerName(s.controller),
+      nm.get(s.source),
+      s.targets.map((t) => nm.get(t.id || t.player)),
+    ]);
     return memo(JSON.stringify(["stack", v.stack, shown]), () => stackBuilt(nm));
   }
 
   function stackBuilt(nm) {
-    return h("section", { class: "card ct-stack", "aria-labelledby": "ct-stack-h" }, h("h2", { id: "ct-stack-h", text: tr("Stack (bottom to top)") }),
-      h("ol", {}, v.stack.map((s, i) => h("li", { dataset: { stack: s.id } },
-        h("strong", { lang: "en", text: s.card?.name || s.description }), " — ",
-        ...(s.source && s.kind !== "spell" && nm.get(s.source)
-          ? says("{kind} of {source} by {name}", { kind: word("stack", s.kind), source: en(nm.get(s.source)), name: who(s.controller) })
-          : says("{kind} by {name}", { kind: word("stack", s.kind), name: who(s.controller) })),
-        s.targets.length ? h("span", { lang: "en", text: ` → ${s.targets.map((t) => nm.get(t.id || t.player) || t.id || t.player).join(", ")}` }) : "",
-        i === v.stack.length - 1 ? h("span", { class: "badge", text: tr("top") }) : null,
-        s.description && s.card ? h("span", { class: "hint", lang: "en", text: ` ${s.description}` }) : null))));
+    return h(
+      "section",
+      { class: "card ct-stack", "aria-labelledby": "ct-stack-h" },
+      h("h2", { id: "ct-stack-h", text: tr("Stack (bottom to top)") }),
+      h(
+        "ol",
+        {},
+        v.stack.map((s, i) =>
+          h(
+            "li",
+            { dataset: { stack: s.id } },
+            h("strong", { lang: "en", text: s.card?.name || s.description }),
+            " — ",
+            ...(s.source && s.kind !== "spell" && nm.get(s.source)
+              ? says("{kind} of {source} by {name}", {
+                  kind: word("stack", s.kind),
+                  source: en(nm.get(s.source)),
+                  name: who(s.controller),
+                })
+              : says("{kind} by {name}", { kind: word("stack", s.kind), name: who(s.controller) })),
+            s.targets.length
+              ? h("span", {
+                  lang: "en",
+                  text: ` → ${s.targets.map((t) => nm.get(t.id || t.player) || t.id || t.player).join(", ")}`,
+                })
+              : "",
+            i === v.stack.length - 1 ? h("span", { class: "badge", text: tr("top") }) : null,
+            s.description && s.card ? h("span", { class: "hint", lang: "en", text: ` ${s.description}` }) : null,
+          ),
+        ),
+      ),
+    );
   }
 
   function hand() {
-    const rev = pick && v.revealed.length ? h("div", { class: "ct-revealed" }, h("h3", { text: tr("Revealed to you") }),
-      h("ul", { class: "ct-perms" }, v.revealed.map((c) => h("li", { dataset: { revealed: c.id } }, cardText(c))))) : null;
-    return h("section", { class: "card", id: "ct-hand", "aria-labelledby": "ct-hand-h" }, h("h2", { id: "ct-hand-h", text: tr("Your hand ({n})", { n: v.my_hand.length }) }),
-      h("ul", { class: "ct-perms ct-hand" }, v.my_hand.map((c) => {
-        const acts = actionsOf(c.id);
-        return memo(JSON.stringify(["hand", c, acts.length > 0]), () => h("li", { dataset: { card: c.id, key: `li-${c.id}` } }, h("button", { type: "button", class: "ct-card", dataset: { key: `card-${c.id}`, id: c.id },
-          disabled: !acts.length, onclick: () => show(c.id) }, cardText(c),
-        acts.length ? null : h("span", { class: "sr-only", text: ` ${tr("(no action now)")}` }))));
-      })), rev);
+    const rev =
+      pick && v.revealed.length
+        ? h(
+            "div",
+            { class: "ct-revealed" },
+            h("h3", { text: tr("Revealed to you") }),
+            h(
+              "ul",
+              { class: "ct-perms" },
+              v.revealed.map((c) => h("li", { dataset: { revealed: c.id } }, cardText(c))),
+            ),
+          )
+        : null;
+    return h(
+      "section",
+      { class: "card", id: "ct-hand", "aria-labelledby": "ct-hand-h" },
+      h("h2", { id: "ct-hand-h", text: tr("Your hand ({n})", { n: v.my_hand.length }) }),
+      h(
+        "ul",
+        { class: "ct-perms ct-hand" },
+        v.my_hand.map((c) => {
+          const acts = actionsOf(c.id);
+          return memo(JSON.stringify(["hand", c, acts.length > 0]), () =>
+            h(
+              "li",
+              { dataset: { card: c.id, key: `li-${c.id}` } },
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "ct-card",
+                  dataset: { key: `card-${c.id}`, id: c.id },
+                  disabled: !acts.length,
+                  onclick: () => show(c.id),
+                },
+                cardText(c),
+                acts.length ? null : h("span", { class: "sr-only", text: ` ${tr("(no action now)")}` }),
+              ),
+            ),
+          );
+        }),
+      ),
+      rev,
+    );
   }
 
   function cardText(c) {
-    return h("span", { class: "ct-cardtext" }, h("span", { class: "ct-name", lang: "en", text: c.name }),
+    return h(
+      "span",
+      { class: "ct-cardtext" },
+      h("span", { class: "ct-name", lang: "en", text: c.name }),
       c.mana_cost ? h("span", { class: "ct-cost", text: ` ${c.mana_cost}` }) : null,
-      h("span", { class: "ct-facts" }, en(c.type_line), `${c.power ? ` ${c.power}/${c.toughness}` : ""}${c.loyalty ? ` · ${tr("loyalty {n}", { n: c.loyalty })}` : ""}`),
-      c.rules_text ? h("span", { class: "ct-rules", lang: "en", text: c.rules_text }) : null);
+      h(
+        "span",
+        { class: "ct-facts" },
+        en(c.type_line),
+        `${c.power ? ` ${c.power}/${c.toughness}` : ""}${c.loyalty ? ` · ${tr("loyalty {n}", { n: c.loyalty })}` : ""}`,
+      ),
+      c.rules_text ? h("span", { class: "ct-rules", lang: "en", text: c.rules_text }) : null,
+    );
   }
 
   function show(id) {
@@ -328,7 +578,10 @@ export function createCardTable(root, ui) {
   }
 
   function start(a) {
-    if (!(a.requirements || []).length && !(a.prompts || []).length) { send(a, []); return; }
+    if (!(a.requirements || []).length && !(a.prompts || []).length) {
+      send(a, []);
+      return;
+    }
     pick = { action: a, answers: {} };
     for (const p of a.prompts || []) {
       if (p.kind === "order") pick.answers[p.slot] = p.items.slice();
@@ -340,7 +593,10 @@ export function createCardTable(root, ui) {
     for (const p of a.prompts || []) {
       if (p.kind !== "pay_mana") continue;
       const c = (p.candidates || []).find((x) => !used.has(x.source)) || p.candidates?.[0];
-      if (c) { used.add(c.source); pick.answers[p.slot] = [c.id]; }
+      if (c) {
+        used.add(c.source);
+        pick.answers[p.slot] = [c.id];
+      }
     }
     render(ui.state.game);
     root.querySelector("#ct-prompt")?.focus();
@@ -377,13 +633,16 @@ export function createCardTable(root, ui) {
     const { need, other } = optionSlots();
     const chosenAttackers = pick.answers.attackers || [];
     for (const r of a.requirements || []) {
-      const must = !r.optional || need.has(r.slot) || (r.slot.startsWith("defender:") && chosenAttackers.includes(r.slot.slice(9)));
+      const must =
+        !r.optional ||
+        need.has(r.slot) ||
+        (r.slot.startsWith("defender:") && chosenAttackers.includes(r.slot.slice(9)));
       if (must && !(pick.answers[r.slot] || []).length) return r.prompt;
     }
     for (const p of a.prompts || []) {
       if (other.has(p.slot)) continue;
       const n = (pick.answers[p.slot] || []).length;
-      const min = need.has(p.slot) ? p.count || 1 : p.min ?? (p.kind === "select_from_zone" ? p.count || 1 : 1);
+      const min = need.has(p.slot) ? p.count || 1 : (p.min ?? (p.kind === "select_from_zone" ? p.count || 1 : 1));
       if (p.kind === "select_from_zone" ? n < min : !n) return p.prompt;
     }
     return "";
@@ -393,66 +652,232 @@ export function createCardTable(root, ui) {
   // option not chosen requires.
   function answers() {
     const { other } = optionSlots();
-    return Object.entries(pick.answers).filter(([slot, c]) => c.length && !other.has(slot)).map(([slot, chosen]) => ({ slot, chosen }));
+    return Object.entries(pick.answers)
+      .filter(([slot, c]) => c.length && !other.has(slot))
+      .map(([slot, chosen]) => ({ slot, chosen }));
   }
 
   function promptPanel(nm) {
     const a = pick.action;
     const label = (id) => nm.get(id) || id;
-    const choices = (slot, cands, max, legend) => h("fieldset", { class: "ct-slot", dataset: { slot } }, h("legend", {}, ...legend),
-      cands.map((id) => {
-        const on = (pick.answers[slot] || []).includes(id);
-        return h("label", { class: "ct-choice" }, h("input", { type: max <= 1 ? "radio" : "checkbox", name: `slot-${slot}`, checked: on,
-          dataset: { key: `slot-${slot}-${id}`, choice: id }, onchange: () => toggle(slot, id, max) }), " ", en(label(id)));
-      }));
-    const parts = (a.requirements || []).map((r) => choices(r.slot, r.candidates, r.count || 1, [en(r.prompt), r.optional ? ` ${tr("(optional)")}` : ""]));
+    const choices = (slot, cands, max, legend) =>
+      h(
+        "fieldset",
+        { class: "ct-slot", dataset: { slot } },
+        h("legend", {}, ...legend),
+        cands.map((id) => {
+          const on = (pick.answers[slot] || []).includes(id);
+          return h(
+            "label",
+            { class: "ct-choice" },
+            h("input", {
+              type: max <= 1 ? "radio" : "checkbox",
+              name: `slot-${slot}`,
+              checked: on,
+              dataset: { key: `slot-${slot}-${id}`, choice: id },
+              onchange: () => toggle(slot, id, max),
+            }),
+            " ",
+            en(label(id)),
+          );
+        }),
+      );
+    const parts = (a.requirements || []).map((r) =>
+      choices(r.slot, r.candidates, r.count || 1, [en(r.prompt), r.optional ? ` ${tr("(optional)")}` : ""]),
+    );
     for (const p of a.prompts || []) {
       switch (p.kind) {
         case "option":
-          parts.push(h("fieldset", { class: "ct-slot", dataset: { slot: p.slot } }, h("legend", { lang: "en", text: p.prompt }), p.options.map((o) =>
-            h("label", { class: "ct-choice" }, h("input", { type: "radio", name: `slot-${p.slot}`, checked: (pick.answers[p.slot] || [])[0] === o.id,
-              dataset: { key: `slot-${p.slot}-${o.id}`, choice: o.id }, onchange: () => { pick.answers[p.slot] = [o.id]; render(ui.state.game); } }), " ", en(o.label)))));
+          parts.push(
+            h(
+              "fieldset",
+              { class: "ct-slot", dataset: { slot: p.slot } },
+              h("legend", { lang: "en", text: p.prompt }),
+              p.options.map((o) =>
+                h(
+                  "label",
+                  { class: "ct-choice" },
+                  h("input", {
+                    type: "radio",
+                    name: `slot-${p.slot}`,
+                    checked: (pick.answers[p.slot] || [])[0] === o.id,
+                    dataset: { key: `slot-${p.slot}-${o.id}`, choice: o.id },
+                    onchange: () => {
+                      pick.answers[p.slot] = [o.id];
+                      render(ui.state.game);
+                    },
+                  }),
+                  " ",
+                  en(o.label),
+                ),
+              ),
+            ),
+          );
           break;
         case "number": {
-          const vals = p.values?.length ? p.values : Array.from({ length: (p.max ?? 0) - (p.min ?? 0) + 1 }, (_, i) => ({ value: (p.min ?? 0) + i }));
-          parts.push(h("label", { class: "ct-slot" }, en(p.prompt), " ", h("select", { dataset: { key: `slot-${p.slot}`, slot: p.slot },
-            onchange: (e) => { pick.answers[p.slot] = [e.target.value]; } },
-          vals.map((x) => h("option", { value: String(x.value), selected: String(x.value) === (pick.answers[p.slot] || [])[0], text: `${x.value}${x.cost ? ` ${tr("(costs {cost})", { cost: x.cost })}` : ""}` })))));
+          const vals = p.values?.length
+            ? p.values
+            : Array.from({ length: (p.max ?? 0) - (p.min ?? 0) + 1 }, (_, i) => ({ value: (p.min ?? 0) + i }));
+          parts.push(
+            h(
+              "label",
+              { class: "ct-slot" },
+              en(p.prompt),
+              " ",
+              h(
+                "select",
+                {
+                  dataset: { key: `slot-${p.slot}`, slot: p.slot },
+                  onchange: (e) => {
+                    pick.answers[p.slot] = [e.target.value];
+                  },
+                },
+                vals.map((x) =>
+                  h("option", {
+                    value: String(x.value),
+                    selected: String(x.value) === (pick.answers[p.slot] || [])[0],
+                    text: `${x.value}${x.cost ? ` ${tr("(costs {cost})", { cost: x.cost })}` : ""}`,
+                  }),
+                ),
+              ),
+            ),
+          );
           break;
         }
         case "order": {
           const items = pick.answers[p.slot];
-          const move = (i, d) => { const j = i + d; [items[i], items[j]] = [items[j], items[i]]; render(ui.state.game); };
-          parts.push(h("fieldset", { class: "ct-slot", dataset: { slot: p.slot } }, h("legend", { lang: "en", text: p.prompt }), h("ol", {}, items.map((id, i) =>
-            h("li", {}, en(label(id)), " ",
-              h("button", { type: "button", class: "quiet small", disabled: i === 0, "aria-label": tr("Move {name} earlier", { name: label(id) }), dataset: { key: `up-${p.slot}-${id}` }, text: "↑", onclick: () => move(i, -1) }),
-              h("button", { type: "button", class: "quiet small", disabled: i === items.length - 1, "aria-label": tr("Move {name} later", { name: label(id) }), dataset: { key: `down-${p.slot}-${id}` }, text: "↓", onclick: () => move(i, 1) }))))));
+          const move = (i, d) => {
+            const j = i + d;
+            [items[i], items[j]] = [items[j], items[i]];
+            render(ui.state.game);
+          };
+          parts.push(
+            h(
+              "fieldset",
+              { class: "ct-slot", dataset: { slot: p.slot } },
+              h("legend", { lang: "en", text: p.prompt }),
+              h(
+                "ol",
+                {},
+                items.map((id, i) =>
+                  h(
+                    "li",
+                    {},
+                    en(label(id)),
+                    " ",
+                    h("button", {
+                      type: "button",
+                      class: "quiet small",
+                      disabled: i === 0,
+                      "aria-label": tr("Move {name} earlier", { name: label(id) }),
+                      dataset: { key: `up-${p.slot}-${id}` },
+                      text: "↑",
+                      onclick: () => move(i, -1),
+                    }),
+                    h("button", {
+                      type: "button",
+                      class: "quiet small",
+                      disabled: i === items.length - 1,
+                      "aria-label": tr("Move {name} later", { name: label(id) }),
+                      dataset: { key: `down-${p.slot}-${id}` },
+                      text: "↓",
+                      onclick: () => move(i, 1),
+                    }),
+                  ),
+                ),
+              ),
+            ),
+          );
           break;
         }
         case "pay_mana":
-          parts.push(h("label", { class: "ct-slot" }, en(p.prompt), " ", h("select", { dataset: { key: `slot-${p.slot}`, slot: p.slot },
-            onchange: (e) => { pick.answers[p.slot] = [e.target.value]; } },
-          (p.candidates || []).map((c) => h("option", { value: c.id, selected: c.id === (pick.answers[p.slot] || [])[0],
-            text: `${label(c.source)}${c.label ? `: ${c.label}` : ""}${c.taps ? ` ${tr("(taps)")}` : ""}` })))));
+          parts.push(
+            h(
+              "label",
+              { class: "ct-slot" },
+              en(p.prompt),
+              " ",
+              h(
+                "select",
+                {
+                  dataset: { key: `slot-${p.slot}`, slot: p.slot },
+                  onchange: (e) => {
+                    pick.answers[p.slot] = [e.target.value];
+                  },
+                },
+                (p.candidates || []).map((c) =>
+                  h("option", {
+                    value: c.id,
+                    selected: c.id === (pick.answers[p.slot] || [])[0],
+                    text: `${label(c.source)}${c.label ? `: ${c.label}` : ""}${c.taps ? ` ${tr("(taps)")}` : ""}`,
+                  }),
+                ),
+              ),
+            ),
+          );
           break;
         case "select_from_zone":
-          parts.push(choices(p.slot, p.candidates || [], p.count || 1,
-            [en(p.prompt), ` (${p.min === 0 ? tr("up to {n}", { n: p.count || 1 }) : tr("exactly {n}", { n: p.count || 1 })}${p.zone ? `, ${tr("from {zone}", { zone: word("zone", p.zone) })}` : ""})`]));
+          parts.push(
+            choices(p.slot, p.candidates || [], p.count || 1, [
+              en(p.prompt),
+              ` (${p.min === 0 ? tr("up to {n}", { n: p.count || 1 }) : tr("exactly {n}", { n: p.count || 1 })}${p.zone ? `, ${tr("from {zone}", { zone: word("zone", p.zone) })}` : ""})`,
+            ]),
+          );
           break;
         default:
-          parts.push(h("p", { class: "hint" }, en(p.prompt), ` ${tr("({kind}: this page cannot answer it)", { kind: word("prompt", p.kind) })}`));
+          parts.push(
+            h(
+              "p",
+              { class: "hint" },
+              en(p.prompt),
+              ` ${tr("({kind}: this page cannot answer it)", { kind: word("prompt", p.kind) })}`,
+            ),
+          );
       }
     }
     const missing = owed();
-    return h("section", { class: "card ct-prompt", id: "ct-prompt", tabindex: "-1", "aria-labelledby": "ct-prompt-h" },
+    return h(
+      "section",
+      { class: "card ct-prompt", id: "ct-prompt", tabindex: "-1", "aria-labelledby": "ct-prompt-h" },
       h("h2", { id: "ct-prompt-h", lang: "en", text: a.label }),
-      a.cost ? h("p", { text: a.cost.printed && a.cost.printed !== a.cost.modified ? tr("Cost: {cost} (printed {printed})", { cost: a.cost.modified, printed: a.cost.printed }) : tr("Cost: {cost}", { cost: a.cost.modified }) }) : null,
+      a.cost
+        ? h("p", {
+            text:
+              a.cost.printed && a.cost.printed !== a.cost.modified
+                ? tr("Cost: {cost} (printed {printed})", { cost: a.cost.modified, printed: a.cost.printed })
+                : tr("Cost: {cost}", { cost: a.cost.modified }),
+          })
+        : null,
       parts,
       missing ? h("p", { class: "hint", id: "ct-owed" }, `${tr("Still to answer:")} `, en(missing)) : null,
-      h("div", { class: "row" },
-        h("button", { type: "button", class: "act", id: "ct-confirm", dataset: { key: "ct-confirm" }, disabled: Boolean(missing),
-          onclick: () => send(a, answers()) }, `${tr("Confirm:")} `, en(a.label)),
-        h("button", { type: "button", class: "quiet", dataset: { key: "ct-cancel" }, text: tr("Cancel"), onclick: () => { pick = null; render(ui.state.game); } })));
+      h(
+        "div",
+        { class: "row" },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "act",
+            id: "ct-confirm",
+            dataset: { key: "ct-confirm" },
+            disabled: Boolean(missing),
+            onclick: () => send(a, answers()),
+          },
+          `${tr("Confirm:")} `,
+          en(a.label),
+        ),
+        h("button", {
+          type: "button",
+          class: "quiet",
+          dataset: { key: "ct-cancel" },
+          text: tr("Cancel"),
+          onclick: () => {
+            pick = null;
+            render(ui.state.game);
+          },
+        }),
+      ),
+    );
   }
 
   function actions(nm) {
@@ -461,24 +886,116 @@ export function createCardTable(root, ui) {
     // An action is listed here unless its card or permanent is a button
     // that shows it (a commander in the command zone is not).
     const onPage = new Set([...v.my_hand.map((c) => c.id), ...v.battlefield.map((p) => p.id)]);
-    const shown = focusOn ? actionsOf(focusOn) : all.filter((a) => !(a.subject || []).some((id) => onPage.has(id)) || a.requirements?.length);
+    const shown = focusOn
+      ? actionsOf(focusOn)
+      : all.filter((a) => !(a.subject || []).some((id) => onPage.has(id)) || a.requirements?.length);
     const concede = v.valid_actions.find((a) => a.type === "concede");
-    const btn = (a) => h("button", { type: "button", class: `act act-${a.type}`, dataset: { key: `act-${a.id}`, actionId: a.id, actionType: a.type, token: a.token },
-      lang: "en", text: a.label + (a.cost ? ` (${a.cost.modified})` : ""), onclick: () => start(a) });
-    return h("section", { class: "card actions", id: "ct-actions", "aria-labelledby": "ct-actions-h" },
-      focusOn ? h("h2", { id: "ct-actions-h" }, ...says("Actions of {card}", { card: en(nm.get(focusOn) || focusOn) })) : h("h2", { id: "ct-actions-h", text: all.length ? tr("Your move") : tr("Actions") }),
-      focusOn ? h("button", { type: "button", class: "quiet small", dataset: { key: "ct-all" }, text: tr("Show every action"), onclick: () => { focusOn = ""; render(ui.state.game); } }) : null,
-      shown.length ? h("div", { class: "row act-row" }, shown.map(btn)) : h("p", { class: "hint", text: v.result ? tr("The game is over.") : all.length ? tr("Click a card in your hand or on the battlefield for its actions.") : tr("Nothing to do right now: wait for the others.") }),
-      focusOn || !all.some((a) => (a.subject || []).length) ? null : h("details", { class: "ct-more", dataset: { key: "ct-more" }, open: moreOpen,
-        ontoggle: (e) => { if (e.target.open !== moreOpen) { moreOpen = e.target.open; render(ui.state.game); } } },
-      h("summary", { text: tr("Every action ({n})", { n: all.length }) }), moreOpen ? h("div", { class: "row act-row" }, all.map(btn)) : null),
-      v.undo ? h("button", { type: "button", class: "quiet", id: "ct-undo", dataset: { key: "ct-undo" }, disabled: !v.undo.available, text: tr("Undo ({n} of {limit})", { n: v.undo.available, limit: v.undo.limit }), onclick: () => ui.send({ type: "undo" }) }) : null,
+    const btn = (a) =>
+      h("button", {
+        type: "button",
+        class: `act act-${a.type}`,
+        dataset: { key: `act-${a.id}`, actionId: a.id, actionType: a.type, token: a.token },
+        lang: "en",
+        text: a.label + (a.cost ? ` (${a.cost.modified})` : ""),
+        onclick: () => start(a),
+      });
+    return h(
+      "section",
+      { class: "card actions", id: "ct-actions", "aria-labelledby": "ct-actions-h" },
+      focusOn
+        ? h("h2", { id: "ct-actions-h" }, ...says("Actions of {card}", { card: en(nm.get(focusOn) || focusOn) }))
+        : h("h2", { id: "ct-actions-h", text: all.length ? tr("Your move") : tr("Actions") }),
+      focusOn
+        ? h("button", {
+            type: "button",
+            class: "quiet small",
+            dataset: { key: "ct-all" },
+            text: tr("Show every action"),
+            onclick: () => {
+              focusOn = "";
+              render(ui.state.game);
+            },
+          })
+        : null,
+      shown.length
+        ? h("div", { class: "row act-row" }, shown.map(btn))
+        : h("p", {
+            class: "hint",
+            text: v.result
+              ? tr("The game is over.")
+              : all.length
+                ? tr("Click a card in your hand or on the battlefield for its actions.")
+                : tr("Nothing to do right now: wait for the others."),
+          }),
+      focusOn || !all.some((a) => (a.subject || []).length)
+        ? null
+        : h(
+            "details",
+            {
+              class: "ct-more",
+              dataset: { key: "ct-more" },
+              open: moreOpen,
+              ontoggle: (e) => {
+                if (e.target.open !== moreOpen) {
+                  moreOpen = e.target.open;
+                  render(ui.state.game);
+                }
+              },
+            },
+            h("summary", { text: tr("Every action ({n})", { n: all.length }) }),
+            moreOpen ? h("div", { class: "row act-row" }, all.map(btn)) : null,
+          ),
+      v.undo
+        ? h("button", {
+            type: "button",
+            class: "quiet",
+            id: "ct-undo",
+            dataset: { key: "ct-undo" },
+            disabled: !v.undo.available,
+            text: tr("Undo ({n} of {limit})", { n: v.undo.available, limit: v.undo.limit }),
+            onclick: () => ui.send({ type: "undo" }),
+          })
+        : null,
       stops(),
-      concede ? (confirming
-        ? h("p", { class: "ct-concede" }, `${tr("Concede the game?")} `,
-          h("button", { type: "button", class: "danger", id: "ct-concede-yes", dataset: { key: "ct-concede-yes" }, text: tr("Yes, concede"), onclick: () => send(concede, []) }),
-          h("button", { type: "button", class: "quiet", dataset: { key: "ct-concede-no" }, text: tr("Keep playing"), onclick: () => { confirming = false; render(ui.state.game); } }))
-        : h("button", { type: "button", class: "quiet", id: "ct-concede", dataset: { key: "ct-concede" }, text: tr("Concede…"), onclick: () => { confirming = true; render(ui.state.game); root.querySelector("#ct-concede-yes")?.focus(); } })) : null);
+      concede
+        ? confirming
+          ? h(
+              "p",
+              { class: "ct-concede" },
+              `${tr("Concede the game?")} `,
+              h("button", {
+                type: "button",
+                class: "danger",
+                id: "ct-concede-yes",
+                dataset: { key: "ct-concede-yes" },
+                text: tr("Yes, concede"),
+                onclick: () => send(concede, []),
+              }),
+              h("button", {
+                type: "button",
+                class: "quiet",
+                dataset: { key: "ct-concede-no" },
+                text: tr("Keep playing"),
+                onclick: () => {
+                  confirming = false;
+                  render(ui.state.game);
+                },
+              }),
+            )
+          : h("button", {
+              type: "button",
+              class: "quiet",
+              id: "ct-concede",
+              dataset: { key: "ct-concede" },
+              text: tr("Concede…"),
+              onclick: () => {
+                confirming = true;
+                render(ui.state.game);
+                root.querySelector("#ct-concede-yes")?.focus();
+              },
+            })
+        : null,
+    );
   }
 
   // The stops editor: steps at which the page stops for priority, on
@@ -491,69 +1008,212 @@ export function createCardTable(root, ui) {
   function stopsBuilt() {
     if (!v.own_turn_stops && !v.stops) return null;
     const lists = { own_turn: new Set(v.own_turn_stops || []), stops: new Set(v.stops || []) };
-    const group = (list, legend) => h("fieldset", {}, h("legend", { text: legend }), PHASES.map((p) =>
-      h("label", { class: "ct-choice" }, h("input", { type: "checkbox", checked: lists[list].has(p), dataset: { key: `stop-${list}-${p}` },
-        onchange: (e) => {
-          if (e.target.checked) lists[list].add(p); else lists[list].delete(p);
-          ui.send({ type: "set_stops", stops: PHASES.filter((x) => lists.stops.has(x)), own_turn: PHASES.filter((x) => lists.own_turn.has(x)) });
-        } }), ` ${word("phase", p)}`)));
-    return h("details", { class: "ct-stops" }, h("summary", { text: tr("Stops") }),
+    const group = (list, legend) =>
+      h(
+        "fieldset",
+        {},
+        h("legend", { text: legend }),
+        PHASES.map((p) =>
+          h(
+            "label",
+            { class: "ct-choice" },
+            h("input", {
+              type: "checkbox",
+              checked: lists[list].has(p),
+              dataset: { key: `stop-${list}-${p}` },
+              onchange: (e) => {
+                if (e.target.checked) lists[list].add(p);
+                else lists[list].delete(p);
+                ui.send({
+                  type: "set_stops",
+                  stops: PHASES.filter((x) => lists.stops.has(x)),
+                  own_turn: PHASES.filter((x) => lists.own_turn.has(x)),
+                });
+              },
+            }),
+            ` ${word("phase", p)}`,
+          ),
+        ),
+      );
+    return h(
+      "details",
+      { class: "ct-stops" },
+      h("summary", { text: tr("Stops") }),
       group("own_turn", tr("Stop for priority at these steps of your own turn")),
-      group("stops", tr("Stop for priority at these steps of every turn")));
+      group("stops", tr("Stop for priority at these steps of every turn")),
+    );
   }
 
   function watching() {
-    return h("section", { class: "card actions", "aria-labelledby": "ct-actions-h" }, h("h2", { id: "ct-actions-h", text: tr("Watching") }),
+    return h(
+      "section",
+      { class: "card actions", "aria-labelledby": "ct-actions-h" },
+      h("h2", { id: "ct-actions-h", text: tr("Watching") }),
       h("p", { class: "hint", text: tr("You are watching: every hand is hidden from you.") }),
-      h("button", { type: "button", class: "secondary", id: "ct-stop-watching", dataset: { key: "ct-stop-watching" }, text: tr("Stop watching"), onclick: () => ui.stopWatching() }));
+      h("button", {
+        type: "button",
+        class: "secondary",
+        id: "ct-stop-watching",
+        dataset: { key: "ct-stop-watching" },
+        text: tr("Stop watching"),
+        onclick: () => ui.stopWatching(),
+      }),
+    );
   }
 
   function zones() {
-    return memo(JSON.stringify(["zones", v.graveyards, v.exile, v.command, v.seats, v.player_names, v.you, spectator()]), () => zonesBuilt());
+    return memo(
+      JSON.stringify(["zones", v.graveyards, v.exile, v.command, v.seats, v.player_names, v.you, spectator()]),
+      () => zonesBuilt(),
+    );
   }
 
   function zonesBuilt() {
-    const zone = (id, title, piles) => piles.map((z) => h("details", { class: "ct-zone", dataset: { zone: id, owner: z.player_id } },
-      h("summary", {}, ...says(title, { name: who(z.player_id), n: z.cards.length })),
-      z.cards.length ? h("ul", {}, z.cards.map((c) => h("li", {}, cardText(c)))) : h("p", { class: "hint", text: tr("Empty.") })));
-    return h("section", { class: "card", "aria-labelledby": "ct-zones-h" }, h("h2", { id: "ct-zones-h", text: tr("Zones") }),
-      zone("graveyard", "Graveyard of {name} ({n})", v.graveyards), zone("exile", "Exile of {name} ({n})", v.exile), zone("command zone", "Command zone of {name} ({n})", v.command));
+    const zone = (id, title, piles) =>
+      piles.map((z) =>
+        h(
+          "details",
+          { class: "ct-zone", dataset: { zone: id, owner: z.player_id } },
+          h("summary", {}, ...says(title, { name: who(z.player_id), n: z.cards.length })),
+          z.cards.length
+            ? h(
+                "ul",
+                {},
+                z.cards.map((c) => h("li", {}, cardText(c))),
+              )
+            : h("p", { class: "hint", text: tr("Empty.") }),
+        ),
+      );
+    return h(
+      "section",
+      { class: "card", "aria-labelledby": "ct-zones-h" },
+      h("h2", { id: "ct-zones-h", text: tr("Zones") }),
+      zone("graveyard", "Graveyard of {name} ({n})", v.graveyards),
+      zone("exile", "Exile of {name} ({n})", v.exile),
+      zone("command zone", "Command zone of {name} ({n})", v.command),
+    );
   }
 
   function commander(nm) {
-    return memo(JSON.stringify(["commander", v.commander_damage, v.commander_tax, v.commander_identity, v.command, v.seats, v.player_names, v.you, spectator(), v.battlefield.map((p) => [p.id, p.card.name])]), () => commanderBuilt(nm));
+    return memo(
+      JSON.stringify([
+        "commander",
+        v.commander_damage,
+        v.commander_tax,
+        v.commander_identity,
+        v.command,
+        v.seats,
+        v.player_names,
+        v.you,
+        spectator(),
+        v.battlefield.map((p) => [p.id, p.card.name]),
+      ]),
+      () => commanderBuilt(nm),
+    );
   }
 
   function commanderBuilt(nm) {
     if (!v.commander_damage.length && !v.commander_tax.length && !v.commander_identity.length) return null;
-    return h("section", { class: "card", "aria-labelledby": "ct-cmd-h" }, h("h2", { id: "ct-cmd-h", text: tr("Commanders") }),
-      h("ul", {}, v.commander_identity.map((c) => h("li", {}, en(c.name || nm.get(c.commander) || c.commander), `: ${tr("identity {colours}", { colours: c.color_identity.join("") || tr("colourless") })}`)),
-        v.commander_tax.map((c) => h("li", {}, en(nm.get(c.commander) || c.commander), `: ${tr("cast {n} times, tax {tax}", { n: c.casts || 0, tax: `{${c.tax || 0}}` })}`)),
-        v.commander_damage.map((c) => h("li", {}, ...says("{commander} dealt {n} combat damage to {name}", { commander: en(nm.get(c.commander) || c.commander), n: c.amount, name: who(c.damaged) })))));
+    return h(
+      "section",
+      { class: "card", "aria-labelledby": "ct-cmd-h" },
+      h("h2", { id: "ct-cmd-h", text: tr("Commanders") }),
+      h(
+        "ul",
+        {},
+        v.commander_identity.map((c) =>
+          h(
+            "li",
+            {},
+            en(c.name || nm.get(c.commander) || c.commander),
+            `: ${tr("identity {colours}", { colours: c.color_identity.join("") || tr("colourless") })}`,
+          ),
+        ),
+        v.commander_tax.map((c) =>
+          h(
+            "li",
+            {},
+            en(nm.get(c.commander) || c.commander),
+            `: ${tr("cast {n} times, tax {tax}", { n: c.casts || 0, tax: `{${c.tax || 0}}` })}`,
+          ),
+        ),
+        v.commander_damage.map((c) =>
+          h(
+            "li",
+            {},
+            ...says("{commander} dealt {n} combat damage to {name}", {
+              commander: en(nm.get(c.commander) || c.commander),
+              n: c.amount,
+              name: who(c.damaged),
+            }),
+          ),
+        ),
+      ),
+    );
   }
 
   function emblems() {
-    return memo(JSON.stringify(["emblems", v.emblems, v.seats, v.player_names, v.you, spectator()]), () => emblemsBuilt());
+    return memo(JSON.stringify(["emblems", v.emblems, v.seats, v.player_names, v.you, spectator()]), () =>
+      emblemsBuilt(),
+    );
   }
 
   function emblemsBuilt() {
     if (!v.emblems.length) return null;
-    return h("section", { class: "card", "aria-labelledby": "ct-emb-h" }, h("h2", { id: "ct-emb-h", text: tr("Emblems") }),
-      h("ul", {}, v.emblems.map((e) => h("li", {}, who(e.controller), ": ", en(e.abilities.join("; "))))));
+    return h(
+      "section",
+      { class: "card", "aria-labelledby": "ct-emb-h" },
+      h("h2", { id: "ct-emb-h", text: tr("Emblems") }),
+      h(
+        "ul",
+        {},
+        v.emblems.map((e) => h("li", {}, who(e.controller), ": ", en(e.abilities.join("; ")))),
+      ),
+    );
   }
 
   function logLine(e, nm) {
     const n = (x) => en(x && typeof x === "object" ? x.name || nm.get(x.id) || x.id : nm.get(x) || x);
-    const list = (xs) => en((xs || []).map((x) => (x && typeof x === "object" ? x.name || nm.get(x.id) || x.id : nm.get(x) || x)).join(", "));
+    const list = (xs) =>
+      en(
+        (xs || [])
+          .map((x) => (x && typeof x === "object" ? x.name || nm.get(x.id) || x.id : nm.get(x) || x))
+          .join(", "),
+      );
     const actor = e.player ? who(e.player) : "";
     switch (e.type) {
-      case "step_changed": return [e.turn ? tr("{phase} (turn {n}).", { phase: word("phase", e.phase), n: e.turn }) : `${word("phase", e.phase)}.`];
-      case "attackers_declared": return says("{name} attacks with {cards}.", { name: actor, cards: list(e.attackers) });
-      case "blockers_declared": return [...says("{name} blocks:", { name: actor }), " ", ...(e.blocks || []).flatMap((b, i) => [i ? ", " : "", ...says("{blocker} blocks {attacker}", { blocker: n(b.blocker), attacker: n(b.attacker) })]), "."];
-      case "game_over": return e.result?.winner ? says("Game over: {name} won.", { name: who(e.result.winner) }) : [tr("Game over: no winner.")];
+      case "step_changed":
+        return [
+          e.turn
+            ? tr("{phase} (turn {n}).", { phase: word("phase", e.phase), n: e.turn })
+            : `${word("phase", e.phase)}.`,
+        ];
+      case "attackers_declared":
+        return says("{name} attacks with {cards}.", { name: actor, cards: list(e.attackers) });
+      case "blockers_declared":
+        return [
+          ...says("{name} blocks:", { name: actor }),
+          " ",
+          ...(e.blocks || []).flatMap((b, i) => [
+            i ? ", " : "",
+            ...says("{blocker} blocks {attacker}", { blocker: n(b.blocker), attacker: n(b.attacker) }),
+          ]),
+          ".",
+        ];
+      case "game_over":
+        return e.result?.winner
+          ? says("Game over: {name} won.", { name: who(e.result.winner) })
+          : [tr("Game over: no winner.")];
       default: {
-        const bits = [actor, word("event", e.type), e.card ? n(e.card) : "", e.permanent ? n(e.permanent) : "",
-          e.target ? h("span", {}, "→ ", e.target.permanent ? n(e.target.permanent) : who(e.target.player)) : "", e.amount != null ? String(e.amount) : "", e.count != null ? `×${e.count}` : ""];
+        const bits = [
+          actor,
+          word("event", e.type),
+          e.card ? n(e.card) : "",
+          e.permanent ? n(e.permanent) : "",
+          e.target ? h("span", {}, "→ ", e.target.permanent ? n(e.target.permanent) : who(e.target.player)) : "",
+          e.amount != null ? String(e.amount) : "",
+          e.count != null ? `×${e.count}` : "",
+        ];
         return [...bits.filter(Boolean).flatMap((x, i) => (i ? [" ", x] : [x])), "."];
       }
     }
@@ -561,8 +1221,14 @@ export function createCardTable(root, ui) {
 
   // The log's box stays; patchLog keeps its lines.
   function logBox() {
-    return memo("log", () => h("section", { class: "card log-box", "aria-labelledby": "ct-log-h" }, h("h2", { id: "ct-log-h", text: tr("Log") }),
-      h("ol", { class: "log", id: "ct-log", tabindex: "0" })));
+    return memo("log", () =>
+      h(
+        "section",
+        { class: "card log-box", "aria-labelledby": "ct-log-h" },
+        h("h2", { id: "ct-log-h", text: tr("Log") }),
+        h("ol", { class: "log", id: "ct-log", tabindex: "0" }),
+      ),
+    );
   }
 
   const LOG_LINES = 60;
@@ -585,12 +1251,21 @@ export function createCardTable(root, ui) {
     while (i > from && log[i - 1].sequence > last) i--;
     for (; i < log.length; i++) ol.append(logItem(log[i], nm));
     const n = log.length - from;
-    if (ol.childElementCount !== n || (n && (ol.firstChild.value !== first || ol.lastChild.value !== log[log.length - 1].sequence))) {
+    if (
+      ol.childElementCount !== n ||
+      (n && (ol.firstChild.value !== first || ol.lastChild.value !== log[log.length - 1].sequence))
+    ) {
       ol.replaceChildren(...log.slice(from).map((e) => logItem(e, nm)));
     }
   }
 
-  function stop() { pick = null; focusOn = ""; confirming = false; lastKey = ""; clearTimeout(clockTimer); }
+  function stop() {
+    pick = null;
+    focusOn = "";
+    confirming = false;
+    lastKey = "";
+    clearTimeout(clockTimer);
+  }
 
   return { render, stop };
 }

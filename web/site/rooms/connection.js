@@ -22,23 +22,43 @@ const MAX_BACKOFF = 30000;
 const POLL_WAIT = 20000;
 
 function storage() {
-  try { return window.sessionStorage; } catch { return null; }
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
 }
 
 export function storedToken() {
-  try { return storage()?.getItem(TOKEN_KEY) || ""; } catch { return ""; }
+  try {
+    return storage()?.getItem(TOKEN_KEY) || "";
+  } catch {
+    return "";
+  }
 }
 
 function httpOnlyHere() {
-  try { return storage()?.getItem(HTTP_ONLY_KEY) === "1"; } catch { return false; }
+  try {
+    return storage()?.getItem(HTTP_ONLY_KEY) === "1";
+  } catch {
+    return false;
+  }
 }
 
 function rememberHTTPOnly() {
-  try { storage()?.setItem(HTTP_ONLY_KEY, "1"); } catch { /* private mode: this page only */ }
+  try {
+    storage()?.setItem(HTTP_ONLY_KEY, "1");
+  } catch {
+    /* private mode: this page only */
+  }
 }
 
 function storeToken(tok) {
-  try { if (tok) storage()?.setItem(TOKEN_KEY, tok); } catch { /* private mode: this page only */ }
+  try {
+    if (tok) storage()?.setItem(TOKEN_KEY, tok);
+  } catch {
+    /* private mode: this page only */
+  }
 }
 
 /** frameKind is protocol.js's, for the page's tests and tools. */
@@ -115,22 +135,34 @@ export class Connection {
       const ws = this.ws;
       this.ws = null;
       ws.onopen = ws.onclose = ws.onerror = ws.onmessage = null;
-      try { ws.close(1000, "bye"); } catch { /* already closed */ }
+      try {
+        ws.close(1000, "bye");
+      } catch {
+        /* already closed */
+      }
     }
-    if (this.pollAbort) { this.pollAbort.abort(); this.pollAbort = null; }
+    if (this.pollAbort) {
+      this.pollAbort.abort();
+      this.pollAbort = null;
+    }
   }
 
   /** Starts a fresh session: forgets the stored token (a spectator leaving over HTTP). */
   forgetSession() {
     this.token = "";
     this.bearer = "";
-    try { storage()?.removeItem(TOKEN_KEY); } catch { /* ignore */ }
+    try {
+      storage()?.removeItem(TOKEN_KEY);
+    } catch {
+      /* ignore */
+    }
   }
 
   connect() {
     if (this.stopped) return;
     this.status("connecting");
-    if (this.mode === "ws") this.connectWS(); else this.connectHTTP();
+    if (this.mode === "ws") this.connectWS();
+    else this.connectHTTP();
   }
 
   scheduleReconnect() {
@@ -194,7 +226,11 @@ export class Connection {
     ws.onmessage = (ev) => {
       if (gen !== this.generation) return;
       let frame;
-      try { frame = JSON.parse(ev.data); } catch { return; }
+      try {
+        frame = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
       this.deliver(frame);
     };
     ws.onclose = () => {
@@ -203,9 +239,12 @@ export class Connection {
       this.open = false;
       this.helloPending = false;
       if (this.stopped) return;
-      if (!opened) this.wsFailed(); else this.scheduleReconnect();
+      if (!opened) this.wsFailed();
+      else this.scheduleReconnect();
     };
-    ws.onerror = () => { /* onclose follows and decides */ };
+    ws.onerror = () => {
+      /* onclose follows and decides */
+    };
   }
 
   wsFailed() {
@@ -229,7 +268,11 @@ export class Connection {
     if (tok) headers.Authorization = `Bearer ${tok}`;
     const res = await fetch(new URL(path, window.location.href), { ...init, headers, cache: "no-store" });
     let body = null;
-    try { body = await res.json(); } catch { body = null; }
+    try {
+      body = await res.json();
+    } catch {
+      body = null;
+    }
     return { res, body };
   }
 
@@ -240,7 +283,10 @@ export class Connection {
     for (const f of frames) {
       // A refusal by the host itself (a full server, the edge worker's
       // rate limit) is in no mailbox, so it has no seq: show it as it is.
-      if (!f.seq) { this.deliver(f.frame); continue; }
+      if (!f.seq) {
+        this.deliver(f.frame);
+        continue;
+      }
       if (f.seq <= this.lastSeq) continue;
       this.lastSeq = f.seq;
       this.deliver(f.frame);
@@ -271,7 +317,9 @@ export class Connection {
       if (gen !== this.generation) return;
       if (held?.res.ok && held.body) {
         this.bearer = held.body.session || this.token;
-        const views = (held.body.frames || []).filter((f) => ["lobby", "game", "spectator"].includes(frameKind(f.frame)));
+        const views = (held.body.frames || []).filter((f) =>
+          ["lobby", "game", "spectator"].includes(frameKind(f.frame)),
+        );
         this.lastSeq = held.body.seq || 0;
         this.opened();
         if (views.length) this.deliver(views[views.length - 1].frame);
@@ -335,7 +383,10 @@ export class Connection {
       this.pollAbort = abort;
       let reply = null;
       try {
-        reply = await this.request(`view?after=${this.lastSeq}&wait=${POLL_WAIT}`, { method: "GET", signal: abort.signal });
+        reply = await this.request(`view?after=${this.lastSeq}&wait=${POLL_WAIT}`, {
+          method: "GET",
+          signal: abort.signal,
+        });
       } catch {
         reply = null;
       }
@@ -346,7 +397,10 @@ export class Connection {
         return;
       }
       if (reply?.res.ok) {
-        if (!this.open) { this.open = true; this.status("open"); }
+        if (!this.open) {
+          this.open = true;
+          this.status("open");
+        }
         failures = 0;
         this.take(reply.body);
         continue;
@@ -354,7 +408,9 @@ export class Connection {
       this.open = false;
       const wait = backoff(failures++);
       this.status("waiting", { retryIn: wait });
-      await new Promise((r) => { this.timer = setTimeout(r, wait); });
+      await new Promise((r) => {
+        this.timer = setTimeout(r, wait);
+      });
     }
   }
 }

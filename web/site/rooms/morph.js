@@ -78,7 +78,10 @@ export function createMemo() {
     now.set(key, n);
     return n;
   };
-  memo.flip = () => { last = now; now = new Map(); };
+  memo.flip = () => {
+    last = now;
+    now = new Map();
+  };
   return memo;
 }
 
@@ -107,7 +110,7 @@ export function morphChildren(live, fresh) {
     }
   }
   if (pairs(live, fresh)) {
-    for (let a = live.firstChild, b = fresh.firstChild; b;) {
+    for (let a = live.firstChild, b = fresh.firstChild; b; ) {
       const nextA = a.nextSibling;
       const nextB = b.nextSibling;
       if (!b.kept) update(a, b);
@@ -131,7 +134,7 @@ export function morphChildren(live, fresh) {
   // one moves no other line (each move is a removal and an insertion the
   // browser restyles, lays out and paints again).
   const keyed = new Map();
-  for (let n = live.firstChild; n;) {
+  for (let n = live.firstChild; n; ) {
     const next = n.nextSibling;
     if (!keep.has(n)) {
       const k = keyOf(n);

@@ -4,7 +4,21 @@
 import { h } from "../js/dom.js";
 import { tr } from "../js/lang.js";
 
-const RANKS = { A: "Aces", 2: "Twos", 3: "Threes", 4: "Fours", 5: "Fives", 6: "Sixes", 7: "Sevens", 8: "Eights", 9: "Nines", 10: "Tens", J: "Jacks", Q: "Queens", K: "Kings" };
+const RANKS = {
+  A: "Aces",
+  2: "Twos",
+  3: "Threes",
+  4: "Fours",
+  5: "Fives",
+  6: "Sixes",
+  7: "Sevens",
+  8: "Eights",
+  9: "Nines",
+  10: "Tens",
+  J: "Jacks",
+  Q: "Queens",
+  K: "Kings",
+};
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SUIT_WORDS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 
@@ -71,7 +85,10 @@ export function says(text, params = {}) {
       marked[k] = v;
     }
   }
-  return tr(text, marked).split("\u0001").map((part, i) => (i % 2 ? nodes[Number(part)].cloneNode(true) : part)).filter((p) => p !== "");
+  return tr(text, marked)
+    .split("\u0001")
+    .map((part, i) => (i % 2 ? nodes[Number(part)].cloneNode(true) : part))
+    .filter((p) => p !== "");
 }
 
 /** A player's name as a node: never translated, and marked English when it is an AI's (the server names them in English). */

@@ -23,9 +23,20 @@ export function createTable(root, ui) {
   const hand = h("section", { class: "card hand", id: "hand", "aria-labelledby": "hand-h" });
   const actions = h("section", { class: "card actions", id: "actions", "aria-labelledby": "actions-h" });
   const log = h("ol", { class: "log", id: "log", "aria-labelledby": "log-h", tabindex: "0" });
-  const logBox = h("section", { class: "card log-box", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: tr("Log") }), log);
-  const generic = h("div", { class: "generic-table" }, head, h("div", { class: "turn-bar" }, turn, clock), result,
-    h("div", { class: "table-grid" }, h("div", { class: "table-main" }, board, actions, hand), logBox));
+  const logBox = h(
+    "section",
+    { class: "card log-box", "aria-labelledby": "log-h" },
+    h("h2", { id: "log-h", text: tr("Log") }),
+    log,
+  );
+  const generic = h(
+    "div",
+    { class: "generic-table" },
+    head,
+    h("div", { class: "turn-bar" }, turn, clock),
+    result,
+    h("div", { class: "table-grid" }, h("div", { class: "table-main" }, board, actions, hand), logBox),
+  );
   const cardBox = h("div", { class: "card-table", id: "card-table", hidden: true });
   const cards = createCardTable(cardBox, ui);
   replace(root, generic, cardBox);
@@ -72,7 +83,10 @@ export function createTable(root, ui) {
       if (v.action_rejected) toast(tr("The game had moved on: this is the table as it stands now."));
       // auto_passed is mostly the stops at work (the table lists the steps
       // passed); only a clock expiry is worth a toast.
-      if (v.auto_passed && (v.log || []).some((e) => e.sequence === v.auto_passed_from && e.event?.type === "timed_out")) {
+      if (
+        v.auto_passed &&
+        (v.log || []).some((e) => e.sequence === v.auto_passed_from && e.event?.type === "timed_out")
+      ) {
         toast(tr("Time ran out, so the game moved for you."));
       }
       return;
@@ -97,31 +111,45 @@ export function createTable(root, ui) {
   }
 
   function renderHead(v) {
-    replace(head,
-      ui.state.roomName ? h("h1", { translate: "no", text: ui.state.roomName }) : h("h1", { lang: "en", text: "Cheat" }),
-      h("p", { class: "facts" },
+    replace(
+      head,
+      ui.state.roomName
+        ? h("h1", { translate: "no", text: ui.state.roomName })
+        : h("h1", { lang: "en", text: "Cheat" }),
+      h(
+        "p",
+        { class: "facts" },
         spectator() ? h("span", { class: "badge", text: tr("Watching") }) : null,
-        v.game === "cheat" && v.play && !v.result ? ` ${v.phase === "challenge" ? tr("Play {n} · claimed {rank}", { n: v.play, rank: rankWord(v.rank) }) : tr("Play {n} · claiming {rank}", { n: v.play, rank: rankWord(v.rank) })}` : "",
-        ` · ${tr("room")} `, h("code", { translate: "no", text: v.room_id || "" })));
+        v.game === "cheat" && v.play && !v.result
+          ? ` ${v.phase === "challenge" ? tr("Play {n} · claimed {rank}", { n: v.play, rank: rankWord(v.rank) }) : tr("Play {n} · claiming {rank}", { n: v.play, rank: rankWord(v.rank) })}`
+          : "",
+        ` · ${tr("room")} `,
+        h("code", { translate: "no", text: v.room_id || "" }),
+      ),
+    );
   }
 
   function turnText(v) {
     if (v.result) return resultText(v.result, v);
-    const mine = (v.valid_actions || []);
+    const mine = v.valid_actions || [];
     if (v.game === "cheat") {
       if (v.phase === "play") {
-        if (mine.some((a) => a.type === "play_cards")) return says("Your turn: put down 1 to 4 cards as {rank}.", { rank: rankWord(v.rank) });
+        if (mine.some((a) => a.type === "play_cards"))
+          return says("Your turn: put down 1 to 4 cards as {rank}.", { rank: rankWord(v.rank) });
         return says("{name} is putting down cards as {rank}.", { name: bare(v.active_player), rank: rankWord(v.rank) });
       }
       if (v.phase === "challenge" && v.claim) {
         const c = v.claim;
         const p = { name: bare(c.player), n: c.count, rank: rankWord(c.rank) };
-        if (mine.some((a) => a.type === "call_cheat" || a.type === "pass")) return says("{name} claims {n} × {rank}: call “Cheat!” or let it stand.", p);
+        if (mine.some((a) => a.type === "call_cheat" || a.type === "pass"))
+          return says("{name} claims {n} × {rank}: call “Cheat!” or let it stand.", p);
         return says("{name} claims {n} × {rank}. Waiting for the others to call or let it stand.", p);
       }
     }
     if (mine.length) return [tr("Your move.")];
-    return v.active_player ? says("Waiting for {name}.", { name: bare(v.active_player) }) : [tr("Waiting for the other players.")];
+    return v.active_player
+      ? says("Waiting for {name}.", { name: bare(v.active_player) })
+      : [tr("Waiting for the other players.")];
   }
 
   function renderTurn(v) {
@@ -132,7 +160,10 @@ export function createTable(root, ui) {
     const key = `${v.play}|${v.phase}|${mineNow}|${v.result ? "over" : ""}`;
     if (v.result) {
       const r = JSON.stringify(v.result);
-      if (r !== lastResult) { lastResult = r; announce(text); }
+      if (r !== lastResult) {
+        lastResult = r;
+        announce(text);
+      }
     } else if (key !== lastTurnKey) {
       announce(text);
     }
@@ -142,7 +173,11 @@ export function createTable(root, ui) {
   function startClock(v) {
     clearInterval(clockTimer);
     warned = false;
-    if (v.action_deadline == null || v.result || spectator()) { deadline = null; clock.hidden = true; return; }
+    if (v.action_deadline == null || v.result || spectator()) {
+      deadline = null;
+      clock.hidden = true;
+      return;
+    }
     const total = Math.max(1, Number(v.action_deadline));
     deadline = { at: performance.now() + total * 1000, total: ui.state.clockSeconds || total };
     clock.hidden = false;
@@ -151,7 +186,10 @@ export function createTable(root, ui) {
       clockText.textContent = tr("{n} s left to decide", { n: left });
       clockBar.value = Math.round(100 * Math.min(1, left / deadline.total));
       clock.classList.toggle("low", left <= 10);
-      if (left <= 10 && !warned) { warned = true; announce(tr("{n} seconds left to decide.", { n: left })); }
+      if (left <= 10 && !warned) {
+        warned = true;
+        announce(tr("{n} seconds left to decide.", { n: left }));
+      }
       if (left <= 0) clearInterval(clockTimer);
     };
     tick();
@@ -160,38 +198,116 @@ export function createTable(root, ui) {
 
   function renderBoard(v) {
     if (v.game !== "cheat") {
-      replace(board, h("section", { class: "card" }, h("h2", { text: tr("Table") }),
-        h("p", { class: "hint", text: tr("This game has no dedicated view here; its actions are below.") })));
+      replace(
+        board,
+        h(
+          "section",
+          { class: "card" },
+          h("h2", { text: tr("Table") }),
+          h("p", { class: "hint", text: tr("This game has no dedicated view here; its actions are below.") }),
+        ),
+      );
       return;
     }
     const players = (v.players || []).map((p) => {
       const seat = (v.seats || []).find((s) => s.player_id === p.player_id);
       const active = p.player_id === v.active_player && !v.result;
-      return h("li", { class: `player${active ? " active" : ""}${p.player_id === v.you && !spectator() ? " you" : ""}`, dataset: { player: p.player_id } },
-        h("span", { class: "p-name" }, active ? h("span", { class: "marker", "aria-hidden": "true", text: "▶ " }) : null, ...name(p.player_id)),
+      return h(
+        "li",
+        {
+          class: `player${active ? " active" : ""}${p.player_id === v.you && !spectator() ? " you" : ""}`,
+          dataset: { player: p.player_id },
+        },
+        h(
+          "span",
+          { class: "p-name" },
+          active ? h("span", { class: "marker", "aria-hidden": "true", text: "▶ " }) : null,
+          ...name(p.player_id),
+        ),
         h("span", { class: "p-count", text: cardCount(p.hand_size) }),
         seat?.ai ? h("span", { class: "badge", text: tr("AI") }) : null,
         seat?.connected === false ? h("span", { class: "badge warn", text: tr("disconnected") }) : null,
-        active ? h("span", { class: "sr-only", text: v.phase === "challenge" ? ` ${tr("(claimed)")}` : ` ${tr("(to play)")}` }) : null);
+        active
+          ? h("span", {
+              class: "sr-only",
+              text: v.phase === "challenge" ? ` ${tr("(claimed)")}` : ` ${tr("(to play)")}`,
+            })
+          : null,
+      );
     });
-    const claim = v.claim ? h("p", { class: "claim" },
-      ...says("{name} claims {n} × {rank}", { name: h("strong", {}, bare(v.claim.player)), n: v.claim.count, rank: rankWord(v.claim.rank) }),
-      ...(v.claim.passed?.length ? [` · ${tr("let stand by")} `, ...v.claim.passed.flatMap((pid, i) => (i ? [", ", bare(pid)] : [bare(pid)]))] : [])) : null;
+    const claim = v.claim
+      ? h(
+          "p",
+          { class: "claim" },
+          ...says("{name} claims {n} × {rank}", {
+            name: h("strong", {}, bare(v.claim.player)),
+            n: v.claim.count,
+            rank: rankWord(v.claim.rank),
+          }),
+          ...(v.claim.passed?.length
+            ? [
+                ` · ${tr("let stand by")} `,
+                ...v.claim.passed.flatMap((pid, i) => (i ? [", ", bare(pid)] : [bare(pid)])),
+              ]
+            : []),
+        )
+      : null;
     const lc = v.last_call;
-    const last = lc ? h("div", { class: "last-call" },
-      h("p", {}, ...says(lc.truthful
-        ? "{caller} called “Cheat!” on the {rank} of {player}: it was true, so {taker} picked up {cards}."
-        : "{caller} called “Cheat!” on the {rank} of {player}: it was a lie, so {taker} picked up {cards}.",
-      { caller: h("strong", {}, bare(lc.caller)), player: bare(lc.player), rank: rankWord(lc.rank), taker: bare(lc.picked_up_by), cards: cardCount(lc.pile_size) })),
-      h("ul", { class: "cards small", "aria-label": tr("The called cards") },
-        (lc.cards || []).map((c) => h("li", { class: `card-face${isRed(c.id) ? " red" : ""}`, "aria-label": cardSpoken(c.id), text: c.name || cardName(c.id) })))) : null;
-    replace(board,
-      h("section", { class: "card players-box", "aria-labelledby": "players-h" },
-        h("h2", { id: "players-h", text: tr("Players") }), h("ul", { class: "players" }, players)),
-      h("section", { class: "card pile", "aria-labelledby": "pile-h" },
+    const last = lc
+      ? h(
+          "div",
+          { class: "last-call" },
+          h(
+            "p",
+            {},
+            ...says(
+              lc.truthful
+                ? "{caller} called “Cheat!” on the {rank} of {player}: it was true, so {taker} picked up {cards}."
+                : "{caller} called “Cheat!” on the {rank} of {player}: it was a lie, so {taker} picked up {cards}.",
+              {
+                caller: h("strong", {}, bare(lc.caller)),
+                player: bare(lc.player),
+                rank: rankWord(lc.rank),
+                taker: bare(lc.picked_up_by),
+                cards: cardCount(lc.pile_size),
+              },
+            ),
+          ),
+          h(
+            "ul",
+            { class: "cards small", "aria-label": tr("The called cards") },
+            (lc.cards || []).map((c) =>
+              h("li", {
+                class: `card-face${isRed(c.id) ? " red" : ""}`,
+                "aria-label": cardSpoken(c.id),
+                text: c.name || cardName(c.id),
+              }),
+            ),
+          ),
+        )
+      : null;
+    replace(
+      board,
+      h(
+        "section",
+        { class: "card players-box", "aria-labelledby": "players-h" },
+        h("h2", { id: "players-h", text: tr("Players") }),
+        h("ul", { class: "players" }, players),
+      ),
+      h(
+        "section",
+        { class: "card pile", "aria-labelledby": "pile-h" },
         h("h2", { id: "pile-h", text: tr("Pile") }),
-        h("p", { class: "pile-size" }, h("span", { class: "pile-stack", "aria-hidden": "true" }), tr("{n, plural, one {# card face down} other {# cards face down}}", { n: v.pile_size || 0 })),
-        claim, last));
+        h(
+          "p",
+          { class: "pile-size" },
+          h("span", { class: "pile-stack", "aria-hidden": "true" }),
+          tr("{n, plural, one {# card face down} other {# cards face down}}", { n: v.pile_size || 0 }),
+        ),
+        claim,
+        last,
+      ),
+    );
   }
 
   // The play action's select_from_zone prompt, when you have one.
@@ -208,35 +324,76 @@ export function createTable(root, ui) {
     const held = v.my_hand || [];
     const play = (v.valid_actions || []).find((a) => selectPrompt(a));
     const prompt = play ? selectPrompt(play) : null;
-    if (!play || ui.state.selectFor !== play.token) { ui.state.selected = []; ui.state.selectFor = play?.token || ""; }
+    if (!play || ui.state.selectFor !== play.token) {
+      ui.state.selected = [];
+      ui.state.selectFor = play?.token || "";
+    }
     const chosen = new Set(ui.state.selected);
     const max = prompt?.count || 1;
     const candidates = new Set(prompt?.candidates || []);
     const items = held.map((c) => {
       const selectable = Boolean(prompt) && candidates.has(c.id);
       const on = chosen.has(c.id);
-      return h("li", {},
-        h("button", { type: "button", class: `card-face${isRed(c.id) ? " red" : ""}${on ? " on" : ""}`, dataset: { card: c.id, key: `card-${c.id}` },
-          "aria-pressed": selectable ? String(on) : false, "aria-label": cardSpoken(c.id), disabled: !selectable || (!on && chosen.size >= max),
-          text: c.name || cardName(c.id), onclick: () => {
+      return h(
+        "li",
+        {},
+        h("button", {
+          type: "button",
+          class: `card-face${isRed(c.id) ? " red" : ""}${on ? " on" : ""}`,
+          dataset: { card: c.id, key: `card-${c.id}` },
+          "aria-pressed": selectable ? String(on) : false,
+          "aria-label": cardSpoken(c.id),
+          disabled: !selectable || (!on && chosen.size >= max),
+          text: c.name || cardName(c.id),
+          onclick: () => {
             const sel = ui.state.selected;
             const i = sel.indexOf(c.id);
-            if (i >= 0) sel.splice(i, 1); else if (sel.length < max) sel.push(c.id);
-            keepFocus(() => { renderHand(view()); renderActions(view()); });
-          } }));
+            if (i >= 0) sel.splice(i, 1);
+            else if (sel.length < max) sel.push(c.id);
+            keepFocus(() => {
+              renderHand(view());
+              renderActions(view());
+            });
+          },
+        }),
+      );
     });
-    replace(hand,
+    replace(
+      hand,
       h("h2", { id: "hand-h", text: tr("Your hand ({cards})", { cards: cardCount(held.length) }) }),
-      prompt ? h("p", { class: "hint", id: "hand-prompt", text: tr("Put down 1 to {max} cards, face down, as {rank}. Picked {n} of at most {max}.", { max, n: chosen.size, rank: rankWord(v.rank) }) }) : null,
-      held.length ? h("ul", { class: "cards", "aria-label": tr("Your cards") }, items) : h("p", { class: "hint", text: tr("No cards.") }));
+      prompt
+        ? h("p", {
+            class: "hint",
+            id: "hand-prompt",
+            text: tr("Put down 1 to {max} cards, face down, as {rank}. Picked {n} of at most {max}.", {
+              max,
+              n: chosen.size,
+              rank: rankWord(v.rank),
+            }),
+          })
+        : null,
+      held.length
+        ? h("ul", { class: "cards", "aria-label": tr("Your cards") }, items)
+        : h("p", { class: "hint", text: tr("No cards.") }),
+    );
   }
 
   function renderActions(v) {
     const list = v.valid_actions || [];
     if (spectator()) {
-      replace(actions, h("h2", { id: "actions-h", text: tr("Watching") }),
+      replace(
+        actions,
+        h("h2", { id: "actions-h", text: tr("Watching") }),
         h("p", { class: "hint", text: tr("You are watching: every hand is hidden from you.") }),
-        h("button", { type: "button", class: "secondary", id: "stop-watching", dataset: { key: "stop-watching" }, text: tr("Stop watching"), onclick: () => ui.stopWatching() }));
+        h("button", {
+          type: "button",
+          class: "secondary",
+          id: "stop-watching",
+          dataset: { key: "stop-watching" },
+          text: tr("Stop watching"),
+          onclick: () => ui.stopWatching(),
+        }),
+      );
       return;
     }
     const buttons = list.map((a) => {
@@ -244,17 +401,55 @@ export function createTable(root, ui) {
       const picked = ui.state.selected.length;
       const min = p ? (p.min ?? p.count ?? 1) : 0;
       const label = actionLabel(a, v);
-      return h("button", { type: "button", class: `act act-${a.type}`, dataset: { actionId: a.id, actionType: a.type, token: a.token, key: `act-${a.type}` },
-        disabled: ui.state.pending || Boolean(p) && (picked < Math.max(1, min)),
-        onclick: () => choose(a, p) }, ...label, p ? ` (${cardCount(picked)})` : "");
+      return h(
+        "button",
+        {
+          type: "button",
+          class: `act act-${a.type}`,
+          dataset: { actionId: a.id, actionType: a.type, token: a.token, key: `act-${a.type}` },
+          disabled: ui.state.pending || (Boolean(p) && picked < Math.max(1, min)),
+          onclick: () => choose(a, p),
+        },
+        ...label,
+        p ? ` (${cardCount(picked)})` : "",
+      );
     });
-    const undo = v.undo ? h("button", { type: "button", class: "quiet", id: "undo", dataset: { key: "undo" },
-      disabled: !v.undo.available, "aria-describedby": "undo-hint",
-      text: tr("Undo the last move"), onclick: () => ui.send({ type: "undo" }) }) : null;
-    replace(actions,
+    const undo = v.undo
+      ? h("button", {
+          type: "button",
+          class: "quiet",
+          id: "undo",
+          dataset: { key: "undo" },
+          disabled: !v.undo.available,
+          "aria-describedby": "undo-hint",
+          text: tr("Undo the last move"),
+          onclick: () => ui.send({ type: "undo" }),
+        })
+      : null;
+    replace(
+      actions,
       h("h2", { id: "actions-h", text: list.length ? tr("Your move") : tr("Actions") }),
-      list.length ? h("div", { class: "row act-row" }, buttons) : h("p", { class: "hint", text: v.result ? tr("The game is over.") : tr("Nothing to do right now: wait for the others.") }),
-      undo ? h("p", { class: "undo-line" }, undo, h("span", { class: "hint", id: "undo-hint", text: v.result ? ` ${tr("The game is over: its result stands.")}` : ` ${tr("{n} of {limit} moves can be taken back.", { n: v.undo.available, limit: v.undo.limit })}` })) : null);
+      list.length
+        ? h("div", { class: "row act-row" }, buttons)
+        : h("p", {
+            class: "hint",
+            text: v.result ? tr("The game is over.") : tr("Nothing to do right now: wait for the others."),
+          }),
+      undo
+        ? h(
+            "p",
+            { class: "undo-line" },
+            undo,
+            h("span", {
+              class: "hint",
+              id: "undo-hint",
+              text: v.result
+                ? ` ${tr("The game is over: its result stands.")}`
+                : ` ${tr("{n} of {limit} moves can be taken back.", { n: v.undo.available, limit: v.undo.limit })}`,
+            }),
+          )
+        : null,
+    );
   }
 
   // actionLabel words a Cheat action on the page (the server words it in
@@ -263,7 +458,12 @@ export function createTable(root, ui) {
     if (v.game === "cheat") {
       if (a.type === "play_cards") return [tr("Play as {rank}", { rank: rankWord(v.rank) })];
       if (a.type === "pass") return [tr("Let it stand")];
-      if (a.type === "call_cheat" && v.claim) return says("Cheat! ({name} claims {n} × {rank})", { name: bare(v.claim.player), n: v.claim.count, rank: rankWord(v.claim.rank) });
+      if (a.type === "call_cheat" && v.claim)
+        return says("Cheat! ({name} claims {n} × {rank})", {
+          name: bare(v.claim.player),
+          n: v.claim.count,
+          rank: rankWord(v.claim.rank),
+        });
     }
     return [h("span", { lang: "en", text: a.label })];
   }
@@ -279,46 +479,96 @@ export function createTable(root, ui) {
 
   function logText(ev) {
     switch (ev?.type) {
-      case "played": return says("{name} put down {cards} as {rank}.", { name: bare(ev.player), cards: cardCount(ev.count), rank: rankWord(ev.rank) });
-      case "passed": return says("{name} let it stand.", { name: bare(ev.player) });
-      case "called": return says(ev.truthful
-        ? "{name} called “Cheat!” on {claimer}: true ({shown}); {taker} picked up {cards}."
-        : "{name} called “Cheat!” on {claimer}: a lie ({shown}); {taker} picked up {cards}.",
-      { name: bare(ev.player), claimer: bare(ev.claimer), shown: (ev.cards || []).map(cardName).join(" "), taker: bare(ev.picked_up_by), cards: cardCount(ev.count) });
-      case "game_over": return says("{name} emptied their hand and won.", { name: bare(ev.winner) });
-      case "timed_out": return says("{name} ran out of time; the game moved for them.", { name: bare(ev.player) });
-      case "undone": return says("{name} took the last move back.", { name: bare(ev.player) });
-      default: return ev?.type ? [h("span", { lang: "en", text: ev.type.replace(/_/g, " ") })] : [tr("Something happened.")];
+      case "played":
+        return says("{name} put down {cards} as {rank}.", {
+          name: bare(ev.player),
+          cards: cardCount(ev.count),
+          rank: rankWord(ev.rank),
+        });
+      case "passed":
+        return says("{name} let it stand.", { name: bare(ev.player) });
+      case "called":
+        return says(
+          ev.truthful
+            ? "{name} called “Cheat!” on {claimer}: true ({shown}); {taker} picked up {cards}."
+            : "{name} called “Cheat!” on {claimer}: a lie ({shown}); {taker} picked up {cards}.",
+          {
+            name: bare(ev.player),
+            claimer: bare(ev.claimer),
+            shown: (ev.cards || []).map(cardName).join(" "),
+            taker: bare(ev.picked_up_by),
+            cards: cardCount(ev.count),
+          },
+        );
+      case "game_over":
+        return says("{name} emptied their hand and won.", { name: bare(ev.winner) });
+      case "timed_out":
+        return says("{name} ran out of time; the game moved for them.", { name: bare(ev.player) });
+      case "undone":
+        return says("{name} took the last move back.", { name: bare(ev.player) });
+      default:
+        return ev?.type ? [h("span", { lang: "en", text: ev.type.replace(/_/g, " ") })] : [tr("Something happened.")];
     }
   }
 
   function renderLog(v) {
     const entries = v.log || [];
     const seq = entries.length ? entries[entries.length - 1].sequence : 0;
-    replace(log, entries.map((e) => h("li", { value: e.sequence, dataset: { seq: e.sequence } }, ...logText(e.event))));
-    if (seq !== lastSeq) { lastSeq = seq; log.scrollTop = log.scrollHeight; }
+    replace(
+      log,
+      entries.map((e) => h("li", { value: e.sequence, dataset: { seq: e.sequence } }, ...logText(e.event))),
+    );
+    if (seq !== lastSeq) {
+      lastSeq = seq;
+      log.scrollTop = log.scrollHeight;
+    }
   }
 
   function resultText(r, v) {
     const reason = h("span", {}, saidNode(resultReason(r.reason)));
     if (!r.winner) return says("The game ended without a winner ({reason}).", { reason });
     const you = !spectator() && r.winner === v.you;
-    if (r.reason === "emptied_hand") return you ? [tr("You won by emptying your hand!")] : says("{name} won by emptying their hand.", { name: bare(r.winner) });
-    return you ? says("You won ({reason})!", { reason }) : says("{name} won ({reason}).", { name: bare(r.winner), reason });
+    if (r.reason === "emptied_hand")
+      return you
+        ? [tr("You won by emptying your hand!")]
+        : says("{name} won by emptying their hand.", { name: bare(r.winner) });
+    return you
+      ? says("You won ({reason})!", { reason })
+      : says("{name} won ({reason}).", { name: bare(r.winner), reason });
   }
 
   function renderResult(v) {
-    if (!v.result) { result.hidden = true; return; }
+    if (!v.result) {
+      result.hidden = true;
+      return;
+    }
     result.hidden = false;
     const won = !spectator() && v.result.winner === v.you;
     result.classList.toggle("won", won);
-    replace(result,
+    replace(
+      result,
       h("h2", { id: "result-h", text: won ? tr("You won!") : tr("Game over") }),
       h("p", {}, ...resultText(v.result, v)),
-      h("div", { class: "row" },
+      h(
+        "div",
+        { class: "row" },
         spectator()
-          ? h("button", { type: "button", id: "back-lobby", dataset: { key: "back-lobby" }, text: tr("Back to the lobby"), onclick: () => ui.stopWatching() })
-          : h("button", { type: "button", id: "back-lobby", dataset: { key: "back-lobby" }, text: tr("Leave the table"), onclick: () => ui.send({ type: "leave" }) })));
+          ? h("button", {
+              type: "button",
+              id: "back-lobby",
+              dataset: { key: "back-lobby" },
+              text: tr("Back to the lobby"),
+              onclick: () => ui.stopWatching(),
+            })
+          : h("button", {
+              type: "button",
+              id: "back-lobby",
+              dataset: { key: "back-lobby" },
+              text: tr("Leave the table"),
+              onclick: () => ui.send({ type: "leave" }),
+            }),
+      ),
+    );
   }
 
   function stop() {
