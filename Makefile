@@ -37,11 +37,12 @@ deps:
 	sh scripts/setup-node.sh
 
 ## lint: gofmt, go vet and staticcheck, native and for the js/wasm entry
-## points; Biome (biome.json) over the page's and the scripts' JavaScript,
-## import cycles included.
+## points; Biome (biome.json) over the page's and the scripts' JavaScript:
+## its formatter (`biome format --write` mends what it finds) and its
+## linter, import cycles included.
 lint: tools
 	sh scripts/setup-node.sh
-	node_modules/.bin/biome lint
+	node_modules/.bin/biome check
 	@out=$$(gofmt -l $$(git ls-files '*.go') 2>/dev/null); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
