@@ -54,6 +54,10 @@ func TestSimulationPlaysWeeksToAResolution(t *testing.T) {
 			p.act(`[data-add="sleep_in"]`)
 		}
 		p.act(`[data-action-id="end_week"]`)
+		// A week's incident is told once: in its box, not again as a message.
+		if eval[bool](p, `(() => { const s = document.querySelector(".changes .incident strong"); return !!s && document.querySelector(".changes").innerText.split(s.textContent).length - 1 > 1; })()`) {
+			t.Errorf("week %d's incident is told twice: %q", weeks+1, p.text(".changes"))
+		}
 		if weeks == 2 {
 			if p.count("svg.chart polyline") == 0 {
 				t.Error("no chart of the weeks")

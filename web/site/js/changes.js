@@ -11,13 +11,16 @@ import { tr } from "./lang.js";
  * changesPanel(g, {id, summary, describe, reason}) returns the section.
  * summary is a list of nodes (or null) shown first; describe(change) is
  * {what, from, to} in the player's words, or null to leave it out;
- * reason(change) is the sentence saying why, or "".
+ * reason(change) is the sentence saying why, or ""; said lists the keys
+ * of messages the summary already says (an incident's title and text).
  */
-export function changesPanel(g, { id, summary, describe, reason, empty }) {
+export function changesPanel(g, { id, summary, describe, reason, empty, said = [] }) {
   const box = h("section.panel.changes", { "aria-labelledby": id }, h("h2", { id }, tr("What changed")));
   // The ending is said by the resolution panel above, not again here.
   const ending = g.scene?.status === "ended" ? g.scene.view?.kindView?.endingKey : "";
-  const msgs = (g.result?.messages || []).filter((m) => m.visible !== false && !(ending && m.key === ending));
+  const msgs = (g.result?.messages || []).filter(
+    (m) => m.visible !== false && !(ending && m.key === ending) && !said.includes(m.key),
+  );
   const rows = grouped(
     (g.result?.changes || []).filter((c) => c.visible !== false),
     describe,

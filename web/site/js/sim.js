@@ -376,11 +376,13 @@ function changes(v, g, t, cur, statLabel) {
     const key = `simulation.reason.${c.reason}`;
     return g.strings.has(key) ? t(key) : "";
   };
+  const said = lw?.incidentTitleKey ? [lw.incidentTitleKey, lw.incidentTextKey] : [];
   return changesPanel(g, {
     id: "chg-h",
     summary,
     describe: name,
     reason: why,
+    said,
     empty: v.introKey ? t(v.introKey) : tr("Plan your first week."),
   });
 }
