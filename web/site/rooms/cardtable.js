@@ -682,6 +682,27 @@ export function createCardTable(root, ui) {
           );
         }),
       );
+    // select is a prompt answered by one pick from a list: options are
+    // {value, text}, and the slot's answer is the chosen value.
+    const select = (p, options) =>
+      h(
+        "label",
+        { class: "ct-slot" },
+        en(p.prompt),
+        " ",
+        h(
+          "select",
+          {
+            dataset: { key: `slot-${p.slot}`, slot: p.slot },
+            onchange: (e) => {
+              pick.answers[p.slot] = [e.target.value];
+            },
+          },
+          options.map((o) =>
+            h("option", { value: o.value, selected: o.value === (pick.answers[p.slot] || [])[0], text: o.text }),
+          ),
+        ),
+      );
     const parts = (a.requirements || []).map((r) =>
       choices(r.slot, r.candidates, r.count || 1, [en(r.prompt), r.optional ? ` ${tr("(optional)")}` : ""]),
     );
@@ -719,27 +740,12 @@ export function createCardTable(root, ui) {
             ? p.values
             : Array.from({ length: (p.max ?? 0) - (p.min ?? 0) + 1 }, (_, i) => ({ value: (p.min ?? 0) + i }));
           parts.push(
-            h(
-              "label",
-              { class: "ct-slot" },
-              en(p.prompt),
-              " ",
-              h(
-                "select",
-                {
-                  dataset: { key: `slot-${p.slot}`, slot: p.slot },
-                  onchange: (e) => {
-                    pick.answers[p.slot] = [e.target.value];
-                  },
-                },
-                vals.map((x) =>
-                  h("option", {
-                    value: String(x.value),
-                    selected: String(x.value) === (pick.answers[p.slot] || [])[0],
-                    text: `${x.value}${x.cost ? ` ${tr("(costs {cost})", { cost: x.cost })}` : ""}`,
-                  }),
-                ),
-              ),
+            select(
+              p,
+              vals.map((x) => ({
+                value: String(x.value),
+                text: `${x.value}${x.cost ? ` ${tr("(costs {cost})", { cost: x.cost })}` : ""}`,
+              })),
             ),
           );
           break;
@@ -792,27 +798,12 @@ export function createCardTable(root, ui) {
         }
         case "pay_mana":
           parts.push(
-            h(
-              "label",
-              { class: "ct-slot" },
-              en(p.prompt),
-              " ",
-              h(
-                "select",
-                {
-                  dataset: { key: `slot-${p.slot}`, slot: p.slot },
-                  onchange: (e) => {
-                    pick.answers[p.slot] = [e.target.value];
-                  },
-                },
-                (p.candidates || []).map((c) =>
-                  h("option", {
-                    value: c.id,
-                    selected: c.id === (pick.answers[p.slot] || [])[0],
-                    text: `${label(c.source)}${c.label ? `: ${c.label}` : ""}${c.taps ? ` ${tr("(taps)")}` : ""}`,
-                  }),
-                ),
-              ),
+            select(
+              p,
+              (p.candidates || []).map((c) => ({
+                value: c.id,
+                text: `${label(c.source)}${c.label ? `: ${c.label}` : ""}${c.taps ? ` ${tr("(taps)")}` : ""}`,
+              })),
             ),
           );
           break;
