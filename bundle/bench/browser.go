@@ -61,7 +61,8 @@ type section struct {
 
 // runBrowser is `bench browser`: it turns the browser benchmarks' output
 // (BenchmarkBrowserPlay of this package, BenchmarkColdLoad of
-// bundle/browsertest) into the report's browser section, beside an inkjs
+// bundle/browsertest) into the report's browser section, keeping
+// BenchmarkCardTablePaint's medians among its figures for the targets, beside an inkjs
 // first load (bundle/bench/peer.mjs's figures and a minimal page).
 func runBrowser(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("browser", flag.ContinueOnError)
@@ -113,7 +114,7 @@ const mb = 1_000_000
 func browserMarkdown(med map[string]map[string]float64, runs map[string]int, pf peerFigures, pageGzip int) (string, map[string]any) {
 	play, cold := med["bench.BrowserPlay"], med["browsertest.ColdLoad"]
 	var b strings.Builder
-	figs := map[string]any{"browserPlay": play, "coldLoad": cold, "inkPageGzipBytes": pageGzip}
+	figs := map[string]any{"browserPlay": play, "coldLoad": cold, "cardTablePaint": med["browsertest.CardTablePaint"], "inkPageGzipBytes": pageGzip}
 	if play == nil {
 		b.WriteString("No browser figures: BenchmarkBrowserPlay did not run (is chromium installed? `bash scripts/setup-chromium.sh`).\n")
 		return b.String(), figs

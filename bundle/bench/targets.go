@@ -54,7 +54,8 @@ func runTargets(args []string, stdout, stderr io.Writer) int {
 	}
 	var bf struct {
 		Figures struct {
-			BrowserPlay map[string]float64 `json:"browserPlay"`
+			BrowserPlay    map[string]float64 `json:"browserPlay"`
+			CardTablePaint map[string]float64 `json:"cardTablePaint"`
 		} `json:"figures"`
 	}
 	if b, err := os.ReadFile(*browser); err == nil {
@@ -66,12 +67,12 @@ func runTargets(args []string, stdout, stderr io.Writer) int {
 			ink[k] = f
 		}
 	}
-	rows := checkTargets(read(*native), read(*wasm), pf.Figures.Storyloom, ink, bf.Figures.BrowserPlay)
+	rows := checkTargets(read(*native), read(*wasm), pf.Figures.Storyloom, ink, bf.Figures.BrowserPlay, bf.Figures.CardTablePaint)
 	md := targetsMarkdown(rows)
 	b, _ := json.MarshalIndent(struct {
 		section
 		Targets []target `json:"targets"`
-	}{section{Title: "Targets (issues 3, 5, 6, 7, 8, 10, 16, 17, 19 and 21)", Markdown: md}, rows}, "", "  ")
+	}{section{Title: "Targets (issues 3, 5, 6, 7, 8, 10, 16, 17, 18, 19 and 21)", Markdown: md}, rows}, "", "  ")
 	if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
 		fmt.Fprintln(stderr, "bench targets:", err)
 		return 1
@@ -83,9 +84,10 @@ func runTargets(args []string, stdout, stderr io.Writer) int {
 func yes(ok bool) *bool { return &ok }
 
 // checkTargets builds the table from the medians of the native and WASM
-// runs, bundle/bench/peer.mjs's figures (sl: Storyloom, ink: inkjs) and the
-// browser benchmark's.
-func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play map[string]float64) []target {
+// runs, bundle/bench/peer.mjs's figures (sl: Storyloom, ink: inkjs), the
+// browser benchmark's (play) and the card table's (card:
+// BenchmarkCardTablePaint).
+func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play, card map[string]float64) []target {
 	var rows []target
 	ns := func(name string) (float64, bool) {
 		v, ok := native[name]["ns/op"]
@@ -308,6 +310,23 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play map[
 		add("17", "a whole AI-against-AI starter duel at most 100 ms, native", fmt.Sprintf("%s (%.0f inputs)", dur(v), native["ai.PilotDuel"]["inputs/game"]), yes(v <= 100e6))
 	} else {
 		missing("17", "a whole AI duel ≤ 100 ms", "ai.PilotDuel")
+	}
+	// Issue 18: the card table in the browser. The p95 is judged on
+	// ms/update-p95: message to painted frame without the wait for the
+	// next tick of the 60 Hz frame clock, which alone is 16.7 ms
+	// (docs/performance.md, "The card table").
+	const paintTgt = "from a view arriving to the table painted: p95 at most 16 ms, a 4-seat board of 60 permanents in headless Chromium (judged on the handler's and the frame's own time, the wait for the frame clock left out)"
+	const weightTgt = "the card-game page's own JS and CSS under 60 KB brotli"
+	if card["ms/update-p95"] > 0 {
+		add("18", paintTgt, fmt.Sprintf("p95 %.1f ms (p50 %.1f ms); with the frame clock's wait: p95 %.1f ms, that wait alone %.1f ms",
+			card["ms/update-p95"], card["ms/update-p50"], card["ms/paint-p95"], card["ms/idle-paint-p50"]), yes(card["ms/update-p95"] <= 16))
+	} else {
+		missing("18", paintTgt, "browsertest.CardTablePaint")
+	}
+	if js, css := card["B-js-br"], card["B-css-br"]; js > 0 && css > 0 {
+		add("18", weightTgt, fmt.Sprintf("%.1f KB (JavaScript %.1f KB, CSS %.1f KB; brotli 11)", (js+css)/1e3, js/1e3, css/1e3), yes(js+css < 60e3))
+	} else {
+		missing("18", weightTgt, "browsertest.CardTablePaint")
 	}
 	var worse []string
 	for _, fam := range families(native) {
