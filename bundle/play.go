@@ -166,7 +166,8 @@ func (p *player) start(campaignID, seed string) error {
 }
 
 // enter makes h the current session and shows its scene, then what a
-// content update did to it.
+// content update did to it: the outcome, with the reason code when the
+// game was kept on its version, and the notice's text.
 func (p *player) enter(h session.SessionHandle) error {
 	p.sessionID = h.SessionID
 	p.printf("session %s\n", h.SessionID)
@@ -174,7 +175,11 @@ func (p *player) enter(h session.SessionHandle) error {
 		return err
 	}
 	for _, n := range h.Notices {
-		p.printf("  notice (%s): %s\n", n.Outcome, text(p.locale, p.strings, n.Message.Key, n.Message.Params))
+		outcome := n.Outcome
+		if n.Reason != "" {
+			outcome += ": " + n.Reason
+		}
+		p.printf("  notice (%s): %s\n", outcome, text(p.locale, p.strings, n.Message.Key, n.Message.Params))
 	}
 	return nil
 }

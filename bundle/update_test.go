@@ -196,14 +196,98 @@ func TestPlayKeepsEveryCampaignVersion(t *testing.T) {
 	}
 	third := run("3.0.0", "ferry", resumeWatch+load)
 	for want, n := range map[string]int{
-		"notice (kept): Version 3.0.0 of the campaign cannot take this game over, so it goes on playing version 2.0.0.": 3,
-		"notice (kept): Version 3.0.0 of the campaign cannot take this game over, so it goes on playing version 1.0.0.": 3,
+		"notice (kept: content_incompatible): Version 3.0.0 of the campaign cannot take this game over, so it goes on playing version 2.0.0.": 3,
+		"notice (kept: content_incompatible): Version 3.0.0 of the campaign cannot take this game over, so it goes on playing version 1.0.0.": 3,
 		"The gulls wheel over the wake.": 1,
 	} {
 		if got := strings.Count(third, want); got != n {
 			t.Errorf("the transcript shows %q %d times, want %d:\n%s", want, got, n, third)
 		}
 	}
+}
+
+// TestHostsKeepAFinishedGameOnItsVersion plays a simulation and a world of
+// version 1 to their ends and saves each, then serves version 2: a game
+// that has ended stays on the version it ended on, so resuming it or
+// loading its save keeps it there with content_not_adoptable, through the
+// MCP server (the code in the notice) and the terminal client (the code
+// beside the notice's text), each over SQLite across a restart.
+func TestHostsKeepAFinishedGameOnItsVersion(t *testing.T) {
+	const kept = "Version 2.0.0 of the campaign cannot take this game over, so it goes on playing version 1.0.0."
+	// Each campaign's last step, repeated until the game ends.
+	ends := map[string]map[string]any{
+		"first-flat": {"actionId": "end_week"},
+		"pier-fair":  {"actionId": "advance_ticks", "params": map[string]any{"ticks": 720}},
+	}
+
+	t.Run("MCP", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "host.db")
+		cs := startMCP(t, "-db", db, "-built", siteAt(t, "1.0.0"))
+		sessions, saves := map[string]string{}, map[string]string{}
+		for campaign, step := range ends {
+			var g session.SessionHandle
+			callOK(t, cs, "create_session", map[string]any{"campaignId": campaign}, &g)
+			step["sessionId"] = g.SessionID
+			var res session.ActionResult
+			for i := 0; i < 12 && (res.Scene == nil || res.Scene.Status != core.StatusEnded); i++ {
+				callOK(t, cs, "submit_action", step, &res)
+				if !res.OK {
+					t.Fatalf("%s: %v", campaign, res.Errors)
+				}
+			}
+			if res.Scene.Status != core.StatusEnded {
+				t.Fatalf("%s did not end: %+v", campaign, res.Scene)
+			}
+			var sv session.SaveHandle
+			callOK(t, cs, "save_game", map[string]any{"sessionId": g.SessionID}, &sv)
+			sessions[campaign], saves[campaign] = g.SessionID, sv.SaveID
+		}
+		_ = cs.Close()
+
+		cs = startMCP(t, "-db", db, "-built", siteAt(t, "2.0.0"))
+		for campaign := range ends {
+			var resumed, loaded session.SessionHandle
+			callOK(t, cs, "resume_session", map[string]any{"sessionId": sessions[campaign]}, &resumed)
+			callOK(t, cs, "load_game", map[string]any{"saveId": saves[campaign]}, &loaded)
+			for what, h := range map[string]session.SessionHandle{"resumed": resumed, "loaded": loaded} {
+				onlyNotice(t, h, session.NoticeKept, "1.0.0", "2.0.0")
+				if h.Notices[0].Reason != core.ReasonContentNotAdoptable || h.Scene.Status != core.StatusEnded {
+					t.Errorf("%s %s: %+v, want the ended game kept with %s", campaign, what, h, core.ReasonContentNotAdoptable)
+				}
+			}
+		}
+	})
+
+	t.Run("terminal client", func(t *testing.T) {
+		dir := t.TempDir()
+		db := filepath.Join(dir, "host.db")
+		run := func(version, campaign, script string) string {
+			t.Helper()
+			path := filepath.Join(dir, "script")
+			if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var out, errb bytes.Buffer
+			if code := dispatch([]string{"play", "-db", db, "-built", siteAt(t, version), "-script", path, campaign}, &out, &errb); code != 0 {
+				t.Fatalf("bundle play exited %d: %s", code, errb.String())
+			}
+			return out.String()
+		}
+		var again string
+		for campaign, script := range map[string]string{
+			"first-flat": strings.Repeat("end_week\n", 12), "pier-fair": "advance_ticks ticks=720\n",
+		} {
+			out := run("1.0.0", campaign, script+"save\n")
+			s, sv := regexp.MustCompile(`session (\S+)`).FindStringSubmatch(out), regexp.MustCompile(`saved (\S+)`).FindStringSubmatch(out)
+			if s == nil || sv == nil || !strings.Contains(out, "the game has ended") {
+				t.Fatalf("%s: no ended game, session or save in %s", campaign, out)
+			}
+			again += "resume " + s[1] + "\nload " + sv[1] + "\n"
+		}
+		if out, want := run("2.0.0", "ferry", again), "notice (kept: content_not_adoptable): "+kept; strings.Count(out, want) != 4 {
+			t.Errorf("the transcript does not show %q for each game and save:\n%s", want, out)
+		}
+	})
 }
 
 // TestPlayWarnsOfKeptVersionsThatDoNotComeBack starts the terminal client
