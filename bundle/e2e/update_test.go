@@ -36,14 +36,19 @@ func buildVersion(t *testing.T, dir, version string, offline bool) *site.Result 
 }
 
 // deploy serves res on the page's origin and takes the update the way a
-// player does: a reload finds the new service worker, the page offers
-// "Reload to update", and the click reloads onto the new version.
-func (p *page) deploy(res *site.Result) {
+// player does: a reload finds the new service worker, which precaches the
+// new version, the page offers "Reload to update", and the click reloads
+// onto the new version. With offline, the network is cut before the click,
+// so the new version comes from the service worker's cache alone.
+func (p *page) deploy(res *site.Result, offline bool) {
 	p.t.Helper()
 	p.site.Swap(res.Out)
 	p.do(chromedp.Reload())
 	p.ready()
 	p.waitJS(`!document.getElementById("update").hidden`)
+	if offline {
+		p.offline()
+	}
 	p.do(chromedp.Evaluate[chromedp.Void](`window.storyloomOldPage = true`))
 	p.click("#update-reload")
 	// The page reloads itself: until it has, an evaluation may land on the
@@ -122,8 +127,9 @@ func (p *page) started(campaign, kind, act string) string {
 // were, on version 2, and say so, and the old saves load onto version 2
 // too. Offline, the game still plays version 2. Then version 3, which
 // nothing can adopt (the story drops the node the game stands on and
-// declares no migration): the games keep playing version 2, the saves
-// version 1, and say so.
+// declares no migration), taken offline from the service worker's cache:
+// the games keep playing version 2, the saves version 1, and say so,
+// offline and online again.
 func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 	t.Parallel()
 	need(t)
@@ -164,7 +170,7 @@ func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 	p.waitJS(`document.querySelector("dialog[open]") === null`)
 	p.waitJS(`navigator.serviceWorker.controller !== null`)
 
-	p.deploy(v2)
+	p.deploy(v2, false)
 	p.screen("play")
 	if got := p.notice("adopted"); got != "The campaign was updated: this game now plays version 2.0.0 (it was on 1.0.0)." {
 		t.Errorf("the notice reads %q", got)
@@ -206,8 +212,14 @@ func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 	p.bp.SetOffline(false)
 	p.site.SetDown(false)
 
-	p.deploy(v3)
+	// The player takes version 3 with the network gone: the service
+	// worker serves it from its cache, and the games' versions come from
+	// the page's own storage.
+	p.deploy(v3, true)
 	p.screen("play")
+	if !eval[bool](p, `navigator.serviceWorker.controller !== null && !navigator.onLine`) {
+		t.Error("version 3 is not served by the service worker offline")
+	}
 	if got := p.notice("kept"); got != "Version 3.0.0 of the campaign cannot take this game over, so it goes on playing version 2.0.0." {
 		t.Errorf("the notice reads %q", got)
 	}
@@ -222,6 +234,16 @@ func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 	p.act(`[data-action-id="watch"]`)
 	if got := sceneText(p); got != "The gulls wheel over the wake." {
 		t.Errorf("the kept game does not play version 2: %q", got)
+	}
+
+	// Online again, the same step: still kept, and said again.
+	p.bp.SetOffline(false)
+	p.site.SetDown(false)
+	p.do(chromedp.Reload())
+	p.ready()
+	p.screen("play")
+	if got := p.notice("kept"); !strings.Contains(got, "3.0.0") || !strings.Contains(got, "2.0.0") {
+		t.Errorf("online, the notice reads %q", got)
 	}
 }
 
