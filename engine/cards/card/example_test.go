@@ -33,3 +33,19 @@ func ExampleNewCatalog() {
 	fmt.Println(err)
 	// Output: card: catalog file 0: card "ogre": keywords[0]: unknown keyword "tramplе"
 }
+
+func ExampleTextIn() {
+	c, err := card.NewCatalog([]byte(`{"cards":[{"id":"thornback_warden","name":"Thornback Warden","cost":"{2}{G}",
+		"types":["creature"],"subtypes":["Treefolk"],"power":2,"toughness":4,"keywords":["reach"],
+		"abilities":[{"kind":"triggered","when":"enters","mode":{"effects":[{"op":"gain_life","amount":2,"to":"you"}]}}]}]}`))
+	if err != nil {
+		panic(err)
+	}
+	d, _ := c.Card("thornback_warden")
+	fmt.Println(card.TypeLineIn(card.French, d))
+	fmt.Println(card.TextIn(card.French, d))
+	// Output:
+	// Créature — Sylvin
+	// Portée
+	// Quand Thornback Warden arrive sur le champ de bataille, vous gagnez 2 points de vie.
+}

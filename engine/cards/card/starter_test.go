@@ -1,6 +1,9 @@
 package card_test
 
 import (
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -118,5 +121,52 @@ func TestStarterCoverage(t *testing.T) {
 	}
 	if n := len(c.Cards()); n < 75 || legends < 5 || walkers != 2 || artifacts < 4 || basics != 5 || duals != 5 {
 		t.Errorf("%d cards, %d legendary creatures, %d planeswalkers, %d artifacts, %d basics, %d duals", n, legends, walkers, artifacts, basics, duals)
+	}
+}
+
+// englishWord matches a word of English rules text that French text
+// never has.
+var englishWord = regexp.MustCompile(`\b(?i:the|target|you|your|creature|card|cards|damage|draw|until|turn|enters|gets|gains|each|player|with|and|of|from|library|hand|graveyard|token|tokens|add|may|choose|counter|counters|life|spell|spells|control|whenever|when|at|put|search|look|exile|destroy|return|tap|untap|sacrifice|discard|instant|sorcery|land|artifact|enchantment|legendary|basic|flying|reach|haste|trample|lifelink|deathtouch|first|strike)\b`)
+
+// TestFrenchTextOfTheStarterCatalog: every shipped card's rules text and
+// type line, and every text of the French phrasebook, written by the
+// French template set, has no English word left (the card names aside,
+// which stay as they are), and every subtype of the catalog has a French
+// word (a planeswalker's, its name, aside).
+func TestFrenchTextOfTheStarterCatalog(t *testing.T) {
+	c := starter(t)
+	defs := c.Cards()
+	names := make([]string, 0, len(defs))
+	for _, d := range defs {
+		names = append(names, d.Name)
+	}
+	bare := func(s string) string {
+		for _, n := range names {
+			s = strings.ReplaceAll(s, n, "")
+		}
+		return s
+	}
+	check := func(where, s string) {
+		if w := englishWord.FindString(bare(s)); w != "" {
+			t.Errorf("%s in French says %q: %q", where, w, s)
+		}
+	}
+	for _, d := range defs {
+		check(d.Name, card.TextIn(card.French, d))
+		check(d.Name+"'s type line", card.TypeLineIn(card.French, d))
+		if !d.Is("planeswalker") {
+			for _, st := range d.Subtypes {
+				if card.FrenchSubtype(st) == st && !slices.Contains([]string{"Aura", "Dragon", "Noble", "Ogre", "Rat", "Sphinx", "Vampire", "Zombie"}, st) {
+					t.Errorf("%s: subtype %q has no French word", d.Name, st)
+				}
+			}
+		}
+	}
+	book := card.Phrasebook(card.French, defs)
+	if len(book) < len(defs) {
+		t.Fatalf("the phrasebook holds %d texts for %d cards", len(book), len(defs))
+	}
+	for en, fr := range book {
+		check("the phrasebook's "+strconv.Quote(en), fr)
 	}
 }

@@ -11,51 +11,90 @@ import (
 // generated from its definition, lines separated by "\n". The card calls
 // itself by its name ("Ember Lash deals 3 damage to any target."), as the
 // catalog and the game both show it. A basic land's intrinsic mana ability
-// is included.
-func Text(d Def) string {
+// is included. TextIn writes the same text in another language.
+func Text(d Def) string { return textIn(english{}, d) }
+
+// textIn is d's rules text in tongue t: the lines in their order, each
+// worded by t.
+func textIn(t tongue, d Def) string {
 	var lines []string
 	if d.Enchant != "" {
-		lines = append(lines, "Enchant "+permanentNoun(d.Enchant))
+		lines = append(lines, t.enchant(d.Enchant))
 	}
-	if kw := keywordLine(d.Keywords); kw != "" {
+	if kw := t.keywordLine(d.Keywords); kw != "" {
 		lines = append(lines, kw)
 	}
 	if slices.Contains(d.Keywords, "unblockable") {
-		lines = append(lines, d.Name+" can't be blocked.")
+		lines = append(lines, t.unblockable(d.Name))
 	}
 	if slices.Contains(d.Keywords, "venom") {
-		lines = append(lines, "(Whenever "+d.Name+" deals combat damage to a player, that player also gets that many poison counters.)")
+		lines = append(lines, t.venom(d.Name))
 	}
 	if d.Spell != nil {
 		if x := d.Spell.AdditionalCost; x != nil {
-			lines = append(lines, "As an additional cost to cast this spell, "+extraText(*x, false)+".")
+			lines = append(lines, t.additionalCost(*x))
 		}
-		lines = append(lines, SpellText(d, -1))
+		lines = append(lines, spellTextIn(t, d, -1))
 	}
 	for _, a := range d.AllAbilities() {
-		lines = append(lines, AbilityText(d, a))
+		lines = append(lines, t.ability(d, a))
 	}
 	return strings.Join(lines, "\n")
 }
 
+// tongue is one language's template set of the rules-text generator:
+// textIn and spellTextIn lay a card's text out, a tongue words each part.
+type tongue interface {
+	enchant(kind string) string
+	keywordLine(kws []string) string
+	unblockable(name string) string
+	venom(name string) string
+	additionalCost(x ExtraCost) string
+	chooseModes(n int) string
+	mode(d Def, m Mode) string
+	ability(d Def, a Ability) string
+	static(name string, s Static) string
+	typeLine(types, subtypes []string) string
+}
+
+// english is the generator's English template set.
+type english struct{}
+
+func (english) enchant(kind string) string      { return "Enchant " + permanentNoun(kind) }
+func (english) keywordLine(kws []string) string { return keywordLine(kws) }
+func (english) unblockable(name string) string  { return name + " can't be blocked." }
+func (english) venom(name string) string {
+	return "(Whenever " + name + " deals combat damage to a player, that player also gets that many poison counters.)"
+}
+func (english) additionalCost(x ExtraCost) string {
+	return "As an additional cost to cast this spell, " + extraText(x, false) + "."
+}
+func (english) chooseModes(n int) string                 { return "Choose " + numberWord(n) + " —" }
+func (english) mode(d Def, m Mode) string                { return ModeText(d, m) }
+func (english) ability(d Def, a Ability) string          { return AbilityText(d, a) }
+func (english) static(name string, s Static) string      { return StaticText(name, s) }
+func (english) typeLine(types, subtypes []string) string { return typeLine(types, subtypes) }
+
 // SpellText is the text of an instant's or sorcery's effect; mode >= 0
 // gives only that mode of a modal spell (a stack item's description), -1
 // the whole "Choose one —" list.
-func SpellText(d Def, mode int) string {
+func SpellText(d Def, mode int) string { return spellTextIn(english{}, d, mode) }
+
+func spellTextIn(t tongue, d Def, mode int) string {
 	if d.Spell == nil {
 		return ""
 	}
 	s := d.Spell
 	if mode >= 0 && mode < len(s.Modes) {
-		return ModeText(d, s.Modes[mode])
+		return t.mode(d, s.Modes[mode])
 	}
 	if len(s.Modes) == 1 {
-		return ModeText(d, s.Modes[0])
+		return t.mode(d, s.Modes[0])
 	}
 	n := max(s.Choose, 1)
-	lines := []string{"Choose " + numberWord(n) + " —"}
+	lines := []string{t.chooseModes(n)}
 	for _, m := range s.Modes {
-		lines = append(lines, "• "+ModeText(d, m))
+		lines = append(lines, "• "+t.mode(d, m))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -143,13 +182,17 @@ func StaticText(name string, s Static) string {
 }
 
 // TypeLine is a card's type line: "Legendary Creature — Elf Druid".
-func TypeLine(d Def) string {
-	return typeLine(append(append([]string(nil), d.Supertypes...), d.Types...), d.Subtypes)
+func TypeLine(d Def) string { return typeLineIn(english{}, d) }
+
+func typeLineIn(t tongue, d Def) string {
+	return t.typeLine(append(append([]string(nil), d.Supertypes...), d.Types...), d.Subtypes)
 }
 
 // TokenTypeLine is a token's type line: "Token Creature — Sapling".
-func TokenTypeLine(t Token) string {
-	return typeLine(append([]string{"token"}, t.Types...), t.Subtypes)
+func TokenTypeLine(t Token) string { return tokenTypeLineIn(english{}, t) }
+
+func tokenTypeLineIn(tg tongue, t Token) string {
+	return tg.typeLine(append([]string{"token"}, t.Types...), t.Subtypes)
 }
 
 // TokenText is a token's rules text: its keywords.
