@@ -259,3 +259,76 @@ func TestPlayResolvesAPublishedPackSet(t *testing.T) {
 		t.Errorf("an edited pack set: exit %d, stderr %q", code, errb.String())
 	}
 }
+
+// TestHostsRefuseABuiltDocumentWithoutProvenance serves a built site one of
+// whose documents lacks its provenance (the table of strings its campaign
+// authored), re-digested with its index as a build by another tool would
+// be: `bundle play -built` and `bundle mcp -built` leave that campaign out
+// with content_provenance_missing, which the terminal client says at
+// start, and play the others.
+func TestHostsRefuseABuiltDocumentWithoutProvenance(t *testing.T) {
+	dir := writeBuiltSite(t, "")
+	docs, err := filepath.Glob(filepath.Join(dir, "campaigns", "first-flat", "built.*.json"))
+	if err != nil || len(docs) != 1 {
+		t.Fatalf("the built document of first-flat: %v %v", docs, err)
+	}
+	var d content.StoredEpoch
+	if data, err := os.ReadFile(docs[0]); err != nil || json.Unmarshal(data, &d) != nil {
+		t.Fatalf("reading %s: %v", docs[0], err)
+	}
+	d.Form.Strings = nil
+	if d.Digest, err = content.EpochDigest(d.Form); err != nil {
+		t.Fatal(err)
+	}
+	writeJSON(t, docs[0], d)
+	idxPath := filepath.Join(dir, filepath.FromSlash(site.CampaignsIdx))
+	var idx map[string]any
+	if data, err := os.ReadFile(idxPath); err != nil || json.Unmarshal(data, &idx) != nil {
+		t.Fatalf("reading the index: %v", err)
+	}
+	var entries []content.ManifestEntry
+	for _, c := range idx["campaigns"].([]any) {
+		e := c.(map[string]any)
+		if e["campaignId"] == "first-flat" {
+			e["digest"] = d.Digest
+		}
+		entries = append(entries, content.ManifestEntry{ID: e["campaignId"].(string), Version: e["version"].(string), Digest: e["digest"].(string)})
+	}
+	if idx["manifestDigest"], err = content.ManifestDigest(entries); err != nil {
+		t.Fatal(err)
+	}
+	writeJSON(t, idxPath, idx)
+
+	var out, errb bytes.Buffer
+	if code := dispatch([]string{"play", "-memory", "-built", dir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d; stderr: %s", code, errb.String())
+	}
+	if want := `bundle play: warning: content_provenance_missing at form: built document of campaign "first-flat" carries no provenance`; !strings.Contains(errb.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+	}
+	if !strings.Contains(out.String(), "gannet-rock") || strings.Contains(out.String(), "first-flat") {
+		t.Errorf("the terminal client's catalog:\n%s", out.String())
+	}
+
+	cs := startMCP(t, "-memory", "-built", dir)
+	var cat session.Catalog
+	callOK(t, cs, "list_campaigns", map[string]any{"profileId": "p"}, &cat)
+	if len(cat.Campaigns) != 4 {
+		t.Errorf("the MCP server lists %d campaigns, want the four with provenance", len(cat.Campaigns))
+	}
+	if e := callErr(t, cs, "create_session", map[string]any{"campaignId": "first-flat"}); e.Code != "unknown_campaign" {
+		t.Errorf("the campaign without provenance: %+v, want unknown_campaign", e)
+	}
+}
+
+// writeJSON writes v as JSON to path.
+func writeJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

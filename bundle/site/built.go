@@ -17,7 +17,7 @@ type Published struct {
 	// Docs are the documents that verify, in index order.
 	Docs []content.StoredEpoch
 	// Refused are the documents that do not (invalid_state with the failed
-	// check); the others play.
+	// check, or content_provenance_missing); the others play.
 	Refused []error
 	// Resolution is the digest of the site's pack set, verified against
 	// the packs it publishes, or empty when it publishes no pack.
@@ -50,7 +50,8 @@ func (p Published) Registry(kinds []core.Kind) (*core.Registry, error) {
 // (content.VerifyPacks), else nothing is read. Each document is verified
 // against its entry (content.VerifyBuilt): those that verify are
 // returned, and each one that does not is in Refused, with invalid_state
-// and the failed check, leaving the others playable.
+// and the failed check (or content_provenance_missing), leaving the others
+// playable.
 func ReadBuilt(dir string) (Published, error) {
 	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(CampaignsIdx)))
 	if err != nil {

@@ -48,7 +48,12 @@ func Built(kinds []core.Kind, reg *core.Registry) ([]StoredEpoch, error) {
 // want names: it decodes strictly, its form digests to its own digest, and
 // campaign, version and digest are the entry's. Anything else is refused
 // with invalid_state, details naming the campaign and what failed
-// ("check": "decode", "digest" or "entry"), and nothing is kept.
+// ("check": "decode", "digest" or "entry"), and nothing is kept. A
+// document that verifies but carries no provenance (no table of the
+// strings its campaign authored, or no list of its attachments) is the
+// build of no builder of this engine: it cannot be published (§10.1), so
+// it is refused with content_provenance_missing, details naming the
+// campaign.
 func VerifyBuilt(data []byte, want ManifestEntry) (StoredEpoch, error) {
 	refuse := func(check, format string, args ...any) (StoredEpoch, error) {
 		e := core.Errorf(core.ReasonInvalidState, "", "built document of campaign %q: "+format, append([]any{want.ID}, args...)...)
@@ -77,6 +82,11 @@ func VerifyBuilt(data []byte, want ManifestEntry) (StoredEpoch, error) {
 	if s.Form.Campaign.ID != want.ID || s.Form.Campaign.Version != want.Version || s.Digest != want.Digest {
 		return refuse("entry", "it is %q %s (%s), the manifest names %q %s (%s)",
 			s.Form.Campaign.ID, s.Form.Campaign.Version, s.Digest, want.ID, want.Version, want.Digest)
+	}
+	if s.Form.Strings == nil || s.Form.Attachments == nil {
+		e := core.Errorf(core.ReasonContentProvenanceMissing, "form", "built document of campaign %q carries no provenance (the strings it authored and its attachments), so it cannot be published", want.ID)
+		e.Details = map[string]any{"campaignId": want.ID, "campaignVersion": want.Version}
+		return StoredEpoch{}, e
 	}
 	return s, nil
 }

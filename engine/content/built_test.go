@@ -102,6 +102,39 @@ func TestVerifyBuiltRefuses(t *testing.T) {
 	}
 }
 
+// TestVerifyBuiltRefusesADocumentWithoutProvenance: a document whose
+// digest and entry agree but that lacks its strings table or its
+// attachments is refused with content_provenance_missing.
+func TestVerifyBuiltRefusesADocumentWithoutProvenance(t *testing.T) {
+	raw, _ := published(t)
+	for _, strip := range []string{"strings", "attachments"} {
+		t.Run(strip, func(t *testing.T) {
+			var d content.StoredEpoch
+			if err := json.Unmarshal(raw[0], &d); err != nil {
+				t.Fatal(err)
+			}
+			if strip == "strings" {
+				d.Form.Strings = nil
+			} else {
+				d.Form.Attachments = nil
+			}
+			var err error
+			if d.Digest, err = content.EpochDigest(d.Form); err != nil {
+				t.Fatal(err)
+			}
+			data, err := json.Marshal(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = content.VerifyBuilt(data, content.ManifestEntry{ID: "alpha", Version: "1.0.0", Digest: d.Digest})
+			var ve core.ValidationError
+			if !errors.As(err, &ve) || ve.Code != core.ReasonContentProvenanceMissing || ve.Details["campaignId"] != "alpha" {
+				t.Fatalf("got %v, want content_provenance_missing for alpha", err)
+			}
+		})
+	}
+}
+
 func TestManifestDigest(t *testing.T) {
 	_, entries := published(t)
 	d, err := content.ManifestDigest(entries)

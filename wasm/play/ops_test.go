@@ -195,7 +195,8 @@ func TestACampaignIncludingAnotherPlaysComposed(t *testing.T) {
 // TestInitVerifiesBuiltDocuments: the page hands over each campaign's
 // built document and the index's manifest digest. Intact, both campaigns
 // are offered and a game plays the document; a document edited after the
-// build leaves its campaign out with invalid_state while the other plays;
+// build leaves its campaign out with invalid_state while the other plays,
+// and one without its provenance with content_provenance_missing;
 // an index that does not match its manifest digest, or whose pack set
 // does not match its resolution, is refused.
 func TestInitVerifiesBuiltDocuments(t *testing.T) {
@@ -241,6 +242,28 @@ func TestInitVerifiesBuiltDocuments(t *testing.T) {
 	}
 	if _, err := opCreateSession(ctx, json.RawMessage(`{"campaignId":"ferry","seed":"s"}`)); err == nil {
 		t.Fatal("the tampered campaign still starts")
+	}
+
+	// A document without its provenance, re-digested with its index as
+	// another tool's build would be: left out with
+	// content_provenance_missing.
+	var doc content.StoredEpoch
+	if err := json.Unmarshal([]byte(campaigns[0].Built), &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc.Form.Strings = nil
+	doc.Digest, _ = content.EpochDigest(doc.Form)
+	built, _ := json.Marshal(doc)
+	bare := slices.Clone(campaigns)
+	bare[0].Built, bare[0].Digest = string(built), doc.Digest
+	bareManifest, _ := content.ManifestDigest([]content.ManifestEntry{
+		{ID: bare[0].ID, Version: bare[0].Version, Digest: bare[0].Digest}, {ID: bare[1].ID, Version: bare[1].Version, Digest: bare[1].Digest}})
+	if out, err = initWith(bare, bareManifest); err != nil {
+		t.Fatal(err)
+	}
+	skips = out["skipped"].([]skipped)
+	if got := out["campaigns"].([]string); len(got) != 1 || len(skips) != 1 || skips[0].ID != "ferry" || skips[0].Code != core.ReasonContentProvenanceMissing {
+		t.Fatalf("without provenance: campaigns %v, skipped %+v", got, skips)
 	}
 
 	_, err = initWith(campaigns, "sha256:0000")
