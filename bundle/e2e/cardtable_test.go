@@ -155,6 +155,10 @@ func TestCardTable(t *testing.T) {
 	if got := ada.Text(`.ct-player[data-player="` + multiplayer.Eval[string](bo, `window.storyloomRooms.game.you`) + `"] .ct-statuses`); got != "Deciding on a mulligan" {
 		t.Errorf("Bo's statuses on Ada's table read %q", got)
 	}
+	// The room does not allow undo: the table offers none.
+	if n := ada.Count("#ct-undo"); n != 0 {
+		t.Errorf("a room without undo offers undo (%d buttons)", n)
+	}
 	if got := ada.Text("#card-table .facts"); !strings.Contains(got, "Starter duel") {
 		t.Errorf("the table's header names no format: %q", got)
 	}
@@ -219,4 +223,18 @@ func TestCardCommander(t *testing.T) {
 	}
 	base, _ := roomServerWith(t, reg, true, &rooms.DerivedIDs{Secret: "card commander"})
 	multiplayer.PlayCommander(t, suite.b, multiplayer.CardOptions{Base: base, Transport: "ws"})
+}
+
+// TestCardUndo plays undo at a starter-1v1 table whose room allows it on
+// the native host (multiplayer.PlayCardUndo): a land taken back shows the
+// earlier table to both players, the game plays on, and after the result
+// undo is disabled and the host refuses it.
+func TestCardUndo(t *testing.T) {
+	need(t)
+	reg, err := hosting.Games()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := roomServerWith(t, reg, true, &rooms.DerivedIDs{Secret: "card undo"})
+	multiplayer.PlayCardUndo(t, suite.b, multiplayer.CardOptions{Base: base, Transport: "ws"})
 }

@@ -304,14 +304,18 @@ func (tb *Tab) submitDeck(deck string) {
 }
 
 // createCardRoom opens the rooms page and creates a room of format with
-// seats seats, returning its id.
-func (tb *Tab) createCardRoom(format string, seats int) string {
+// seats seats, allowing undo when undo is set, and returns its id.
+func (tb *Tab) createCardRoom(format string, seats int, undo bool) string {
 	tb.t.Helper()
 	tb.OpenRooms("rooms/")
 	tb.WaitFor(fmt.Sprintf(`document.querySelector('#c-format option[value=%q]') !== null`, format), settleLimit)
 	tb.Do(chromedp.SetValue(chromedp.CSS("#c-format"), format))
 	Eval[bool](tb, `(document.getElementById("c-format").dispatchEvent(new Event("change")), true)`)
 	tb.Do(chromedp.SetValue(chromedp.CSS("#c-seats"), fmt.Sprint(seats)))
+	if undo {
+		tb.Click("#c-undo")
+		tb.WaitFor(`document.getElementById("c-undo").checked`, settleLimit)
+	}
 	tb.Click(`[data-key="c-create"]`)
 	tb.WaitFor(`!document.getElementById("room").hidden && window.storyloomRooms.lobby?.room != null`, settleLimit)
 	return Eval[string](tb, `window.storyloomRooms.lobby.room.room_id`)
@@ -333,6 +337,18 @@ func (tb *Tab) watchRoom(roomID string) {
 	tb.WaitFor(`!document.getElementById("invite").hidden`, settleLimit)
 	tb.Click(`[data-key="invite-watch"]`)
 	tb.WaitFor(`document.querySelector('#table[data-mode="spectator"]') !== null && !document.getElementById("card-table").hidden`, settleLimit)
+}
+
+// addAI seats an AI player of kind from the room's form (with the
+// format's next shipped deck, which the form picks) and waits until the
+// room has seated AI seats.
+func (tb *Tab) addAI(kind string, seated int) {
+	tb.t.Helper()
+	tb.WaitFor(`document.getElementById("ai-kind") !== null`, settleLimit)
+	tb.Do(chromedp.SetValue(chromedp.CSS("#ai-kind"), kind))
+	Eval[bool](tb, `(document.getElementById("ai-kind").dispatchEvent(new Event("change")), true)`)
+	tb.Click(`[data-key="ai-add"]`)
+	tb.WaitFor(fmt.Sprintf(`document.querySelectorAll('#room li.seat.ai').length === %d`, seated), settleLimit)
 }
 
 // atTable waits for the card table.
@@ -486,18 +502,7 @@ func hasPayment(a rooms.Action) bool {
 // at all); axe-core checks the table, a prompt and the result.
 func PlayCardDuel(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	t.Helper()
-	ada := NewTab(t, b, "ada", o.Base, o.allow()...)
-	roomID := ada.createCardRoom("starter-1v1", 2)
-	ada.Connected(o.Transport)
-	ada.submitDeck(duelDeck)
-	bo := NewTab(t, b, "bo", o.Base, o.allow()...)
-	bo.joinRoom(roomID)
-	bo.submitDeck("thornwild_stampede")
-	bo.Click("#ready")
-	bo.WaitFor(`document.getElementById("ready").getAttribute("aria-pressed") === "true"`, settleLimit)
-	ada.Click("#ready")
-	ada.atTable()
-	bo.atTable()
+	ada, bo, roomID := seatDuel(t, b, o, duelDeck, false)
 	cy := NewTab(t, b, "cy", o.Base, o.allow()...)
 	cy.watchRoom(roomID)
 
@@ -709,15 +714,11 @@ func lowestLife(v CardView, cands []string) string {
 func PlayCommander(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	t.Helper()
 	ada := NewTab(t, b, "ada", o.Base, o.allow()...)
-	ada.createCardRoom("commander", 4)
+	ada.createCardRoom("commander", 4, false)
 	ada.Connected(o.Transport)
 	ada.submitDeck("wildfire_chieftain")
 	for i, kind := range []string{"pilot", "random", "pilot"} {
-		ada.WaitFor(`document.getElementById("ai-kind") !== null`, settleLimit)
-		ada.Do(chromedp.SetValue(chromedp.CSS("#ai-kind"), kind))
-		Eval[bool](ada, `(document.getElementById("ai-kind").dispatchEvent(new Event("change")), true)`)
-		ada.Click(`[data-key="ai-add"]`)
-		ada.WaitFor(fmt.Sprintf(`document.querySelectorAll('#room li.seat.ai').length === %d`, i+1), settleLimit)
+		ada.addAI(kind, i+1)
 	}
 	ada.Shot("commander-lobby")
 	ada.Click("#ready")
@@ -727,48 +728,9 @@ func PlayCommander(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	if n := ada.Count(`.ct-player .badge`); n == 0 || !strings.Contains(ada.Text(".ct-players"), "AI: Pilot") || !strings.Contains(ada.Text(".ct-players"), "AI: Random") {
 		t.Errorf("the players list does not name the AI seats: %q", ada.Text(".ct-players"))
 	}
-	attacked, cast, fromCommand := false, 0, false
-	ap := &player{tab: ada}
-	ap.policy = func(v CardView) (Move, bool) {
-		if a, ok := v.first("mulligan_decision"); ok {
-			return Move{Action: a, Answers: map[string][]string{"decision": {"keep"}}, Keyboard: true}, true
-		}
-		if m, ok := commonMove(v, false, nil); ok {
-			return m, true
-		}
-		if a, ok := v.first("declare_attackers"); ok {
-			ans := map[string][]string{}
-			for _, r := range a.Requirements {
-				if r.Slot == "attackers" {
-					ans[r.Slot] = r.Candidates
-				}
-			}
-			for _, r := range a.Requirements {
-				if strings.HasPrefix(r.Slot, "defender:") && len(r.Candidates) > 0 {
-					ans[r.Slot] = []string{lowestLife(v, r.Candidates)}
-				}
-			}
-			return Move{Action: a, Answers: ans, Done: func() { attacked = attacked || len(ans["attackers"]) > 0 }}, true
-		}
-		if a, ok := v.first("declare_blockers"); ok {
-			return Move{Action: a, Answers: map[string][]string{}, Keyboard: true}, true
-		}
-		pass, ok := v.first("pass_priority")
-		if !ok {
-			return Move{}, false
-		}
-		if len(v.Stack) == 0 && v.ActivePlayer == me && strings.HasSuffix(v.Phase, "main") {
-			if a, ok := v.first("play_land"); ok {
-				return Move{Action: a}, true
-			}
-			for _, a := range v.asked() {
-				if a.Type == "cast_spell" && len(a.Requirements) == 0 && hasPayment(a) && !hasPrompt(a, rooms.PromptNumber) {
-					return Move{Action: a, Keyboard: cast%2 == 1, Done: func() { cast++ }}, true
-				}
-			}
-		}
-		return Move{Action: pass, Keyboard: true}, true
-	}
+	fromCommand := false
+	ps := &plainSeat{me: me}
+	ap := &player{tab: ada, policy: ps.policy}
 	deadline := o.deadline()
 	shot := false
 	for {
@@ -793,9 +755,9 @@ func PlayCommander(t *testing.T, b *browsertest.Browser, o CardOptions) {
 		}
 	}
 	t.Logf("the commander game ended on turn %d after %d moves by Ada (%d casts, %d refused as stale); result %+v",
-		v.Turn, ap.moves, cast, ap.refused, *v.Result)
-	if cast == 0 || !attacked || !fromCommand {
-		t.Errorf("Ada cast %d spells, attacked: %v, cast her commander: %v", cast, attacked, fromCommand)
+		v.Turn, ap.moves, ps.cast, ap.refused, *v.Result)
+	if ps.cast == 0 || !ps.attacked || !fromCommand {
+		t.Errorf("Ada cast %d spells, attacked: %v, cast her commander: %v", ps.cast, ps.attacked, fromCommand)
 	}
 	ada.WaitFor(`document.getElementById("ct-result") !== null`, settleLimit)
 	if !strings.Contains(ada.Text("#card-table"), "Commanders") {
@@ -803,6 +765,63 @@ func PlayCommander(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	}
 	ada.Shot("commander-result")
 	ada.Axe("commander result")
+}
+
+// plainSeat plays a seat plainly: it keeps its hand, answers triggers and
+// mid-resolution choices with their first candidates, plays a land and
+// casts every spell that needs no target and no number in its main
+// phases, attacks with everything (each attacker at the opponent with the
+// least life) and never blocks. Its casts alternate between the mouse and
+// the keyboard, and it keeps, declines to block and passes by the
+// keyboard, unless touch says the seat is on a phone: then every move is a
+// tap.
+type plainSeat struct {
+	me       string
+	touch    bool
+	cast     int  // spells cast
+	attacked bool // an attack declared
+}
+
+func (s *plainSeat) policy(v CardView) (Move, bool) {
+	kb := !s.touch
+	if a, ok := v.first("mulligan_decision"); ok {
+		return Move{Action: a, Answers: map[string][]string{"decision": {"keep"}}, Keyboard: kb}, true
+	}
+	if m, ok := commonMove(v, false, nil); ok {
+		return m, true
+	}
+	if a, ok := v.first("declare_attackers"); ok {
+		ans := map[string][]string{}
+		for _, r := range a.Requirements {
+			if r.Slot == "attackers" {
+				ans[r.Slot] = r.Candidates
+			}
+		}
+		for _, r := range a.Requirements {
+			if strings.HasPrefix(r.Slot, "defender:") && len(r.Candidates) > 0 {
+				ans[r.Slot] = []string{lowestLife(v, r.Candidates)}
+			}
+		}
+		return Move{Action: a, Answers: ans, Done: func() { s.attacked = s.attacked || len(ans["attackers"]) > 0 }}, true
+	}
+	if a, ok := v.first("declare_blockers"); ok {
+		return Move{Action: a, Answers: map[string][]string{}, Keyboard: kb}, true
+	}
+	pass, ok := v.first("pass_priority")
+	if !ok {
+		return Move{}, false
+	}
+	if len(v.Stack) == 0 && v.ActivePlayer == s.me && strings.HasSuffix(v.Phase, "main") {
+		if a, ok := v.first("play_land"); ok {
+			return Move{Action: a}, true
+		}
+		for _, a := range v.asked() {
+			if a.Type == "cast_spell" && len(a.Requirements) == 0 && hasPayment(a) && !hasPrompt(a, rooms.PromptNumber) {
+				return Move{Action: a, Keyboard: kb && s.cast%2 == 1, Done: func() { s.cast++ }}, true
+			}
+		}
+	}
+	return Move{Action: pass, Keyboard: kb}, true
 }
 
 func hasPrompt(a rooms.Action, kind string) bool {

@@ -937,15 +937,24 @@ export function createCardTable(root, ui) {
             moreOpen ? h("div", { class: "row act-row" }, all.map(btn)) : null,
           ),
       v.undo
-        ? h("button", {
-            type: "button",
-            class: "quiet",
-            id: "ct-undo",
-            dataset: { key: "ct-undo" },
-            disabled: !v.undo.available,
-            text: tr("Undo ({n} of {limit})", { n: v.undo.available, limit: v.undo.limit }),
-            onclick: () => ui.send({ type: "undo" }),
-          })
+        ? h(
+            "p",
+            { class: "undo-line" },
+            h("button", {
+              type: "button",
+              class: "quiet",
+              id: "ct-undo",
+              dataset: { key: "ct-undo" },
+              disabled: !v.undo.available,
+              "aria-describedby": v.result ? "ct-undo-hint" : false,
+              text: tr("Undo ({n} of {limit})", { n: v.undo.available, limit: v.undo.limit }),
+              onclick: () => ui.send({ type: "undo" }),
+            }),
+            // After a result undo is off (docs/rooms.md, "Undo"): say why.
+            v.result
+              ? h("span", { class: "hint", id: "ct-undo-hint", text: ` ${tr("The game is over: its result stands.")}` })
+              : null,
+          )
         : null,
       stops(),
       concede
@@ -1195,6 +1204,11 @@ export function createCardTable(root, ui) {
         return e.result?.winner
           ? says("Game over: {name} won.", { name: who(e.result.winner) })
           : [tr("Game over: no winner.")];
+      // The room machine's own events (docs/rooms.md), as the generic table words them.
+      case "timed_out":
+        return says("{name} ran out of time; the game moved for them.", { name: actor });
+      case "undone":
+        return says("{name} took the last move back.", { name: actor });
       default: {
         const bits = [
           actor,

@@ -1,0 +1,246 @@
+package multiplayer
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/storyloom/storyloom/bundle/browsertest"
+	"github.com/storyloom/storyloom/engine/rooms"
+)
+
+// seatDuel seats Ada and Bo at a starter-1v1 table on the host at o.Base,
+// undo allowed when undo is set: Ada submits adaDeck (a shipped deck's id,
+// or a pasted list), Bo takes the Thornwild Stampede precon in one click.
+// It returns once both tables show, with the room's id.
+func seatDuel(t *testing.T, b *browsertest.Browser, o CardOptions, adaDeck string, undo bool) (ada, bo *Tab, roomID string) {
+	t.Helper()
+	ada = NewTab(t, b, "ada", o.Base, o.allow()...)
+	roomID = ada.createCardRoom("starter-1v1", 2, undo)
+	ada.Connected(o.Transport)
+	ada.submitDeck(adaDeck)
+	bo = NewTab(t, b, "bo", o.Base, o.allow()...)
+	bo.joinRoom(roomID)
+	bo.submitDeck("thornwild_stampede")
+	bo.Click("#ready")
+	bo.WaitFor(`document.getElementById("ready").getAttribute("aria-pressed") === "true"`, settleLimit)
+	ada.Click("#ready")
+	ada.atTable()
+	bo.atTable()
+	return ada, bo, roomID
+}
+
+// plainSeats returns a [plainSeat] player for each tab, seated as its
+// view says.
+func plainSeats(tabs ...*Tab) []*player {
+	var out []*player
+	for _, tb := range tabs {
+		v, _, _ := tb.cardView()
+		out = append(out, &player{tab: tb, policy: (&plainSeat{me: v.You}).policy})
+	}
+	return out
+}
+
+// playUntil has the seats make their moves in turn until done, asked
+// before every move, says the scene is reached; what names the scene in
+// a failure. o.Deadline bounds it.
+func playUntil(t *testing.T, o CardOptions, what string, seats []*player, done func() bool) {
+	t.Helper()
+	deadline := o.deadline()
+	for {
+		acted := false
+		for _, p := range seats {
+			if done() {
+				return
+			}
+			acted = p.step(t) || acted
+		}
+		if time.Now().After(deadline) {
+			seats[0].tab.Shot("timeout")
+			t.Fatalf("%s did not come in time", what)
+		}
+		if !acted {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+}
+
+// fingerprint is what every seat's view of one moment of the game shares:
+// turn, step, whose turn and priority, the last log entry, the stack and
+// the battlefield.
+const fingerprint = `(() => { const g = window.storyloomRooms.game || {};
+  return JSON.stringify([g.turn, g.phase, g.active_player, g.priority_player, (g.log || []).at(-1)?.sequence,
+    (g.stack || []).map((s) => s.id), (g.battlefield || []).map((p) => p.id + (p.tapped ? "/tapped" : "")), g.result]); })()`
+
+// settle waits until every tab shows the same moment of the game.
+func settle(t *testing.T, tabs ...*Tab) {
+	t.Helper()
+	deadline := time.Now().Add(settleLimit)
+	for {
+		prints := make([]string, len(tabs))
+		for i, tb := range tabs {
+			prints[i] = Eval[string](tb, fingerprint)
+		}
+		if !slices.ContainsFunc(prints, func(p string) bool { return p != prints[0] }) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the tabs never showed the same moment of the game: %q", prints)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// tableParts is what a tab's table shows of the game, part by part.
+type tableParts struct {
+	Players     string   `json:"players"`
+	Hand        string   `json:"hand"`
+	Battlefield string   `json:"battlefield"`
+	Steps       string   `json:"steps"`
+	Undo        string   `json:"undo"`
+	Log         []string `json:"log"`
+}
+
+func (tb *Tab) tableParts() tableParts {
+	tb.t.Helper()
+	var p tableParts
+	raw := Eval[string](tb, `(() => { const t = (sel) => document.querySelector(sel)?.textContent ?? "";
+	  return JSON.stringify({ players: t(".ct-players"), hand: t("#ct-hand"), battlefield: t('section[aria-labelledby="ct-bf-h"]'),
+	    steps: t(".ct-phases"), undo: t("#ct-undo"), log: [...document.querySelectorAll("#ct-log li")].map((li) => li.textContent) }); })()`)
+	if err := json.Unmarshal([]byte(raw), &p); err != nil {
+		tb.t.Fatalf("%s: reading the table: %v", tb.Label, err)
+	}
+	return p
+}
+
+// controls counts the permanents pid controls in the tab's view.
+func (tb *Tab) controls(pid string) int {
+	tb.t.Helper()
+	return Eval[int](tb, fmt.Sprintf(`(window.storyloomRooms.game?.battlefield || []).filter((p) => p.controller === %q).length`, pid))
+}
+
+// takeBack has mover make move m, waits until both tabs show changed (a
+// JavaScript condition), and has mover take it back with the table's Undo,
+// by the keyboard. Both tables must then show what they showed before m:
+// players, hand, battlefield, steps and the undo count, and the log as it
+// was plus one line saying who took the move back.
+func takeBack(t *testing.T, mover, other *Tab, m Move, changed string) {
+	t.Helper()
+	settle(t, mover, other)
+	before := map[*Tab]tableParts{mover: mover.tableParts(), other: other.tableParts()}
+	if !mover.Play(m) {
+		t.Fatalf("%s: %s was refused", mover.Label, m.Action.ID)
+	}
+	for _, tb := range []*Tab{mover, other} {
+		tb.WaitFor(changed, settleLimit)
+	}
+	undos := func(tb *Tab) int {
+		return Eval[int](tb, `[...document.querySelectorAll("#ct-log li")].filter((li) => li.textContent.includes("took the last move back")).length`)
+	}
+	was := map[*Tab]int{mover: undos(mover), other: undos(other)}
+	if err := mover.KeyPress("#ct-undo", "\r"); err != nil {
+		t.Fatalf("%s: undo by the keyboard: %v", mover.Label, err)
+	}
+	for _, tb := range []*Tab{mover, other} {
+		tb.WaitFor(fmt.Sprintf(`[...document.querySelectorAll("#ct-log li")].filter((li) => li.textContent.includes("took the last move back")).length > %d`, was[tb]), settleLimit)
+	}
+	settle(t, mover, other)
+	for _, tb := range []*Tab{mover, other} {
+		after, was := tb.tableParts(), before[tb]
+		t.Logf("%s's table after %s was taken back: %d log lines, %d before it", tb.Label, m.Action.Type, len(after.Log), len(was.Log))
+		for _, part := range []struct{ name, was, now string }{{"players", was.Players, after.Players}, {"hand", was.Hand, after.Hand},
+			{"battlefield", was.Battlefield, after.Battlefield}, {"steps", was.Steps, after.Steps}, {"undo button", was.Undo, after.Undo}} {
+			if part.was != part.now {
+				t.Errorf("%s's table after %s was taken back: the %s show %q, before it %q", tb.Label, m.Action.Type, part.name, part.now, part.was)
+			}
+		}
+		if len(after.Log) != len(was.Log)+1 || !slices.Equal(after.Log[:len(was.Log)], was.Log) || !strings.Contains(after.Log[len(was.Log)], "took the last move back") {
+			t.Errorf("%s's log after %s was taken back:\n%s\nwant the log before it:\n%s\nand one line saying who took the move back",
+				tb.Label, m.Action.Type, strings.Join(after.Log, "\n"), strings.Join(was.Log, "\n"))
+		}
+	}
+	v, _, _ := mover.cardView()
+	if name, got := other.Text(fmt.Sprintf(`.ct-player[data-player=%q] strong`, v.You)), other.Text("#ct-log li:last-child"); name == "" || !strings.Contains(got, name) {
+		t.Errorf("%s's log says %q, not who took the move back (%s)", other.Label, got, name)
+	}
+}
+
+// PlayCardUndo plays undo at a starter-1v1 table whose room allows it, on
+// the host at o.Base. Ada and Bo keep their hands and pass to the first
+// land drop (Undo is offered disabled before any move); the player on
+// turn plays a land and takes it back ([takeBack]: both tables show what
+// they showed before it). He plays the land again, passes (the game moves
+// on through logged steps) and takes the pass back too. He then concedes: once there is a result, both tables offer Undo disabled and
+// say the result stands, and an undo sent anyway (the button enabled by
+// the test) is refused by the host with game_over, which the page shows.
+func PlayCardUndo(t *testing.T, b *browsertest.Browser, o CardOptions) {
+	t.Helper()
+	ada, bo, _ := seatDuel(t, b, o, "ember_rush", true)
+	// Nothing to take back yet: Undo is offered, disabled.
+	for _, tb := range []*Tab{ada, bo} {
+		tb.WaitFor(`document.getElementById("ct-undo") !== null`, settleLimit)
+		if !Eval[bool](tb, `document.getElementById("ct-undo").disabled`) {
+			t.Errorf("%s's table offers Undo before any move", tb.Label)
+		}
+	}
+	seats := plainSeats(ada, bo)
+	var mover *Tab
+	playUntil(t, o, "the first land drop", seats, func() bool {
+		for _, p := range seats {
+			if v, _, _ := p.tab.cardView(); slices.ContainsFunc(v.asked(), func(a rooms.Action) bool { return a.Type == "play_land" }) {
+				mover = p.tab
+				return true
+			}
+		}
+		return false
+	})
+	settle(t, ada, bo)
+	other := map[*Tab]*Tab{ada: bo, bo: ada}[mover]
+	v, _, _ := mover.cardView()
+	me := v.You
+	n := mover.controls(me)
+	lands := fmt.Sprintf(`(window.storyloomRooms.game?.battlefield || []).filter((p) => p.controller === %q).length === %%d`, me)
+	land, _ := v.first("play_land")
+	takeBack(t, mover, other, Move{Action: land}, fmt.Sprintf(lands, n+1))
+	if got := mover.controls(me); got != n {
+		t.Errorf("%s controls %d permanents after the undo, want %d", mover.Label, got, n)
+	}
+	mover.Shot("undone")
+	// The table as it was plays on: the land again, then a pass that moves
+	// the game on (the steps it goes through are logged), taken back too.
+	v, _, _ = mover.cardView()
+	land, ok := v.first("play_land")
+	if !ok || !mover.Play(Move{Action: land}) {
+		t.Fatalf("%s could not play the land again after the undo", mover.Label)
+	}
+	for _, tb := range []*Tab{ada, bo} {
+		tb.WaitFor(fmt.Sprintf(lands, n+1), settleLimit)
+	}
+	settle(t, ada, bo)
+	v, _, _ = mover.cardView()
+	pass, _ := v.first("pass_priority")
+	takeBack(t, mover, other, Move{Action: pass}, fmt.Sprintf(`(window.storyloomRooms.game?.log || []).at(-1)?.sequence > %d`, v.Log[len(v.Log)-1].Sequence))
+
+	// After a result, undo is off: a seat may not take the result back.
+	mover.Click("#ct-concede")
+	mover.Click("#ct-concede-yes")
+	for _, tb := range []*Tab{ada, bo} {
+		tb.WaitFor(`document.getElementById("ct-result") !== null`, settleLimit)
+		tb.WaitFor(`document.getElementById("ct-undo")?.disabled === true && document.getElementById("ct-undo-hint")?.textContent.includes("its result stands")`, settleLimit)
+	}
+	tableAfter := mover.tableParts()
+	Eval[bool](mover, `(document.getElementById("ct-undo").disabled = false, true)`)
+	mover.Click("#ct-undo")
+	mover.WaitFor(`!document.getElementById("notice").hidden && document.getElementById("notice").dataset.code === "game_over"`, settleLimit)
+	if got := mover.Text("#notice"); !strings.Contains(got, "The game is over: its result stands.") {
+		t.Errorf("the refused undo reads %q", got)
+	}
+	if got := mover.tableParts(); !slices.Equal(got.Log, tableAfter.Log) || got.Battlefield != tableAfter.Battlefield {
+		t.Error("the refused undo changed the table")
+	}
+	mover.Shot("undo-refused")
+	mover.Axe("a refused undo")
+}
