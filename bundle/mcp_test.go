@@ -54,12 +54,19 @@ func startMCP(t *testing.T, args ...string) *mcp.ClientSession {
 // re-executed) whose stderr goes to the test log.
 func mcpCommand(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
+	return bundleCommand(t, append([]string{"mcp"}, args...)...)
+}
+
+// bundleCommand is `bundle args…` as a child process (the test binary
+// re-executed) whose stderr goes to the test log.
+func bundleCommand(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, "-test.run=^TestMCPHelperProcess$")
-	cmd.Env = append(os.Environ(), helperEnv+"="+strings.Join(append([]string{"mcp"}, args...), "\x1f"))
+	cmd.Env = append(os.Environ(), helperEnv+"="+strings.Join(args, "\x1f"))
 	cmd.Stderr = testWriter{t}
 	return cmd
 }
@@ -68,7 +75,7 @@ func mcpCommand(t *testing.T, args ...string) *exec.Cmd {
 type testWriter struct{ t *testing.T }
 
 func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Logf("bundle mcp: %s", strings.TrimSpace(string(p)))
+	w.t.Logf("bundle: %s", strings.TrimSpace(string(p)))
 	return len(p), nil
 }
 

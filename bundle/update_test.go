@@ -148,25 +148,33 @@ func TestMCPKeepsEveryCampaignVersion(t *testing.T) {
 	}
 }
 
-// TestPlayKeepsEveryCampaignVersion does the same through the terminal
-// client, each run a new host over one SQLite file: a story, a simulation
-// and a world played and saved on version 1, resumed and loaded on
-// version 2 (adopted) and on version 3 (kept on their versions).
-func TestPlayKeepsEveryCampaignVersion(t *testing.T) {
+// playVersions returns a function that runs the terminal client, `bundle
+// play`, as a process of its own over one SQLite file: on the built site
+// of the test campaigns at version, playing campaign with the inputs of
+// script. It returns the transcript.
+func playVersions(t *testing.T) func(version, campaign, script string) string {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "host.db")
-	run := func(version, campaign, script string) string {
+	return func(version, campaign, script string) string {
 		t.Helper()
 		path := filepath.Join(dir, "script")
 		if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		var out, errb bytes.Buffer
-		if code := dispatch([]string{"play", "-db", db, "-built", siteAt(t, version), "-script", path, campaign}, &out, &errb); code != 0 {
-			t.Fatalf("bundle play exited %d: %s", code, errb.String())
+		out, err := bundleCommand(t, "play", "-db", db, "-built", siteAt(t, version), "-script", path, campaign).Output()
+		if err != nil {
+			t.Fatalf("bundle play: %v", err)
 		}
-		return out.String()
+		return string(out)
 	}
+}
+
+// TestPlayKeepsEveryCampaignVersion does the same through the terminal
+// client, each run a process of its own over one SQLite file: a story, a simulation
+// and a world played and saved on version 1, resumed and loaded on
+// version 2 (adopted) and on version 3 (kept on their versions).
+func TestPlayKeepsEveryCampaignVersion(t *testing.T) {
+	run := playVersions(t)
 	session := regexp.MustCompile(`session (\S+)`)
 	saved := regexp.MustCompile(`saved (\S+)`)
 	var resume, load, resumeWatch string
@@ -259,20 +267,7 @@ func TestHostsKeepAFinishedGameOnItsVersion(t *testing.T) {
 	})
 
 	t.Run("terminal client", func(t *testing.T) {
-		dir := t.TempDir()
-		db := filepath.Join(dir, "host.db")
-		run := func(version, campaign, script string) string {
-			t.Helper()
-			path := filepath.Join(dir, "script")
-			if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			var out, errb bytes.Buffer
-			if code := dispatch([]string{"play", "-db", db, "-built", siteAt(t, version), "-script", path, campaign}, &out, &errb); code != 0 {
-				t.Fatalf("bundle play exited %d: %s", code, errb.String())
-			}
-			return out.String()
-		}
+		run := playVersions(t)
 		var again string
 		for campaign, script := range map[string]string{
 			"first-flat": strings.Repeat("end_week\n", 12), "pier-fair": "advance_ticks ticks=720\n",
