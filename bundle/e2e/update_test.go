@@ -77,6 +77,17 @@ func (p *page) notice(outcome string) string {
 	return p.text(sel)
 }
 
+// keptFor checks that the play screen's notice says the game was kept for
+// reason, and returns its text.
+func (p *page) keptFor(reason string) string {
+	p.t.Helper()
+	text := p.notice("kept")
+	if got := eval[string](p, `document.querySelector('[data-role="content-notice"] p[data-outcome="kept"]').dataset.reason`); got != reason {
+		p.t.Errorf("the notice %q is kept for %q, want %q", text, got, reason)
+	}
+	return text
+}
+
 // stale marks the play screen shown now, so that fresh waits for the
 // next one: a screen is drawn some time after its route starts.
 func (p *page) stale() {
@@ -125,11 +136,12 @@ func (p *page) started(campaign, kind, act string) string {
 // version 2 (a scene reworded, a node added, a variable, a stat and a
 // building renamed with declared migrations): the games go on where they
 // were, on version 2, and say so, and the old saves load onto version 2
-// too. Offline, the game still plays version 2. Then version 3, which
+// too; a world played to its end stays on version 1 (content_not_adoptable).
+// Offline, the game still plays version 2. Then version 3, which
 // nothing can adopt (the story drops the node the game stands on and
 // declares no migration), taken offline from the service worker's cache:
-// the games keep playing version 2, the saves version 1, and say so,
-// offline and online again.
+// the games keep playing version 2, the saves version 1, and say so
+// (content_incompatible), offline and online again.
 func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 	t.Parallel()
 	need(t)
@@ -150,10 +162,12 @@ func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 	for kind, session := range map[string]string{"simulation": sim, "world-graph": world} {
 		saves[kind] = eval[string](p, `storyloom.saveGame({sessionId: `+jsString(session)+`}).then((r) => r.saveId)`)
 	}
+	// A world played to its end: it stays on the version it ended on.
+	ended := eval[string](p, `storyloom.createSession({campaignId: "pier-fair"}).then((g) => storyloom.submitAction({sessionId: g.sessionId, actionId: "advance_ticks", params: {ticks: 720}}).then((r) => r.scene.status === "ended" ? g.sessionId : "not ended"))`)
 	loadSaves := func(want string) {
 		t.Helper()
 		for kind, id := range saves {
-			if got := eval[string](p, `storyloom.loadGame({saveId: `+jsString(id)+`}).then((r) => r.ok ? (r.notices || []).map((n) => n.outcome + " " + n.from + "→" + n.to).join() : r.error.code)`); got != want {
+			if got := eval[string](p, `storyloom.loadGame({saveId: `+jsString(id)+`}).then((r) => r.ok ? (r.notices || []).map((n) => (n.outcome + " " + n.from + "→" + n.to + " " + (n.reason || "")).trim()).join() : r.error.code)`); got != want {
 				t.Errorf("the %s's version 1 save loads with %q, want %q", kind, got, want)
 			}
 		}
@@ -201,6 +215,10 @@ func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 	if got := p.text("main"); !strings.Contains(got, "Candy cart") {
 		t.Errorf("the world does not show version 2's renamed building: %.300s", got)
 	}
+	p.game(ended, "world-graph", "")
+	if got := p.keptFor("content_not_adoptable"); got != "Version 2.0.0 of the campaign cannot take this game over, so it goes on playing version 1.0.0." {
+		t.Errorf("the ended world's notice reads %q", got)
+	}
 	loadSaves("adopted 1.0.0→2.0.0")
 	p.game(ferry, "story-graph", "")
 
@@ -220,16 +238,17 @@ func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 	if !eval[bool](p, `navigator.serviceWorker.controller !== null && !navigator.onLine`) {
 		t.Error("version 3 is not served by the service worker offline")
 	}
-	if got := p.notice("kept"); got != "Version 3.0.0 of the campaign cannot take this game over, so it goes on playing version 2.0.0." {
+	if got := p.keptFor("content_incompatible"); got != "Version 3.0.0 of the campaign cannot take this game over, so it goes on playing version 2.0.0." {
 		t.Errorf("the notice reads %q", got)
 	}
 	p.shot("update-kept")
 	for _, g := range []struct{ session, kind string }{{sim, "simulation"}, {world, "world-graph"}} {
-		if got := p.game(g.session, g.kind, "kept"); got != "Version 3.0.0 of the campaign cannot take this game over, so it goes on playing version 2.0.0." {
+		p.game(g.session, g.kind, "")
+		if got := p.keptFor("content_incompatible"); got != "Version 3.0.0 of the campaign cannot take this game over, so it goes on playing version 2.0.0." {
 			t.Errorf("the %s's notice reads %q", g.kind, got)
 		}
 	}
-	loadSaves("kept 1.0.0→3.0.0")
+	loadSaves("kept 1.0.0→3.0.0 content_incompatible")
 	p.game(ferry, "story-graph", "kept")
 	p.act(`[data-action-id="watch"]`)
 	if got := sceneText(p); got != "The gulls wheel over the wake." {

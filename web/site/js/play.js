@@ -201,7 +201,8 @@ export async function renderPlay(main, sessionId, created) {
 /**
  * The notices of a campaign update, rendered through the string table in
  * the game's language where the page has the engine's words in it (each
- * notice's lang says which).
+ * notice's lang says which); a kept game's notice carries the reason code
+ * in data-reason.
  */
 function contentNotices(g, notices) {
   const box = h(
@@ -210,7 +211,10 @@ function contentNotices(g, notices) {
     notices.map((n) =>
       h(
         "p",
-        { lang: engineLang(g.locale, n.message.key), dataset: { outcome: n.outcome } },
+        {
+          lang: engineLang(g.locale, n.message.key),
+          dataset: { outcome: n.outcome, ...(n.reason ? { reason: n.reason } : {}) },
+        },
         g.strings.t(n.message.key, n.message.params, n.outcome),
       ),
     ),
