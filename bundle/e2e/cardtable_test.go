@@ -238,3 +238,17 @@ func TestCardUndo(t *testing.T) {
 	base, _ := roomServerWith(t, reg, true, &rooms.DerivedIDs{Secret: "card undo"})
 	multiplayer.PlayCardUndo(t, suite.b, multiplayer.CardOptions{Base: base, Transport: "ws"})
 }
+
+// TestCardReconnect cuts the players' WebSockets at the native host
+// mid-game (multiplayer.PlayCardReconnect): each page says it is
+// reconnecting, comes back by itself to the same seat, view and table,
+// and play goes on.
+func TestCardReconnect(t *testing.T) {
+	need(t)
+	reg, err := hosting.Games()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, cut := roomServerWith(t, reg, true, &rooms.DerivedIDs{Secret: "card reconnect"})
+	multiplayer.PlayCardReconnect(t, suite.b, multiplayer.CardOptions{Base: base, Transport: "ws", Cut: cut})
+}

@@ -27,6 +27,9 @@ type CardOptions struct {
 	// Deadline bounds the whole game (10 minutes when zero). It only
 	// bounds a wait: a passing run never comes near it.
 	Deadline time.Duration
+	// Cut, for [PlayCardReconnect], cuts every open WebSocket at the
+	// host, as a network failure would.
+	Cut func()
 }
 
 func (o CardOptions) allow() []string {

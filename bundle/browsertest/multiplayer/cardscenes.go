@@ -244,3 +244,81 @@ func PlayCardUndo(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	mover.Shot("undo-refused")
 	mover.Axe("a refused undo")
 }
+
+// watchConnection records, in window.storyloomConn, every state and text
+// the page's connection status takes from now on ("waiting: Reconnecting
+// in 1 s…").
+const watchConnection = `(() => { const el = document.getElementById("conn"); window.storyloomConn = [];
+  new MutationObserver(() => window.storyloomConn.push(el.dataset.state + ": " + el.textContent))
+    .observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
+  return true; })()`
+
+// seatView is a seat's view as the page holds it, but for whether the
+// other seats are connected and the notes on the last answer (its
+// acknowledgement, the steps passed for the seat), which a view sent on a
+// new connection does not repeat.
+const seatView = `(() => { const { action_ack, auto_passed, auto_passed_from, auto_passed_steps, ...v } = window.storyloomRooms.game;
+  return JSON.stringify({ ...v, opponents: (v.opponents || []).map(({ connected, ...o }) => o) }); })()`
+
+// seatTable is the text of the tab's table, but for the steps passed for
+// the seat (see seatView).
+const seatTable = `(() => { const t = document.getElementById("card-table").cloneNode(true);
+  t.querySelector("#ct-passed")?.remove(); return t.textContent; })()`
+
+// PlayCardReconnect drops the players' connections mid-game at a
+// starter-1v1 table on the host at o.Base, whose o.Cut cuts every open
+// WebSocket at the host as a network failure would (no reload): Ada and
+// Bo play on turn 3, the host cuts both sockets, each page says it is
+// reconnecting, reconnects by itself, and is back in the same seat with
+// the same view and the same table (but for the notes on the last answer
+// seatView leaves out); then each seat makes a move the host accepts.
+func PlayCardReconnect(t *testing.T, b *browsertest.Browser, o CardOptions) {
+	t.Helper()
+	ada, bo, _ := seatDuel(t, b, o, "ember_rush", false)
+	seats := plainSeats(ada, bo)
+	playUntil(t, o, "turn 3", seats, func() bool {
+		v, _, _ := ada.cardView()
+		return v.Turn >= 3
+	})
+	settle(t, ada, bo)
+	type look struct {
+		seat, view, table string
+		opens             int
+	}
+	before := map[*Tab]look{}
+	for _, tb := range []*Tab{ada, bo} {
+		Eval[bool](tb, watchConnection)
+		before[tb] = look{Eval[string](tb, `window.storyloomRooms.game.you`), Eval[string](tb, seatView),
+			Eval[string](tb, seatTable), Eval[int](tb, `window.storyloomRooms.opens`)}
+	}
+	o.Cut()
+	for _, tb := range []*Tab{ada, bo} {
+		tb.WaitFor(fmt.Sprintf(`window.storyloomRooms.opens > %d && document.getElementById("conn").dataset.state === "open" && window.storyloomRooms.game !== null`, before[tb].opens), settleLimit)
+	}
+	// Each is back when the other's table shows it connected again.
+	for _, tb := range []*Tab{ada, bo} {
+		tb.WaitFor(`(window.storyloomRooms.game.opponents || []).every((o) => o.connected !== false)`, settleLimit)
+	}
+	for _, tb := range []*Tab{ada, bo} {
+		was := before[tb]
+		said := Eval[[]string](tb, `window.storyloomConn`)
+		if !slices.ContainsFunc(said, func(s string) bool { return strings.HasPrefix(s, "waiting: Reconnecting in") }) {
+			t.Errorf("%s's page never said it was reconnecting: %q", tb.Label, said)
+		}
+		if got := Eval[string](tb, `window.storyloomRooms.game.you`); got != was.seat {
+			t.Fatalf("after the dropped connection %s is %q, want the seat %q", tb.Label, got, was.seat)
+		}
+		if got := Eval[string](tb, seatView); got != was.view {
+			t.Errorf("after the dropped connection %s's view is\n%s\nwant\n%s", tb.Label, got, was.view)
+		}
+		if got := Eval[string](tb, seatTable); got != was.table {
+			t.Errorf("after the dropped connection %s's table shows\n%s\nwant\n%s", tb.Label, got, was.table)
+		}
+	}
+	ada.Shot("reconnected")
+	// Play goes on: each seat makes a move the host accepts.
+	accepted := []int{seats[0].accepted, seats[1].accepted}
+	playUntil(t, o, "a move by each seat after the reconnect", seats, func() bool {
+		return seats[0].accepted > accepted[0] && seats[1].accepted > accepted[1]
+	})
+}
