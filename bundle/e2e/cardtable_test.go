@@ -252,3 +252,17 @@ func TestCardReconnect(t *testing.T) {
 	base, cut := roomServerWith(t, reg, true, &rooms.DerivedIDs{Secret: "card reconnect"})
 	multiplayer.PlayCardReconnect(t, suite.b, multiplayer.CardOptions{Base: base, Transport: "ws", Cut: cut})
 }
+
+// TestCardPhone plays a whole starter-1v1 game against an AI pilot on a
+// phone-sized, touch screen against the native host
+// (multiplayer.PlayCardPhone): every tap must be in reach without
+// scrolling the page sideways.
+func TestCardPhone(t *testing.T) {
+	need(t)
+	reg, err := hosting.Games()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := roomServerWith(t, reg, true, &rooms.DerivedIDs{Secret: "card phone"})
+	multiplayer.PlayCardPhone(t, suite.b, multiplayer.CardOptions{Base: base, Transport: "ws"})
+}

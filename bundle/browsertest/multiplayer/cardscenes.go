@@ -322,3 +322,50 @@ func PlayCardReconnect(t *testing.T, b *browsertest.Browser, o CardOptions) {
 		return seats[0].accepted > accepted[0] && seats[1].accepted > accepted[1]
 	})
 }
+
+// PlayCardPhone plays a whole starter-1v1 game against an AI pilot on a
+// phone ([Tab.Phone]: 390×844, touch) against the host at o.Base: Ada
+// creates the room, takes the Ember Rush precon and seats the AI, all by
+// taps, then plays a [plainSeat] by taps to the result. Every tap fails
+// the test unless what it taps is in reach without scrolling the page
+// sideways. The table mid-game and the result are screenshot for review
+// and checked with axe-core.
+func PlayCardPhone(t *testing.T, b *browsertest.Browser, o CardOptions) {
+	t.Helper()
+	ada := NewTab(t, b, "ada", o.Base, o.allow()...)
+	ada.Phone()
+	ada.createCardRoom("starter-1v1", 2, false)
+	ada.Connected(o.Transport)
+	ada.submitDeck("ember_rush")
+	ada.addAI("pilot", 1)
+	ada.Shot("phone-lobby")
+	ada.Click("#ready")
+	ada.atTable()
+	v, _, _ := ada.cardView()
+	ps := &plainSeat{me: v.You, touch: true}
+	ap := &player{tab: ada, policy: ps.policy}
+	shot := false
+	playUntil(t, o, "the phone game's result", []*player{ap}, func() bool {
+		v, _, _ := ada.cardView()
+		if !shot && v.Turn >= 3 && len(v.Battlefield) > 2 {
+			shot = true
+			Eval[bool](ada, `(scrollTo(0, 0), true)`)
+			ada.Shot("phone-table")
+			ada.Axe("phone table")
+		}
+		return v.Result != nil
+	})
+	v, _, _ = ada.cardView()
+	t.Logf("the phone game ended on turn %d after %d moves by taps (%d casts, %d refused as stale); result %+v",
+		v.Turn, ap.moves, ps.cast, ap.refused, *v.Result)
+	if ps.cast == 0 || !ps.attacked {
+		t.Errorf("on the phone Ada cast %d spells and attacked: %v", ps.cast, ps.attacked)
+	}
+	ada.WaitFor(`document.getElementById("ct-result") !== null`, settleLimit)
+	if w := Eval[int](ada, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("the phone's result screen is %d px wide", w)
+	}
+	Eval[bool](ada, `(scrollTo(0, 0), true)`)
+	ada.Shot("phone-result")
+	ada.Axe("phone result")
+}

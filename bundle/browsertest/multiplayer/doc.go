@@ -1,8 +1,9 @@
 // Package multiplayer holds the browser scenarios of the multiplayer pages,
 // played against whichever host serves them: the rooms page
 // (web/site/rooms: Cheat in [PlayCheat], the card game in [PlayCardDuel],
-// [PlayCommander], [PlayCardUndo] and [PlayCardReconnect]) and the
-// Freeport page (web/site/freeport, [TradeThree]). The native host's tests (bundle/e2e, bundle/e2e/freeport)
+// [PlayCommander], [PlayCardUndo], [PlayCardReconnect] and
+// [PlayCardPhone]) and the Freeport page (web/site/freeport,
+// [TradeThree]). The native host's tests (bundle/e2e, bundle/e2e/freeport)
 // and the edge worker's under `wrangler dev` (bundle/edge) call the same
 // scenario, so both hosts are held to the same behaviour.
 //

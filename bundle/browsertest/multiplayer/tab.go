@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/storyloom/storyloom/bundle/browsertest"
@@ -32,6 +34,8 @@ type Tab struct {
 
 	t    testing.TB
 	base string
+	// touch is set by [Tab.Phone]: clicks are taps.
+	touch bool
 }
 
 // NewTab opens a tab for the site at base (its root URL, ending in a
@@ -111,15 +115,16 @@ func (tb *Tab) waitFor(js string, d time.Duration, nudge string) {
 		Eval[string](tb, `document.querySelector("main")?.innerText ?? ""`), shot, tb.P.Errors())
 }
 
-// Click clicks the first visible element sel matches. The pages redraw
-// whenever a frame arrives, so the node found may be replaced before the
-// click lands; it is then looked up again.
+// Click clicks the first visible element sel matches (taps it, on a
+// [Tab.Phone]). The pages redraw whenever a frame arrives, so the node
+// found may be replaced before the click lands; it is then looked up
+// again.
 func (tb *Tab) Click(sel string) {
 	tb.t.Helper()
 	var err error
 	for range 5 {
 		ctx, cancel := context.WithTimeout(tb.P.Ctx, stepLimit)
-		err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+		err = tb.press(ctx, sel)
 		cancel()
 		if err == nil || !redrawn(err) {
 			break
@@ -130,18 +135,76 @@ func (tb *Tab) Click(sel string) {
 	}
 }
 
+// press clicks, or on a phone taps, the first visible element sel matches.
+func (tb *Tab) press(ctx context.Context, sel string) error {
+	if !tb.touch {
+		return chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+	}
+	tb.t.Helper()
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(sel))); err != nil {
+		return err
+	}
+	// In reach on a phone: the page is no wider than the screen, is not
+	// scrolled sideways, and the element lies within the screen's width.
+	reach, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`(() => {
+	  const el = document.querySelector(%q); if (!el) return "";
+	  const r = el.getBoundingClientRect(), w = document.documentElement.clientWidth, page = document.documentElement.scrollWidth;
+	  if (window.scrollX !== 0 || page > w) return "the page is " + page + " px wide on a " + w + " px screen, scrolled " + window.scrollX + " px sideways";
+	  if (r.left < 0 || r.right > w) return "it lies from " + Math.round(r.left) + " to " + Math.round(r.right) + " px on a " + w + " px screen";
+	  return ""; })()`, sel)))
+	if err != nil {
+		return err
+	}
+	if reach != "" {
+		tb.Shot("out-of-reach")
+		tb.t.Fatalf("%s: %s is out of reach without scrolling sideways: %s", tb.Label, sel, reach)
+	}
+	clicks, err := chromedp.Run(ctx, chromedp.Evaluate[int](`window.storyloomClicks`))
+	if err != nil {
+		return err
+	}
+	if err := chromedp.Do(ctx, chromedp.Tap(chromedp.CSS(sel), chromedp.NodeVisible)); err != nil {
+		return err
+	}
+	// The browser makes the tap a click of its own accord: wait for it,
+	// so that what follows sees the page after it.
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`window.storyloomClicks > %d`, clicks), chromedp.WithPollingInterval(10*time.Millisecond)))
+	return err
+}
+
+// countClicks counts, in every document the tab loads, the clicks the page
+// receives, taps' included (window.storyloomClicks).
+const countClicks = `window.storyloomClicks = 0;
+addEventListener("click", () => { window.storyloomClicks++; }, true);`
+
+// Phone makes the tab a phone, before it opens a page: a 390×844 portrait
+// screen at three device pixels to a CSS pixel, with touch. From then on
+// [Tab.Click] and [Tab.TryClick] tap, and each tap first fails the test
+// unless what it taps is in reach without scrolling the page sideways.
+func (tb *Tab) Phone() {
+	tb.t.Helper()
+	tb.Do(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch),
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: countClicks})
+			return err
+		}))
+	tb.touch = true
+}
+
 // redrawn reports whether err says the node acted on left the document.
 func redrawn(err error) bool {
 	m := err.Error()
 	return strings.Contains(m, "Could not find node") || strings.Contains(m, "detached")
 }
 
-// TryClick clicks the element sel names when it turns up visible and
-// enabled within a short wait, and says why not otherwise.
+// TryClick clicks (on a [Tab.Phone], taps) the element sel names when it
+// turns up visible and enabled within a short wait, and says why not
+// otherwise.
 func (tb *Tab) TryClick(sel string) error {
+	tb.t.Helper()
 	ctx, cancel := context.WithTimeout(tb.P.Ctx, 4*time.Second)
 	defer cancel()
-	return chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel+":not(:disabled)"), chromedp.NodeVisible))
+	return tb.press(ctx, sel+":not(:disabled)")
 }
 
 // KeyPress focuses sel and presses key on it, as a keyboard player would
