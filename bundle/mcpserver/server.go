@@ -13,6 +13,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/session"
+	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // Name is the server's name in the MCP handshake.
@@ -165,9 +166,7 @@ func decode[In any](args json.RawMessage, schema *jsonschema.Resolved) (In, *inp
 	if err := schema.Validate(raw); err != nil {
 		return zero, &inputError{core.ReasonMalformedInput, err.Error()}
 	}
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&zero); err != nil {
+	if err := strictjson.Decode(args, &zero); err != nil {
 		return zero, &inputError{core.ReasonMalformedInput, err.Error()}
 	}
 	return zero, nil

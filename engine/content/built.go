@@ -1,12 +1,11 @@
 package content
 
 import (
-	"bytes"
-	"encoding/json"
 	"maps"
 
 	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // ManifestEntry names one built campaign document in a published manifest
@@ -64,13 +63,8 @@ func VerifyBuilt(data []byte, want ManifestEntry) (StoredEpoch, error) {
 		return refuse("decode", "larger than %d bytes", MaxCampaignBytes)
 	}
 	var s StoredEpoch
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	if err := strictjson.Decode(data, &s); err != nil {
 		return refuse("decode", "%v", err)
-	}
-	if dec.More() {
-		return refuse("decode", "data after the document")
 	}
 	digest, err := EpochDigest(s.Form)
 	if err != nil {

@@ -86,6 +86,7 @@ func TestVerifyBuiltRefuses(t *testing.T) {
 		{"another digest named", doc, content.ManifestEntry{ID: "alpha", Version: "1.0.0", Digest: entries[1].Digest}, "entry"},
 		{"unknown field", strings.Replace(doc, `{"form"`, `{"extra":1,"form"`, 1), entry, "decode"},
 		{"trailing data", doc + "{}", entry, "decode"},
+		{"a key in another case", strings.Replace(doc, `{"form"`, `{"Form"`, 1), entry, "decode"},
 		{"not json", "<html>", entry, "decode"},
 	}
 	for _, tt := range tests {

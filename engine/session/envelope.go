@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // Versions this build writes and reads in a SaveEnvelope (§10.2). A save of
@@ -187,9 +187,7 @@ func openEnvelope(data []byte) (SaveEnvelope, *runningChecksum, *Error) {
 	})
 	rest = append(rest, '}')
 	var raw envelopeJSON
-	dec := json.NewDecoder(bytes.NewReader(rest))
-	dec.DisallowUnknownFields()
-	if err != nil || states > 1 || dec.Decode(&raw) != nil {
+	if err != nil || states > 1 || strictjson.Decode(rest, &raw) != nil {
 		return SaveEnvelope{}, nil, errorf(op, core.ReasonMalformedInput, "not a save envelope")
 	}
 	raw.State = stateRaw

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // ProfileFormatVersion is the shape version of a PlayerProfile (§7.1).
@@ -132,9 +132,7 @@ func DecodeProfile(profileID string, data []byte) (Profile, []ProfileWarning) {
 		return NewProfile(profileID), []ProfileWarning{{Code: core.ReasonProfileCorrupt, ProfileID: profileID}}
 	}
 	var doc profileJSON
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&doc); err != nil || dec.More() || doc.FormatVersion == nil || doc.ProfileID == nil {
+	if err := strictjson.Decode(data, &doc); err != nil || doc.FormatVersion == nil || doc.ProfileID == nil {
 		return corrupt()
 	}
 	if doc.Achievements == nil {

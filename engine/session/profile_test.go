@@ -36,6 +36,8 @@ func TestDecodeProfileMigratesOlderFormats(t *testing.T) {
 			`{"achievements":[],"formatVersion":3,"kindData":[{"data":2,"dataVersion":1,"kindId":"a"},{"data":1,"dataVersion":1,"kindId":"z"}],"profileId":"p","terminals":[]}`, ""},
 		{"not json", `{{`, `{"achievements":[],"formatVersion":3,"kindData":[],"profileId":"p","terminals":[]}`, core.ReasonProfileCorrupt},
 		{"unknown version", `{"formatVersion":9,"profileId":"p","achievements":[]}`, `{"achievements":[],"formatVersion":3,"kindData":[],"profileId":"p","terminals":[]}`, core.ReasonProfileCorrupt},
+		{"a key in another case", `{"formatVersion":1,"profileId":"p","achievements":[{"campaignId":"c","AchievementId":"a"}]}`,
+			`{"achievements":[],"formatVersion":3,"kindData":[],"profileId":"p","terminals":[]}`, core.ReasonProfileCorrupt},
 		{"two records of one kind", `{"formatVersion":3,"profileId":"p","achievements":[],"terminals":[],"kindData":[{"kindId":"a","dataVersion":1,"data":1},{"kindId":"a","dataVersion":1,"data":2}]}`,
 			`{"achievements":[],"formatVersion":3,"kindData":[],"profileId":"p","terminals":[]}`, core.ReasonProfileCorrupt},
 	}

@@ -28,6 +28,10 @@ func TestSaveAndLoad(t *testing.T) {
 		env.SaveFormatVersion != session.SaveFormatVersion || env.EngineVersion != session.EngineVersion {
 		t.Fatalf("envelope %+v", env)
 	}
+	miscased := bytes.Replace(rec.Blob, []byte(`"kindVersion"`), []byte(`"KindVersion"`), 1)
+	if _, oerr := session.OpenEnvelope(miscased); oerr == nil || oerr.Code != core.ReasonMalformedInput {
+		t.Fatalf("an envelope with a key in another case opened: %v", oerr)
+	}
 	if bytes.Contains(rec.Blob, []byte(`"p"`)) {
 		t.Fatal("the profile id travelled in the envelope")
 	}

@@ -28,107 +28,223 @@ func Decode(data []byte, v any) error {
 	if dec.More() {
 		return fmt.Errorf("trailing data after JSON value")
 	}
-	w := keyWalker{dec: json.NewDecoder(bytes.NewReader(data)), fields: map[reflect.Type]map[string]reflect.Type{}}
-	return w.value(reflect.TypeOf(v), "")
+	w := keyWalker{data: data, path: make([]step, 0, 8)}
+	return w.value(reflect.TypeOf(v))
 }
 
-// keyWalker reads a document that has already decoded into its Go type
-// (so it is well formed and its shapes match) token by token beside that
-// type, and refuses the first object key that names no field exactly.
+// keyWalker reads a document that has already decoded into its Go type (so
+// it is well-formed JSON and its shapes match) byte by byte beside that
+// type, and refuses the first object key that names no field exactly. It
+// allocates nothing on the way but the field tables of the struct types it
+// meets; the path of a key is put into words only for an error.
 type keyWalker struct {
-	dec    *json.Decoder
-	fields map[reflect.Type]map[string]reflect.Type // exact JSON names of a struct's fields
+	data   []byte
+	pos    int
+	path   []step  // where the walk is, outermost first
+	tables []table // the struct types met so far
+}
+
+// table lists the fields of a struct type by their exact JSON names.
+type table struct {
+	t      reflect.Type
+	fields []field
+}
+
+// field is one JSON name of a struct type and the type of its value.
+type field struct {
+	name string
+	t    reflect.Type
+}
+
+// lookup returns the type of the field named key exactly, if there is one.
+func lookup(fields []field, key string) (reflect.Type, bool) {
+	for _, f := range fields {
+		if f.name == key {
+			return f.t, true
+		}
+	}
+	return nil, false
+}
+
+// step is one level of a key's path: an object key, or an array index when
+// key is nil.
+type step struct {
+	key   []byte
+	index int
 }
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 
-// value walks the next JSON value, read as Go type t; path names it in an
-// error ("nodes[2].choices[0]").
-func (w *keyWalker) value(t reflect.Type, path string) error {
+// value walks the next JSON value, read as Go type t.
+func (w *keyWalker) value(t reflect.Type) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	tok, err := w.dec.Token()
-	if err != nil {
-		return err
+	w.space()
+	open := w.data[w.pos]
+	if open != '{' && open != '[' {
+		w.skipScalar()
+		return nil
 	}
-	open, ok := tok.(json.Delim)
-	if !ok {
-		return nil // a scalar or null: no keys
+	if t.Kind() == reflect.Interface || reflect.PointerTo(t).Implements(unmarshalerType) {
+		w.skipComposite()
+		return nil
 	}
-	custom := t.Kind() == reflect.Interface || reflect.PointerTo(t).Implements(unmarshalerType)
-	switch {
-	case custom:
-		return w.skipRest()
-	case open == '[':
-		for i := 0; w.dec.More(); i++ {
-			if err := w.value(t.Elem(), path+"["+strconv.Itoa(i)+"]"); err != nil {
-				return err
+	w.pos++ // the opening delimiter
+	depth := len(w.path)
+	w.path = append(w.path, step{})
+	var fields []field
+	if open == '{' && t.Kind() == reflect.Struct {
+		fields = w.fieldsOf(t)
+	}
+	for i := 0; ; i++ {
+		w.space()
+		if c := w.data[w.pos]; c == '}' || c == ']' {
+			w.pos++
+			w.path = w.path[:depth]
+			return nil
+		}
+		if c := w.data[w.pos]; c == ',' {
+			w.pos++
+			w.space()
+		}
+		elem := t
+		if open == '[' {
+			w.path[depth] = step{index: i}
+			elem = t.Elem()
+		} else {
+			key := w.key()
+			w.path[depth] = step{key: key}
+			if t.Kind() != reflect.Struct { // a map
+				elem = t.Elem()
+			} else if ft, ok := lookup(fields, string(key)); ok {
+				elem = ft
+			} else if ft, ok := lookup(fields, unquote(key)); ok { // written with escapes
+				elem = ft
+			} else {
+				return misspelt(w.where(), unquote(key), fields)
 			}
 		}
-	case t.Kind() == reflect.Map:
-		for w.dec.More() {
-			key, err := w.dec.Token()
-			if err != nil {
-				return err
-			}
-			if err := w.value(t.Elem(), join(path, key.(string))); err != nil {
-				return err
-			}
-		}
-	default:
-		fields := w.fieldsOf(t)
-		for w.dec.More() {
-			tok, err := w.dec.Token()
-			if err != nil {
-				return err
-			}
-			key := tok.(string)
-			ft, ok := fields[key]
-			if !ok {
-				return misspelt(join(path, key), key, fields)
-			}
-			if err := w.value(ft, join(path, key)); err != nil {
-				return err
-			}
-		}
-	}
-	_, err = w.dec.Token() // the closing delimiter
-	return err
-}
-
-// skipRest reads up to and including the delimiter that closes the value
-// whose opening delimiter was just read.
-func (w *keyWalker) skipRest() error {
-	for depth := 1; depth > 0; {
-		tok, err := w.dec.Token()
-		if err != nil {
+		if err := w.value(elem); err != nil {
 			return err
 		}
-		if d, ok := tok.(json.Delim); ok {
-			if d == '{' || d == '[' {
-				depth++
-			} else {
-				depth--
-			}
+	}
+}
+
+// key reads an object key and the colon after it, and returns the key's
+// bytes between its quotes, escapes as written.
+func (w *keyWalker) key() []byte {
+	start := w.pos + 1
+	w.skipString()
+	key := w.data[start : w.pos-1]
+	w.space()
+	w.pos++ // the colon
+	return key
+}
+
+// space skips white space.
+func (w *keyWalker) space() {
+	for w.pos < len(w.data) {
+		switch w.data[w.pos] {
+		case ' ', '\t', '\n', '\r':
+			w.pos++
+		default:
+			return
 		}
 	}
-	return nil
 }
 
-// fieldsOf maps the JSON names of struct t's fields, embedded structs'
-// promoted fields included, to their types, as encoding/json names them.
-func (w *keyWalker) fieldsOf(t reflect.Type) map[string]reflect.Type {
-	if m, ok := w.fields[t]; ok {
-		return m
+// skipString skips a string, its quotes included.
+func (w *keyWalker) skipString() {
+	for w.pos++; w.data[w.pos] != '"'; w.pos++ {
+		if w.data[w.pos] == '\\' {
+			w.pos++
+		}
 	}
-	m := map[string]reflect.Type{}
-	w.fields[t] = m
-	addFields(m, t)
-	return m
+	w.pos++
 }
 
-func addFields(m map[string]reflect.Type, t reflect.Type) {
+// skipScalar skips a string, number, true, false or null.
+func (w *keyWalker) skipScalar() {
+	if w.data[w.pos] == '"' {
+		w.skipString()
+		return
+	}
+	for w.pos < len(w.data) {
+		switch w.data[w.pos] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return
+		}
+		w.pos++
+	}
+}
+
+// skipComposite skips an object or array, from its opening delimiter to the
+// one that closes it.
+func (w *keyWalker) skipComposite() {
+	for depth := 0; ; {
+		switch w.data[w.pos] {
+		case '"':
+			w.skipString()
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		}
+		w.pos++
+		if depth == 0 {
+			return
+		}
+	}
+}
+
+// where puts the walk's path into words: "nodes[2].choices[0].Start".
+func (w *keyWalker) where() string {
+	var b strings.Builder
+	for _, s := range w.path {
+		if s.key == nil {
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(unquote(s.key))
+	}
+	return b.String()
+}
+
+// unquote returns the text of a key as read between its quotes, its escapes
+// undone.
+func unquote(key []byte) string {
+	if !bytes.ContainsRune(key, '\\') {
+		return string(key)
+	}
+	var s string
+	if json.Unmarshal(append(append([]byte{'"'}, key...), '"'), &s) != nil {
+		return string(key)
+	}
+	return s
+}
+
+// fieldsOf lists the JSON names of struct t's fields, embedded structs'
+// promoted fields included, with their types, as encoding/json names them.
+func (w *keyWalker) fieldsOf(t reflect.Type) []field {
+	for _, tb := range w.tables {
+		if tb.t == t {
+			return tb.fields
+		}
+	}
+	fields := addFields(make([]field, 0, t.NumField()), t)
+	w.tables = append(w.tables, table{t, fields})
+	return fields
+}
+
+// addFields appends to fields those of struct t that no field already in
+// it hides, and returns the longer list.
+func addFields(fields []field, t reflect.Type) []field {
+	shallower := len(fields)
 	var embedded []reflect.Type
 	for f := range t.Fields() {
 		tag := f.Tag.Get("json")
@@ -152,34 +268,24 @@ func addFields(m map[string]reflect.Type, t reflect.Type) {
 		if name == "" {
 			name = f.Name
 		}
-		m[name] = ft
-	}
-	for _, et := range embedded { // promoted fields never hide a shallower one
-		promoted := map[string]reflect.Type{}
-		addFields(promoted, et)
-		for name, ft := range promoted {
-			if _, taken := m[name]; !taken {
-				m[name] = ft
-			}
+		if _, hidden := lookup(fields[:shallower], name); !hidden {
+			fields = append(fields, field{name, ft})
 		}
 	}
+	for _, et := range embedded { // promoted fields never hide a shallower one
+		fields = addFields(fields, et)
+	}
+	return fields
 }
 
 // misspelt is the error for a key that matched a field only without
 // regard to case: encoding/json accepted it, so a field has that name in
 // another case.
-func misspelt(path, key string, fields map[string]reflect.Type) error {
-	for name := range fields {
-		if strings.EqualFold(name, key) {
-			return fmt.Errorf("json: unknown field %q at %s: keys are case-sensitive; did you mean %q?", key, path, name)
+func misspelt(path, key string, fields []field) error {
+	for _, f := range fields {
+		if strings.EqualFold(f.name, key) {
+			return fmt.Errorf("json: unknown field %q at %s: keys are case-sensitive; did you mean %q?", key, path, f.name)
 		}
 	}
 	return fmt.Errorf("json: unknown field %q at %s", key, path)
-}
-
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/hack-pad/safejs"
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/session"
+	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
 // method is one bridge method: it reads its argument, a JSON document
@@ -328,9 +329,7 @@ func decode(arg json.RawMessage, v any) error {
 	if string(arg) == "null" {
 		return nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(arg))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := strictjson.Decode(arg, v); err != nil {
 		return failf(core.ReasonMalformedInput, "bad argument: %v", err)
 	}
 	return nil
