@@ -306,18 +306,27 @@ func (tb *Tab) submitDeck(deck string) {
 	tb.WaitFor(`document.getElementById("deck-status").textContent.startsWith("Deck accepted")`, settleLimit)
 }
 
+// tableRules are the room's rules a scenario chooses in the create form.
+type tableRules struct {
+	undo  bool // undo allowed
+	clock int  // seconds per decision, 0 for no decision clock
+}
+
 // createCardRoom opens the rooms page and creates a room of format with
-// seats seats, allowing undo when undo is set, and returns its id.
-func (tb *Tab) createCardRoom(format string, seats int, undo bool) string {
+// seats seats under rules, and returns its id.
+func (tb *Tab) createCardRoom(format string, seats int, rules tableRules) string {
 	tb.t.Helper()
 	tb.OpenRooms("rooms/")
 	tb.WaitFor(fmt.Sprintf(`document.querySelector('#c-format option[value=%q]') !== null`, format), settleLimit)
 	tb.Do(chromedp.SetValue(chromedp.CSS("#c-format"), format))
 	Eval[bool](tb, `(document.getElementById("c-format").dispatchEvent(new Event("change")), true)`)
 	tb.Do(chromedp.SetValue(chromedp.CSS("#c-seats"), fmt.Sprint(seats)))
-	if undo {
+	if rules.undo {
 		tb.Click("#c-undo")
 		tb.WaitFor(`document.getElementById("c-undo").checked`, settleLimit)
+	}
+	if rules.clock > 0 {
+		tb.Do(chromedp.SetValue(chromedp.CSS("#c-clock"), fmt.Sprint(rules.clock)))
 	}
 	tb.Click(`[data-key="c-create"]`)
 	tb.WaitFor(`!document.getElementById("room").hidden && window.storyloomRooms.lobby?.room != null`, settleLimit)
@@ -494,7 +503,7 @@ func hasPayment(a rooms.Action) bool {
 // spectator's none at all); axe-core checks the table, a prompt and the result.
 func PlayCardDuel(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	t.Helper()
-	ada, bo, roomID := seatDuel(t, b, o, duelDeck, false)
+	ada, bo, roomID := seatDuel(t, b, o, duelDeck, tableRules{})
 	cy := NewTab(t, b, "cy", o.Base, o.allow()...)
 	cy.watchRoom(roomID)
 
@@ -697,7 +706,7 @@ func lowestLife(v CardView, cands []string) string {
 func PlayCommander(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	t.Helper()
 	ada := NewTab(t, b, "ada", o.Base, o.allow()...)
-	ada.createCardRoom("commander", 4, false)
+	ada.createCardRoom("commander", 4, tableRules{})
 	ada.Connected(o.Transport)
 	ada.submitDeck("wildfire_chieftain")
 	for i, kind := range []string{"pilot", "random", "pilot"} {

@@ -13,13 +13,13 @@ import (
 )
 
 // seatDuel seats Ada and Bo at a starter-1v1 table on the host at o.Base,
-// undo allowed when undo is set: Ada submits adaDeck (a shipped deck's id,
+// under rules: Ada submits adaDeck (a shipped deck's id,
 // or a pasted list), Bo takes the Thornwild Stampede precon in one click.
 // It returns once both tables show, with the room's id.
-func seatDuel(t *testing.T, b *browsertest.Browser, o CardOptions, adaDeck string, undo bool) (ada, bo *Tab, roomID string) {
+func seatDuel(t *testing.T, b *browsertest.Browser, o CardOptions, adaDeck string, rules tableRules) (ada, bo *Tab, roomID string) {
 	t.Helper()
 	ada = NewTab(t, b, "ada", o.Base, o.allow()...)
-	roomID = ada.createCardRoom("starter-1v1", 2, undo)
+	roomID = ada.createCardRoom("starter-1v1", 2, rules)
 	ada.Connected(o.Transport)
 	ada.submitDeck(adaDeck)
 	bo = NewTab(t, b, "bo", o.Base, o.allow()...)
@@ -207,7 +207,7 @@ func takeBack(t *testing.T, mover, other *Tab, m Move, changed string) {
 // the test) is refused by the host with game_over, which the page shows.
 func PlayCardUndo(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	t.Helper()
-	ada, bo, _ := seatDuel(t, b, o, "ember_rush", true)
+	ada, bo, _ := seatDuel(t, b, o, "ember_rush", tableRules{undo: true})
 	// Nothing to take back yet: Undo is offered, disabled.
 	for _, tb := range []*Tab{ada, bo} {
 		tb.WaitFor(`document.getElementById("ct-undo") !== null`, settleLimit)
@@ -283,33 +283,52 @@ const watchConnection = `(() => { const el = document.getElementById("conn"); wi
   return true; })()`
 
 // seatView is a seat's view as the page holds it, but for whether the
-// other seats are connected and the notes on the last answer (its
-// acknowledgement, the steps passed for the seat), which a view sent on a
-// new connection does not repeat.
-const seatView = `(() => { const { action_ack, auto_passed, auto_passed_from, auto_passed_steps, ...v } = window.storyloomRooms.game;
+// other seats are connected, the seconds left on the decision clock, and
+// the notes on the last answer (its acknowledgement, the steps passed for
+// the seat), which a view sent on a new connection does not repeat.
+const seatView = `(() => { const { action_ack, auto_passed, auto_passed_from, auto_passed_steps, action_deadline, ...v } = window.storyloomRooms.game;
   return JSON.stringify({ ...v, opponents: (v.opponents || []).map(({ connected, ...o }) => o) }); })()`
 
 // seatTable is the text of the tab's table, but for the steps passed for
-// the seat (see seatView).
+// the seat and the decision clock (see seatView).
 const seatTable = `(() => { const t = document.getElementById("card-table").cloneNode(true);
-  t.querySelector("#ct-passed")?.remove(); return t.textContent; })()`
+  t.querySelector("#ct-passed")?.remove(); t.querySelector("#ct-clock")?.remove(); return t.textContent; })()`
+
+// clockShows is the seconds the tab's decision clock shows, or -1.
+const clockShows = `Number(document.getElementById("ct-clock")?.textContent.match(/\d+/)?.[0] ?? -1)`
+
+// reconnectClock is the decision clock PlayCardReconnect's room has, in
+// seconds: long enough that no seat runs out of time on a loaded machine.
+const reconnectClock = 300
 
 // PlayCardReconnect drops the players' connections mid-game at a
-// starter-1v1 table on the host at o.Base, whose o.Cut cuts every open
-// WebSocket at the host as a network failure would (no reload): Ada and
-// Bo play on turn 3, the host cuts both sockets, each page says it is
-// reconnecting, reconnects by itself, and is back in the same seat with
-// the same view and the same table (but for the notes on the last answer
-// seatView leaves out); then each seat makes a move the host accepts.
+// starter-1v1 table with a decision clock on the host at o.Base, whose
+// o.Cut cuts every open WebSocket at the host as a network failure would
+// (no reload): Ada and Bo play on turn 3, the deciding seat's clock counts
+// down for three seconds, the host cuts both sockets, each page says it
+// is reconnecting, reconnects by itself, and is back in the same seat with
+// the same view and the same table (but for what seatView leaves out); the
+// clock was not restarted by the reconnect; then each seat makes a move
+// the host accepts.
 func PlayCardReconnect(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	t.Helper()
-	ada, bo, _ := seatDuel(t, b, o, "ember_rush", false)
+	ada, bo, _ := seatDuel(t, b, o, "ember_rush", tableRules{clock: reconnectClock})
 	seats := plainSeats(ada, bo)
 	playUntil(t, o, "turn 3", seats, func() bool {
 		v, _, _ := ada.cardView()
 		return v.Turn >= 3
 	})
 	settle(t, ada, bo)
+	// The deciding seat's clock counts down.
+	decider := ada
+	if Eval[int](bo, clockShows) >= 0 {
+		decider = bo
+	}
+	left := Eval[int](decider, clockShows)
+	if left <= 0 || left > reconnectClock {
+		t.Fatalf("%s, who decides, has a clock showing %d s (the room gives %d s)", decider.Label, left, reconnectClock)
+	}
+	decider.WaitFor(fmt.Sprintf(`%s > 0 && %s <= %d`, clockShows, clockShows, left-3), settleLimit)
 	type look struct {
 		seat, view, table string
 		opens             int
@@ -320,6 +339,7 @@ func PlayCardReconnect(t *testing.T, b *browsertest.Browser, o CardOptions) {
 		before[tb] = look{Eval[string](tb, `window.storyloomRooms.game.you`), Eval[string](tb, seatView),
 			Eval[string](tb, seatTable), Eval[int](tb, `window.storyloomRooms.opens`)}
 	}
+	left = Eval[int](decider, clockShows)
 	o.Cut()
 	for _, tb := range []*Tab{ada, bo} {
 		tb.WaitFor(fmt.Sprintf(`window.storyloomRooms.opens > %d && document.getElementById("conn").dataset.state === "open" && window.storyloomRooms.game !== null`, before[tb].opens), settleLimit)
@@ -344,6 +364,10 @@ func PlayCardReconnect(t *testing.T, b *browsertest.Browser, o CardOptions) {
 			t.Errorf("after the dropped connection %s's table shows\n%s\nwant\n%s", tb.Label, got, was.table)
 		}
 	}
+	// The clock kept its deadline: a restarted one would show more.
+	if got := Eval[int](decider, clockShows); got <= 0 || got > left+1 {
+		t.Errorf("after the reconnect %s's clock shows %d s, %d s before the cut: the reconnect restarted it", decider.Label, got, left)
+	}
 	noLeak(t, []*Tab{ada, bo})
 	ada.Shot("reconnected")
 	// Play goes on: each seat makes a move the host accepts.
@@ -364,7 +388,7 @@ func PlayCardPhone(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	t.Helper()
 	ada := NewTab(t, b, "ada", o.Base, o.allow()...)
 	ada.Phone()
-	ada.createCardRoom("starter-1v1", 2, false)
+	ada.createCardRoom("starter-1v1", 2, tableRules{})
 	ada.Connected(o.Transport)
 	ada.submitDeck("ember_rush")
 	ada.addAI("pilot", 1)
