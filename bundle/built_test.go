@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/storyloom/storyloom/bundle/browsertest"
 	"github.com/storyloom/storyloom/bundle/site"
 	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/session"
@@ -268,36 +269,9 @@ func TestPlayResolvesAPublishedPackSet(t *testing.T) {
 // start, and play the others.
 func TestHostsRefuseABuiltDocumentWithoutProvenance(t *testing.T) {
 	dir := writeBuiltSite(t, "")
-	docs, err := filepath.Glob(filepath.Join(dir, "campaigns", "first-flat", "built.*.json"))
-	if err != nil || len(docs) != 1 {
-		t.Fatalf("the built document of first-flat: %v %v", docs, err)
-	}
-	var d content.StoredEpoch
-	if data, err := os.ReadFile(docs[0]); err != nil || json.Unmarshal(data, &d) != nil {
-		t.Fatalf("reading %s: %v", docs[0], err)
-	}
-	d.Form.Strings = nil
-	if d.Digest, err = content.EpochDigest(d.Form); err != nil {
+	if err := browsertest.DropProvenance(dir, "first-flat"); err != nil {
 		t.Fatal(err)
 	}
-	writeJSON(t, docs[0], d)
-	idxPath := filepath.Join(dir, filepath.FromSlash(site.CampaignsIdx))
-	var idx map[string]any
-	if data, err := os.ReadFile(idxPath); err != nil || json.Unmarshal(data, &idx) != nil {
-		t.Fatalf("reading the index: %v", err)
-	}
-	var entries []content.ManifestEntry
-	for _, c := range idx["campaigns"].([]any) {
-		e := c.(map[string]any)
-		if e["campaignId"] == "first-flat" {
-			e["digest"] = d.Digest
-		}
-		entries = append(entries, content.ManifestEntry{ID: e["campaignId"].(string), Version: e["version"].(string), Digest: e["digest"].(string)})
-	}
-	if idx["manifestDigest"], err = content.ManifestDigest(entries); err != nil {
-		t.Fatal(err)
-	}
-	writeJSON(t, idxPath, idx)
 
 	var out, errb bytes.Buffer
 	if code := dispatch([]string{"play", "-memory", "-built", dir}, &out, &errb); code != 0 {
@@ -318,17 +292,5 @@ func TestHostsRefuseABuiltDocumentWithoutProvenance(t *testing.T) {
 	}
 	if e := callErr(t, cs, "create_session", map[string]any{"campaignId": "first-flat"}); e.Code != "unknown_campaign" {
 		t.Errorf("the campaign without provenance: %+v, want unknown_campaign", e)
-	}
-}
-
-// writeJSON writes v as JSON to path.
-func writeJSON(t *testing.T, path string, v any) {
-	t.Helper()
-	data, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

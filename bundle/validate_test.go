@@ -73,10 +73,16 @@ func (c compositionCase) write(t *testing.T) []string {
 	root := t.TempDir()
 	for _, f := range c.files {
 		p := filepath.Join(root, filepath.FromSlash(f.path))
+		data, err := json.Marshal(f.body)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		writeJSON(t, p, f.body)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var paths []string
 	for _, a := range c.args {

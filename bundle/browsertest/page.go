@@ -3,6 +3,7 @@ package browsertest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -31,6 +32,8 @@ type Page struct {
 	mu     sync.Mutex
 	errs   []string
 	allows []string
+	// warns are the page's console warnings, which fail nothing.
+	warns []string
 
 	// devProxy is the tab's Browser.BehindWranglerDev; proxyDrops holds
 	// the requests the dev server's proxy answered itself, by id, and
@@ -122,12 +125,18 @@ func (p *Page) listen(ev any) {
 	var msg string
 	switch ev := ev.(type) {
 	case *runtime.EventConsoleAPICalled:
-		if ev.Type != runtime.ConsoleAPICalledTypeError {
+		if ev.Type != runtime.ConsoleAPICalledTypeError && ev.Type != runtime.ConsoleAPICalledTypeWarning {
 			return
 		}
 		var parts []string
 		for _, a := range ev.Args {
 			parts = append(parts, remoteText(a))
+		}
+		if ev.Type == runtime.ConsoleAPICalledTypeWarning {
+			p.mu.Lock()
+			p.warns = append(p.warns, strings.Join(parts, " "))
+			p.mu.Unlock()
+			return
 		}
 		msg = "console.error: " + strings.Join(parts, " ")
 	case *runtime.EventExceptionThrown:
@@ -205,6 +214,13 @@ func (p *Page) Allow(substr string) {
 	p.mu.Lock()
 	p.allows = append(p.allows, substr)
 	p.mu.Unlock()
+}
+
+// Warnings returns the console warnings seen so far.
+func (p *Page) Warnings() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.warns)
 }
 
 // Errors returns the errors seen so far that no Allow covers.

@@ -2,6 +2,9 @@ package browsertest
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,6 +18,7 @@ import (
 	"sync/atomic"
 
 	"github.com/storyloom/storyloom/bundle/site"
+	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/kinds/sim"
 	"github.com/storyloom/storyloom/engine/kinds/story"
@@ -144,4 +148,86 @@ func (s *Site) Close() {
 	if s.ownDir {
 		os.RemoveAll(s.Dir)
 	}
+}
+
+// DropProvenance rewrites the built site in dir as another tool's build
+// might have written it: the built document of campaignID carries no
+// table of the strings its campaign authored, and it and the campaign
+// index are digested again, so the document verifies against its entry
+// and only its missing provenance is wrong (the document keeps its file
+// name). Hosts must leave the campaign out with content_provenance_missing.
+func DropProvenance(dir, campaignID string) error {
+	idxPath := filepath.Join(dir, filepath.FromSlash(site.CampaignsIdx))
+	var idx map[string]any
+	if err := readJSON(idxPath, &idx); err != nil {
+		return err
+	}
+	campaigns, _ := idx["campaigns"].([]any)
+	var entries []content.ManifestEntry
+	for _, c := range campaigns {
+		e, _ := c.(map[string]any)
+		id, _ := e["campaignId"].(string)
+		if id == campaignID {
+			built, _ := e["built"].(string)
+			path := filepath.Join(dir, filepath.FromSlash(built))
+			var d content.StoredEpoch
+			if err := readJSON(path, &d); err != nil {
+				return err
+			}
+			d.Form.Strings = nil
+			digest, err := content.EpochDigest(d.Form)
+			if err != nil {
+				return err
+			}
+			d.Digest, e["digest"] = digest, digest
+			data, err := json.Marshal(d)
+			if err != nil {
+				return err
+			}
+			sum := sha256.Sum256(data)
+			e["sha256"] = hex.EncodeToString(sum[:])
+			if err := rewrite(path, data); err != nil {
+				return err
+			}
+		}
+		version, _ := e["version"].(string)
+		digest, _ := e["digest"].(string)
+		entries = append(entries, content.ManifestEntry{ID: id, Version: version, Digest: digest})
+	}
+	manifest, err := content.ManifestDigest(entries)
+	if err != nil {
+		return err
+	}
+	idx["manifestDigest"] = manifest
+	return writeJSON(idxPath, idx)
+}
+
+func readJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, v)
+}
+
+func writeJSON(path string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return rewrite(path, data)
+}
+
+// rewrite replaces a built site's file with data and removes its
+// precompressed copies, which would still hold the old content.
+func rewrite(path string, data []byte) error {
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return err
+	}
+	for _, ext := range []string{".br", ".gz"} {
+		if err := os.Remove(path + ext); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }

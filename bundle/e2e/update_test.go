@@ -338,3 +338,30 @@ func TestOfflineFileKeepsOldVersions(t *testing.T) {
 		}
 	}
 }
+
+// TestABuiltDocumentWithoutProvenanceIsLeftOut serves a site one of whose
+// built documents carries no provenance, re-digested with its index as
+// another tool's build might be: the page leaves that campaign out, says
+// why on the console with content_provenance_missing, and plays the
+// others.
+func TestABuiltDocumentWithoutProvenanceIsLeftOut(t *testing.T) {
+	t.Parallel()
+	need(t)
+	v1 := buildVersion(t, t.TempDir(), "1.0.0", false)
+	if err := browsertest.DropProvenance(v1.Out, "ferry"); err != nil {
+		t.Fatal(err)
+	}
+	p := served(t, v1)
+	p.screen("library")
+	if p.count(`[data-start="ferry"]`) != 0 || p.count(`[data-start="first-flat"]`) != 1 || p.count(`[data-start="pier-fair"]`) != 1 {
+		t.Errorf("the library offers %q", p.text("main"))
+	}
+	warned := false
+	for _, w := range p.bp.Warnings() {
+		warned = warned || strings.Contains(w, "campaign ferry was left out (content_provenance_missing)")
+	}
+	if !warned {
+		t.Errorf("no content_provenance_missing warning on the console: %q", p.bp.Warnings())
+	}
+	p.started("first-flat", "simulation", `[data-action-id="end_week"]`)
+}

@@ -220,7 +220,7 @@ async function boot() {
   const res = await call("init", { ...published, storage: backend });
   performance.mark("storyloom-init");
   showStorage(res.storage);
-  for (const s of res.skipped) console.warn(`storyloom: campaign ${s.id} was left out: ${s.message}`);
+  for (const s of res.skipped) console.warn(`storyloom: campaign ${s.id} was left out (${s.code}): ${s.message}`);
   await setupStorage(res.storage);
   window.addEventListener("hashchange", route);
   watchOnlineLinks();
