@@ -61,7 +61,11 @@ func buildSite(name string, args []string, stderr io.Writer) (*site.Result, int)
 	if err != nil {
 		return fail(err)
 	}
-	o := site.Options{Web: pages, Static: static.FS, Decks: decks, Out: *out, ModuleDir: root, Fast: *fast, Log: stderr, Offline: true,
+	cardText, err := cardgame.Phrasebooks()
+	if err != nil {
+		return fail(err)
+	}
+	o := site.Options{Web: pages, Static: static.FS, Decks: decks, CardText: cardText, Out: *out, ModuleDir: root, Fast: *fast, Log: stderr, Offline: true,
 		Kinds: registeredKinds(),
 		Cache: filepath.Join(root, ".cache", "site")}
 	if o.Out == "" {

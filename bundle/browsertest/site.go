@@ -23,6 +23,7 @@ import (
 	"github.com/storyloom/storyloom/engine/kinds/sim"
 	"github.com/storyloom/storyloom/engine/kinds/story"
 	"github.com/storyloom/storyloom/engine/kinds/world"
+	"github.com/storyloom/storyloom/static/cardgame"
 )
 
 // ModuleRoot returns the directory of the Storyloom module's go.mod.
@@ -61,8 +62,13 @@ func BuildStatic(ctx context.Context, dir string, static fs.FS, offline bool) (*
 	if err != nil {
 		return nil, err
 	}
+	cardText, err := cardgame.Phrasebooks()
+	if err != nil {
+		return nil, err
+	}
 	return site.Build(ctx, site.Options{
 		Decks:     decks,
+		CardText:  cardText,
 		Web:       os.DirFS(filepath.Join(root, "web", "site")),
 		Static:    static,
 		Out:       dir,

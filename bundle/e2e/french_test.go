@@ -19,6 +19,7 @@ import (
 	"github.com/storyloom/storyloom/engine/freeport"
 	"github.com/storyloom/storyloom/engine/kinds/sim"
 	"github.com/storyloom/storyloom/engine/kinds/world"
+	"github.com/storyloom/storyloom/static/cardgame"
 )
 
 // catalogEntry matches one entry of web/site/js/locales/fr.js.
@@ -134,8 +135,8 @@ const frenchOnlyJS = `((vocab) => {
 var icuWords = regexp.MustCompile(`\{[A-Za-z0-9_]+, *plural, *|\b(zero|one|two|few|many|other) *\{|=\d+ *\{|\{[A-Za-z0-9_]+\}`)
 
 // frenchVocabulary is every word (lower case) of the site's French texts:
-// the page's catalogs (js/locales/*fr.js) and every campaign's
-// strings/fr.json.
+// the page's catalogs (js/locales/*fr.js), every campaign's
+// strings/fr.json and the card game's French phrasebook.
 func frenchVocabulary(t *testing.T) []string {
 	t.Helper()
 	var texts []string
@@ -162,6 +163,18 @@ func frenchVocabulary(t *testing.T) []string {
 		for _, text := range table {
 			texts = append(texts, text)
 		}
+	}
+	// The card game's rules text in French, as the site build publishes it.
+	books, err := cardgame.Phrasebooks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cardText map[string]string
+	if err := json.Unmarshal(books["fr"], &cardText); err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range cardText {
+		texts = append(texts, text)
 	}
 	seen := map[string]bool{}
 	word := regexp.MustCompile(`\p{L}+`)
@@ -419,6 +432,16 @@ func TestFrenchRoomsAndFreeport(t *testing.T) {
 		}
 	}
 
+	// onlyNames fails t when what sel holds marks anything English but a
+	// card's name (lang="en" translate="no"): everything else is the
+	// page's, in French.
+	onlyNames := func(where, sel string) {
+		t.Helper()
+		if got := eval[[]string](p, fmt.Sprintf(`[...document.querySelectorAll(%q)].filter((e) => e.getAttribute("translate") !== "no").map((e) => e.textContent)`, sel+` [lang]:not([lang^="fr"])`)); len(got) > 0 {
+			t.Errorf("%s, in French, shows the server's English: %q", where, got)
+		}
+	}
+
 	// A name the server refuses (an invisible character): the reason is
 	// the page's, in French, from the refusal's code and detail.
 	set("#name", "Ada\u200b")
@@ -442,9 +465,17 @@ func TestFrenchRoomsAndFreeport(t *testing.T) {
 	p.click(`[data-key="deck-submit-list"]`)
 	p.waitJS(`document.getElementById("deck-error")?.textContent.includes("below_minimum")`)
 	refused("a refused deck", "#deck-error", "trop peu de cartes : il lui en faut au moins")
+	p.click(`[data-key="deck-tab-build"]`)
+	p.waitJS(`!!document.querySelector(".catalog li")`)
+	left("the deck builder's catalog")
+	onlyNames("the deck builder's catalog", "#room")
 	p.click(`[data-key="deck-tab-precon"]`)
+	left("the preconstructed decks")
 	p.click(`[data-precon="thornwild_stampede"]`)
-	p.waitJS(`!!document.querySelector('[data-key="ai-add"]')`)
+	// The room is drawn again when the server accepts the deck: wait for
+	// that drawing before clicking in it.
+	p.waitJS(`!!document.getElementById("deck-status") && !!document.querySelector('[data-key="ai-add"]')`)
+	left("an accepted deck")
 	p.click(`[data-key="ai-add"]`)
 	p.waitJS(`document.querySelectorAll(".seat.ai").length > 0 && !document.getElementById("ready").disabled`)
 	p.click("#ready")
@@ -455,6 +486,37 @@ func TestFrenchRoomsAndFreeport(t *testing.T) {
 	left("the card table's prompt")
 	p.click("#ct-confirm")
 	p.waitJS(`!document.getElementById("ct-prompt") && !!document.getElementById("ct-concede")`)
+	// Play on in French to a main phase of ours: the hand's rules text,
+	// the actions, a land played, and a spell's prompt when one can be
+	// cast, with nothing in English on the table but the cards' names.
+	p.waitJS(`!!document.querySelector("#card-table .act-pass_priority") && !!document.querySelector("#ct-hand .ct-rules:not([lang])")`)
+	left("the card table in a main phase")
+	onlyNames("the card table in a main phase", "#card-table")
+	if got := eval[[]string](p, `[...document.querySelectorAll("#card-table .ct-rules, #card-table .ct-facts > span")].filter((e) => e.closest("[lang]")?.lang === "en").map((e) => e.textContent)`); len(got) > 0 {
+		t.Errorf("the French card table shows rules text in English: %q", got)
+	}
+	p.click(`details.ct-more summary`)
+	p.waitJS(`!!document.querySelector("details.ct-more[open] .act")`)
+	left("every action of the card table")
+	onlyNames("every action of the card table", "#card-table")
+	if eval[bool](p, `!!document.querySelector("details.ct-more .act-play_land")`) {
+		p.click(`details.ct-more .act-play_land`)
+		p.waitJS(`!!document.querySelector("#card-table .ct-perm")`)
+		left("the card table after a land")
+		onlyNames("the card table after a land", "#card-table")
+	}
+	if eval[bool](p, `!document.querySelector("details.ct-more[open]") && !!document.querySelector("details.ct-more summary")`) {
+		p.click(`details.ct-more summary`)
+	}
+	if eval[bool](p, `!!document.querySelector("details.ct-more .act-cast_spell")`) {
+		p.click(`details.ct-more .act-cast_spell`)
+		p.waitJS(`!!document.getElementById("ct-prompt")`)
+		left("casting a spell")
+		onlyNames("casting a spell", "#card-table")
+		p.shot("french-card-cast")
+		p.click(`[data-key="ct-cancel"]`)
+		p.waitJS(`!document.getElementById("ct-prompt")`)
+	}
 	p.click("#ct-concede")
 	p.waitJS(`!!document.getElementById("ct-concede-yes")`)
 	left("the card table asking to concede")

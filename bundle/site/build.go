@@ -10,11 +10,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -62,6 +64,10 @@ type Options struct {
 	// decks.json), written as rooms/decks.json for the rooms page's deck
 	// picker; nil writes none.
 	Decks []byte
+	// CardText is the card game's rules text in other languages, by
+	// language ("fr"): static/cardgame's Phrasebooks, each written as
+	// rooms/cardtext.<lang>.json for the rooms page's table.
+	CardText map[string][]byte
 	// Kinds compile the campaigns on the author's side: each is published
 	// as its built document only (campaigns/<id>/built.<hash>.json, a
 	// content.StoredEpoch), never as source, named in campaigns/index.json
@@ -181,6 +187,11 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 	step := time.Now()
 	if b.o.Decks != nil {
 		if err := b.emit("rooms/decks.json", b.o.Decks); err != nil {
+			return nil, err
+		}
+	}
+	for _, lang := range slices.Sorted(maps.Keys(b.o.CardText)) {
+		if err := b.emit("rooms/cardtext."+lang+".json", b.o.CardText[lang]); err != nil {
 			return nil, err
 		}
 	}

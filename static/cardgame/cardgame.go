@@ -7,6 +7,7 @@ package cardgame
 
 import (
 	"embed"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 
@@ -18,6 +19,23 @@ import (
 //
 //go:embed cards/*.json decks.json
 var FS embed.FS
+
+// Phrasebooks are the shipped catalog's rules text in every language the
+// generator writes besides English, by language: card.Phrasebook's pairs
+// as one JSON object, {"<English text>": "<the same in that language>"}.
+func Phrasebooks() (map[string][]byte, error) {
+	cat, _, err := Load()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]byte{}
+	for _, lang := range []card.Lang{card.French} {
+		if out[string(lang)], err = json.Marshal(card.Phrasebook(lang, cat.Cards())); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
 
 // Load decodes the shipped data: the catalog of every cards/*.json file
 // (in name order) and the preconstructed decks of decks.json, each

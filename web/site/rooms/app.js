@@ -2,6 +2,7 @@
 // connection (connection.js) carries the SAGE lobby and game frames; this
 // module keeps the latest of each, switches screens, and shows refusals.
 
+import { aiText, formatText, wordsNode } from "./offerwords.js";
 import { Connection, frameKind } from "./connection.js";
 import { createLobby, savedName, roomIdFrom } from "./lobby.js";
 import { createTable } from "./table.js";
@@ -111,10 +112,6 @@ const ui = {
       toast(tr("Copy the link from the box: the browser did not allow copying."));
     }
   },
-  aiName(id) {
-    const k = (state.catalog?.ai_opponents || []).find((a) => a.id === id);
-    return k?.name || id;
-  },
   aiKinds(setup) {
     const all = state.catalog?.ai_opponents || [];
     const f = (state.catalog?.formats || []).find((x) => x.game_setup === setup);
@@ -126,7 +123,27 @@ const ui = {
   },
   formatName(setup) {
     const f = (state.catalog?.formats || []).find((x) => x.game_setup === setup);
-    return f?.name || setup;
+    return formatText(setup, f?.name || setup).text;
+  },
+  /** A format's name as a node, in the page's words or the server's (marked English). */
+  formatNode(setup) {
+    const f = (state.catalog?.formats || []).find((x) => x.game_setup === setup);
+    return wordsNode(formatText(setup, f?.name || setup));
+  },
+  /**
+   * An AI seat's name ({text, lang}): the page's word for its kind when
+   * the server named the seat by its kind (or not at all), else the
+   * server's name, marked English.
+   */
+  aiSeat(kind, name) {
+    const k = (state.catalog?.ai_opponents || []).find((a) => a.id === kind);
+    if (!name || name === (k?.name || kind)) return aiText(kind, k?.name || kind);
+    return { text: name, lang: "en" };
+  },
+  /** An AI kind's name as a node, in the page's words or the server's (marked English). */
+  aiNode(id) {
+    const k = (state.catalog?.ai_opponents || []).find((a) => a.id === id);
+    return wordsNode(aiText(id, k?.name || id));
   },
 };
 

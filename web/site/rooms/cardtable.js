@@ -12,10 +12,22 @@ import { normalize, word as wordEn, WORDS } from "./protocol.js";
 import { tr } from "../js/lang.js";
 import { resultReason, saidNode } from "../online/reasons.js";
 import { says, nameNode } from "./names.js";
+import {
+  actionLabel,
+  cardName,
+  counterWord,
+  keywordWord,
+  loadCardText,
+  manaWay,
+  optionLabel,
+  promptText,
+  said,
+  rulesNode,
+} from "./cardwords.js";
 
 // word is protocol.js's word for a classifying value, in the page's language.
 const word = (cls, value) => tr(wordEn(cls, value));
-// en marks text the server sends (card names, action labels, prompts) as English.
+// en marks text the server sends that the page cannot word (cardwords.js) as English.
 const en = (text) => h("span", { lang: "en", text });
 
 const PHASES = Object.keys(WORDS.phase);
@@ -63,24 +75,39 @@ export function createCardTable(root, ui) {
   let lastKey = "";
   let clockTimer = 0;
   let moreOpen = false; // the list of every action is open (built only then)
-  const memo = createMemo();
+  let memo = createMemo();
   let v = null;
+  // The rules text in the page's language comes once its phrasebook is
+  // there; the parts built before it are built again.
+  loadCardText(() => {
+    memo = createMemo();
+    if (v) render(ui.state.game);
+  });
 
   const spectator = () => ui.state.spectator;
 
   function playerName(pid) {
     const seat = (v.seats || []).find((s) => s.player_id === pid);
-    let n =
-      v.player_names?.[pid] ||
-      seat?.name ||
-      (seat?.ai ? ui.aiName(seat.ai) : "") ||
-      (seat ? tr("Player {n}", { n: seat.seat + 1 }) : String(pid || "?"));
+    const named = v.player_names?.[pid] || seat?.name;
+    let n = seat?.ai
+      ? ui.aiSeat(seat.ai, named).text
+      : named || (seat ? tr("Player {n}", { n: seat.seat + 1 }) : String(pid || "?"));
     if (!spectator() && pid === v.you) n = tr("{name} (you)", { name: n });
     return n;
   }
 
-  // who is playerName as a node, not translated.
-  const who = (pid) => nameNode(playerName(pid));
+  // who is playerName as a node, not translated (an AI's, which the
+  // server names in English, marked so).
+  const who = (pid) => {
+    const seat = (v.seats || []).find((s) => s.player_id === pid);
+    return nameNode(
+      playerName(pid),
+      Boolean(seat?.ai) && ui.aiSeat(seat.ai, v.player_names?.[pid] || seat.name).lang === "en",
+    );
+  };
+
+  // thing names what an id stands for: a seat's player, or a card.
+  const thing = (id, nm) => ((v.seats || []).some((s) => s.player_id === id) ? who(id) : cardName(nm.get(id) || id));
 
   // names maps every id the view shows to what a player reads.
   function names() {
@@ -130,7 +157,7 @@ export function createCardTable(root, ui) {
               spectator() ? null : hand(),
               spectator() ? watching() : actions(nm),
             ),
-            h("div", { class: "ct-side" }, zones(), commander(nm), emblems(), logBox()),
+            h("div", { class: "ct-side" }, zones(), commander(), emblems(), logBox()),
           ),
         ),
       ),
@@ -179,7 +206,7 @@ export function createCardTable(root, ui) {
         { class: "facts" },
         spectator() ? h("span", { class: "badge", text: tr("Watching") }) : null,
         " ",
-        v.format?.id ? en(ui.formatName(v.format.id)) : null,
+        v.format?.id ? ui.formatNode(v.format.id) : null,
         ` ${v.format?.id ? "· " : ""}${tr("Turn {n}", { n: v.turn })} · ${word("phase", v.phase)} · ${tr("room")} `,
         h("code", { translate: "no", text: v.room_id || "" }),
       ),
@@ -278,7 +305,7 @@ export function createCardTable(root, ui) {
 
   function counters(list) {
     return list.length
-      ? h("span", { class: "ct-counters", lang: "en", text: list.map((c) => `${c.count}× ${c.kind}`).join(", ") })
+      ? h("span", { class: "ct-counters", text: list.map((c) => `${c.count}× ${counterWord(c.kind)}`).join(", ") })
       : null;
   }
 
@@ -326,7 +353,7 @@ export function createCardTable(root, ui) {
             h("strong", {}, who(p.player_id)),
             active ? h("span", { class: "badge", text: tr("active") }) : null,
             p.player_id === v.priority_player ? h("span", { class: "badge", text: tr("priority") }) : null,
-            seat?.ai ? h("span", { class: "badge" }, `${tr("AI")}: `, en(ui.aiName(seat.ai))) : null,
+            seat?.ai ? h("span", { class: "badge" }, `${tr("AI")}: `, ui.aiNode(seat.ai)) : null,
             seat?.connected === false ? h("span", { class: "badge warn", text: tr("disconnected") }) : null,
             p.eliminated ? h("span", { class: "badge warn", text: tr("eliminated") }) : null,
             h("span", { class: "ct-life", text: tr("Life {n}", { n: p.life }) }),
@@ -411,7 +438,11 @@ export function createCardTable(root, ui) {
       p.named_card ? tr("named {name}", { name: p.named_card }) : "",
       c.token ? tr("token") : "",
     ].filter(Boolean);
-    const kw = [...(c.keywords || []), ...p.granted_keywords.map((k) => tr("{keyword} (granted)", { keyword: k }))];
+    const kw = [
+      ...(c.keywords || []).map(keywordWord),
+      ...p.granted_keywords.map((k) => tr("{keyword} (granted)", { keyword: keywordWord(k) })),
+    ];
+    const rules = said(c.rules_text);
     const acts = actionsOf(p.id);
     return h(
       "li",
@@ -426,14 +457,15 @@ export function createCardTable(root, ui) {
           class: "ct-card",
           dataset: { key: `perm-${p.id}`, id: p.id },
           "aria-pressed": slot ? String(Boolean(chosen)) : false,
+          title: (!rules.lang && rules.text) || false,
           disabled: spectator() || (!slot && !acts.length),
           onclick: () => (slot ? toggle(slot.slot, p.id, slot.count || 1) : show(p.id)),
         },
-        h("span", { class: "ct-name", lang: "en", title: c.rules_text || false, text: c.name }),
+        cardName(c.name, { class: "ct-name", title: (rules.lang && rules.text) || false }),
         facts.length ? h("span", { class: "ct-facts", text: facts.join(" · ") }) : null,
-        kw.length ? h("span", { class: "ct-kw", lang: "en", text: kw.join(", ") }) : null,
+        kw.length ? h("span", { class: "ct-kw", text: kw.join(", ") }) : null,
         counters(p.counters),
-        slot ? h("span", { class: "sr-only", lang: "en", text: ` (${slot.prompt})` }) : null,
+        slot ? h("span", { class: "sr-only" }, " (", ...promptText(slot, (id) => nm.get(id)), ")") : null,
       ),
     );
   }
@@ -484,23 +516,24 @@ export function createCardTable(root, ui) {
           h(
             "li",
             { dataset: { stack: s.id } },
-            h("strong", { lang: "en", text: s.card?.name || s.description }),
+            s.card ? h("strong", {}, cardName(s.card.name)) : rulesNode("strong", {}, s.description),
             " — ",
             ...(s.source && s.kind !== "spell" && nm.get(s.source)
               ? says("{kind} of {source} by {name}", {
                   kind: word("stack", s.kind),
-                  source: en(nm.get(s.source)),
+                  source: cardName(nm.get(s.source)),
                   name: who(s.controller),
                 })
               : says("{kind} by {name}", { kind: word("stack", s.kind), name: who(s.controller) })),
             s.targets.length
-              ? h("span", {
-                  lang: "en",
-                  text: ` → ${s.targets.map((t) => nm.get(t.id || t.player) || t.id || t.player).join(", ")}`,
-                })
+              ? h("span", {}, " → ", ...s.targets.flatMap((t, k) => [k ? ", " : "", thing(t.id || t.player, nm)]))
               : "",
             i === v.stack.length - 1 ? h("span", { class: "badge", text: tr("top") }) : null,
-            s.description && s.card ? h("span", { class: "hint", lang: "en", text: ` ${s.description}` }) : null,
+            s.card && s.description && s.description !== s.card.name
+              ? s.description.startsWith(`${s.card.name} `)
+                ? h("span", { class: "hint", text: s.description.slice(s.card.name.length) })
+                : rulesNode("span", { class: "hint" }, ` ${s.description}`)
+              : null,
           ),
         ),
       ),
@@ -558,15 +591,15 @@ export function createCardTable(root, ui) {
     return h(
       "span",
       { class: "ct-cardtext" },
-      h("span", { class: "ct-name", lang: "en", text: c.name }),
+      cardName(c.name, { class: "ct-name" }),
       c.mana_cost ? h("span", { class: "ct-cost", text: ` ${c.mana_cost}` }) : null,
       h(
         "span",
         { class: "ct-facts" },
-        en(c.type_line),
+        rulesNode("span", {}, c.type_line),
         `${c.power ? ` ${c.power}/${c.toughness}` : ""}${c.loyalty ? ` · ${tr("loyalty {n}", { n: c.loyalty })}` : ""}`,
       ),
-      c.rules_text ? h("span", { class: "ct-rules", lang: "en", text: c.rules_text }) : null,
+      c.rules_text ? rulesNode("span", { class: "ct-rules" }, c.rules_text) : null,
     );
   }
 
@@ -625,7 +658,7 @@ export function createCardTable(root, ui) {
     return { need, other };
   }
 
-  // owed names the first question still to answer: a mandatory
+  // owed is the first question still to answer: a mandatory
   // requirement, the defender of a chosen attacker, a slot the chosen
   // option requires, a prompt below its minimum.
   function owed() {
@@ -637,15 +670,15 @@ export function createCardTable(root, ui) {
         !r.optional ||
         need.has(r.slot) ||
         (r.slot.startsWith("defender:") && chosenAttackers.includes(r.slot.slice(9)));
-      if (must && !(pick.answers[r.slot] || []).length) return r.prompt;
+      if (must && !(pick.answers[r.slot] || []).length) return r;
     }
     for (const p of a.prompts || []) {
       if (other.has(p.slot)) continue;
       const n = (pick.answers[p.slot] || []).length;
       const min = need.has(p.slot) ? p.count || 1 : (p.min ?? (p.kind === "select_from_zone" ? p.count || 1 : 1));
-      if (p.kind === "select_from_zone" ? n < min : !n) return p.prompt;
+      if (p.kind === "select_from_zone" ? n < min : !n) return p;
     }
-    return "";
+    return null;
   }
 
   // answers is what Confirm sends: every answered slot but those only an
@@ -660,6 +693,7 @@ export function createCardTable(root, ui) {
   function promptPanel(nm) {
     const a = pick.action;
     const label = (id) => nm.get(id) || id;
+    const name = (id) => nm.get(id);
     const choices = (slot, cands, max, legend) =>
       h(
         "fieldset",
@@ -678,7 +712,7 @@ export function createCardTable(root, ui) {
               onchange: () => toggle(slot, id, max),
             }),
             " ",
-            en(label(id)),
+            thing(id, nm),
           );
         }),
       );
@@ -688,7 +722,7 @@ export function createCardTable(root, ui) {
       h(
         "label",
         { class: "ct-slot" },
-        en(p.prompt),
+        ...promptText(p, name),
         " ",
         h(
           "select",
@@ -704,7 +738,7 @@ export function createCardTable(root, ui) {
         ),
       );
     const parts = (a.requirements || []).map((r) =>
-      choices(r.slot, r.candidates, r.count || 1, [en(r.prompt), r.optional ? ` ${tr("(optional)")}` : ""]),
+      choices(r.slot, r.candidates, r.count || 1, [...promptText(r, name), r.optional ? ` ${tr("(optional)")}` : ""]),
     );
     for (const p of a.prompts || []) {
       switch (p.kind) {
@@ -713,7 +747,7 @@ export function createCardTable(root, ui) {
             h(
               "fieldset",
               { class: "ct-slot", dataset: { slot: p.slot } },
-              h("legend", { lang: "en", text: p.prompt }),
+              h("legend", {}, ...promptText(p, name)),
               p.options.map((o) =>
                 h(
                   "label",
@@ -729,7 +763,7 @@ export function createCardTable(root, ui) {
                     },
                   }),
                   " ",
-                  en(o.label),
+                  ...optionLabel(o, p),
                 ),
               ),
             ),
@@ -761,7 +795,7 @@ export function createCardTable(root, ui) {
             h(
               "fieldset",
               { class: "ct-slot", dataset: { slot: p.slot } },
-              h("legend", { lang: "en", text: p.prompt }),
+              h("legend", {}, ...promptText(p, name)),
               h(
                 "ol",
                 {},
@@ -769,7 +803,7 @@ export function createCardTable(root, ui) {
                   h(
                     "li",
                     {},
-                    en(label(id)),
+                    thing(id, nm),
                     " ",
                     h("button", {
                       type: "button",
@@ -802,7 +836,7 @@ export function createCardTable(root, ui) {
               p,
               (p.candidates || []).map((c) => ({
                 value: c.id,
-                text: `${label(c.source)}${c.label ? `: ${c.label}` : ""}${c.taps ? ` ${tr("(taps)")}` : ""}`,
+                text: `${label(c.source)}${c.label ? `: ${manaWay(c.label)}` : ""}${c.taps ? ` ${tr("(taps)")}` : ""}`,
               })),
             ),
           );
@@ -810,7 +844,7 @@ export function createCardTable(root, ui) {
         case "select_from_zone":
           parts.push(
             choices(p.slot, p.candidates || [], p.count || 1, [
-              en(p.prompt),
+              ...promptText(p, name),
               ` (${p.min === 0 ? tr("up to {n}", { n: p.count || 1 }) : tr("exactly {n}", { n: p.count || 1 })}${p.zone ? `, ${tr("from {zone}", { zone: word("zone", p.zone) })}` : ""})`,
             ]),
           );
@@ -820,7 +854,7 @@ export function createCardTable(root, ui) {
             h(
               "p",
               { class: "hint" },
-              en(p.prompt),
+              ...promptText(p, name),
               ` ${tr("({kind}: this page cannot answer it)", { kind: word("prompt", p.kind) })}`,
             ),
           );
@@ -830,7 +864,7 @@ export function createCardTable(root, ui) {
     return h(
       "section",
       { class: "card ct-prompt", id: "ct-prompt", tabindex: "-1", "aria-labelledby": "ct-prompt-h" },
-      h("h2", { id: "ct-prompt-h", lang: "en", text: a.label }),
+      h("h2", { id: "ct-prompt-h" }, ...actionLabel(a, name)),
       a.cost
         ? h("p", {
             text:
@@ -840,7 +874,9 @@ export function createCardTable(root, ui) {
           })
         : null,
       parts,
-      missing ? h("p", { class: "hint", id: "ct-owed" }, `${tr("Still to answer:")} `, en(missing)) : null,
+      missing
+        ? h("p", { class: "hint", id: "ct-owed" }, `${tr("Still to answer:")} `, ...promptText(missing, name))
+        : null,
       h(
         "div",
         { class: "row" },
@@ -855,7 +891,7 @@ export function createCardTable(root, ui) {
             onclick: () => send(a, answers()),
           },
           `${tr("Confirm:")} `,
-          en(a.label),
+          ...actionLabel(a, name),
         ),
         h("button", {
           type: "button",
@@ -882,19 +918,22 @@ export function createCardTable(root, ui) {
       : all.filter((a) => !(a.subject || []).some((id) => onPage.has(id)) || a.requirements?.length);
     const concede = v.valid_actions.find((a) => a.type === "concede");
     const btn = (a) =>
-      h("button", {
-        type: "button",
-        class: `act act-${a.type}`,
-        dataset: { key: `act-${a.id}`, actionId: a.id, actionType: a.type, token: a.token },
-        lang: "en",
-        text: a.label + (a.cost ? ` (${a.cost.modified})` : ""),
-        onclick: () => start(a),
-      });
+      h(
+        "button",
+        {
+          type: "button",
+          class: `act act-${a.type}`,
+          dataset: { key: `act-${a.id}`, actionId: a.id, actionType: a.type, token: a.token },
+          onclick: () => start(a),
+        },
+        ...actionLabel(a, (id) => nm.get(id)),
+        a.cost ? ` (${a.cost.modified})` : "",
+      );
     return h(
       "section",
       { class: "card actions", id: "ct-actions", "aria-labelledby": "ct-actions-h" },
       focusOn
-        ? h("h2", { id: "ct-actions-h" }, ...says("Actions of {card}", { card: en(nm.get(focusOn) || focusOn) }))
+        ? h("h2", { id: "ct-actions-h" }, ...says("Actions of {card}", { card: cardName(nm.get(focusOn) || focusOn) }))
         : h("h2", { id: "ct-actions-h", text: all.length ? tr("Your move") : tr("Actions") }),
       focusOn
         ? h("button", {
@@ -1094,7 +1133,7 @@ export function createCardTable(root, ui) {
     );
   }
 
-  function commander(nm) {
+  function commander() {
     return memo(
       JSON.stringify([
         "commander",
@@ -1106,13 +1145,12 @@ export function createCardTable(root, ui) {
         v.player_names,
         v.you,
         spectator(),
-        v.battlefield.map((p) => [p.id, p.card.name]),
       ]),
-      () => commanderBuilt(nm),
+      () => commanderBuilt(),
     );
   }
 
-  function commanderBuilt(nm) {
+  function commanderBuilt() {
     if (!v.commander_damage.length && !v.commander_tax.length && !v.commander_identity.length) return null;
     return h(
       "section",
@@ -1125,7 +1163,7 @@ export function createCardTable(root, ui) {
           h(
             "li",
             {},
-            en(c.name || nm.get(c.commander) || c.commander),
+            c.name ? cardName(c.name) : who(c.commander),
             `: ${tr("identity {colours}", { colours: c.color_identity.join("") || tr("colourless") })}`,
           ),
         ),
@@ -1133,7 +1171,7 @@ export function createCardTable(root, ui) {
           h(
             "li",
             {},
-            en(nm.get(c.commander) || c.commander),
+            who(c.commander),
             `: ${tr("cast {n} times, tax {tax}", { n: c.casts || 0, tax: `{${c.tax || 0}}` })}`,
           ),
         ),
@@ -1142,7 +1180,7 @@ export function createCardTable(root, ui) {
             "li",
             {},
             ...says("{commander} dealt {n} combat damage to {name}", {
-              commander: en(nm.get(c.commander) || c.commander),
+              commander: who(c.commander),
               n: c.amount,
               name: who(c.damaged),
             }),
@@ -1167,19 +1205,22 @@ export function createCardTable(root, ui) {
       h(
         "ul",
         {},
-        v.emblems.map((e) => h("li", {}, who(e.controller), ": ", en(e.abilities.join("; ")))),
+        v.emblems.map((e) =>
+          h(
+            "li",
+            {},
+            who(e.controller),
+            ": ",
+            ...e.abilities.flatMap((a, i) => [i ? "; " : "", rulesNode("span", {}, a)]),
+          ),
+        ),
       ),
     );
   }
 
   function logLine(e, nm) {
-    const n = (x) => en(x && typeof x === "object" ? x.name || nm.get(x.id) || x.id : nm.get(x) || x);
-    const list = (xs) =>
-      en(
-        (xs || [])
-          .map((x) => (x && typeof x === "object" ? x.name || nm.get(x.id) || x.id : nm.get(x) || x))
-          .join(", "),
-      );
+    const n = (x) => cardName(x && typeof x === "object" ? x.name || nm.get(x.id) || x.id : nm.get(x) || x);
+    const list = (xs) => h("span", {}, ...(xs || []).flatMap((x, i) => [i ? ", " : "", n(x)]));
     const actor = e.player ? who(e.player) : "";
     switch (e.type) {
       case "step_changed":

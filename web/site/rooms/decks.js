@@ -8,6 +8,8 @@ import { h, keepFocus, replace } from "../js/dom.js";
 import { en } from "./names.js";
 import { tr } from "../js/lang.js";
 import { roomsReason, saidNode } from "../online/reasons.js";
+import { cardName as nameNode, rulesNode } from "./cardwords.js";
+import { deckAbout } from "./offerwords.js";
 
 // The colours by their letter, in the page's language.
 const COLOURS = () => ({
@@ -209,10 +211,10 @@ export function createDeckPanel(ui) {
             },
             tr("Use"),
             " ",
-            en(d.name),
+            nameNode(d.name),
           ),
           " ",
-          h("span", { class: "hint", lang: "en", text: d.description }),
+          deckAbout(d.id, d.description),
         ),
       ),
     );
@@ -346,6 +348,10 @@ export function createDeckPanel(ui) {
           need: f.min_deck_size,
         }),
       }),
+      // A card's buttons are named by a word of the page's and the card's
+      // name (aria-labelledby), so that the name keeps its own language.
+      h("span", { id: "cat-add", hidden: true, text: tr("Add") }),
+      h("span", { id: "cat-rm", hidden: true, text: tr("Remove") }),
       h(
         "ul",
         { class: "catalog" },
@@ -354,15 +360,15 @@ export function createDeckPanel(ui) {
           return h(
             "li",
             { dataset: { card: c.functional_id } },
-            h("span", { class: "ct-name", lang: "en", text: c.name }),
+            nameNode(c.name, { class: "ct-name", id: `cat-${c.functional_id}` }),
             " ",
-            h("span", { class: "hint", lang: "en", text: `${c.mana_cost || ""} ${c.type_line}` }),
+            h("span", { class: "hint" }, `${c.mana_cost || ""} `, rulesNode("span", {}, c.type_line)),
             h("span", { class: "count", text: ` ×${n} ` }),
             h("button", {
               type: "button",
               class: "quiet small",
               dataset: { key: `add-${c.functional_id}` },
-              "aria-label": tr("Add {name}", { name: c.name }),
+              "aria-labelledby": `cat-add cat-${c.functional_id}`,
               text: "+",
               onclick: () => set(c.functional_id, n + 1),
             }),
@@ -370,7 +376,7 @@ export function createDeckPanel(ui) {
               type: "button",
               class: "quiet small",
               dataset: { key: `rm-${c.functional_id}` },
-              "aria-label": tr("Remove {name}", { name: c.name }),
+              "aria-labelledby": `cat-rm cat-${c.functional_id}`,
               disabled: !n,
               text: "−",
               onclick: () => set(c.functional_id, n - 1),

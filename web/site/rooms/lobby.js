@@ -4,9 +4,10 @@
 // valid_commands; the server decides what is legal.
 
 import { h, keepFocus, replace } from "../js/dom.js";
-import { seatLabel, en } from "./names.js";
+import { seatLabel } from "./names.js";
 import { tr } from "../js/lang.js";
 import { createDeckPanel, loadPrecons, needsDeck, preconDeck, preconsFor } from "./decks.js";
+import { aiAbout, aiText, formatAbout, formatText } from "./offerwords.js";
 
 const NAME_KEY = "storyloom-rooms-name";
 
@@ -261,7 +262,7 @@ export function createLobby(root, ui) {
           dataset: { seat: s.seat },
         },
         h("span", { class: "seat-no", text: tr("Seat {n}", { n: s.seat + 1 }) }),
-        h("span", { class: "seat-name" }, seatLabel(s, ui.aiName), you ? ` ${tr("(you)")}` : ""),
+        h("span", { class: "seat-name" }, seatLabel(s, ui.aiNode), you ? ` ${tr("(you)")}` : ""),
         s.connected === false ? h("span", { class: "badge warn", text: tr("disconnected") }) : null,
         h("span", { class: `badge ${status === "ready" ? "good" : ""}`, text: statusWord }),
         s.ai && can("remove_ai")
@@ -333,9 +334,15 @@ export function createLobby(root, ui) {
                 renderRoom(ui.state.lobby.room);
               },
             },
-            kinds.map((k) =>
-              h("option", { value: k.id, selected: k.id === ui.state.aiKind, lang: "en", text: k.name || k.id }),
-            ),
+            kinds.map((k) => {
+              const w = aiText(k.id, k.name);
+              return h("option", {
+                value: k.id,
+                selected: k.id === ui.state.aiKind,
+                lang: w.lang || false,
+                text: w.text,
+              });
+            }),
           ),
           aiDecks.length ? h("label", { for: "ai-deck", text: tr("Deck") }) : null,
           aiDecks.length
@@ -349,13 +356,23 @@ export function createLobby(root, ui) {
                   },
                 },
                 aiDecks.map((d) =>
-                  h("option", { value: d.id, selected: d.id === ui.state.aiDeck, lang: "en", text: d.name }),
+                  h("option", {
+                    value: d.id,
+                    selected: d.id === ui.state.aiDeck,
+                    lang: "en",
+                    translate: "no",
+                    text: d.name,
+                  }),
                 ),
               )
             : null,
           h("button", { type: "submit", dataset: { key: "ai-add" }, text: tr("Add AI") }),
         ),
-        h("p", { class: "hint", lang: "en", text: kinds.find((k) => k.id === ui.state.aiKind)?.description || "" }),
+        h(
+          "p",
+          { class: "hint" },
+          aiAbout(ui.state.aiKind, cfg.game_setup, kinds.find((k) => k.id === ui.state.aiKind)?.description || ""),
+        ),
       );
     }
     const ready = Boolean(mine?.ready);
@@ -367,8 +384,8 @@ export function createLobby(root, ui) {
     }
     replace(
       roomPanel,
-      h("h2", { id: "room-h" }, cfg.name || en(ui.formatName(cfg.game_setup))),
-      h("p", { class: "facts" }, en(ui.formatName(cfg.game_setup)), ` · ${facts.join(" · ")}`),
+      h("h2", { id: "room-h" }, cfg.name || ui.formatNode(cfg.game_setup)),
+      h("p", { class: "facts" }, ui.formatNode(cfg.game_setup), ` · ${facts.join(" · ")}`),
       h(
         "div",
         { class: "share" },
@@ -459,11 +476,11 @@ export function createLobby(root, ui) {
           h(
             "div",
             { class: "dir-text" },
-            h("strong", {}, r.config.name ? title : en(title)),
+            h("strong", {}, r.config.name ? title : ui.formatNode(r.config.game_setup)),
             h(
               "span",
               { class: "hint" },
-              en(ui.formatName(r.config.game_setup)),
+              ui.formatNode(r.config.game_setup),
               ` · ${[
                 tr("{n} of {total} seated", { n: r.filled, total: r.config.seats }),
                 playing ? tr("playing") : tr("gathering"),
@@ -518,7 +535,10 @@ export function createLobby(root, ui) {
     const fmt = h(
       "select",
       { id: "c-format", name: "game_setup", dataset: { key: "c-format" } },
-      formats.map((f) => h("option", { value: f.game_setup, lang: "en", text: f.name || f.game_setup })),
+      formats.map((f) => {
+        const w = formatText(f.game_setup, f.name);
+        return h("option", { value: f.game_setup, lang: w.lang || false, text: w.text });
+      }),
     );
     const seats = h("input", {
       id: "c-seats",
@@ -560,7 +580,7 @@ export function createLobby(root, ui) {
       if (!n || n < lo || n > hi) seats.value = String(Math.min(hi, Math.max(lo, 4)));
       replace(
         desc,
-        f.description ? en(f.description) : "",
+        f.description ? formatAbout(f.game_setup, f.description) : "",
         ` ${lo === hi ? tr("{n} seats.", { n: lo }) : tr("{lo} to {hi} seats.", { lo, hi })}`,
       );
     };

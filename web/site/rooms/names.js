@@ -46,9 +46,9 @@ export function isRed(id) {
   return /[HD]$/.test(String(id));
 }
 
-/** The label of a seat in the lobby: its name, else "Player n". */
-export function seatLabel(seat, aiName) {
-  if (seat.ai) return h("span", {}, en(aiName(seat.ai)), ` ${tr("(AI)")}`);
+/** The label of a seat in the lobby: its name, else "Player n"; aiNode(kind) names an AI seat's kind. */
+export function seatLabel(seat, aiNode) {
+  if (seat.ai) return h("span", {}, aiNode(seat.ai), ` ${tr("(AI)")}`);
   if (seat.name) return seat.name;
   if (seat.occupied_by) return tr("Player {n}", { n: seat.seat + 1 });
   return tr("Empty");

@@ -51,13 +51,17 @@ export function createTable(root, ui) {
   const view = () => ui.state.game;
   const spectator = () => ui.state.spectator;
 
-  // bare is pid's name as a node (not translated; an AI's marked English).
+  // bare is pid's name as a node (not translated; an AI's in the page's
+  // words, or marked English when the server named it otherwise).
   function bare(pid) {
     const v = view();
     const seat = (v.seats || []).find((s) => s.player_id === pid);
     const n = v.player_names?.[pid] || seat?.name;
+    if (seat?.ai) {
+      const w = ui.aiSeat(seat.ai, n);
+      return nameNode(w.text, w.lang === "en");
+    }
     if (n) return nameNode(n);
-    if (seat?.ai) return nameNode(ui.aiName(seat.ai), true);
     return seat ? h("span", { text: tr("Player {n}", { n: seat.seat + 1 }) }) : nameNode(String(pid ?? "?"));
   }
   // name is bare, followed by "(you)" for yours.
