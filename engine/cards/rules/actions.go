@@ -171,8 +171,8 @@ func (g *Game) manaActions(seat int) []rooms.Action {
 			}
 			for k := 0; k < len(m.produce); k++ {
 				col := m.produce[k : k+1]
-				acts = append(acts, rooms.Action{ID: g.aid("mana", permID(p.N), strconv.Itoa(m.idx), col), Type: "activate_ability", ManaAbility: true,
-					Label: c.def.Name + ": add " + strings.Repeat("{"+col+"}", m.amount), Subject: []string{permID(p.N)}})
+				acts = append(acts, rooms.Action{ID: g.aid("mana", g.pid(p.N), strconv.Itoa(m.idx), col), Type: "activate_ability", ManaAbility: true,
+					Label: c.def.Name + ": add " + strings.Repeat("{"+col+"}", m.amount), Subject: []string{g.pid(p.N)}})
 			}
 		}
 	}
@@ -221,8 +221,8 @@ func (g *Game) abilityAction(seat int, p *Perm, c chars, k int) (rooms.Action, b
 	default:
 		return rooms.Action{}, false
 	}
-	a := rooms.Action{ID: g.aid("act", permID(p.N), strconv.Itoa(k)), Type: "activate_ability",
-		Label: c.def.Name + ": " + g.abilityLabel(c.def, k), Subject: []string{permID(p.N)}}
+	a := rooms.Action{ID: g.aid("act", g.pid(p.N), strconv.Itoa(k)), Type: "activate_ability",
+		Label: c.def.Name + ": " + g.abilityLabel(c.def, k), Subject: []string{g.pid(p.N)}}
 	it := Item{N: -1, Kind: "activated", Ctrl: seat, ID: p.ID, Ab: k}
 	if ab.Mode != nil {
 		if !g.aimable(&it, ab.Mode) {
@@ -700,7 +700,7 @@ func (g *Game) aimAction() (rooms.Action, bool) {
 	}
 	it := &g.st.Stack[i]
 	a := rooms.Action{ID: g.aid("aim"), Type: "choose_targets", Label: "Choose targets for " + it.Name,
-		Subject: []string{stackID(it.N), permID(it.Source)}}
+		Subject: []string{stackID(it.N), g.pid(it.Source)}}
 	for k, t := range g.itemTargets(it) {
 		a.Requirements = append(a.Requirements, rooms.Requirement{Slot: "t" + strconv.Itoa(k), Prompt: targetPrompt(t.Kind),
 			Optional: t.Optional, Candidates: orEmpty(g.candidates(t.Kind, it.Ctrl, it.N))})

@@ -258,7 +258,7 @@ func (g *Game) payPrompts(pips []byte, need int, pl payPlan, seat int) []rooms.P
 		}
 		var cands []rooms.ManaCandidate
 		add := func(s source) {
-			id := permID(s.Perm)
+			id := g.pid(s.Perm)
 			if !slices.ContainsFunc(cands, func(c rooms.ManaCandidate) bool { return c.ID == id }) {
 				cands = append(cands, rooms.ManaCandidate{ID: id, Source: id, Taps: true})
 			}
@@ -309,7 +309,7 @@ func (g *Game) extraPrompts(seat int, x *card.ExtraCost, castCard, self int) ([]
 		for i := range g.st.Field {
 			p := &g.st.Field[i]
 			if g.ctrl(p) == seat && p.N != self && g.permMatches(p, x.Sacrifice, seat) {
-				cands = append(cands, permID(p.N))
+				cands = append(cands, g.pid(p.N))
 			}
 		}
 		if len(cands) == 0 {

@@ -60,6 +60,21 @@ func (k kw) words(label bool) []string {
 	return out
 }
 
+// named reports whether list is k's keyword names in words' order, as
+// slices.Equal(k.words(false), list) would, without building the words.
+func (k kw) named(list []string) bool {
+	j := 0
+	for i := range keywordNames {
+		if k&(1<<i) != 0 {
+			if j >= len(list) || list[j] != keywordNames[i] {
+				return false
+			}
+			j++
+		}
+	}
+	return j == len(list)
+}
+
 // chars are a permanent's current characteristics (layers 2, 6 and 7).
 type chars struct {
 	def          *card.Def
@@ -167,19 +182,52 @@ func (g *Game) affects(s staticSrc, p *Perm, ctrl int, creature bool) bool {
 // permanent's are computed once.
 func (g *Game) charsWith(p *Perm, sts []staticSrc) chars {
 	m := g.memo
-	if m != nil {
-		if c, ok := m.chars[p.N]; ok {
-			return c
-		}
+	if m == nil {
+		return g.compute(p, sts)
+	}
+	i := g.fieldIndex(p.N)
+	if i < 0 { // not on the battlefield
+		return g.compute(p, sts)
+	}
+	if m.chars == nil {
+		m.chars = make([]memoChars, len(g.st.Field))
+	}
+	if i < len(m.chars) && m.chars[i].n == p.N && m.chars[i].c.def != nil {
+		return m.chars[i].c
 	}
 	c := g.compute(p, sts)
-	if m != nil {
-		if m.chars == nil {
-			m.chars = make(map[int]chars, len(g.st.Field))
-		}
-		m.chars[p.N] = c
+	if i < len(m.chars) {
+		m.chars[i] = memoChars{n: p.N, c: c}
 	}
 	return c
+}
+
+// fieldIndex returns the position on the battlefield of the permanent
+// numbered n, or -1. Permanents enter at the end with fresh, increasing
+// numbers and leave without reordering the rest, so the battlefield is
+// in number order and searched by halves; a position found is checked.
+func (g *Game) fieldIndex(n int) int {
+	f := g.st.Field
+	lo, hi := 0, len(f)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if f[mid].N < n {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(f) && f[lo].N == n {
+		return lo
+	}
+	return -1
+}
+
+// memoChars is a permanent's memoized characteristics, with its number
+// (a slot not filled yet has no definition).
+type memoChars struct {
+	n int
+	c chars
 }
 
 // compute derives charsWith.

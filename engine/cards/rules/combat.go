@@ -36,7 +36,7 @@ func (g *Game) attackTargets() []string {
 	for i := range g.st.Field {
 		p := &g.st.Field[i]
 		if is(g.permDef(p), "planeswalker") && g.ctrl(p) != g.st.Active {
-			out = append(out, permID(p.N))
+			out = append(out, g.pid(p.N))
 		}
 	}
 	return out
@@ -45,11 +45,11 @@ func (g *Game) attackTargets() []string {
 // attackAction is the declare_attackers action.
 func (g *Game) attackAction() rooms.Action {
 	cands := g.attackerCandidates()
-	ids := numIDs(cands, permID)
+	ids := numIDs(cands, g.pid)
 	var taps []string
 	for _, n := range cands {
 		if g.chars(g.perm(n)).kw&kwVigilance == 0 {
-			taps = append(taps, permID(n))
+			taps = append(taps, g.pid(n))
 		}
 	}
 	a := rooms.Action{ID: g.aid("attack"), Type: "declare_attackers", Label: "Declare attackers",
@@ -138,7 +138,7 @@ func (g *Game) blockerCandidates(seat, a int) []string {
 		if ac.kw&kwFlying != 0 && c.kw&(kwFlying|kwReach) == 0 {
 			continue
 		}
-		out = append(out, permID(p.N))
+		out = append(out, g.pid(p.N))
 	}
 	return out
 }
@@ -186,8 +186,8 @@ func (g *Game) blockAction(seat int) rooms.Action {
 		if g.chars(g.perm(n)).kw&kwMenace != 0 {
 			prompt += " (menace: two or more)"
 		}
-		a.Requirements = append(a.Requirements, rooms.Requirement{Slot: "block:" + permID(n), Prompt: prompt, Optional: true,
-			Subject: permID(n), Count: len(cands), Candidates: orEmpty(cands)})
+		a.Requirements = append(a.Requirements, rooms.Requirement{Slot: "block:" + g.pid(n), Prompt: prompt, Optional: true,
+			Subject: g.pid(n), Count: len(cands), Candidates: orEmpty(cands)})
 	}
 	return a
 }
@@ -199,9 +199,9 @@ func (g *Game) applyBlock(seat int, ans map[string][]string) error {
 	used := map[string]bool{}
 	var blocks []map[string]any
 	for _, n := range g.attackersOf(seat) {
-		got := ans["block:"+permID(n)]
+		got := ans["block:"+g.pid(n)]
 		if len(got) == 1 && g.chars(g.perm(n)).kw&kwMenace != 0 {
-			return fmt.Errorf("rules: %s has menace and needs two or more blockers", permID(n))
+			return fmt.Errorf("rules: %s has menace and needs two or more blockers", g.pid(n))
 		}
 		for _, id := range got {
 			if used[id] {
@@ -212,13 +212,13 @@ func (g *Game) applyBlock(seat int, ans map[string][]string) error {
 	}
 	for _, n := range g.attackersOf(seat) {
 		a := g.perm(n)
-		for _, id := range ans["block:"+permID(n)] {
+		for _, id := range ans["block:"+g.pid(n)] {
 			_, b, _ := g.parseID(id)
 			bp := g.perm(b)
 			bp.Blocks = []int{n}
 			a.Blockers = append(a.Blockers, b)
 			a.Blocked = true
-			blocks = append(blocks, map[string]any{"blocker": logEntity(id, g.permDef(bp).Name), "attacker": logEntity(permID(n), g.permDef(a).Name)})
+			blocks = append(blocks, map[string]any{"blocker": logEntity(id, g.permDef(bp).Name), "attacker": logEntity(g.pid(n), g.permDef(a).Name)})
 		}
 	}
 	if blocks == nil {
@@ -246,8 +246,8 @@ func (g *Game) toOrder() []int {
 func (g *Game) orderAction() rooms.Action {
 	a := rooms.Action{ID: g.aid("order"), Type: "order_combat_damage", Label: "Order blockers for damage"}
 	for _, n := range g.toOrder() {
-		a.Prompts = append(a.Prompts, rooms.Prompt{Kind: rooms.PromptOrder, Slot: "order:" + permID(n),
-			Prompt: "Order the blockers of " + g.permDef(g.perm(n)).Name, Items: numIDs(g.perm(n).Blockers, permID)})
+		a.Prompts = append(a.Prompts, rooms.Prompt{Kind: rooms.PromptOrder, Slot: "order:" + g.pid(n),
+			Prompt: "Order the blockers of " + g.permDef(g.perm(n)).Name, Items: numIDs(g.perm(n).Blockers, g.pid)})
 	}
 	return a
 }
@@ -257,7 +257,7 @@ func (g *Game) applyOrder(ans map[string][]string) error {
 	for _, n := range g.toOrder() {
 		p := g.perm(n)
 		var order []int
-		for _, id := range ans["order:"+permID(n)] {
+		for _, id := range ans["order:"+g.pid(n)] {
 			_, b, _ := g.parseID(id)
 			order = append(order, b)
 		}
@@ -337,7 +337,7 @@ func (g *Game) combatDamage() {
 		}
 		kind, n, _ := g.parseID(p.Attack)
 		if kind == "p" {
-			hits = append(hits, hit{src: src, player: n, amt: left, via: permID(p.N)})
+			hits = append(hits, hit{src: src, player: n, amt: left, via: g.pid(p.N)})
 		} else {
 			hits = append(hits, hit{src: src, perm: n, player: -1, amt: left})
 		}

@@ -84,10 +84,11 @@ type Game struct {
 	st      State
 	cards   Cards
 	events  []rooms.Event
-	memo    *memo          // what the current state implies, built on demand; Apply drops it
-	key     [4]uint32      // the card-id permutation's round keys, derived from the seed
-	keyed   bool           // key is derived
-	cardIDs map[int]string // cardID's answers so far
+	memo    *memo     // what the current state implies, built on demand; Apply drops it
+	key     [4]uint32 // the card-id permutation's round keys, derived from the seed
+	keyed   bool      // key is derived
+	cardIDs idCache   // cardID's answers so far
+	permIDs idCache   // pid's answers so far
 }
 
 // memo holds what Actions and views derive from the current state, so
@@ -98,8 +99,8 @@ type Game struct {
 type memo struct {
 	acts    map[int][]rooms.Action // by seat
 	shared  *sharedView
-	statics []staticSrc   // the static abilities in force, once listed
-	chars   map[int]chars // permanents' characteristics, by number
+	statics []staticSrc // the static abilities in force, once listed
+	chars   []memoChars // permanents' characteristics, by position on the battlefield
 }
 
 // memoized returns the game's memo, making an empty one.
@@ -443,6 +444,19 @@ func wireID(prefix string, n uint64) string {
 	return string(strconv.AppendUint(append(b[:0], prefix...), n, 10))
 }
 
+// pid is permID(n), kept on the game: the number a permanent has never
+// changes while it stays on the battlefield, and every view and action
+// list names it, so a game the machine keeps between commands builds
+// each permanent's id once.
+func (g *Game) pid(n int) string {
+	if id, ok := g.permIDs.at(n); ok {
+		return id
+	}
+	id := permID(n)
+	g.permIDs.put(n, id)
+	return id
+}
+
 // cardID is the wire id of the physical card numbered n: card_ and n
 // under a permutation of the 32-bit numbers keyed by the game's seed.
 // Physical numbers are minted in the order cards leave libraries, so a
@@ -451,15 +465,41 @@ func wireID(prefix string, n uint64) string {
 // The ids are kept on the game, as the number they name never changes:
 // a game the machine keeps between commands builds each once.
 func (g *Game) cardID(n int) string {
-	if id, ok := g.cardIDs[n]; ok {
+	if id, ok := g.cardIDs.at(n); ok {
 		return id
 	}
-	if g.cardIDs == nil {
-		g.cardIDs = make(map[int]string, 256)
-	}
 	id := wireID("card_", uint64(g.permute(uint32(n), false)))
-	g.cardIDs[n] = id
+	g.cardIDs.put(n, id)
 	return id
+}
+
+// idCache keeps the wire ids built so far of the numbers below
+// maxCachedID, indexed by number ("" where not built yet): a slice
+// rather than a map, as numbers are minted densely from 1 and a map's
+// hashing is much of a lookup's cost under WASM.
+type idCache []string
+
+// maxCachedID bounds the numbers an idCache keeps (a game mints a few
+// hundred to a few thousand); a larger one is built on each use.
+const maxCachedID = 1 << 14
+
+// at returns n's id and whether it is kept.
+func (c idCache) at(n int) (string, bool) {
+	if n < 0 || n >= len(c) || c[n] == "" {
+		return "", false
+	}
+	return c[n], true
+}
+
+// put keeps id as n's.
+func (c *idCache) put(n int, id string) {
+	if n < 0 || n >= maxCachedID {
+		return
+	}
+	if n >= len(*c) {
+		*c = slices.Grow(*c, n+1-len(*c))[:max(n+1, cap(*c))]
+	}
+	(*c)[n] = id
 }
 
 // maxPhys is the largest physical card number cardID can name.

@@ -607,7 +607,7 @@ func (g *Game) damagePerm(src damageSrc, n, amt int) {
 		return
 	}
 	d := g.permDef(p)
-	g.emit("damage_dealt", "target", map[string]any{"kind": "permanent", "permanent": logEntity(permID(n), d.Name)}, "amount", amt)
+	g.emit("damage_dealt", "target", map[string]any{"kind": "permanent", "permanent": logEntity(g.pid(n), d.Name)}, "amount", amt)
 	if is(d, "planeswalker") {
 		p.Loyalty -= amt
 	}
@@ -655,7 +655,7 @@ func (g *Game) choiceAction() rooms.Action {
 	case chDiscard:
 		p = sel("Discard "+plural(c.Max, "card"), "hand", numIDs(c.Cards, g.cardID))
 	case chSacrifice:
-		p = sel("Sacrifice "+plural(c.Max, "permanent"), "battlefield", numIDs(c.Cards, permID))
+		p = sel("Sacrifice "+plural(c.Max, "permanent"), "battlefield", numIDs(c.Cards, g.pid))
 	case chScry:
 		p = sel("Choose the cards to put on the bottom of your library", "library", numIDs(c.Cards, g.cardID))
 	case chSearch:

@@ -109,7 +109,7 @@ func (g *Game) candidates(kind string, seat, self int) []string {
 	}
 	for i := range st.Field {
 		if p := &st.Field[i]; g.permMatches(p, kind, seat) {
-			out = append(out, permID(p.N))
+			out = append(out, g.pid(p.N))
 		}
 	}
 	return out

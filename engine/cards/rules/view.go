@@ -236,13 +236,13 @@ func (g *Game) cardViews(cards []Card) []CardView {
 // permView projects a permanent with its computed characteristics.
 func (g *Game) permView(p *Perm, sts []staticSrc) PermanentView {
 	c := g.charsWith(p, sts)
-	id := permID(p.N)
+	id := g.pid(p.N)
 	cv := g.cardView(id, c.def, p.Tok != nil)
 	if is(c.def, "creature") {
 		cv.Power, cv.Toughness = strconv.Itoa(c.power), strconv.Itoa(c.tough)
 	}
-	if words := c.kw.words(false); !slices.Equal(words, cv.Keywords) {
-		cv.Keywords = words
+	if !c.kw.named(cv.Keywords) {
+		cv.Keywords = c.kw.words(false)
 		cv.enc = nil
 	}
 	if pv := g.cards.views[c.def.ID]; pv == nil || cv.Power != pv.Power || cv.Toughness != pv.Toughness {
@@ -262,10 +262,10 @@ func (g *Game) permView(p *Perm, sts []staticSrc) PermanentView {
 		}
 	}
 	if len(p.Blocks) > 0 {
-		v.Blocking = numIDs(p.Blocks, permID)
+		v.Blocking = numIDs(p.Blocks, g.pid)
 	}
 	if p.Attach != 0 {
-		v.AttachedTo = permID(p.Attach)
+		v.AttachedTo = g.pid(p.Attach)
 	}
 	for _, k := range []Counter{{"+1/+1", p.Plus}, {"-1/-1", p.Minus}, {"loyalty", p.Loyalty}} {
 		if k.Count > 0 {
@@ -292,6 +292,7 @@ func (g *Game) ViewSeats(seat int, seats []rooms.SeatStatus) any {
 	if st.Dec.Kind == DecPriority {
 		v.PriorityPlayer = rooms.PlayerID(st.Dec.Seat)
 	}
+	others := make([]OpponentView, 0, len(st.Players)) // the opponents, or a spectator's players
 	for i := range st.Players {
 		pl := &st.Players[i]
 		ov := OpponentView{PlayerID: rooms.PlayerID(i), HandSize: len(pl.Hand), Life: pl.Life, LibrarySize: len(pl.Library),
@@ -303,8 +304,6 @@ func (g *Game) ViewSeats(seat int, seats []rooms.SeatStatus) any {
 			}
 		}
 		switch {
-		case seat == rooms.Spectator:
-			v.Players = append(v.Players, ov)
 		case i == seat:
 			v.MyHand = g.cardViews(pl.Hand)
 			if v.MyHand == nil {
@@ -316,17 +315,35 @@ func (g *Game) ViewSeats(seat int, seats []rooms.SeatStatus) any {
 			}
 			v.Me = &SelfView{Life: pl.Life, LibrarySize: len(pl.Library), MaximumHandSize: mh, Counters: ov.Counters, Eliminated: ov.Eliminated,
 				Connected: ov.Connected, AI: ov.AI, Statuses: ov.Statuses}
-			for k := 0; k < len(pl.Pool); k++ {
-				v.ManaPool = append(v.ManaPool, "{"+pl.Pool[k:k+1]+"}")
-			}
+			v.ManaPool = poolSymbols(pl.Pool)
 		default:
-			v.Opponents = append(v.Opponents, ov)
+			others = append(others, ov)
 		}
+	}
+	switch {
+	case len(others) == 0:
+	case seat == rooms.Spectator:
+		v.Players = others
+	default:
+		v.Opponents = others
 	}
 	if seat >= 0 && seat < len(st.Players) {
 		v.Revealed = g.revealed(seat)
 	}
 	return v
+}
+
+// poolSymbols lists a mana pool (one letter a mana) as symbols, "{G}";
+// nil when empty.
+func poolSymbols(pool string) []string {
+	if pool == "" {
+		return nil
+	}
+	out := make([]string, len(pool))
+	for k := range len(pool) {
+		out[k] = "{" + pool[k:k+1] + "}"
+	}
+	return out
 }
 
 // sharedView is the part of every view that all receivers see alike,
@@ -460,7 +477,7 @@ func (g *Game) stackView(it *Item) StackItemView {
 		v.Card = &cv
 		v.PhysicalCard = g.cardID(it.Card)
 	} else {
-		v.Source = permID(it.Source)
+		v.Source = g.pid(it.Source)
 		if d := g.def(it.ID); it.Ab >= 0 && it.Ab < len(d.Abilities) {
 			v.Description = card.AbilityText(*d, d.Abilities[it.Ab])
 		}

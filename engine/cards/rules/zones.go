@@ -88,7 +88,7 @@ func (g *Game) leaveField(n int, dest string) bool {
 	c := g.chars(&st.Field[idx])
 	dies := dest == toGrave && is(c.def, "creature")
 	if dies {
-		g.emit("permanent_died", "permanent", logEntity(permID(n), c.def.Name))
+		g.emit("permanent_died", "permanent", logEntity(g.pid(n), c.def.Name))
 		pp := p
 		pp.Ctrl = c.ctrl
 		g.triggerOn(&pp, "dies", "")
@@ -110,7 +110,7 @@ func (g *Game) leaveField(n int, dest string) bool {
 		o := &st.Field[i]
 		o.Blockers = remove(o.Blockers, n)
 		o.Blocks = remove(o.Blocks, n)
-		if o.Attack == permID(n) {
+		if o.Attack == g.pid(n) {
 			o.Attack = ""
 		}
 	}
