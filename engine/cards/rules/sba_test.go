@@ -1,10 +1,12 @@
 package rules
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/storyloom/storyloom/engine/cards/card"
 	"github.com/storyloom/storyloom/engine/rooms"
 )
 
@@ -339,5 +341,59 @@ func TestLegendRule(t *testing.T) {
 	}
 	if len(g.st.Players[1].Grave) != 0 {
 		t.Fatal("the opponent's legend left too")
+	}
+}
+
+// TestExileFromTheTop exiles the top cards of a player's library, in
+// order, as new public cards every seat sees in that player's exile;
+// asked for more than the library holds, it exiles what there is and
+// the player does not lose.
+func TestExileFromTheTop(t *testing.T) {
+	var defs []card.Def
+	if err := json.Unmarshal([]byte(testCards), &defs); err != nil {
+		t.Fatal(err)
+	}
+	var def card.Def
+	if err := json.Unmarshal([]byte(`{"id":"purge","name":"Purge","cost":"{B}","types":["sorcery"],
+		"spell":{"modes":[{"targets":[{"kind":"player"}],"effects":[{"op":"exile_top","amount":3,"to":"t0"}]}]}}`), &def); err != nil {
+		t.Fatal(err)
+	}
+	g := scene(t, 2)
+	g.cards = NewCards(append(defs, def))
+	g.put(0, "swamp")
+	g.put(0, "swamp")
+	g.st.Players[1].Library = []string{"bear", "hawk", "island", "forest", "forest"}
+	// purge casts Purge at p1 and passes until it resolves, returning the
+	// log of the resolution.
+	purge := func() []rooms.Event {
+		cast(t, g, 0, g.give(0, "purge"), map[string][]string{"t0": ids("p1")})
+		var evs []rooms.Event
+		for len(g.st.Stack) > 0 && g.st.Dec.Kind == DecPriority {
+			evs = append(evs, do(t, g, g.st.Dec.Seat, "pass_priority", "", nil)...)
+		}
+		return evs
+	}
+	purge()
+	pl := &g.st.Players[1]
+	var got []string
+	for _, c := range pl.Exile {
+		got = append(got, c.ID)
+	}
+	if !slices.Equal(got, []string{"bear", "hawk", "island"}) || !slices.Equal(pl.Library, []string{"forest", "forest"}) {
+		t.Fatalf("exile %q, library %q", got, pl.Library)
+	}
+	for _, seat := range []int{0, 1, rooms.Spectator} {
+		g.memo = nil
+		pile := g.View(seat).(View).Exile[1]
+		if pile.PlayerID != "p1" || len(pile.Cards) != 3 || pile.Cards[0].Name != "Grizzled Bear" || pile.Cards[2].ID != g.cardID(pl.Exile[2].N) {
+			t.Fatalf("seat %d sees p1's exile as %+v", seat, pile)
+		}
+	}
+	evs := purge()
+	if len(pl.Library) != 0 || len(pl.Exile) != 5 || pl.Out != "" || g.Result() != nil {
+		t.Fatalf("library %d, exile %d, out %q", len(pl.Library), len(pl.Exile), pl.Out)
+	}
+	if !slices.ContainsFunc(evs, func(e rooms.Event) bool { return e["type"] == "cards_exiled" && e["count"] == 2 }) {
+		t.Fatalf("no cards_exiled event of 2 in %v", evs)
 	}
 }

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -387,5 +389,58 @@ func TestModalChooseTwo(t *testing.T) {
 	resolve(t, g)
 	if g.st.Players[1].Life != 18 || g.st.Players[0].Life != 23 || len(g.st.Players[0].Hand) != hand-1 {
 		t.Fatalf("lives %d and %d, hand %d", g.st.Players[0].Life, g.st.Players[1].Life, len(g.st.Players[0].Hand))
+	}
+}
+
+// TestTwelveStepsInOrder plays a turn with an attack and the next
+// player's turn up to its main phase, and reads the steps from the log:
+// all twelve in order, the turn passing after cleanup, the untap step
+// untapping only the active player's permanents and the draw step
+// drawing one card.
+func TestTwelveStepsInOrder(t *testing.T) {
+	g := scene(t, 2)
+	bear := g.put(0, "bear")
+	other := g.put(1, "forest")
+	g.perm(other).Tapped = true
+	var steps []string
+	record := func(evs []rooms.Event) {
+		for _, e := range evs {
+			if e["type"] == "step_changed" {
+				steps = append(steps, fmt.Sprint(e["turn"], " ", e["active_player"], " ", e["phase"]))
+			}
+		}
+	}
+	for range 64 {
+		if g.st.Active == 1 && g.st.Step == StepMain1 {
+			break
+		}
+		switch g.st.Dec.Kind {
+		case DecPriority:
+			record(do(t, g, g.st.Dec.Seat, "pass_priority", "", nil))
+		case DecAttackers:
+			record(do(t, g, 0, "declare_attackers", "", map[string][]string{"attackers": ids(permID(bear))}))
+		case DecBlockers:
+			record(do(t, g, 1, "declare_blockers", "", nil))
+		default:
+			t.Fatalf("unexpected decision %+v", g.st.Dec)
+		}
+	}
+	want := []string{"2 p0 begin_combat", "2 p0 declare_attackers", "2 p0 declare_blockers", "2 p0 combat_damage",
+		"2 p0 end_combat", "2 p0 postcombat_main", "2 p0 end", "2 p0 cleanup",
+		"3 p1 untap", "3 p1 upkeep", "3 p1 draw", "3 p1 precombat_main"}
+	if !slices.Equal(steps, want) {
+		t.Fatalf("steps\n%q\nwant\n%q", steps, want)
+	}
+	if g.st.Players[1].Life != 18 {
+		t.Fatalf("the attack dealt %d", 20-g.st.Players[1].Life)
+	}
+	if !g.perm(bear).Tapped || g.perm(other).Tapped {
+		t.Fatal("the untap step untapped the wrong permanents")
+	}
+	if len(g.st.Players[1].Hand) != 1 || len(g.st.Players[1].Library) != 9 {
+		t.Fatalf("the draw step left a hand of %d and a library of %d", len(g.st.Players[1].Hand), len(g.st.Players[1].Library))
+	}
+	if got := g.View(1).(View).Phase; got != "precombat_main" {
+		t.Fatalf("the view's phase is %q", got)
 	}
 }
