@@ -42,6 +42,20 @@ func onlyNotice(t *testing.T, h session.SessionHandle, outcome, from, to string)
 	}
 }
 
+// noticeFor is onlyNotice for the test campaigns' updates: version 2
+// adopts every game, and version 3 keeps each with content_incompatible.
+func noticeFor(t *testing.T, h session.SessionHandle, outcome, from, to string) {
+	t.Helper()
+	onlyNotice(t, h, outcome, from, to)
+	want := ""
+	if outcome == session.NoticeKept {
+		want = core.ReasonContentIncompatible
+	}
+	if h.Notices[0].Reason != want {
+		t.Errorf("the notice's reason is %q, want %q", h.Notices[0].Reason, want)
+	}
+}
+
 // TestMCPKeepsEveryCampaignVersion plays version 1 of a story, a
 // simulation and a world through `bundle mcp` over SQLite and saves each,
 // then restarts the server on the built site of version 2 and of version
@@ -86,7 +100,7 @@ func TestMCPKeepsEveryCampaignVersion(t *testing.T) {
 		for campaign, id := range others {
 			var r session.SessionHandle
 			callOK(t, cs, "resume_session", map[string]any{"sessionId": id}, &r)
-			t.Run(campaign+" "+outcome, func(t *testing.T) { onlyNotice(t, r, outcome, from, to) })
+			t.Run(campaign+" "+outcome, func(t *testing.T) { noticeFor(t, r, outcome, from, to) })
 		}
 	}
 	loadAll := func(outcome, to string) {
@@ -94,7 +108,7 @@ func TestMCPKeepsEveryCampaignVersion(t *testing.T) {
 		for campaign, id := range otherSaves {
 			var l session.SessionHandle
 			callOK(t, cs, "load_game", map[string]any{"saveId": id}, &l)
-			t.Run(campaign+" save "+outcome, func(t *testing.T) { onlyNotice(t, l, outcome, "1.0.0", to) })
+			t.Run(campaign+" save "+outcome, func(t *testing.T) { noticeFor(t, l, outcome, "1.0.0", to) })
 		}
 	}
 	_ = cs.Close()
