@@ -717,3 +717,32 @@ func TestFirstLoadCountsTheBuiltDocuments(t *testing.T) {
 		t.Errorf("first load %d bytes raw, want at least the page, module and index (%d) and the built documents (%d)", sizes.FirstLoad.Raw, page, want)
 	}
 }
+
+// TestASecondBuildReusesItsWork: `make play` builds before it serves, so
+// a second build with nothing changed must not compress again, and each
+// build says what it is doing, step by step: the compressed copies of the
+// first build are all reused by the second, which makes none.
+func TestASecondBuildReusesItsWork(t *testing.T) {
+	cache := t.TempDir()
+	var logs [2]bytes.Buffer
+	for i := range logs {
+		o := testOptions(moduleRoot, t.TempDir())
+		o.Cache, o.Log = cache, &logs[i]
+		if _, err := Build(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	made := regexp.MustCompile(`compressed copies \(\.br, \.gz\): (\d+) made, (\d+) reused`)
+	first, second := made.FindStringSubmatch(logs[0].String()), made.FindStringSubmatch(logs[1].String())
+	if first == nil || second == nil {
+		t.Fatalf("a build does not say what it compressed:\n%s\n%s", &logs[0], &logs[1])
+	}
+	if first[1] == "0" || second[1] != "0" || second[2] != first[1] {
+		t.Errorf("the first build made %s compressed copies, the second made %s and reused %s", first[1], second[1], second[2])
+	}
+	for _, step := range []string{"compiling the WASM module", "bundled and minified the page", "built "} {
+		if !strings.Contains(logs[1].String(), "site: "+step) {
+			t.Errorf("the build does not say %q:\n%s", step, &logs[1])
+		}
+	}
+}
