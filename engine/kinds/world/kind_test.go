@@ -309,3 +309,48 @@ func TestConcurrentGames(t *testing.T) {
 		return b
 	})
 }
+
+// TestABreakdownNamesItsBuilding: a breakdown's or a repair's alert says
+// which building it is, not only where ("The {building} at {node} has
+// broken down"): its params carry the building's id and label key, those
+// of the building standing there.
+func TestABreakdownNamesItsBuilding(t *testing.T) {
+	reg := shippedRegistry(t)
+	e := newEngine(t, reg, nil)
+	c := contentOf(reg.Campaign("pier-fair"))
+	if msg := engineText[KeyAlertBrokenMessage]; !strings.Contains(msg, "{building}") {
+		t.Fatalf("the breakdown message names no building: %q", msg)
+	}
+	s := start(t, e, "pier-fair", "breakdowns")
+	s = submit(t, e, s, ActionBuild, core.Params{"building": "carousel", "node": "north_deck"})
+	seen := 0
+	for day := 0; day < 40 && seen == 0; day++ {
+		res := e.SubmitAction(s, ActionAdvanceTicks, core.Params{"ticks": 24.0})
+		if !res.OK {
+			break // the season is over
+		}
+		s = res.Value
+		sc, err := e.Scene(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v View
+		if err := json.Unmarshal(sc.View.KindView, &v); err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range v.Alerts {
+			if a.Type != AlertBuildingBroken && a.Type != AlertBuildingRepaired {
+				continue
+			}
+			seen++
+			site, ok := kindState(s).Sites[a.Subject]
+			i, known := c.index().building[site.Building]
+			if !ok || !known || a.Params["building"] != site.Building || a.Params["buildingKey"] != c.Buildings[i].LabelKey || c.Buildings[i].LabelKey == "" {
+				t.Errorf("the %s alert at %s names %v, %v; the site holds %q", a.Type, a.Subject, a.Params["building"], a.Params["buildingKey"], site.Building)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no building broke down in the season")
+	}
+}
