@@ -1,5 +1,6 @@
 // The card table's words in French against the card game's recorded
-// frames (engine/cards/testdata/wire and wire-curated): every action
+// frames (engine/cards/testdata/wire and wire-curated) and one action of
+// every shape the game asks in (testdata/actions.json): every action
 // label, prompt and option the server sent is worded by the page
 // (rooms/cardwords.js) with no English left but card names, marked
 // lang="en" translate="no", and every card's rules text and type line
@@ -77,6 +78,13 @@ const frames = ["wire", "wire-curated"].flatMap((sub) => {
     }));
 });
 
+// One action of every shape the game asks in (engine/cards TestActionShapes), as a frame of its own.
+frames.push({
+  name: "actions.json",
+  generated: true,
+  frame: { valid_actions: JSON.parse(readFileSync(join(testdata, "actions.json"), "utf8")) },
+});
+
 // english lists what a worded part still says in English: text marked
 // lang="en" that is not a name, and English words outside names.
 const ENGLISH =
@@ -132,7 +140,7 @@ test("every action, prompt and option the server sent is worded in French", () =
       }
     }
   }
-  assert.ok(seen > 50, `only ${seen} actions in the fixtures`);
+  assert.ok(seen > 150, `only ${seen} actions in the fixtures`);
   assert.deepEqual([...left], []);
 });
 
