@@ -19,6 +19,7 @@ import (
 	"github.com/storyloom/storyloom/engine/freeport"
 	"github.com/storyloom/storyloom/engine/kinds/sim"
 	"github.com/storyloom/storyloom/engine/kinds/world"
+	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/static/cardgame"
 )
 
@@ -402,7 +403,7 @@ func TestFrenchRoomsAndFreeport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, _ := roomServerMounting(t, reg, true, mounts)
+	base, _ := roomServerMounting(t, reg, true, mounts, &rooms.DerivedIDs{Secret: "french duel"})
 	p := &page{t: t, base: base}
 	// The game Freeport is asked for at the end does not exist: the host
 	// answers its token request 404.
@@ -499,24 +500,57 @@ func TestFrenchRoomsAndFreeport(t *testing.T) {
 	p.waitJS(`!!document.querySelector("details.ct-more[open] .act")`)
 	left("every action of the card table")
 	onlyNames("every action of the card table", "#card-table")
-	if eval[bool](p, `!!document.querySelector("details.ct-more .act-play_land")`) {
-		p.click(`details.ct-more .act-play_land`)
-		p.waitJS(`!!document.querySelector("#card-table .ct-perm")`)
-		left("the card table after a land")
-		onlyNames("the card table after a land", "#card-table")
+	// Play on (the room's seed is derived, so the game is the same every
+	// run) until a spell can be cast: a land each turn, every other
+	// question answered, each prompt checked; the spell's prompt is
+	// checked and left.
+	asked := map[string]bool{}
+	for step := 0; step < 80 && !asked["cast_spell"]; step++ {
+		p.waitJS(`!!document.getElementById("ct-result") || [...document.querySelectorAll("#card-table button.act")].some((b) => !b.disabled)`)
+		if p.count("#ct-result") > 0 {
+			break
+		}
+		before := eval[string](p, `JSON.stringify(window.storyloomRooms.game?.valid_actions?.map((a) => a.id))`)
+		typ := eval[string](p, `(() => {
+			const acts = [...document.querySelectorAll("#card-table button.act")].filter((b) => !b.disabled);
+			const of = (t) => acts.find((b) => b.dataset.actionType === t);
+			const b = ["cast_spell", "play_land", "declare_attackers", "declare_blockers", "order_combat_damage", "player_choice", "choose_targets", "discard", "mulligan_decision", "pass_priority"].map(of).find(Boolean);
+			if (!b) return "";
+			b.click();
+			return b.dataset.actionType;
+		})()`)
+		if typ == "" {
+			t.Fatalf("the French card table offers nothing to do: %s", p.text("#ct-actions"))
+		}
+		if p.count("#ct-prompt") > 0 {
+			where := "the card table's " + typ + " prompt"
+			if !asked[typ] {
+				left(where)
+				onlyNames(where, "#card-table")
+			}
+			if typ == "cast_spell" {
+				p.shot("french-card-cast")
+				asked[typ] = true
+				break
+			}
+			// Answer what must be answered: the first choices, until Confirm is enabled.
+			for i := 0; i < 8 && eval[bool](p, `document.getElementById("ct-confirm").disabled`); i++ {
+				eval[bool](p, `(() => { const c = document.querySelector("#ct-prompt input:not(:checked)"); c?.click(); return true; })()`)
+			}
+			eval[bool](p, `(document.getElementById("ct-confirm").click(), true)`)
+		}
+		asked[typ] = true
+		p.waitJS(fmt.Sprintf(`!!document.getElementById("ct-result") || JSON.stringify(window.storyloomRooms.game?.valid_actions?.map((a) => a.id)) !== %q`, before))
+		if typ == "play_land" {
+			left("the card table after a land")
+			onlyNames("the card table after a land", "#card-table")
+		}
 	}
-	if eval[bool](p, `!document.querySelector("details.ct-more[open]") && !!document.querySelector("details.ct-more summary")`) {
-		p.click(`details.ct-more summary`)
+	if !asked["play_land"] || !asked["cast_spell"] {
+		t.Fatalf("the French duel never came to play a land and cast a spell: it was asked %v", slices.Sorted(maps.Keys(asked)))
 	}
-	if eval[bool](p, `!!document.querySelector("details.ct-more .act-cast_spell")`) {
-		p.click(`details.ct-more .act-cast_spell`)
-		p.waitJS(`!!document.getElementById("ct-prompt")`)
-		left("casting a spell")
-		onlyNames("casting a spell", "#card-table")
-		p.shot("french-card-cast")
-		p.click(`[data-key="ct-cancel"]`)
-		p.waitJS(`!document.getElementById("ct-prompt")`)
-	}
+	p.click(`[data-key="ct-cancel"]`)
+	p.waitJS(`!document.getElementById("ct-prompt")`)
 	p.click("#ct-concede")
 	p.waitJS(`!!document.getElementById("ct-concede-yes")`)
 	left("the card table asking to concede")
