@@ -188,7 +188,7 @@ export function createCardTable(root, ui) {
     if (top)
       parts.push(
         tr("On the stack: {what}.", {
-          what: `${top.card?.name || top.description}${top.targets.length ? ` → ${top.targets.map((t) => nm.get(t.id || t.player) || t.id || t.player).join(", ")}` : ""}`,
+          what: `${top.card?.name || said(top.description).text}${top.targets.length ? ` → ${top.targets.map((t) => nm.get(t.id || t.player) || t.id || t.player).join(", ")}` : ""}`,
         }),
       );
     if (mine) parts.push(tr("You may act."));
