@@ -409,6 +409,13 @@ func (p *player) step(t *testing.T) bool {
 	return true
 }
 
+// recordAnnouncements records, in window.storyloomSaid, everything the
+// page's live region (#announce) says from now on.
+const recordAnnouncements = `(() => { const el = document.getElementById("announce"); window.storyloomSaid = [];
+  new MutationObserver(() => { if (el.textContent) window.storyloomSaid.push(el.textContent); })
+    .observe(el, { childList: true, characterData: true, subtree: true });
+  return true; })()`
+
 // duelDeck is the control deck Ada pastes for [PlayCardDuel]: counters,
 // a creature whose arrival asks a mid-resolution choice (scry), a
 // targeted burn spell and creatures that can block.
@@ -500,12 +507,15 @@ func hasPayment(a rooms.Action) bool {
 // resolves; Bo attacks with everything by the keyboard and never blocks,
 // so Bo wins. Mid-game Bo reloads and is back in his seat; after every
 // move no page shows a card in another seat's hand ([noLeak]; the
-// spectator's none at all); axe-core checks the table, a prompt and the result.
+// spectator's none at all); Ada's live region says the steps, whose
+// priority, the spells cast and the damage; axe-core checks the table, a
+// prompt and the result.
 func PlayCardDuel(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	t.Helper()
 	ada, bo, roomID := seatDuel(t, b, o, duelDeck, tableRules{})
 	cy := NewTab(t, b, "cy", o.Base, o.allow()...)
 	cy.watchRoom(roomID)
+	Eval[bool](ada, recordAnnouncements)
 
 	va, _, _ := ada.cardView()
 	vb, _, _ := bo.cardView()
@@ -664,6 +674,14 @@ func PlayCardDuel(t *testing.T, b *browsertest.Browser, o CardOptions) {
 		va.Turn, ap.moves, bp.moves, ap.refused, bp.refused, *va.Result)
 	if m := g.missing(); len(m) > 0 {
 		t.Errorf("the duel ended without %s", strings.Join(m, ", "))
+	}
+	// The live region said what changed: a step, whose priority, a spell
+	// cast, damage.
+	said := strings.Join(Eval[[]string](ada, `window.storyloomSaid`), "\n")
+	for _, want := range []string{"Turn 3, ", "has priority.", "You may act.", " casts ", " damage to "} {
+		if !strings.Contains(said, want) {
+			t.Errorf("Ada's live region never said %q; it said:\n%.2000s", want, said)
+		}
 	}
 	if va.Result.Winner != boID {
 		t.Errorf("the winner is %q, want Bo (%s)", va.Result.Winner, boID)

@@ -55,6 +55,18 @@ const STATUSES = [
   [/^Conceded$/, () => tr("Conceded")],
 ];
 
+// The log's events the live region also says when they are new.
+const SAID_EVENTS = new Set([
+  "spell_cast",
+  "spell_countered",
+  "damage_dealt",
+  "life_changed",
+  "permanent_died",
+  "player_eliminated",
+  "undone",
+  "timed_out",
+]);
+
 function statusNode(s) {
   for (const [re, say] of STATUSES) {
     const m = re.exec(s);
@@ -73,6 +85,7 @@ export function createCardTable(root, ui) {
   let focusOn = ""; // the card or permanent whose actions are shown
   let confirming = false; // concede asked once
   let lastKey = "";
+  let saidUpTo = -1; // the log's last sequence the live region has seen (-1: no view yet)
   let clockTimer = 0;
   let moreOpen = false; // the list of every action is open (built only then)
   let memo = createMemo();
@@ -168,31 +181,45 @@ export function createCardTable(root, ui) {
     say(nm);
   }
 
+  // say tells the live region what changed: the log's new spells, damage,
+  // deaths and take-backs (as the log words them; a first view says none
+  // of the history), then the turn and step, the top of the stack and who
+  // has priority when they changed.
   function say(nm) {
     const top = v.stack[v.stack.length - 1];
     const mine = v.valid_actions.some((a) => a.type !== "concede");
     const key = `${v.turn}|${v.phase}|${v.priority_player}|${top?.id || ""}|${mine}|${v.result ? "over" : ""}`;
-    if (key === lastKey) return;
+    const last = v.log.length ? v.log[v.log.length - 1].sequence : 0;
+    const news =
+      saidUpTo < 0
+        ? []
+        : v.log
+            .filter((e) => e.sequence > saidUpTo && SAID_EVENTS.has(e.event?.type))
+            .map((e) => h("p", {}, ...logLine(e.event, nm)).textContent);
+    saidUpTo = last;
+    const changed = key !== lastKey;
+    if (!changed && !news.length) return;
     lastKey = key;
+    const parts = news;
     if (v.result) {
-      announce(h("p", {}, resultText()).textContent);
-      return;
-    }
-    const parts = [
-      tr("Turn {n}, {phase}, turn of {name}.", {
-        n: v.turn,
-        phase: word("phase", v.phase),
-        name: playerName(v.active_player),
-      }),
-    ];
-    if (top)
+      parts.push(h("p", {}, resultText()).textContent);
+    } else if (changed) {
       parts.push(
-        tr("On the stack: {what}.", {
-          what: `${top.card?.name || said(top.description).text}${top.targets.length ? ` → ${top.targets.map((t) => nm.get(t.id || t.player) || t.id || t.player).join(", ")}` : ""}`,
+        tr("Turn {n}, {phase}, turn of {name}.", {
+          n: v.turn,
+          phase: word("phase", v.phase),
+          name: playerName(v.active_player),
         }),
       );
-    if (mine) parts.push(tr("You may act."));
-    else if (v.priority_player) parts.push(tr("{name} has priority.", { name: playerName(v.priority_player) }));
+      if (top)
+        parts.push(
+          tr("On the stack: {what}.", {
+            what: `${top.card?.name || said(top.description).text}${top.targets.length ? ` → ${top.targets.map((t) => nm.get(t.id || t.player) || t.id || t.player).join(", ")}` : ""}`,
+          }),
+        );
+      if (mine) parts.push(tr("You may act."));
+      else if (v.priority_player) parts.push(tr("{name} has priority.", { name: playerName(v.priority_player) }));
+    }
     announce(parts.join(" "));
   }
 
@@ -1229,6 +1256,11 @@ export function createCardTable(root, ui) {
             ? tr("{phase} (turn {n}).", { phase: word("phase", e.phase), n: e.turn })
             : `${word("phase", e.phase)}.`,
         ];
+      case "damage_dealt":
+        return says("{n} damage to {target}.", {
+          n: String(e.amount ?? 0),
+          target: e.target?.permanent ? n(e.target.permanent) : who(e.target?.player),
+        });
       case "attackers_declared":
         return says("{name} attacks with {cards}.", { name: actor, cards: list(e.attackers) });
       case "blockers_declared":
@@ -1310,6 +1342,7 @@ export function createCardTable(root, ui) {
     focusOn = "";
     confirming = false;
     lastKey = "";
+    saidUpTo = -1;
     clearTimeout(clockTimer);
   }
 

@@ -523,6 +523,7 @@ export default {
   "{name} emptied their hand and won.": "{name} a vidé sa main et gagné.",
   "{name} ran out of time; the game moved for them.": "{name} n’avait plus de temps ; la partie a joué à sa place.",
   "{name} took the last move back.": "{name} a annulé le dernier coup.",
+  "{n} damage to {target}.": "{n} blessures à {target}.",
   "Something happened.": "Il s’est passé quelque chose.",
   "The game ended without a winner ({reason}).": "La partie s’est finie sans gagnant ({reason}).",
   "You won by emptying your hand!": "Vous avez gagné en vidant votre main !",
