@@ -46,16 +46,23 @@ func plainSeats(tabs ...*Tab) []*player {
 
 // playUntil has the seats make their moves in turn until done, asked
 // before every move, says the scene is reached; what names the scene in
-// a failure. o.Deadline bounds it.
+// a failure. o.Deadline bounds it. Each seat moves once every tab shows
+// the same moment of the game ([settle]), so that none answers from a
+// view the last move has made stale.
 func playUntil(t *testing.T, o CardOptions, what string, seats []*player, done func() bool) {
 	t.Helper()
 	deadline := o.deadline()
+	var tabs []*Tab
+	for _, p := range seats {
+		tabs = append(tabs, p.tab)
+	}
 	for {
 		acted := false
 		for _, p := range seats {
 			if done() {
 				return
 			}
+			settle(t, tabs...)
 			acted = p.step(t) || acted
 		}
 		if time.Now().After(deadline) {
@@ -70,10 +77,10 @@ func playUntil(t *testing.T, o CardOptions, what string, seats []*player, done f
 
 // fingerprint is what every seat's view of one moment of the game shares:
 // turn, step, whose turn and priority, the last log entry, the stack and
-// the battlefield.
+// the battlefield (tapped, attacking, blocking).
 const fingerprint = `(() => { const g = window.storyloomRooms.game || {};
-  return JSON.stringify([g.turn, g.phase, g.active_player, g.priority_player, (g.log || []).at(-1)?.sequence,
-    (g.stack || []).map((s) => s.id), (g.battlefield || []).map((p) => p.id + (p.tapped ? "/tapped" : "")), g.result]); })()`
+  return JSON.stringify([g.turn, g.phase, g.active_player, g.priority_player, (g.log || []).at(-1)?.sequence, (g.stack || []).map((s) => s.id),
+    (g.battlefield || []).map((p) => [p.id, p.tapped, p.attacking, p.blocking]), g.result]); })()`
 
 // settle waits until every tab shows the same moment of the game.
 func settle(t *testing.T, tabs ...*Tab) {
