@@ -3,6 +3,7 @@
 // module keeps the latest of each, switches screens, and shows refusals.
 
 import { aiText, formatText, wordsNode } from "./offerwords.js";
+import { loadCardText } from "./cardwords.js";
 import { Connection, frameKind } from "./connection.js";
 import { createLobby, savedName, roomIdFrom } from "./lobby.js";
 import { createTable } from "./table.js";
@@ -343,6 +344,13 @@ function onStatus(s) {
 
 // Theme toggle: every page's (js/dom.js), one stored choice.
 setupTheme();
+
+// The card game's rules text in the page's language (cardwords.js): the
+// lobby's deck builder is drawn again when it arrives (the card table
+// draws itself again).
+loadCardText(() => {
+  if (state.lobby) lobby.render();
+});
 
 window.addEventListener("hashchange", () => {
   const id = linkRoom();

@@ -15,19 +15,32 @@ import { h } from "../js/dom.js";
 import { pageLocale, tr } from "../js/lang.js";
 import { says } from "./names.js";
 
-// books holds each language's phrasebook once fetched ({} while loading).
+// books holds each language's phrasebook once fetched ({} while
+// loading); waiting, the calls to make once it is there.
 const books = {};
+const waiting = {};
 
-/** Fetches the phrasebook of the page's language once, then calls done (to redraw). */
+/**
+ * Fetches the phrasebook of the page's language once; done (a redraw) is
+ * called when it arrives, if it was not there yet.
+ */
 export function loadCardText(done) {
   const lang = pageLocale();
-  if (lang === "en" || books[lang]) return;
+  if (lang === "en") return;
+  if (waiting[lang]) {
+    waiting[lang].push(done);
+    return;
+  }
+  if (books[lang]) return;
   books[lang] = {};
+  waiting[lang] = [done];
   fetch(`cardtext.${lang}.json`)
     .then((r) => (r.ok ? r.json() : {}))
     .then((book) => {
       books[lang] = book;
-      done();
+      const calls = waiting[lang];
+      waiting[lang] = null;
+      for (const f of calls) f();
     })
     .catch(() => {});
 }
