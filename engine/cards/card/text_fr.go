@@ -228,7 +228,7 @@ func frNoun(kind string) frNounPhrase {
 		return p
 	case "planeswalker":
 		return masc("planeswalker", "")
-	case "permanent", "card", "any_permanent":
+	case "permanent", "card":
 		return masc("permanent", "")
 	case "nonland_permanent", "nonland":
 		return masc("permanent non-terrain", "")
