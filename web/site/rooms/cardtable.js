@@ -15,6 +15,7 @@ import { says, nameNode } from "./names.js";
 import {
   actionLabel,
   cardName,
+  colourWord,
   counterWord,
   keywordWord,
   loadCardText,
@@ -461,8 +462,8 @@ export function createCardTable(root, ui) {
       p.attached_to ? tr("attached to {what}", { what: nm.get(p.attached_to) || p.attached_to }) : "",
       p.is_commander ? tr("commander") : "",
       p.skips_next_untap ? tr("skips next untap") : "",
-      p.chosen_color ? tr("colour {c}", { c: p.chosen_color }) : "",
-      p.named_card ? tr("named {name}", { name: p.named_card }) : "",
+      p.chosen_color ? tr("colour {c}", { c: colourWord(p.chosen_color) }) : "",
+      p.named_card ? h("span", {}, ...says("named {name}", { name: cardName(p.named_card) })) : "",
       c.token ? tr("token") : "",
     ].filter(Boolean);
     const kw = [
@@ -489,7 +490,7 @@ export function createCardTable(root, ui) {
           onclick: () => (slot ? toggle(slot.slot, p.id, slot.count || 1) : show(p.id)),
         },
         cardName(c.name, { class: "ct-name", title: (rules.lang && rules.text) || false }),
-        facts.length ? h("span", { class: "ct-facts", text: facts.join(" · ") }) : null,
+        facts.length ? h("span", { class: "ct-facts" }, ...facts.flatMap((f, i) => (i ? [" · ", f] : [f]))) : null,
         kw.length ? h("span", { class: "ct-kw", text: kw.join(", ") }) : null,
         counters(p.counters),
         slot ? h("span", { class: "sr-only" }, " (", ...promptText(slot, (id) => nm.get(id)), ")") : null,

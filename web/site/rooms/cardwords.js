@@ -151,6 +151,11 @@ const COLOURS = {
   G: () => tr("Green"),
 };
 
+/** A colour by its letter ("U") in the page's language; another letter as it is. */
+export function colourWord(c) {
+  return COLOURS[c] ? COLOURS[c]() : String(c);
+}
+
 const en = (text) => h("span", { lang: "en", text });
 
 // after returns what follows prefix in text, or "".
