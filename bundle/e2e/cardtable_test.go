@@ -46,9 +46,10 @@ func hiddenLeak(p *multiplayer.Tab, ids []string) string {
 // click; Bo first has a pasted list refused per line, then by the server,
 // and browses the catalog); a third context watches; no page shows another
 // seat's hand; Bo's reload returns him to his seat; the mulligan prompt
-// opens in the panel; each player's statuses show; the table passes
+// opens in the panel; Tab reaches every control of the table, each with a
+// visible focus mark; each player's statuses show; the table passes
 // axe-core in both themes; Ada concedes with confirmation and all three
-// see the result. Playing a game through to its end is not driven yet.
+// see the result. Whole games are TestCardDuel's and the tests after it.
 func TestCardTable(t *testing.T) {
 	need(t)
 	reg, err := hosting.Games()
@@ -146,6 +147,11 @@ func TestCardTable(t *testing.T) {
 	ada.Axe("a prompt")
 	ada.Shot("prompt")
 	ada.Click(`[data-key="ct-cancel"]`)
+	// Tab from the top of the page reaches every control of the table,
+	// each with a visible focus mark.
+	if missing, unmarked := ada.KeyboardReach("#card-table"); len(missing) > 0 || len(unmarked) > 0 {
+		t.Errorf("Tab never reaches the table's %q, and reaches %q without a visible focus mark", missing, unmarked)
+	}
 	// The table shows the format and the maximum hand size; the stops
 	// editor sets a stop on every turn and keeps the own-turn ones.
 	if got := ada.Text(".ct-players"); !strings.Contains(got, "(maximum 7)") {

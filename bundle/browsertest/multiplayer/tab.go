@@ -2,6 +2,7 @@ package multiplayer
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -254,4 +255,60 @@ func (tb *Tab) Axe(what string) {
 	tb.t.Helper()
 	tb.t.Logf("axe-core on the %s", what)
 	browsertest.Axe(tb.t, tb.P.Ctx)
+}
+
+// controls lists the controls a keyboard must reach inside root: every
+// visible, enabled button, link, field and summary, and every other
+// element in the tab order, each marked data-reach-id so that
+// [Tab.KeyboardReach] can tell it when it has the focus.
+const controls = `((root) => [...document.querySelector(root).querySelectorAll(%q)]
+  .filter((el) => !el.disabled && el.checkVisibility())
+  .map((el, i) => { el.dataset.reachId = String(i); return (el.id ? "#" + el.id : el.tagName.toLowerCase()) + " " + (el.dataset.key || el.textContent.trim().slice(0, 30)); }))(%q)`
+
+// controlSelector is what [controls] looks for.
+const controlSelector = `button, a[href], input, select, textarea, summary, [tabindex]:not([tabindex="-1"])`
+
+// KeyboardReach presses Tab from the top of the page, as a keyboard user
+// would, until the focus comes round again, and reports the controls
+// inside root (a CSS selector) it never reached and those it reached
+// without a visible focus mark (an outline of at least 2 px).
+func (tb *Tab) KeyboardReach(root string) (missing, unmarked []string) {
+	tb.t.Helper()
+	want := Eval[[]string](tb, fmt.Sprintf(controls, controlSelector, root))
+	reached := map[string]bool{}
+	Eval[bool](tb, `(document.activeElement?.blur(), window.scrollTo(0, 0), true)`)
+	limit := 2*Eval[int](tb, fmt.Sprintf(`document.querySelectorAll(%q).length`, controlSelector)) + 10
+	first := ""
+	for range limit {
+		tb.Do(chromedp.KeyEvent("\t"))
+		var at struct {
+			Where, Reach string
+			Marked       bool
+		}
+		raw := Eval[string](tb, fmt.Sprintf(`(() => { const el = document.activeElement, cs = el ? getComputedStyle(el) : null;
+		  return JSON.stringify({ where: el ? el.outerHTML.slice(0, 60) : "", reach: el?.closest(%q) ? (el.dataset.reachId ?? "") : "",
+		    marked: Boolean(cs) && cs.outlineStyle !== "none" && parseFloat(cs.outlineWidth) >= 2 }); })()`, root))
+		if err := json.Unmarshal([]byte(raw), &at); err != nil {
+			tb.t.Fatalf("%s: reading the focus: %v", tb.Label, err)
+		}
+		if at.Where == first {
+			break // round again
+		}
+		if first == "" {
+			first = at.Where
+		}
+		if at.Reach == "" {
+			continue
+		}
+		reached[at.Reach] = true
+		if !at.Marked {
+			unmarked = append(unmarked, at.Where)
+		}
+	}
+	for i, c := range want {
+		if !reached[fmt.Sprint(i)] {
+			missing = append(missing, c)
+		}
+	}
+	return missing, unmarked
 }
