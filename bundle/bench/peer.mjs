@@ -31,10 +31,15 @@
 // 32 choices a new segment and checkpoint — which also advances the save's
 // running checksum by the new entry, scene projection, JSON back). A save builds and
 // stores the envelope, hashing what follows the log (the running checksum
-// covers the log, paid for by the choices that wrote it). A restore
-// verifies the SHA-256 of the whole save, reads the envelope, checks the
-// log's entries (keeping them as bytes, decoded only when a branch or the
-// history asks), decodes the kind state and writes a session record.
+// covers the log, paid for by the choices that wrote it). A restore loads
+// the save just written, which the store remembers (docs/session-store.md,
+// "A save the store remembers"): it compares the record's bytes with the
+// remembered document's instead of hashing and reading the game again,
+// then writes a session record and renders the scene. The cold path, a
+// save the store never saw, is the import and load figure: it verifies the
+// SHA-256 of the whole save, reads the envelope, checks the log's entries
+// (keeping them as bytes, decoded only when a branch or the history asks)
+// and decodes the kind state.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -334,7 +339,7 @@ const md = `The same generated story (${f.nodes} nodes: choices conditioned on v
 | the story itself, gzip -9 (campaign.json / compiled ink JSON) | ${kb(s.storyGzipBytes)} | ${kb(k.storyGzipBytes)} | ${ratio(s.storyGzipBytes, k.storyGzipBytes)} | | |
 | choices per second at a history of ${num(SAVE_AT)} (Storyloom: 100 choices after the import; inkjs: its whole ${num(SAVE_AT)}-choice game) | ${num(s.longChoicesPerSecond)} | ${num(k.longChoicesPerSecond)} | ${ratio(s.longChoicesPerSecond, k.longChoicesPerSecond)} | | |
 
-Storyloom's saved state is its action log (seed plus every choice, so a save replays exactly and survives a content update), so it grows with the game; ink's is a snapshot of variables, visit counts and call stack. Each Storyloom choice also autosaves the session to the record store: it appends the new log entry to the session's log tail (every 32 choices a new segment and a checkpoint of the game), never the whole log, and advances the save checksum over the new entry, so a save hashes only what follows the log; a restore verifies the SHA-256 of the whole save and checks every log entry, but keeps the log as the bytes it read (no entry is decoded until a branch or the history asks), and does not replay it: the save carries the kind state.`;
+Storyloom's saved state is its action log (seed plus every choice, so a save replays exactly and survives a content update), so it grows with the game; ink's is a snapshot of variables, visit counts and call stack. Each Storyloom choice also autosaves the session to the record store: it appends the new log entry to the session's log tail (every 32 choices a new segment and a checkpoint of the game), never the whole log, and advances the save checksum over the new entry, so a save hashes only what follows the log. The restore timed is of the save just written, which the store remembers: it compares the record's bytes with the document it wrote instead of hashing and reading the game again. A save the store never saw (the import and load figure, as after a page reload) is checked whole: the SHA-256 of the whole save and every log entry, kept as the bytes it read (no entry is decoded until a branch or the history asks), and never replayed: the save carries the kind state.`;
 
 writeFileSync(
   opt.out,

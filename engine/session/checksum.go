@@ -162,11 +162,13 @@ func scanEntries(state []byte, i int) (end, count int, ok bool) {
 // the pieces joined by commas and whose bytes after the log are rest,
 // finishing its running checksum; when c has none that fits, it hashes the
 // state whole, once, keeping the running checksum that pass yields for the
-// session's next save and actions. The caller holds the session lock.
-func (s *Store) checksum(c *cached, pieces []logPiece, rest []byte) string {
+// session's next save and actions. It also returns the running checksum
+// of the state's whole log it finished, or nil when it hashed the state
+// whole. The caller holds the session lock.
+func (s *Store) checksum(c *cached, pieces []logPiece, rest []byte) (string, *runningChecksum) {
 	compatible, n := c.rec.ReplayCompatible, c.state.ActionLog.Len()
 	if sum, ok := c.sum.finish(compatible, rest, n); ok {
-		return sum
+		return sum, c.sum
 	}
 	run := newChecksum(compatible)
 	for _, p := range pieces {
@@ -174,7 +176,7 @@ func (s *Store) checksum(c *cached, pieces []logPiece, rest []byte) string {
 	}
 	sum, ok := run.finish(compatible, rest, n)
 	if !ok {
-		return saveChecksum(compatible, appendState(nil, pieces, rest))
+		return saveChecksum(compatible, appendState(nil, pieces, rest)), nil
 	}
 	s.mu.Lock()
 	if cur := s.cache[c.rec.SessionID]; cur != nil && cur.rec.Revision == c.rec.Revision {
@@ -183,5 +185,5 @@ func (s *Store) checksum(c *cached, pieces []logPiece, rest []byte) string {
 		s.cache[c.rec.SessionID] = &nc
 	}
 	s.mu.Unlock()
-	return sum
+	return sum, run
 }

@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 
@@ -125,6 +126,34 @@ func BenchmarkLoadGameAtHistory(b *testing.B) {
 				b.StopTimer()
 				e.store.Forget(ctx, h.SessionID)
 				b.StartTimer()
+			}
+		})
+	}
+}
+
+// BenchmarkLoadGameAtHistoryCold is LoadGame of a save of n actions by a
+// store that never wrote or read it (a page reloaded, another process),
+// from a copy of its bytes, as SQLite or IndexedDB hands one back: the
+// whole save is checked, where BenchmarkLoadGameAtHistory loads a save its
+// store remembers.
+func BenchmarkLoadGameAtHistoryCold(b *testing.B) {
+	for _, n := range growthSizes {
+		b.Run(fmt.Sprintf("actions=%d", n), func(b *testing.B) {
+			e, _, save := gameAt(b, n)
+			rec, _, _ := e.records.GetSave(ctx, save.SaveID)
+			rec.Blob = bytes.Clone(rec.Blob)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				cold := newEnv(b, envOptions{})
+				if err := cold.records.PutSave(ctx, rec); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if _, err := cold.store.LoadGame(ctx, save.SaveID); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

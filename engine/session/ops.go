@@ -354,8 +354,10 @@ func (s *Store) SaveGame(ctx context.Context, sessionID string) (SaveHandle, err
 	if perr != nil {
 		return SaveHandle{}, errorf(op, core.ReasonInvalidState, "%v", perr)
 	}
-	blob := sealEnvelope(stateSize(pieces, rest), func(b []byte) []byte { return appendState(b, pieces, rest) },
-		c.state, kind.Version(), c.rec.ReplayCompatible, s.checksum(c, pieces, rest))
+	sum, run := s.checksum(c, pieces, rest)
+	size := stateSize(pieces, rest)
+	blob := sealEnvelope(size, func(b []byte) []byte { return appendState(b, pieces, rest) },
+		c.state, kind.Version(), c.rec.ReplayCompatible, sum)
 	id := s.ids.NewSaveID()
 	unlockSave := s.saveLocks.lock(id)
 	defer unlockSave()
@@ -366,6 +368,25 @@ func (s *Store) SaveGame(ctx context.Context, sessionID string) (SaveHandle, err
 	}
 	if perr := s.records.PutSave(ctx, rec); perr != nil {
 		return SaveHandle{}, storageError(op, perr)
+	}
+	if run != nil {
+		// The state is the blob's last member: sealEnvelope closes the
+		// document straight after it.
+		at := *run
+		at.logEnd = size - len(rest)
+		s.verified.add(&verifiedSave{
+			blob: blob,
+			env: SaveEnvelope{
+				SaveFormatVersion: SaveFormatVersion, SerializationVersion: SerializationVersion,
+				EngineVersion: EngineVersion, KindID: c.state.KindID, KindVersion: kind.Version(),
+				CampaignID: c.state.CampaignID, CampaignVersion: c.state.CampaignVersion,
+				ReplayCompatible: c.rec.ReplayCompatible, Checksum: sum,
+				State: blob[len(blob)-1-size : len(blob)-1 : len(blob)-1],
+			},
+			state: c.state,
+			sum:   &at,
+			once:  true,
+		})
 	}
 	return SaveHandle{SaveID: id, SavedAt: rec.SavedAt, SavedAtSeq: rec.SavedAtSeq}, nil
 }
@@ -386,12 +407,7 @@ func (s *Store) LoadGame(ctx context.Context, saveID string) (SessionHandle, err
 	if !ok {
 		return SessionHandle{}, errorf(op, core.ReasonUnknownSave, "unknown save %q", saveID)
 	}
-	env, sum, oerr := openEnvelope(rec.Blob)
-	if oerr != nil {
-		oerr.Op = op
-		return SessionHandle{}, oerr
-	}
-	st, compatible, serialized, err := resolveEnvelope(op, s.engine, env)
+	env, st, compatible, serialized, sum, err := s.openSave(op, rec.Blob)
 	if err != nil {
 		return SessionHandle{}, err
 	}

@@ -150,7 +150,10 @@ func appendState(b []byte, pieces []logPiece, rest []byte) []byte {
 
 // stateSize is len(appendState(nil, pieces, rest)).
 func stateSize(pieces []logPiece, rest []byte) int {
-	n := len(logStart) + len(rest) + len(pieces)
+	n := len(logStart) + len(rest)
+	if len(pieces) > 0 {
+		n += len(pieces) - 1 // the commas between them
+	}
 	for _, p := range pieces {
 		n += len(p.b)
 	}
@@ -215,8 +218,10 @@ func (s *Store) restore(op string, rec SessionRecord) (*core.GameState, *running
 // one prev holds (prev is nil for a new session), where added is the
 // canonical bytes of the entries st added to prev's log (all of st's for
 // a new session), comma separated, and sum the running checksum of st's
-// whole log, for a session of sum's replay compatibility.
-func (s *Store) nextLog(prev *cached, st *core.GameState, added []byte, sum *runningChecksum) (*SessionLog, error) {
+// whole log, for a session of sum's replay compatibility. rest, when not
+// nil, is st's canonical serialization from the ']' closing its log on
+// (a loaded save's), which a checkpoint then takes instead of encoding st.
+func (s *Store) nextLog(prev *cached, st *core.GameState, added []byte, sum *runningChecksum, rest []byte) (*SessionLog, error) {
 	from, n := 0, st.ActionLog.Len()
 	if prev != nil {
 		from = prev.state.ActionLog.Len()
@@ -232,7 +237,7 @@ func (s *Store) nextLog(prev *cached, st *core.GameState, added []byte, sum *run
 			}
 			return &next, nil
 		}
-		return s.checkpoint(pl.Segments, joinEntries(pl.Tail, added), pl.TailCount+n-from, st, sum)
+		return s.checkpoint(pl.Segments, joinEntries(pl.Tail, added), pl.TailCount+n-from, st, sum, rest)
 	}
 	// No segmented log to extend: the whole log becomes the first segment.
 	if prev != nil && prev.rec.Blob != nil {
@@ -244,16 +249,24 @@ func (s *Store) nextLog(prev *cached, st *core.GameState, added []byte, sum *run
 			added = joinEntries(pieces[0].b, added)
 		}
 	}
-	return s.checkpoint(nil, added, n, st, sum)
+	return s.checkpoint(nil, added, n, st, sum, rest)
 }
 
 // checkpoint returns the log of the closed segments with one more of
 // count entries (none when count is 0) and a checkpoint of st, whose
-// whole log's running checksum is sum.
-func (s *Store) checkpoint(closed []Segment, entries []byte, count int, st *core.GameState, sum *runningChecksum) (*SessionLog, error) {
-	head, err := s.head(st)
-	if err != nil {
-		return nil, err
+// whole log's running checksum is sum. rest, when not nil, is st's
+// canonical serialization from the ']' closing its log on: a canonical
+// state's log comes first, so the checkpoint is the log's opening and
+// rest, as a restore splices it back (restore).
+func (s *Store) checkpoint(closed []Segment, entries []byte, count int, st *core.GameState, sum *runningChecksum, rest []byte) (*SessionLog, error) {
+	var head []byte
+	if rest != nil {
+		head = append(append(make([]byte, 0, len(logStart)+len(rest)), logStart...), rest...)
+	} else {
+		var err error
+		if head, err = s.head(st); err != nil {
+			return nil, err
+		}
 	}
 	l := &SessionLog{Checkpoint: head, TailSum: sum.digest()}
 	at := 0

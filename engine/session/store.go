@@ -73,6 +73,9 @@ type Store struct {
 
 	mu    sync.Mutex // guards cache
 	cache map[string]*cached
+
+	// verified holds the last few saves this store wrote or checked.
+	verified verifiedSaves
 }
 
 // cached is a session's last committed record, its decoded state and the
@@ -281,7 +284,7 @@ func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *co
 	if from > n {
 		return nil, errorf(op, core.ReasonInvalidState, "the new log of %d entries does not extend the stored one of %d", n, from)
 	}
-	var added []byte
+	var added, rest []byte
 	switch {
 	case prev != nil:
 		added = st.ActionLog.AppendEntries(nil, from, n)
@@ -293,8 +296,8 @@ func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *co
 		} else if bytes.HasPrefix(serialized, []byte(logStart)) {
 			end, count, ok = scanEntries(serialized, len(logStart))
 		}
-		if ok && count == n && end <= len(serialized) && serialized[end] == ']' {
-			added = serialized[len(logStart):end:end]
+		if ok && count == n && end < len(serialized) && serialized[end] == ']' {
+			added, rest = serialized[len(logStart):end:end], serialized[end:]
 			break
 		}
 		fallthrough
@@ -326,7 +329,7 @@ func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *co
 		}
 		sum = sum.extend(added, n-sum.entries)
 	}
-	log, err := s.nextLog(prev, st, added, sum)
+	log, err := s.nextLog(prev, st, added, sum, rest)
 	if err != nil {
 		return nil, errorf(op, core.ReasonInvalidState, "%v", err)
 	}
