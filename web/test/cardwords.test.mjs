@@ -58,6 +58,9 @@ globalThis.document = {
 globalThis.window = { dispatchEvent() {} };
 globalThis.Event = class {};
 
+if (!process.env.STORYLOOM_CARDTEXT) {
+  throw new Error("STORYLOOM_CARDTEXT names no phrasebook: run this suite with go test ./web");
+}
 const book = JSON.parse(readFileSync(process.env.STORYLOOM_CARDTEXT, "utf8"));
 globalThis.fetch = async () => ({ ok: true, json: async () => book });
 
