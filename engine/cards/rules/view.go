@@ -237,15 +237,16 @@ func (g *Game) cardViews(cards []Card) []CardView {
 func (g *Game) permView(p *Perm, sts []staticSrc) PermanentView {
 	c := g.charsWith(p, sts)
 	id := g.pid(p.N)
-	cv := g.cardView(id, c.def, p.Tok != nil)
+	cv := g.cardView(id, c.def, p.Tok != nil) // printed, with its encoding when a catalog card's
 	if is(c.def, "creature") {
+		pw, tg := cv.Power, cv.Toughness
 		cv.Power, cv.Toughness = strconv.Itoa(c.power), strconv.Itoa(c.tough)
+		if cv.Power != pw || cv.Toughness != tg {
+			cv.enc = nil
+		}
 	}
 	if !c.kw.named(cv.Keywords) {
 		cv.Keywords = c.kw.words(false)
-		cv.enc = nil
-	}
-	if pv := g.cards.views[c.def.ID]; pv == nil || cv.Power != pv.Power || cv.Toughness != pv.Toughness {
 		cv.enc = nil
 	}
 	v := PermanentView{ID: id, Controller: rooms.PlayerID(c.ctrl), Owner: rooms.PlayerID(p.Owner), Card: cv,
