@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Decode decodes the JSON document data into v, refusing unknown fields,
@@ -20,16 +21,50 @@ import (
 // so that a document either decodes whole, exactly as written, or is
 // refused.
 func Decode(data []byte, v any) error {
+	_, err := decode(data, v, nil)
+	return err
+}
+
+// A Decoder decodes as Decode does, and keeps the field tables of the
+// struct types it has met for the documents it decodes next, which Decode
+// builds again for every document: a host that decodes many small
+// documents of a few types (the browser bridge's arguments) keeps one.
+// Its zero value is ready to use, and it is safe for concurrent use.
+type Decoder struct {
+	mu     sync.Mutex
+	tables []table // never changed once published: only replaced by a longer list
+}
+
+// Decode decodes data into v exactly as the package's Decode does.
+func (d *Decoder) Decode(data []byte, v any) error {
+	d.mu.Lock()
+	known := d.tables[:len(d.tables):len(d.tables)] // an append copies
+	d.mu.Unlock()
+	tables, err := decode(data, v, known)
+	if len(tables) > len(known) {
+		d.mu.Lock()
+		if len(tables) > len(d.tables) {
+			d.tables = tables
+		}
+		d.mu.Unlock()
+	}
+	return err
+}
+
+// decode is Decode starting from the field tables already known, and
+// returns them with those the walk built.
+func decode(data []byte, v any, tables []table) ([]table, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return err
+		return tables, err
 	}
 	if dec.More() {
-		return fmt.Errorf("trailing data after JSON value")
+		return tables, fmt.Errorf("trailing data after JSON value")
 	}
-	w := keyWalker{data: data, path: make([]step, 0, 8)}
-	return w.value(reflect.TypeOf(v))
+	w := keyWalker{data: data, path: make([]step, 0, 8), tables: tables}
+	err := w.value(reflect.TypeOf(v))
+	return w.tables, err
 }
 
 // keyWalker reads a document that has already decoded into its Go type (so

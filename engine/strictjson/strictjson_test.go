@@ -49,15 +49,27 @@ func TestDecode(t *testing.T) {
 		{name: "key in a nested list", in: `{"grid": [[], [{"start": "s"}, {"START": "t"}]]}`, err: `at grid[1][1].START`},
 		{name: "untagged field in another case", in: `{"plain": 3}`, err: `did you mean "Plain"?`},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var d doc
-			err := Decode([]byte(tc.in), &d)
-			switch {
-			case tc.err == "" && err != nil:
-				t.Fatalf("refused: %v", err)
-			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
-				t.Fatalf("err = %v, want one containing %q", err, tc.err)
+	// A Decoder kept across documents, read in turn and side by side,
+	// decodes each as Decode does.
+	var shared Decoder
+	decoders := []struct {
+		name   string
+		decode func([]byte, any) error
+	}{{"Decode", Decode}, {"a Decoder", shared.Decode}, {"the Decoder again", shared.Decode}}
+	for _, dc := range decoders {
+		t.Run(dc.name, func(t *testing.T) {
+			for _, tc := range tests {
+				t.Run(tc.name, func(t *testing.T) {
+					t.Parallel()
+					var d doc
+					err := dc.decode([]byte(tc.in), &d)
+					switch {
+					case tc.err == "" && err != nil:
+						t.Fatalf("refused: %v", err)
+					case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+						t.Fatalf("err = %v, want one containing %q", err, tc.err)
+					}
+				})
 			}
 		})
 	}

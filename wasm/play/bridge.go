@@ -324,12 +324,16 @@ func (b *jsBridge) resolve(resolve safejs.Value, out []byte) {
 	_, _ = resolve.Invoke(v)
 }
 
+// args decodes every call's argument, keeping the field tables of the
+// argument types between calls.
+var args strictjson.Decoder
+
 // decode reads a method's argument into v, strictly.
 func decode(arg json.RawMessage, v any) error {
 	if string(arg) == "null" {
 		return nil
 	}
-	if err := strictjson.Decode(arg, v); err != nil {
+	if err := args.Decode(arg, v); err != nil {
 		return failf(core.ReasonMalformedInput, "bad argument: %v", err)
 	}
 	return nil
