@@ -123,10 +123,14 @@ type table struct {
 	room  string                     // the room the lobby frames last named
 	over  bool                       // a game view carried a result
 	col   *collector                 // when set, keeps the frames showing new fields
+	scan  func([]rooms.Outbound)     // when set, sees every batch of frames
 }
 
 func (tb *table) feed(out []rooms.Outbound, _ rooms.Changes) {
 	tb.t.Helper()
+	if tb.scan != nil {
+		tb.scan(out)
+	}
 	for _, o := range out {
 		tb.sent++
 		if tb.col != nil {
