@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -220,4 +223,47 @@ func TestRoomsDirectoryPages(t *testing.T) {
 	// A seat taken on the page shown is seen there.
 	postRooms(t, base, "", fmt.Sprintf(`{"type":"join_room","room_id":%q}`, multiplayer.Eval[string](p, `window.storyloomRooms.lobby.directory[0].room_id`)))
 	p.WaitFor(rows+`[0].textContent.includes("2 of 3 seated")`, 10*time.Second)
+}
+
+// TestRoomsLostLongPoll puts a lossy middlebox between the page and a
+// server without WebSockets: it swallows the page's first long-poll, which
+// then never gets an answer, as a proxy that drops a held request or a
+// network that sleeps would. The page must take the poll for lost once it
+// is overdue, ask again, and so still show a room that opens meanwhile.
+func TestRoomsLostLongPoll(t *testing.T) {
+	need(t)
+	base, _ := roomServer(t, false)
+	target, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forward := httputil.NewSingleHostReverseProxy(target)
+	swallowed := make(chan struct{})
+	var once sync.Once
+	lossy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/rooms/view" && r.URL.Query().Get("wait") != "" {
+			lost := false
+			once.Do(func() { lost = true })
+			if lost {
+				close(swallowed)
+				<-r.Context().Done() // no answer, ever: the page gives up on it
+				return
+			}
+		}
+		forward.ServeHTTP(w, r)
+	}))
+	t.Cleanup(lossy.Close)
+
+	p := multiplayer.NewTab(t, suite.b, "solo", lossy.URL+"/", multiplayer.WebSocketRefused...)
+	p.OpenRooms("rooms/")
+	p.Connected("http")
+	select {
+	case <-swallowed:
+	case <-time.After(time.Minute):
+		t.Fatal("the page never long-polled")
+	}
+	postRooms(t, base, "", `{"type":"create_room","config":{"seats":3,"game_setup":"cheat","name":"Opened meanwhile"}}`)
+	// The lost poll is overdue 30 s after it was sent (its 20 s wait and a
+	// 10 s grace); the next one brings the room at once.
+	p.WaitFor(`document.getElementById("directory").textContent.includes("Opened meanwhile")`, 50*time.Second)
 }

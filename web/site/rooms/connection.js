@@ -20,6 +20,10 @@ const TOKEN_KEY = "storyloom-rooms-session";
 const HTTP_ONLY_KEY = "storyloom-rooms-http-only";
 const MAX_BACKOFF = 30000;
 const POLL_WAIT = 20000;
+// POLL_GRACE is how long past POLL_WAIT a long-poll's answer may be late
+// before the page takes it for lost on the way (a proxy or a sleeping
+// network dropped it) and asks again.
+const POLL_GRACE = 10000;
 
 function storage() {
   try {
@@ -381,6 +385,7 @@ export class Connection {
     while (gen === this.generation && !this.stopped) {
       const abort = new AbortController();
       this.pollAbort = abort;
+      const overdue = setTimeout(() => abort.abort(), POLL_WAIT + POLL_GRACE);
       let reply = null;
       try {
         reply = await this.request(`view?after=${this.lastSeq}&wait=${POLL_WAIT}`, {
@@ -389,6 +394,8 @@ export class Connection {
         });
       } catch {
         reply = null;
+      } finally {
+        clearTimeout(overdue);
       }
       if (gen !== this.generation) return;
       if (reply && (reply.res.status === 404 || reply.res.status === 401)) {
