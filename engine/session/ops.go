@@ -372,9 +372,7 @@ func (s *Store) SaveGame(ctx context.Context, sessionID string) (SaveHandle, err
 	if run != nil {
 		// The state is the blob's last member: sealEnvelope closes the
 		// document straight after it.
-		at := *run
-		at.logEnd = size - len(rest)
-		s.verified.add(&verifiedSave{
+		v := &verifiedSave{
 			blob: blob,
 			env: SaveEnvelope{
 				SaveFormatVersion: SaveFormatVersion, SerializationVersion: SerializationVersion,
@@ -384,9 +382,11 @@ func (s *Store) SaveGame(ctx context.Context, sessionID string) (SaveHandle, err
 				State: blob[len(blob)-1-size : len(blob)-1 : len(blob)-1],
 			},
 			state: c.state,
-			sum:   &at,
+			sum:   *run,
 			once:  true,
-		})
+		}
+		v.sum.logEnd = size - len(rest)
+		s.verified.add(v)
 	}
 	return SaveHandle{SaveID: id, SavedAt: rec.SavedAt, SavedAtSeq: rec.SavedAtSeq}, nil
 }

@@ -39,7 +39,7 @@ type verifiedSave struct {
 	// and kind version.
 	state *core.GameState
 	// sum is the running checksum of env.State's log, with its logEnd.
-	sum *runningChecksum
+	sum runningChecksum
 	// once is set on a save's own state (SaveGame), which is handed out
 	// to one load and then forgotten: its log's entries are held in memory
 	// and the saving session may go on appending to them, so a second
@@ -85,7 +85,7 @@ func (vs *verifiedSaves) find(blob []byte) *verifiedSave {
 // its log when verifying computed one.
 func (s *Store) openSave(op string, blob []byte) (env SaveEnvelope, st *core.GameState, compatible bool, serialized []byte, sum *runningChecksum, err *Error) {
 	if v := s.verified.find(blob); v != nil && s.loadsAsMade(v.env) {
-		return v.env, v.state, v.env.ReplayCompatible, v.env.State, v.sum, nil
+		return v.env, v.state, v.env.ReplayCompatible, v.env.State, &v.sum, nil
 	}
 	env, sum, err = openEnvelope(blob)
 	if err != nil {
@@ -97,7 +97,7 @@ func (s *Store) openSave(op string, blob []byte) (env SaveEnvelope, st *core.Gam
 		return SaveEnvelope{}, nil, false, nil, nil, err
 	}
 	if serialized != nil && sum != nil && sum.logEnd > 0 {
-		s.verified.add(&verifiedSave{blob: blob, env: env, state: st, sum: sum})
+		s.verified.add(&verifiedSave{blob: blob, env: env, state: st, sum: *sum})
 	}
 	return env, st, compatible, serialized, sum, nil
 }
