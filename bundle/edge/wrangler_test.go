@@ -58,6 +58,9 @@ func TestMain(m *testing.M) {
 		}
 		running.w.stop()
 	}
+	if migrated.dir != "" {
+		os.RemoveAll(migrated.dir)
+	}
 	closeBrowser()
 	os.Exit(code)
 }
@@ -149,16 +152,46 @@ func startWrangler() (*wrangler, error) {
 	return openWrangler(persist, st)
 }
 
-// openWrangler applies the migrations to the local state in persist and
-// starts wrangler dev over it, serving st, with vars ("KEY:VALUE") as
-// Worker variables.
+// migrated is local state with the D1 migrations applied and nothing
+// else, made once for the package: every dev server starts from a copy of
+// it, so that each fork does not start workerd once more to apply them.
+var migrated struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// migratedState returns migrated's directory, making it on first use.
+func migratedState() (string, error) {
+	migrated.once.Do(func() {
+		dir, err := os.MkdirTemp("", "storyloom-d1-migrated-")
+		if err != nil {
+			migrated.err = err
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), migrateLimit)
+		defer cancel()
+		if out, err := npx(ctx, "d1", "migrations", "apply", "DB", "--local", "--persist-to", dir).CombinedOutput(); err != nil {
+			os.RemoveAll(dir)
+			migrated.err = fmt.Errorf("wrangler d1 migrations apply: %v\n%s", err, out)
+			return
+		}
+		migrated.dir = dir
+	})
+	return migrated.dir, migrated.err
+}
+
+// openWrangler starts wrangler dev over a copy of the migrated local state
+// in persist, serving st, with vars ("KEY:VALUE") as Worker variables.
 func openWrangler(persist string, st *site.Result, vars ...string) (*wrangler, error) {
 	w := &wrangler{persist: persist, site: st, vars: vars}
-	ctx, cancel := context.WithTimeout(context.Background(), migrateLimit)
-	defer cancel()
-	if out, err := npx(ctx, "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist).CombinedOutput(); err != nil {
+	template, err := migratedState()
+	if err == nil {
+		err = os.CopyFS(persist, os.DirFS(template))
+	}
+	if err != nil {
 		os.RemoveAll(persist)
-		return nil, fmt.Errorf("wrangler d1 migrations apply: %v\n%s", err, out)
+		return nil, err
 	}
 	if err := w.launch(); err != nil {
 		os.RemoveAll(persist)
