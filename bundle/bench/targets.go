@@ -260,7 +260,10 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play, car
 		add("10", "story play in WASM: more choices per second than inkjs", fmt.Sprintf("%.0f against %.0f choices/s: %.2f×", sl["choicesPerSecond"], ink["choicesPerSecond"], r), yes(r > 1))
 		after := fmt.Sprintf("%.0f", sl["choices"])
 		add("10", "state save after "+after+" choices at least as fast as inkjs", fmt.Sprintf("%s against %s: %.2f×", ms(sl["saveMs"]), ms(ink["saveMs"]), sl["saveMs"]/ink["saveMs"]), yes(sl["saveMs"] <= ink["saveMs"]))
-		add("10", "state restore after "+after+" choices at least as fast as inkjs", fmt.Sprintf("%s against %s: %.2f×", ms(sl["restoreMs"]), ms(ink["restoreMs"]), sl["restoreMs"]/ink["restoreMs"]), yes(sl["restoreMs"] <= ink["restoreMs"]))
+		// Judged from the saved text, as LoadJson starts: a save the store
+		// never saw (importSave + loadGame). The load of a save the store
+		// just wrote and remembers is shown beside it.
+		add("10", "state restore after "+after+" choices at least as fast as inkjs", fmt.Sprintf("%s against %s: %.2f× (from the saved text; a save the store remembers: %s)", ms(sl["importMs"]), ms(ink["restoreMs"]), sl["importMs"]/ink["restoreMs"], ms(sl["restoreMs"])), yes(sl["importMs"] <= ink["restoreMs"]))
 	} else {
 		missing("10", "story play against inkjs", "bundle/bench/peer.mjs")
 	}
