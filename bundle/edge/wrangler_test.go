@@ -133,8 +133,8 @@ func npx(ctx context.Context, args ...string) *exec.Cmd {
 func startWrangler() (*wrangler, error) {
 	bin := filepath.Join(repoRoot, "node_modules", ".bin", "wrangler")
 	if _, err := os.Stat(bin); err != nil {
-		return nil, fmt.Errorf("the edge worker tests need wrangler from npm (%s): run `make deps` "+
-			"(or `sh scripts/setup-node.sh`), or set %s=1 to skip them", bin, skipEnv)
+		return nil, fmt.Errorf("the edge worker tests need wrangler from npm (%v): run `make deps` "+
+			"(or `sh scripts/setup-node.sh`), or set %s=1 to skip them", err, skipEnv)
 	}
 	persist, err := os.MkdirTemp("", "storyloom-d1-")
 	if err != nil {

@@ -85,6 +85,9 @@ type CardView struct {
 		Accepted   bool   `json:"accepted"`
 	} `json:"action_ack"`
 	ActionRejected bool `json:"action_rejected"`
+	// Revealed are the cards a choice the seat owes shows it (the top of
+	// a library for a scry).
+	Revealed []CardFace `json:"revealed"`
 }
 
 // CardFace is a card as the views show it.
@@ -432,14 +435,15 @@ const duelDeck = `# Tidehall control
 
 // duelGoals are what [PlayCardDuel] must see happen through the pages.
 type duelGoals struct {
-	Mulligan, Payment, ChangedPayment, Target, Counter, Block, Choice, Attack bool
+	Mulligan, Payment, ChangedPayment, Target, Counter, Block, Choice, Revealed, Attack bool
 }
 
 func (g duelGoals) missing() []string {
 	var out []string
 	for name, ok := range map[string]bool{"a mulligan with a card bottomed": g.Mulligan, "a mana payment": g.Payment,
 		"a changed mana payment": g.ChangedPayment, "a targeted spell": g.Target, "a counterspell on the stack": g.Counter,
-		"a block": g.Block, "a mid-resolution choice": g.Choice, "an attack": g.Attack} {
+		"a block": g.Block, "a mid-resolution choice": g.Choice, "an attack": g.Attack,
+		"revealed cards shown only while their choice is owed": g.Revealed} {
 		if !ok {
 			out = append(out, name)
 		}
@@ -504,7 +508,8 @@ func hasPayment(a rooms.Action) bool {
 // the page suggests), aims Ember Lash at Bo's creature by clicking it on
 // the board, counters one of Bo's spells with Unravel while it is on the
 // stack, blocks one attack and answers Tidehall Apprentice's scry as it
-// resolves; Bo attacks with everything by the keyboard and never blocks,
+// resolves (the cards it reveals shown on her page only while the choice
+// is owed, never on another page: [revealedWhileOwed]); Bo attacks with everything by the keyboard and never blocks,
 // so Bo wins. Mid-game Bo reloads and is back in his seat; after every
 // move no page shows a card in another seat's hand ([noLeak]; the
 // spectator's none at all); Ada's live region says the steps, whose
@@ -537,6 +542,9 @@ func PlayCardDuel(t *testing.T, b *browsertest.Browser, o CardOptions) {
 			return Move{Action: a, Answers: ans, Keyboard: true, Done: func() { g.Mulligan = len(ans["bottom"]) > 0 }}, true
 		}
 		if m, ok := commonMove(v, false, &g); ok {
+			if m.Action.Type == "player_choice" && len(v.Revealed) > 0 {
+				revealedWhileOwed(t, &m, v.Revealed, ada, []*Tab{bo, cy}, &g)
+			}
 			return m, true
 		}
 		if a, ok := v.first("declare_blockers"); ok {
@@ -841,4 +849,35 @@ func hasPrompt(a rooms.Action, kind string) bool {
 		}
 	}
 	return false
+}
+
+// revealedWhileOwed makes move m, a choice that reveals cards to the
+// chooser's tab, check that the chooser's page shows those cards while the
+// choice is owed, and that no other page does; and, once the host has
+// accepted the answer, that the chooser's page no longer shows them.
+func revealedWhileOwed(t *testing.T, m *Move, revealed []CardFace, chooser *Tab, others []*Tab, g *duelGoals) {
+	ids := make([]string, len(revealed))
+	for i, c := range revealed {
+		ids[i] = c.ID
+	}
+	list, _ := json.Marshal(ids)
+	before, done := m.Before, m.Done
+	m.Before = func() {
+		if before != nil {
+			before()
+		}
+		chooser.WaitFor(fmt.Sprintf(`%s.every((id) => document.querySelector('#main [data-revealed="' + id + '"]') !== null)`, list), settleLimit)
+		for _, o := range others {
+			if id := o.hiddenOnPage(ids); id != "" {
+				t.Errorf("%s's page shows %s, revealed only to %s", o.Label, id, chooser.Label)
+			}
+		}
+	}
+	m.Done = func() {
+		if done != nil {
+			done()
+		}
+		chooser.WaitFor(fmt.Sprintf(`!%s.some((id) => document.getElementById("main").outerHTML.includes('"' + id + '"'))`, list), settleLimit)
+		g.Revealed = true
+	}
 }
