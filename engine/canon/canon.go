@@ -105,16 +105,17 @@ func (p *parser) errorf(format string, args ...any) error {
 	return fmt.Errorf("canon: offset %d: %s", p.pos, fmt.Sprintf(format, args...))
 }
 
-func (p *parser) skipSpace() {
-	for p.pos < len(p.data) {
-		switch p.data[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
+// SkipSpace returns the index of the first byte of data at or after i that
+// is not JSON white space (space, tab, line feed, carriage return): the one
+// white-space rule of every hand-written JSON reader in the engine.
+func SkipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
 	}
+	return i
 }
+
+func (p *parser) skipSpace() { p.pos = SkipSpace(p.data, p.pos) }
 
 func (p *parser) value(depth int) error {
 	if p.pos >= len(p.data) {

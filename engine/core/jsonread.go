@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/storyloom/storyloom/engine/canon"
 )
 
 // reader is a small strict JSON reader for the two documents the engine
@@ -23,16 +25,7 @@ func (r *reader) errorf(format string, args ...any) error {
 	return fmt.Errorf("offset %d: %s", r.i, fmt.Sprintf(format, args...))
 }
 
-func (r *reader) ws() {
-	for r.i < len(r.b) {
-		switch r.b[r.i] {
-		case ' ', '\t', '\n', '\r':
-			r.i++
-		default:
-			return
-		}
-	}
-}
+func (r *reader) ws() { r.i = canon.SkipSpace(r.b, r.i) }
 
 // peek returns the next non-space byte, or 0 at the end.
 func (r *reader) peek() byte {

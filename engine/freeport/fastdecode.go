@@ -41,16 +41,7 @@ type fastParser struct {
 	pos  int
 }
 
-func (p *fastParser) space() {
-	for p.pos < len(p.data) {
-		switch p.data[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
-	}
-}
+func (p *fastParser) space() { p.pos = canon.SkipSpace(p.data, p.pos) }
 
 func (p *fastParser) next(c byte) bool {
 	p.space()

@@ -1,6 +1,10 @@
 package session
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/storyloom/storyloom/engine/canon"
+)
 
 // members walks the members of the JSON object data without decoding their
 // values, calling fn with each key (its raw bytes between the quotes) and
@@ -12,11 +16,11 @@ func members(data []byte, fn func(key, value []byte)) error {
 
 // memberSpans is members, giving each value as its span data[start:end].
 func memberSpans(data []byte, fn func(key []byte, start, end int)) error {
-	i := skipSpace(data, 0)
+	i := canon.SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return fmt.Errorf("not an object")
 	}
-	i = skipSpace(data, i+1)
+	i = canon.SkipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
 		return trailing(data, i+1)
 	}
@@ -29,19 +33,19 @@ func memberSpans(data []byte, fn func(key []byte, start, end int)) error {
 			return err
 		}
 		key := data[i+1 : end-1]
-		i = skipSpace(data, end)
+		i = canon.SkipSpace(data, end)
 		if i >= len(data) || data[i] != ':' {
 			return fmt.Errorf("expected ':' at %d", i)
 		}
-		i = skipSpace(data, i+1)
+		i = canon.SkipSpace(data, i+1)
 		vend, err := skipValue(data, i)
 		if err != nil {
 			return err
 		}
 		fn(key, i, vend)
-		i = skipSpace(data, vend)
+		i = canon.SkipSpace(data, vend)
 		if i < len(data) && data[i] == ',' {
-			i = skipSpace(data, i+1)
+			i = canon.SkipSpace(data, i+1)
 			continue
 		}
 		if i < len(data) && data[i] == '}' {
@@ -52,17 +56,10 @@ func memberSpans(data []byte, fn func(key []byte, start, end int)) error {
 }
 
 func trailing(data []byte, i int) error {
-	if skipSpace(data, i) != len(data) {
+	if canon.SkipSpace(data, i) != len(data) {
 		return fmt.Errorf("trailing data")
 	}
 	return nil
-}
-
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	return i
 }
 
 // skipString returns the index just past the string starting at data[i].

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/storyloom/storyloom/engine/canon"
 )
 
 // Decode decodes the JSON document data into v, refusing unknown fields,
@@ -178,16 +180,7 @@ func (w *keyWalker) key() []byte {
 }
 
 // space skips white space.
-func (w *keyWalker) space() {
-	for w.pos < len(w.data) {
-		switch w.data[w.pos] {
-		case ' ', '\t', '\n', '\r':
-			w.pos++
-		default:
-			return
-		}
-	}
-}
+func (w *keyWalker) space() { w.pos = canon.SkipSpace(w.data, w.pos) }
 
 // skipString skips a string, its quotes included.
 func (w *keyWalker) skipString() {
