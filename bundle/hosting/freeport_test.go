@@ -75,71 +75,19 @@ func (e *fpEnv) restart() {
 	e.start()
 }
 
-// TestFreeportThreePlayersTrade: three players enrol over HTTP with
-// host-issued tokens, trade, and watch the Standing change; no response
-// carries an Owner ID, and the Owner comes from the token, never the
-// payload.
+// TestFreeportThreePlayersTrade plays the trade scenario
+// (freeportclient.ThreePlayerTrade) over HTTP on a fresh endpoint, where
+// the three are the whole Standing; no response carries an Owner ID or a
+// token.
 func TestFreeportThreePlayersTrade(t *testing.T) {
 	e := newFPEnv(t, &MemStore{}, 0)
-	toks := map[string]string{}
-	ids := map[string]string{}
-	var all [][]byte
-	for _, n := range []string{"ann", "ben", "cat"} {
-		toks[n] = e.Token()
-		res := e.Must(toks[n], `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)
-		ids[n] = res["playerId"].(string)
+	tr := e.ThreePlayerTrade()
+	if len(tr.Before) != 3 {
+		t.Fatalf("standing lists %d players", len(tr.Before))
 	}
-	standing := func() map[string]float64 {
-		_, b := e.Post(toks["cat"], `{"protocolVersion":2,"action":"readStanding"}`)
-		all = append(all, b)
-		var env struct {
-			Result struct {
-				Players []struct {
-					PlayerID string  `json:"playerId"`
-					Wealth   float64 `json:"wealth"`
-				} `json:"players"`
-			} `json:"result"`
-		}
-		_ = json.Unmarshal(b, &env)
-		w := map[string]float64{}
-		for _, p := range env.Result.Players {
-			w[p.PlayerID] = p.Wealth
-		}
-		return w
-	}
-	before := standing()
-	if len(before) != 3 {
-		t.Fatalf("standing lists %d players", len(before))
-	}
-	// ann pays ben 50 credits; ben sells cat 5 salt for 10 credits.
-	e.Must(toks["ann"], fmt.Sprintf(`{"protocolVersion":2,"action":"transfer","commandId":"pay","toPlayerId":%q,"assetId":"credits","quantity":50}`, ids["ben"]))
-	x := e.Must(toks["ben"], fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"offer","counterpartyPlayerId":%q,"offered":[{"assetId":"salt","quantity":5}],"requested":[{"assetId":"credits","quantity":10}]}`, ids["cat"]))
-	settled := e.Must(toks["cat"], fmt.Sprintf(`{"protocolVersion":2,"action":"respondToExchange","commandId":"yes","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"decision":"approve"}`,
-		x["exchangeId"], x["exchangeVersion"], x["termsHash"]))
-	if settled["status"] != "settled" && settled["status"] != "unfunded" {
-		t.Fatalf("status %v", settled["status"])
-	}
-	after := standing()
-	if after[ids["ann"]] >= before[ids["ann"]] || after[ids["ben"]] <= before[ids["ben"]] {
-		t.Fatalf("the standing did not move: %v → %v", before, after)
-	}
-	// The payload cannot choose the actor.
-	status, b := e.Post(toks["cat"], fmt.Sprintf(`{"protocolVersion":2,"action":"readInventory","playerId":%q}`, ids["ann"]))
-	if freeportclient.CodeOf(b) != freeport.CodeMalformedRequest || status != http.StatusOK {
-		t.Fatalf("an actor field was not refused: %d %s", status, b)
-	}
-	// No token, a forged token: authentication_required with 401.
-	for _, tok := range []string{"", "0123456789abcdef0123456789abcdef.00", "owner-ann"} {
-		status, b := e.Post(tok, `{"protocolVersion":2,"action":"readInventory"}`)
-		if status != http.StatusUnauthorized || freeportclient.CodeOf(b) != freeport.CodeAuthenticationRequired {
-			t.Fatalf("token %q: %d %s", tok, status, b)
-		}
-	}
-	for n, tok := range toks {
-		_, b := e.Post(tok, `{"protocolVersion":2,"action":"readStatement","limit":50}`)
-		all = append(all, b)
+	for n, tok := range tr.Tokens {
 		owner := e.f.Owner(tok)
-		for _, r := range all {
+		for _, r := range tr.Responses {
 			if bytes.Contains(r, []byte(owner)) || bytes.Contains(r, []byte(strings.TrimPrefix(owner, "o:"))) || bytes.Contains(r, []byte(tok)) {
 				t.Fatalf("a response exposes %s's Owner ID or token: %s", n, r)
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"sync"
 
 	"github.com/storyloom/storyloom/engine/freeport"
@@ -130,4 +131,94 @@ func (c Client) ConcurrentExchange(r Race) {
 			t.Errorf("%s not conserved: %d → %d", k, start[k], end[k])
 		}
 	}
+}
+
+// Trade is what ThreePlayerTrade leaves for the host's own checks.
+type Trade struct {
+	// Tokens and IDs are each player's bearer token and playerId, by
+	// name: "ann", "ben" and "cat".
+	Tokens, IDs map[string]string
+	// Before and After are the Standing's wealth by playerId, read before
+	// and after the trade.
+	Before, After map[string]float64
+	// Responses are every Standing and Statement response the scenario
+	// read, for the host to search for what no response may carry.
+	Responses [][]byte
+}
+
+// ThreePlayerTrade is the scenario every Freeport host must pass over its
+// HTTP endpoint: three players enrol with tokens the host issues; ann
+// pays ben, ben sells cat salt in an exchange cat settles, and the
+// Standing moves; a retried command answers the original bytes and moves
+// nothing twice; an actor field in the payload is refused (the Owner
+// comes from the token, never the payload); a missing or forged token is
+// refused authentication_required with 401.
+func (c Client) ThreePlayerTrade() Trade {
+	t := c.T
+	t.Helper()
+	tr := Trade{Tokens: map[string]string{}, IDs: map[string]string{}}
+	for _, n := range []string{"ann", "ben", "cat"} {
+		tr.Tokens[n] = c.Token()
+		tr.IDs[n] = c.Must(tr.Tokens[n], `{"protocolVersion":2,"action":"enroll","commandId":"e1"}`)["playerId"].(string)
+	}
+	standing := func() map[string]float64 {
+		_, b := c.Post(tr.Tokens["cat"], `{"protocolVersion":2,"action":"readStanding"}`)
+		tr.Responses = append(tr.Responses, b)
+		var env struct {
+			Result struct {
+				Players []struct {
+					PlayerID string  `json:"playerId"`
+					Wealth   float64 `json:"wealth"`
+				} `json:"players"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(b, &env); err != nil {
+			t.Fatalf("the standing: %v: %.400s", err, b)
+		}
+		w := map[string]float64{}
+		for _, p := range env.Result.Players {
+			w[p.PlayerID] = p.Wealth
+		}
+		return w
+	}
+	tr.Before = standing()
+	for n, id := range tr.IDs {
+		if _, ok := tr.Before[id]; !ok {
+			t.Fatalf("%s is not on the standing: %v", n, tr.Before)
+		}
+	}
+	ids, toks := tr.IDs, tr.Tokens
+	pay := fmt.Sprintf(`{"protocolVersion":2,"action":"transfer","commandId":"pay","toPlayerId":%q,"assetId":"credits","quantity":50}`, ids["ben"])
+	status, paid := c.Post(toks["ann"], pay)
+	if status != http.StatusOK || !bytes.Contains(paid, []byte(`"ok":true`)) {
+		t.Fatalf("the transfer: %d %s", status, paid)
+	}
+	x := c.Must(toks["ben"], fmt.Sprintf(`{"protocolVersion":2,"action":"proposeExchange","commandId":"offer","counterpartyPlayerId":%q,"offered":[{"assetId":"salt","quantity":5}],"requested":[{"assetId":"credits","quantity":10}]}`, ids["cat"]))
+	settled := c.Must(toks["cat"], fmt.Sprintf(`{"protocolVersion":2,"action":"respondToExchange","commandId":"yes","exchangeId":%q,"exchangeVersion":%v,"termsHash":%q,"decision":"approve"}`,
+		x["exchangeId"], x["exchangeVersion"], x["termsHash"]))
+	if settled["status"] != "settled" && settled["status"] != "unfunded" {
+		t.Fatalf("status %v", settled["status"])
+	}
+	if _, again := c.Post(toks["ann"], pay); !bytes.Equal(again, paid) {
+		t.Fatalf("the retried transfer answered %s, first %s", again, paid)
+	}
+	tr.After = standing()
+	if tr.After[ids["ann"]] >= tr.Before[ids["ann"]] || tr.After[ids["ben"]] <= tr.Before[ids["ben"]] {
+		t.Fatalf("the standing did not move: %v → %v", tr.Before, tr.After)
+	}
+	status, b := c.Post(toks["cat"], fmt.Sprintf(`{"protocolVersion":2,"action":"readInventory","playerId":%q}`, ids["ann"]))
+	if CodeOf(b) != freeport.CodeMalformedRequest || status != http.StatusOK {
+		t.Fatalf("an actor field was not refused: %d %s", status, b)
+	}
+	for _, tok := range []string{"", "0123456789abcdef0123456789abcdef.00", "owner-ann"} {
+		status, b := c.Post(tok, `{"protocolVersion":2,"action":"readInventory"}`)
+		if status != http.StatusUnauthorized || CodeOf(b) != freeport.CodeAuthenticationRequired {
+			t.Fatalf("token %q: %d %s", tok, status, b)
+		}
+	}
+	for _, n := range []string{"ann", "ben", "cat"} {
+		_, b := c.Post(toks[n], `{"protocolVersion":2,"action":"readStatement","limit":50}`)
+		tr.Responses = append(tr.Responses, b)
+	}
+	return tr
 }
