@@ -12,9 +12,16 @@ import (
 	"github.com/storyloom/storyloom/engine/session/conformance"
 )
 
+// open opens a new database in the test's temporary directory.
 func open(t testing.TB) *sessiondb.Store {
+	return openAt(t, filepath.Join(t.TempDir(), "play.db"))
+}
+
+// openAt opens the database at path and closes it when the test ends
+// (a store the test closed itself closes again harmlessly).
+func openAt(t testing.TB, path string) *sessiondb.Store {
 	t.Helper()
-	s, err := sessiondb.Open(filepath.Join(t.TempDir(), "play.db"))
+	s, err := sessiondb.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,10 +40,7 @@ func TestProfileStoreConformance(t *testing.T) {
 func TestReopenKeepsRecordsAndMigratesOldProfiles(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "play.db")
-	s, err := sessiondb.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openAt(t, path)
 	if err := s.PutSession(ctx, session.SessionRecord{SessionID: "a", Blob: []byte(`{}`), Audience: "player"}); err != nil {
 		t.Fatal(err)
 	}
@@ -44,11 +48,7 @@ func TestReopenKeepsRecordsAndMigratesOldProfiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	s, err = sessiondb.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = openAt(t, path)
 	if _, ok, err := s.GetSession(ctx, "a"); !ok || err != nil {
 		t.Fatalf("lost the session: %v", err)
 	}
@@ -61,16 +61,8 @@ func TestReopenKeepsRecordsAndMigratesOldProfiles(t *testing.T) {
 func TestTwoHandlesDetectEachOthersWrites(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "play.db")
-	a, err := sessiondb.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := sessiondb.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a := openAt(t, path)
+	b := openAt(t, path)
 	rec := session.SessionRecord{SessionID: "s", Blob: []byte(`{}`), Audience: "player"}
 	if err := a.PutSession(ctx, rec); err != nil {
 		t.Fatal(err)
@@ -87,10 +79,7 @@ func TestTwoHandlesDetectEachOthersWrites(t *testing.T) {
 func TestEpochsSurviveReopen(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "play.db")
-	s, err := sessiondb.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openAt(t, path)
 	epoch := func(id, version, digest string) content.StoredEpoch {
 		return content.StoredEpoch{Digest: digest, Form: content.EpochForm{Campaign: content.StoredCampaign{ID: id, Version: version, Content: []byte(`{}`)}}}
 	}
@@ -100,11 +89,7 @@ func TestEpochsSurviveReopen(t *testing.T) {
 		}
 	}
 	s.Close()
-	s, err = sessiondb.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = openAt(t, path)
 	got, err := s.Epochs(ctx)
 	if err != nil {
 		t.Fatal(err)
