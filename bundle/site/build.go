@@ -300,6 +300,27 @@ func (b *builder) emit(url string, data []byte) error {
 	return nil
 }
 
+// emitMinified minifies data by name's extension and adds it under its
+// content-hashed name (emitHashed).
+func (b *builder) emitMinified(name string, data []byte) (string, error) {
+	data, err := b.minify(name, data)
+	if err != nil {
+		return "", err
+	}
+	return b.emitHashed(name, data)
+}
+
+// copyFile adds fsys's file name, minified and under its content-hashed
+// name.
+func (b *builder) copyFile(fsys fs.FS, name string) error {
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return err
+	}
+	_, err = b.emitMinified(name, data)
+	return err
+}
+
 // minify minifies data by its file name's extension.
 func (b *builder) minify(name string, data []byte) ([]byte, error) {
 	mt := minifyType(strings.ToLower(path.Ext(name)))
@@ -376,10 +397,7 @@ func (b *builder) wasm(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("site: wasm_exec.js not found under %s: %w", goroot, err)
 	}
-	if execJS, err = b.minify(WasmExecName, execJS); err != nil {
-		return err
-	}
-	_, err = b.emitHashed(WasmExecName, execJS)
+	_, err = b.emitMinified(WasmExecName, execJS)
 	return err
 }
 
@@ -426,14 +444,7 @@ func (b *builder) static() error {
 		return err
 	}
 	for _, name := range icons {
-		data, err := fs.ReadFile(b.o.Static, name)
-		if err != nil {
-			return err
-		}
-		if data, err = b.minify(name, data); err != nil {
-			return err
-		}
-		if _, err := b.emitHashed(name, data); err != nil {
+		if err := b.copyFile(b.o.Static, name); err != nil {
 			return err
 		}
 	}
@@ -574,6 +585,11 @@ func (b *builder) publish(list []campaignEntry, packs []sitePack) ([]campaignEnt
 		return fmt.Errorf("site: the campaigns do not build, so none can be published (go run ./bundle validate reports on them):%s", msg.String())
 	}
 	var docs []content.StoredEpoch
+	addBuilt := func(reg *core.Registry) error {
+		built, err := content.Built(b.o.Kinds, reg)
+		docs = append(docs, built...)
+		return err
+	}
 	var sources []content.Source
 	for _, c := range list {
 		if c.Pack == "" {
@@ -585,11 +601,9 @@ func (b *builder) publish(list []campaignEntry, packs []sitePack) ([]campaignEnt
 		if reg == nil {
 			return nil, fail(res)
 		}
-		built, err := content.Built(b.o.Kinds, reg)
-		if err != nil {
+		if err := addBuilt(reg); err != nil {
 			return nil, err
 		}
-		docs = append(docs, built...)
 	}
 	if len(packs) > 0 {
 		set := make([]content.Pack, len(packs))
@@ -600,11 +614,9 @@ func (b *builder) publish(list []campaignEntry, packs []sitePack) ([]campaignEnt
 		if reg == nil {
 			return nil, fail(res)
 		}
-		built, err := content.Built(b.o.Kinds, reg)
-		if err != nil {
+		if err := addBuilt(reg); err != nil {
 			return nil, err
 		}
-		docs = append(docs, built...)
 		b.packSet, b.resolution = published, reg.Resolution
 	}
 	byID := map[string]content.StoredEpoch{}
@@ -709,10 +721,7 @@ func (b *builder) campaign(parent, id string) (campaignEntry, error) {
 			}
 			c.src.Translations[strings.TrimSuffix(path.Base(rel), ".json")] = data
 		default:
-			if data, err = b.minify(name, data); err != nil {
-				return c, err
-			}
-			url, err := b.emitHashed(name, data)
+			url, err := b.emitMinified(name, data)
 			if err != nil {
 				return c, err
 			}
@@ -811,14 +820,7 @@ func (b *builder) web() error {
 		case ext == ".js" || ext == ".mjs":
 			jsNames = append(jsNames, name)
 		default:
-			data, err := fs.ReadFile(b.o.Web, name)
-			if err != nil {
-				return err
-			}
-			if data, err = b.minify(name, data); err != nil {
-				return err
-			}
-			if _, err := b.emitHashed(name, data); err != nil {
+			if err := b.copyFile(b.o.Web, name); err != nil {
 				return err
 			}
 		}
@@ -831,10 +833,7 @@ func (b *builder) web() error {
 		}
 		b.css[name] = src
 		css := rewriteCSS(src, path.Dir(name), known, func(s, ref string) string { return relRef(ref, b.assets[s]) })
-		if css, err = b.minify(name, css); err != nil {
-			return err
-		}
-		if _, err := b.emitHashed(name, css); err != nil {
+		if _, err := b.emitMinified(name, css); err != nil {
 			return err
 		}
 	}
@@ -890,14 +889,7 @@ func (b *builder) web() error {
 		if inBundle[name] || b.modules[name] != nil {
 			continue
 		}
-		data, err := fs.ReadFile(b.o.Web, name)
-		if err != nil {
-			return err
-		}
-		if data, err = b.minify(name, data); err != nil {
-			return err
-		}
-		if _, err := b.emitHashed(name, data); err != nil {
+		if err := b.copyFile(b.o.Web, name); err != nil {
 			return err
 		}
 	}
@@ -922,31 +914,8 @@ func (b *builder) nestedPage(name string) error {
 	if err != nil {
 		return err
 	}
-	dir := path.Dir(name)
-	var missing []string
-	page, err := rewriteHTML(src, "", func(t *htmlTag) (tagEdit, string) {
-		attr := refAttr(t)
-		if attr == "" {
-			return keepTag, ""
-		}
-		if ref, ok := t.get(attr); ok {
-			if s, ok := sourceName(dir, ref); ok {
-				if url, ok := b.assets[s]; ok {
-					t.set(attr, relRef(ref, url))
-				} else {
-					missing = append(missing, ref)
-				}
-			}
-		}
-		return keepTag, ""
-	})
+	page, err := b.pointAtAssets(name, src, "")
 	if err != nil {
-		return err
-	}
-	if len(missing) > 0 {
-		return fmt.Errorf("site: %s references %s, not in the page's sources", name, strings.Join(missing, ", "))
-	}
-	if page, err = b.minify(name, page); err != nil {
 		return err
 	}
 	b.assets[name] = name

@@ -87,14 +87,23 @@ func (b *builder) sitePage() ([]byte, error) {
 	if err := b.emit(AssetsName, []byte(code)); err != nil {
 		return nil, err
 	}
+	return b.pointAtAssets(IndexName, b.index, `<script src="`+AssetsName+`"></script>`)
+}
+
+// pointAtAssets rewrites the asset references of the page name, whose
+// source is src, to the hashed names relative to its directory, inserts
+// head before </head> (unless it is ""), and minifies the page. A
+// reference to a file the site does not have fails.
+func (b *builder) pointAtAssets(name string, src []byte, head string) ([]byte, error) {
+	dir := path.Dir(name)
 	var missing []string
-	page, err := rewriteHTML(b.index, `<script src="`+AssetsName+`"></script>`, func(t *htmlTag) (tagEdit, string) {
+	page, err := rewriteHTML(src, head, func(t *htmlTag) (tagEdit, string) {
 		attr := refAttr(t)
 		if attr == "" {
 			return keepTag, ""
 		}
 		if ref, ok := t.get(attr); ok {
-			if s, ok := sourceName(".", ref); ok {
+			if s, ok := sourceName(dir, ref); ok {
 				if url, ok := b.assets[s]; ok {
 					t.set(attr, relRef(ref, url))
 				} else {
@@ -108,9 +117,9 @@ func (b *builder) sitePage() ([]byte, error) {
 		return nil, err
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("site: %s references %s, not in the page's sources", IndexName, strings.Join(missing, ", "))
+		return nil, fmt.Errorf("site: %s references %s, not in the page's sources", name, strings.Join(missing, ", "))
 	}
-	return b.minify(IndexName, page)
+	return b.minify(name, page)
 }
 
 // finish writes index.html and AssetsName, works out the version (which
