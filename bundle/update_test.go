@@ -335,22 +335,10 @@ func TestPlayWarnsOfKeptVersionsThatDoNotComeBack(t *testing.T) {
 	}
 
 	// A kept version whose content this build refuses.
-	st, err := sessiondb.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kept, err := st.Epochs(context.Background())
-	if err != nil || len(kept) == 0 {
-		t.Fatal(err, len(kept))
-	}
-	bad := kept[0]
-	bad.Form.Campaign.Version = "0.1.0"
-	bad.Form.Campaign.Content = []byte(`{"start":"nowhere","nodes":[]}`)
-	bad.Digest, _ = content.EpochDigest(bad.Form)
-	if err := st.PutEpoch(context.Background(), bad); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
+	putEpoch(t, db, anyEpoch, func(bad *content.StoredEpoch) {
+		bad.Form.Campaign.Version = "0.1.0"
+		bad.Form.Campaign.Content = []byte(`{"start":"nowhere","nodes":[]}`)
+	})
 	if got := run(campaignsAt("1.0.0")); !strings.Contains(got, "epoch_unsupported") {
 		t.Errorf("no epoch_unsupported warning: %q", got)
 	}
@@ -367,28 +355,14 @@ func TestMCPAnswersAVersionItCannotRun(t *testing.T) {
 	callOK(t, cs, "create_session", map[string]any{"campaignId": "ferry"}, &h)
 	_ = cs.Close()
 
-	st, err := sessiondb.Open(db)
-	if err != nil {
-		t.Fatal(err)
+	ferry1 := func(e content.StoredEpoch) bool {
+		return e.Form.Campaign.ID == "ferry" && e.Form.Campaign.Version == "1.0.0"
 	}
-	kept, err := st.Epochs(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for _, e := range kept {
-		if e.Form.Campaign.ID == "ferry" && e.Form.Campaign.Version == "1.0.0" {
-			// Content this build's kind refuses: as if the kind dropped
-			// something version 1.0.0 relied on.
-			e.Form.Campaign.Content = []byte(`{"start":"nowhere","nodes":[]}`)
-			e.Digest, _ = content.EpochDigest(e.Form)
-			found = st.PutEpoch(context.Background(), e) == nil
-		}
-	}
-	st.Close()
-	if !found {
-		t.Fatal("ferry 1.0.0 was not kept")
-	}
+	// Content this build's kind refuses: as if the kind dropped something
+	// version 1.0.0 relied on.
+	putEpoch(t, db, ferry1, func(e *content.StoredEpoch) {
+		e.Form.Campaign.Content = []byte(`{"start":"nowhere","nodes":[]}`)
+	})
 
 	cs = startMCP(t, "-db", db, "-built", siteAt(t, "2.0.0"))
 	te := callErr(t, cs, "resume_session", map[string]any{"sessionId": h.SessionID})
@@ -443,26 +417,14 @@ func TestHostsReportWhatAKeptVersionCannotDo(t *testing.T) {
 		if code := dispatch([]string{"play", "-db", db, "-built", site}, &out, &errb); code != 0 {
 			t.Fatalf("exit %d: %s", code, errb.String())
 		}
-		st, err := sessiondb.Open(db)
-		if err != nil {
-			t.Fatal(err)
-		}
-		kept, err := st.Epochs(context.Background())
-		if err != nil || len(kept) == 0 {
-			t.Fatal(err, len(kept))
-		}
 		// An older version that authored a key which this engine reserves,
 		// and which was not reserved when it was published.
-		old := kept[0]
-		old.Form.Campaign.Version = "0.2.0"
-		old.Form.Strings = maps.Clone(old.Form.Strings)
-		old.Form.Strings[core.NoticeContentAdopted] = "An authored line"
-		old.Publication.ReservedKeys = slices.DeleteFunc(slices.Clone(old.Publication.ReservedKeys), func(k core.LocKey) bool { return k == core.NoticeContentAdopted })
-		old.Digest, _ = content.EpochDigest(old.Form)
-		if err := st.PutEpoch(context.Background(), old); err != nil {
-			t.Fatal(err)
-		}
-		st.Close()
+		putEpoch(t, db, anyEpoch, func(old *content.StoredEpoch) {
+			old.Form.Campaign.Version = "0.2.0"
+			old.Form.Strings = maps.Clone(old.Form.Strings)
+			old.Form.Strings[core.NoticeContentAdopted] = "An authored line"
+			old.Publication.ReservedKeys = slices.DeleteFunc(slices.Clone(old.Publication.ReservedKeys), func(k core.LocKey) bool { return k == core.NoticeContentAdopted })
+		})
 		out.Reset()
 		errb.Reset()
 		if code := dispatch([]string{"play", "-db", db, "-built", site}, &out, &errb); code != 0 {
@@ -472,4 +434,32 @@ func TestHostsReportWhatAKeptVersionCannotDo(t *testing.T) {
 			t.Errorf("no historical_string_collision warning at start: %q", errb.String())
 		}
 	})
+}
+
+// anyEpoch picks the first version putEpoch finds.
+func anyEpoch(content.StoredEpoch) bool { return true }
+
+// putEpoch stores in the host database db a copy of the first kept
+// version pick chooses, changed by edit and under its new digest.
+func putEpoch(t *testing.T, db string, pick func(content.StoredEpoch) bool, edit func(*content.StoredEpoch)) {
+	t.Helper()
+	st, err := sessiondb.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	kept, err := st.Epochs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(kept, pick)
+	if i < 0 {
+		t.Fatalf("none of the %d kept versions fits", len(kept))
+	}
+	e := kept[i]
+	edit(&e)
+	e.Digest, _ = content.EpochDigest(e.Form)
+	if err := st.PutEpoch(context.Background(), e); err != nil {
+		t.Fatal(err)
+	}
 }
