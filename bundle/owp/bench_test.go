@@ -103,14 +103,7 @@ func presign(b *testing.B, srv *owp.Server, n int) [][]byte {
 		}
 		return http.DefaultTransport.RoundTrip(r)
 	})
-	m, err := owpclient.Connect(ctx, srv.URL(), owpclient.Options{HTTPClient: &http.Client{Transport: capture}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	a, err := m.Register(ctx, owpclient.Registration{Name: "reader", Version: "1"})
-	if err != nil {
-		b.Fatal(err)
-	}
+	a := reader(b, srv, owpclient.Options{HTTPClient: &http.Client{Transport: capture}})
 	for range n {
 		if _, err := a.Events(ctx, 0); err != nil {
 			b.Fatal(err)
@@ -167,14 +160,7 @@ func BenchmarkSignedReadLoopback(b *testing.B) {
 	srv := startMarket(b)
 	defer srv.Close()
 	ctx := context.Background()
-	m, err := owpclient.Connect(ctx, srv.URL(), owpclient.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	a, err := m.Register(ctx, owpclient.Registration{Name: "reader", Version: "1"})
-	if err != nil {
-		b.Fatal(err)
-	}
+	a := reader(b, srv, owpclient.Options{})
 	b.SetParallelism(2)
 	b.ResetTimer()
 	cpu := cpuTime(b)
@@ -202,14 +188,7 @@ func BenchmarkSignedReadHandler(b *testing.B) {
 		}
 		return http.DefaultTransport.RoundTrip(r)
 	})
-	m, err := owpclient.Connect(ctx, srv.URL(), owpclient.Options{HTTPClient: &http.Client{Transport: capture}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	a, err := m.Register(ctx, owpclient.Registration{Name: "reader", Version: "1"})
-	if err != nil {
-		b.Fatal(err)
-	}
+	a := reader(b, srv, owpclient.Options{HTTPClient: &http.Client{Transport: capture}})
 	if _, err := a.Events(ctx, 0); err != nil {
 		b.Fatal(err)
 	}
@@ -226,6 +205,20 @@ func BenchmarkSignedReadHandler(b *testing.B) {
 		}
 	})
 	reportRate(b, cpu, "req/s")
+}
+
+// reader connects to srv with opts and registers the agent "reader".
+func reader(b *testing.B, srv *owp.Server, opts owpclient.Options) *owpclient.Agent {
+	b.Helper()
+	m, err := owpclient.Connect(context.Background(), srv.URL(), opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	a, err := m.Register(context.Background(), owpclient.Registration{Name: "reader", Version: "1"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return a
 }
 
 func startMarket(b *testing.B) *owp.Server {

@@ -3,6 +3,7 @@ package owp
 import (
 	"crypto/ed25519"
 	"crypto/hpke"
+	"slices"
 	"time"
 
 	"github.com/storyloom/storyloom/bundle/owp/wire"
@@ -392,6 +393,21 @@ func (s *Server) owned(c *call, matchID string) (*assignment, string) {
 	return a, ""
 }
 
+// ownedLive finds the caller's match as owned does, in a round still
+// open (else ROUND_CLOSED) and in one of states (else INVALID_STATE).
+func (s *Server) ownedLive(c *call, matchID string, states ...string) (*assignment, string) {
+	a, code := s.owned(c, matchID)
+	switch {
+	case code != "":
+		return nil, code
+	case a.round.state != wire.RoundOpen:
+		return nil, wire.CodeRoundClosed
+	case !slices.Contains(states, a.state):
+		return nil, wire.CodeInvalidState
+	}
+	return a, ""
+}
+
 // submit accepts an output for the caller's MATCHED assignment.
 func (s *Server) submit(c *call) (any, string) {
 	var req wire.SubmitRequest
@@ -401,15 +417,9 @@ func (s *Server) submit(c *call) (any, string) {
 	if !wire.ValidUUID(req.MatchID) || len(req.Content) == 0 {
 		return nil, wire.CodeInvalidRequest
 	}
-	a, code := s.owned(c, req.MatchID)
+	a, code := s.ownedLive(c, req.MatchID, wire.MatchMatched)
 	if code != "" {
 		return nil, code
-	}
-	if a.round.state != wire.RoundOpen {
-		return nil, wire.CodeRoundClosed
-	}
-	if a.state != wire.MatchMatched {
-		return nil, wire.CodeInvalidState
 	}
 	var score int
 	if a.round.job.Capability == wire.CapabilityWeather {
@@ -445,15 +455,9 @@ func (s *Server) fail(c *call) (any, string) {
 	if !wire.ValidUUID(req.MatchID) || (req.Reason != wire.FailureDeclined && req.Reason != wire.FailureExecution) {
 		return nil, wire.CodeInvalidRequest
 	}
-	a, code := s.owned(c, req.MatchID)
+	a, code := s.ownedLive(c, req.MatchID, wire.MatchMatched, wire.MatchWaitingContext)
 	if code != "" {
 		return nil, code
-	}
-	if a.round.state != wire.RoundOpen {
-		return nil, wire.CodeRoundClosed
-	}
-	if a.state != wire.MatchMatched && a.state != wire.MatchWaitingContext {
-		return nil, wire.CodeInvalidState
 	}
 	a.state, a.failure = wire.MatchFailed, req.Reason
 	a.payment = wire.Payment{Status: wire.PaymentNotPayable, Amount: credits(0)}
