@@ -31,8 +31,11 @@ func (w *wrangler) d1Exec(t *testing.T, sql string) {
 	err := retry(10, time.Second, func() (bool, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), migrateLimit)
 		defer cancel()
-		var err error
-		out, err = npx(ctx, "d1", "execute", "DB", "--local", "--persist-to", w.persist, "--command", sql).CombinedOutput()
+		_, config, err := built()
+		if err != nil {
+			return true, err
+		}
+		out, err = npx(ctx, config, "d1", "execute", "DB", "--local", "--persist-to", w.persist, "--command", sql).CombinedOutput()
 		if err != nil && strings.Contains(string(out), "SQLITE_BUSY") {
 			return false, nil
 		}

@@ -13,6 +13,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -60,6 +62,9 @@ func TestMain(m *testing.M) {
 	}
 	if migrated.dir != "" {
 		os.RemoveAll(migrated.dir)
+	}
+	if prebuilt.dir != "" {
+		os.RemoveAll(prebuilt.dir)
 	}
 	closeBrowser()
 	os.Exit(code)
@@ -122,12 +127,102 @@ func freePort() (int, error) {
 }
 
 // npx runs the project's own wrangler (never a download) in the repository
-// root.
-func npx(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, "npx", append([]string{"--no-install", "wrangler"}, args...)...)
+// root, on the configuration of the package's prebuilt worker (built).
+func npx(ctx context.Context, config string, args ...string) *exec.Cmd {
+	args = append([]string{"--no-install", "wrangler"}, args...)
+	cmd := exec.CommandContext(ctx, "npx", append(args, "--config", config)...)
 	cmd.Dir = repoRoot
 	cmd.Env = append(os.Environ(), "WRANGLER_SEND_METRICS=false", "CI=1", "NO_COLOR=1", "FORCE_COLOR=0")
 	return cmd
+}
+
+// prebuilt is the worker built once for the package (scripts/worker.sh
+// build into a temporary directory) beside a copy of wrangler.toml that
+// runs it as it is (devConfig). Every dev server the tests start runs
+// that copy: none runs the build command of the repository's
+// wrangler.toml, which writes build/worker/, where a running dev server
+// would see the files change under it and reload mid-test.
+var prebuilt struct {
+	once   sync.Once
+	dir    string
+	config string
+	err    error
+}
+
+// built returns the prebuilt worker's directory and configuration,
+// building them on first use.
+func built() (dir, config string, err error) {
+	prebuilt.once.Do(func() {
+		prebuilt.dir, prebuilt.config, prebuilt.err = buildWorker()
+	})
+	return prebuilt.dir, prebuilt.config, prebuilt.err
+}
+
+// buildWorker builds the worker into a new temporary directory's worker/
+// and writes the configuration that runs it there.
+func buildWorker() (dir, config string, err error) {
+	dir, err = os.MkdirTemp("", "storyloom-worker-")
+	if err != nil {
+		return "", "", err
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(dir)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), startLimit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "scripts/worker.sh", "build")
+	cmd.Dir = repoRoot
+	cmd.Env = append(os.Environ(), "WORKER_OUT="+filepath.Join(dir, "worker"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", "", fmt.Errorf("scripts/worker.sh build: %v\n%s", err, out)
+	}
+	src, err := os.ReadFile(filepath.Join(repoRoot, "wrangler.toml"))
+	if err != nil {
+		return "", "", err
+	}
+	migrations, err := filepath.Abs(filepath.Join(repoRoot, "migrations"))
+	if err != nil {
+		return "", "", err
+	}
+	conf, err := devConfig(src, "worker/entry.mjs", migrations)
+	if err != nil {
+		return "", "", err
+	}
+	config = filepath.Join(dir, "wrangler.toml")
+	return dir, config, os.WriteFile(config, conf, 0o644)
+}
+
+// devConfig rewrites the repository's wrangler.toml (src) to run a worker
+// already built: its [build] table goes, main becomes entry and
+// migrations_dir the absolute migrations. It fails when src lacks main or
+// migrations_dir, so that a change of wrangler.toml cannot slip past it.
+func devConfig(src []byte, entry, migrations string) ([]byte, error) {
+	var out bytes.Buffer
+	found := map[string]bool{}
+	inBuild := false
+	for _, line := range strings.SplitAfter(string(src), "\n") {
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, "[") {
+			inBuild = trimmed == "[build]"
+		}
+		switch key, _, _ := strings.Cut(trimmed, "="); {
+		case inBuild:
+			continue
+		case strings.TrimSpace(key) == "main":
+			line = "main = " + strconv.Quote(entry) + "\n"
+			found["main"] = true
+		case strings.TrimSpace(key) == "migrations_dir":
+			line = "migrations_dir = " + strconv.Quote(migrations) + "\n"
+			found["migrations_dir"] = true
+		}
+		out.WriteString(line)
+	}
+	if !found["main"] || !found["migrations_dir"] {
+		return nil, fmt.Errorf("wrangler.toml: no main or no migrations_dir to point at the prebuilt worker")
+	}
+	return out.Bytes(), nil
 }
 
 func startWrangler() (*wrangler, error) {
@@ -169,9 +264,15 @@ func migratedState() (string, error) {
 			migrated.err = err
 			return
 		}
+		_, config, err := built()
+		if err != nil {
+			os.RemoveAll(dir)
+			migrated.err = err
+			return
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), migrateLimit)
 		defer cancel()
-		if out, err := npx(ctx, "d1", "migrations", "apply", "DB", "--local", "--persist-to", dir).CombinedOutput(); err != nil {
+		if out, err := npx(ctx, config, "d1", "migrations", "apply", "DB", "--local", "--persist-to", dir).CombinedOutput(); err != nil {
 			os.RemoveAll(dir)
 			migrated.err = fmt.Errorf("wrangler d1 migrations apply: %v\n%s", err, out)
 			return
@@ -231,15 +332,17 @@ func (w *wrangler) launch() error {
 	}
 	w.base = fmt.Sprintf("http://127.0.0.1:%d", port)
 	w.done = make(chan struct{})
-	// wrangler dev runs the build command of wrangler.toml
-	// (scripts/worker.sh build) before it serves.
+	_, config, err := built()
+	if err != nil {
+		return err
+	}
 	args := []string{"dev", "--ip", "127.0.0.1", "--port", fmt.Sprint(port), "--local",
 		"--persist-to", w.persist, "--assets", w.site.Out, "--test-scheduled",
 		"--show-interactive-dev-session=false", "--inspector-port", "0"}
 	for _, v := range w.vars {
 		args = append(args, "--var", v)
 	}
-	w.cmd = npx(context.Background(), args...)
+	w.cmd = npx(context.Background(), config, args...)
 	w.cmd.Stdout, w.cmd.Stderr = &w.log, &w.log
 	w.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := w.cmd.Start(); err != nil {
@@ -462,4 +565,33 @@ func retry(n int, pause time.Duration, fn func() (done bool, err error)) error {
 		time.Sleep(pause)
 	}
 	return errGiveUp
+}
+
+// TestDevConfig checks the configuration the dev servers run: the
+// repository's wrangler.toml without its build command, pointed at the
+// prebuilt worker and the migrations, every other table kept.
+func TestDevConfig(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(repoRoot, "wrangler.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := devConfig(src, "worker/entry.mjs", "/abs/migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := string(got)
+	for _, gone := range []string{"[build]", "command =", "watch_dir", "build/worker/entry.mjs"} {
+		if strings.Contains(conf, gone) {
+			t.Errorf("the dev configuration still has %q", gone)
+		}
+	}
+	for _, kept := range []string{`main = "worker/entry.mjs"`, `migrations_dir = "/abs/migrations"`,
+		"[[durable_objects.bindings]]", "[[migrations]]", "[[d1_databases]]", "[assets]", "run_worker_first", "[triggers]"} {
+		if !strings.Contains(conf, kept) {
+			t.Errorf("the dev configuration lacks %q", kept)
+		}
+	}
+	if _, err := devConfig([]byte("name = \"x\"\n[build]\ncommand = \"make\"\n"), "e.mjs", "/m"); err == nil {
+		t.Error("a configuration without main or migrations_dir was rewritten without an error")
+	}
 }
