@@ -3,6 +3,7 @@ package browsertest
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -41,7 +42,18 @@ type Page struct {
 	devProxy   bool
 	proxyDrops map[network.RequestID]string
 	dropped    []string
+	// inflight holds the tab's requests that have not finished, by id, as
+	// "METHOD URL", when the tab's network events are on (devProxy): a
+	// step that runs out of time names them.
+	inflight map[network.RequestID]string
 }
+
+// StepLimit bounds one step of a Page (Do, Eval, a navigation and the
+// page's start): a step that the browser never answers — a request a
+// proxy holds forever — fails the test after it, naming the requests
+// still in flight, instead of hanging the package. A passing run never
+// waits it out.
+const StepLimit = 2 * time.Minute
 
 // NewPage opens a tab. It closes, and its errors are checked, when the test
 // ends.
@@ -62,7 +74,7 @@ func (b *Browser) NewIsolatedPage(t testing.TB) *Page {
 
 func (b *Browser) newPage(t testing.TB, isolated bool) *Page {
 	t.Helper()
-	p := &Page{t: t, devProxy: isolated && b.devProxy, proxyDrops: map[network.RequestID]string{}}
+	p := &Page{t: t, devProxy: isolated && b.devProxy, proxyDrops: map[network.RequestID]string{}, inflight: map[network.RequestID]string{}}
 	opts := []chromedp.ContextOption{chromedp.WithListener(p.listen)}
 	if isolated {
 		opts = append(opts, chromedp.WithNewBrowserContext())
@@ -148,6 +160,21 @@ func (p *Page) listen(ev any) {
 		if d.URL != "" {
 			msg += fmt.Sprintf(" (%s:%d)", d.URL, d.LineNumber+1)
 		}
+	case *network.EventRequestWillBeSent:
+		p.mu.Lock()
+		p.inflight[ev.RequestID] = ev.Request.Method + " " + ev.Request.URL
+		p.mu.Unlock()
+		return
+	case *network.EventLoadingFinished:
+		p.mu.Lock()
+		delete(p.inflight, ev.RequestID)
+		p.mu.Unlock()
+		return
+	case *network.EventLoadingFailed:
+		p.mu.Lock()
+		delete(p.inflight, ev.RequestID)
+		p.mu.Unlock()
+		return
 	case *network.EventResponseReceived:
 		if p.devProxy && isDevProxyDrop(ev.Response) {
 			p.mu.Lock()
@@ -240,23 +267,42 @@ next:
 	return out
 }
 
-// Do runs chromedp actions on the tab, failing the test on error.
+// Do runs chromedp actions on the tab, failing the test on error or after
+// StepLimit.
 func (p *Page) Do(actions ...chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
-	if err := chromedp.Do(p.Ctx, actions...); err != nil {
-		p.t.Fatalf("browsertest: %v (console: %q)", err, p.Errors())
+	ctx, cancel := context.WithTimeout(p.Ctx, StepLimit)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		p.t.Fatalf("browsertest: %v%s", err, p.diagnosis())
 	}
 }
 
 // Eval evaluates a JavaScript expression in the tab, awaiting it when it is
-// a Promise, and decodes its JSON value into a T. It fails the test on error.
+// a Promise, and decodes its JSON value into a T. It fails the test on error
+// or after StepLimit.
 func Eval[T any](p *Page, expr string) T {
 	p.t.Helper()
-	v, err := chromedp.Run(p.Ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	ctx, cancel := context.WithTimeout(p.Ctx, StepLimit)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
-		p.t.Fatalf("browsertest: evaluating %s: %v (console: %q)", expr, err, p.Errors())
+		p.t.Fatalf("browsertest: evaluating %s: %v%s", expr, err, p.diagnosis())
 	}
 	return v
+}
+
+// diagnosis says what a failed step leaves behind: the console's errors
+// and, when the tab follows its network, the requests still in flight.
+func (p *Page) diagnosis() string {
+	msg := fmt.Sprintf(" (console: %q)", p.Errors())
+	p.mu.Lock()
+	pending := slices.Sorted(maps.Values(p.inflight))
+	p.mu.Unlock()
+	if len(pending) > 0 {
+		msg += fmt.Sprintf(" (requests in flight: %q)", pending)
+	}
+	return msg
 }
 
 // WaitReady navigates to url and waits until the page says it is ready
@@ -278,7 +324,7 @@ func (p *Page) AwaitReady() {
 		check();
 	})`)
 	if state != "ready" {
-		p.t.Fatalf("browsertest: page did not start: %s (console: %q)", Eval[string](p, `document.body.innerText`), p.Errors())
+		p.t.Fatalf("browsertest: page did not start: %s%s", Eval[string](p, `document.body.innerText`), p.diagnosis())
 	}
 }
 
