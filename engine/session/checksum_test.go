@@ -22,7 +22,7 @@ func TestSaveChecksumIsTheWholeState(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec, _, _ := e.records.GetSave(ctx, h.SaveID)
+		rec := storedSave(t, e.records, h.SaveID)
 		env, oerr := session.OpenEnvelope(rec.Blob)
 		if oerr != nil {
 			t.Fatal(oerr)

@@ -457,3 +457,19 @@ func sameJSON(a, b any) bool {
 	jb, _ := json.Marshal(b)
 	return bytes.Equal(ja, jb)
 }
+
+// storedSave returns the save record stored under id in its whole form
+// (Blob the whole envelope, no Log), as a store that keeps saves whole
+// holds it, for tests that read or damage a save's bytes.
+func storedSave(t testing.TB, records session.RecordStore, id string) session.SaveRecord {
+	t.Helper()
+	rec, ok, err := records.GetSave(ctx, id)
+	if err != nil || !ok {
+		t.Fatalf("save %q: %v %v", id, ok, err)
+	}
+	flat, err := rec.Flat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return flat
+}

@@ -355,14 +355,22 @@ func (s *Store) SaveGame(ctx context.Context, sessionID string) (SaveHandle, err
 		return SaveHandle{}, errorf(op, core.ReasonInvalidState, "%v", perr)
 	}
 	sum, run := s.checksum(c, pieces, rest)
-	size := stateSize(pieces, rest)
-	blob := sealEnvelope(size, func(b []byte) []byte { return appendState(b, pieces, rest) },
+	// A segmented session's save holds its segments and tail, shared, and
+	// an envelope whose state's log is empty: the save copies no history.
+	var log *SaveLog
+	held := pieces
+	if l := c.rec.Log; l != nil {
+		log = &SaveLog{Segments: l.Segments[:len(l.Segments):len(l.Segments)], Tail: l.Tail, TailCount: l.TailCount}
+		held = nil
+	}
+	size := stateSize(held, rest)
+	blob := sealEnvelope(size, func(b []byte) []byte { return appendState(b, held, rest) },
 		c.state, kind.Version(), c.rec.ReplayCompatible, sum)
 	id := s.ids.NewSaveID()
 	unlockSave := s.saveLocks.lock(id)
 	defer unlockSave()
 	rec := SaveRecord{
-		SaveID: id, CampaignID: c.state.CampaignID, Blob: blob, SavedAt: s.clock.Now(),
+		SaveID: id, CampaignID: c.state.CampaignID, Blob: blob, Log: log, SavedAt: s.clock.Now(),
 		SavedAtSeq: c.state.ActionLog.Len(), Audience: c.rec.Audience,
 		ProfileID: c.rec.ProfileID, Initialization: c.rec.Initialization.clone(),
 	}
@@ -372,20 +380,30 @@ func (s *Store) SaveGame(ctx context.Context, sessionID string) (SaveHandle, err
 	if run != nil {
 		// The state is the blob's last member: sealEnvelope closes the
 		// document straight after it.
+		state := blob[len(blob)-1-size : len(blob)-1 : len(blob)-1]
 		v := &verifiedSave{
 			blob: blob,
+			log:  log,
 			env: SaveEnvelope{
 				SaveFormatVersion: SaveFormatVersion, SerializationVersion: SerializationVersion,
 				EngineVersion: EngineVersion, KindID: c.state.KindID, KindVersion: kind.Version(),
 				CampaignID: c.state.CampaignID, CampaignVersion: c.state.CampaignVersion,
 				ReplayCompatible: c.rec.ReplayCompatible, Checksum: sum,
-				State: blob[len(blob)-1-size : len(blob)-1 : len(blob)-1],
 			},
 			state: c.state,
 			sum:   *run,
 			once:  true,
 		}
-		v.sum.logEnd = size - len(rest)
+		if log == nil {
+			v.env.State = state
+			v.saved = savedState{state: state}
+			v.sum.logEnd = size - len(rest)
+		} else {
+			// What a new session's log takes besides the segments: the
+			// tail and the rest of the state (a few KB).
+			v.saved = savedState{closed: log.Segments, state: appendState(nil, logPieces(nil, log.Tail, log.TailCount), rest)}
+			v.sum.logEnd = 0
+		}
 		s.verified.add(v)
 	}
 	return SaveHandle{SaveID: id, SavedAt: rec.SavedAt, SavedAtSeq: rec.SavedAtSeq}, nil
@@ -407,7 +425,7 @@ func (s *Store) LoadGame(ctx context.Context, saveID string) (SessionHandle, err
 	if !ok {
 		return SessionHandle{}, errorf(op, core.ReasonUnknownSave, "unknown save %q", saveID)
 	}
-	env, st, compatible, serialized, sum, err := s.openSave(op, rec.Blob)
+	env, st, compatible, saved, sum, err := s.openSave(op, rec)
 	if err != nil {
 		return SessionHandle{}, err
 	}
@@ -421,7 +439,7 @@ func (s *Store) LoadGame(ctx context.Context, saveID string) (SessionHandle, err
 	loaded := st
 	st, adoption := s.adopt(st, id, rec.ProfileID)
 	if st != loaded {
-		serialized = nil
+		saved = nil
 	}
 	audience := rec.Audience
 	if !audience.Valid() {
@@ -432,7 +450,7 @@ func (s *Store) LoadGame(ctx context.Context, saveID string) (SessionHandle, err
 		SessionID: id, Audience: audience, ReplayCompatible: compatible,
 		CreatedAt: now, UpdatedAt: now, ProfileID: rec.ProfileID, Initialization: rec.Initialization.clone(),
 	}
-	c, err := s.write(ctx, op, next, st, nil, serialized, sum)
+	c, err := s.write(ctx, op, next, st, nil, saved, sum)
 	if err != nil {
 		return SessionHandle{}, err
 	}
@@ -466,7 +484,11 @@ func (s *Store) ExportNamedSave(ctx context.Context, profileID, saveID, name str
 	if !ok || rec.ProfileID != profileID {
 		return nil, errorf(op, core.ReasonUnknownSave, "unknown save %q", saveID)
 	}
-	doc, merr := sealSaveFile(rec.Blob, rec.Initialization, name)
+	envelope, derr := rec.Document()
+	if derr != nil {
+		return nil, errorf(op, core.ReasonInvalidState, "save %q is damaged: %v", saveID, derr)
+	}
+	doc, merr := sealSaveFile(envelope, rec.Initialization, name)
 	if merr != nil {
 		return nil, errorf(op, core.ReasonInvalidState, "%v", merr)
 	}

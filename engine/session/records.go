@@ -1,8 +1,10 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"sync"
 
@@ -54,18 +56,80 @@ func (i *Initialization) clone() *Initialization {
 
 // SaveRecord is what the record store keeps per save (§7.2's
 // StoredSaveRecord). CampaignID is a routing copy; the authority is the
-// envelope in Blob.
+// envelope Document returns.
 type SaveRecord struct {
 	SaveID     string `json:"saveId"`
 	CampaignID string `json:"campaignId"`
-	// Blob is the canonical serialization of a SaveEnvelope.
+	// Blob is the canonical serialization of a SaveEnvelope or, when Log
+	// is set, of the envelope with its state's log emptied: the save's log
+	// is then Log's, spliced back by Document.
 	Blob []byte `json:"blob"`
+	// Log, when set, holds the save's log as the segments of the session
+	// that took it and that session's tail, so that a save never copies
+	// the log (nil for a save held whole, as every save before December
+	// 2026 and every imported one is).
+	Log *SaveLog `json:"log,omitempty"`
 	// SavedAt is the Clock's stamp: the list order and delete precondition.
 	SavedAt        string          `json:"savedAt"`
 	SavedAtSeq     int             `json:"savedAtSeq"`
 	Audience       core.Audience   `json:"audience"`
 	ProfileID      string          `json:"profileId,omitempty"`
 	Initialization *Initialization `json:"initialization,omitempty"`
+}
+
+// SaveLog is a save's action log as the session that took it held it:
+// that session's closed segments, shared with it, and its tail. Like a
+// Blob, its bytes are immutable; a record store keeps them beside the
+// record's JSON (SQLite as rows, the memory stores by reference) or
+// stores the record whole, its Document in Blob and Log nil.
+type SaveLog struct {
+	// Segments are the closed segments, in log order.
+	Segments []Segment `json:"-"`
+	// Tail is the canonical entries after them, comma separated;
+	// TailCount counts them.
+	Tail      []byte `json:"-"`
+	TailCount int    `json:"tailCount"`
+}
+
+// savedStateOpen is how a save's Blob with an emptied log holds its state:
+// the envelope's last member (sealEnvelope writes it last) and its log's
+// opening, where Document splices the log in. Inside a canonical string a
+// quote is escaped, so the first match is the member.
+const savedStateOpen = `,"state":` + emptyLogStart
+
+// Document returns the save's whole envelope: Blob, or Blob with Log's
+// entries spliced into its emptied log. It copies the log; only an export
+// and the load of a save this store does not remember need it.
+func (r SaveRecord) Document() ([]byte, error) {
+	if r.Log == nil {
+		return r.Blob, nil
+	}
+	at := bytes.Index(r.Blob, []byte(savedStateOpen))
+	if at < 0 {
+		return nil, errors.New("the save's envelope has no emptied log to hold its segments")
+	}
+	at += len(savedStateOpen) - 1 // before the log's ']'
+	pieces := logPieces(r.Log.Segments, r.Log.Tail, r.Log.TailCount)
+	out := make([]byte, 0, stateSize(pieces, r.Blob)-len(logStart))
+	out = append(out, r.Blob[:at]...)
+	for i, p := range pieces {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, p.b...)
+	}
+	return append(out, r.Blob[at:]...), nil
+}
+
+// Flat returns r with its whole envelope in Blob and no Log: the record
+// as a store that keeps saves whole stores it.
+func (r SaveRecord) Flat() (SaveRecord, error) {
+	doc, err := r.Document()
+	if err != nil {
+		return SaveRecord{}, err
+	}
+	r.Blob, r.Log = doc, nil
+	return r, nil
 }
 
 // RecordStore reads and writes the records beneath the session store (§7.2's

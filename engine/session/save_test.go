@@ -19,7 +19,7 @@ func TestSaveAndLoad(t *testing.T) {
 	if err != nil || h.SavedAtSeq != 2 || h.SavedAt == "" {
 		t.Fatalf("%v %+v", err, h)
 	}
-	rec, _, _ := e.records.GetSave(ctx, h.SaveID)
+	rec := storedSave(t, e.records, h.SaveID)
 	env, oerr := session.OpenEnvelope(rec.Blob)
 	if oerr != nil {
 		t.Fatal(oerr)
@@ -94,7 +94,7 @@ func TestLoadGameRefusesDamagedSaves(t *testing.T) {
 			id := e.create(t, "p")
 			e.submit(t, id, "inc", "inc")
 			h, _ := e.store.SaveGame(ctx, id)
-			rec, _, _ := e.records.GetSave(ctx, h.SaveID)
+			rec := storedSave(t, e.records, h.SaveID)
 			rec.Blob = tt.damage(rec.Blob)
 			if err := e.records.PutSave(ctx, rec); err != nil {
 				t.Fatal(err)
@@ -158,7 +158,7 @@ func TestLoadGameMigratesAndStaysReplayIncompatible(t *testing.T) {
 	}
 	now.submit(t, loaded.SessionID, "inc")
 	h2, _ := now.store.SaveGame(ctx, loaded.SessionID)
-	saved, _, _ := records.GetSave(ctx, h2.SaveID)
+	saved := storedSave(t, records, h2.SaveID)
 	env, _ := session.OpenEnvelope(saved.Blob)
 	if env.ReplayCompatible {
 		t.Fatal("replayCompatible false was not sticky through a further save")

@@ -68,11 +68,7 @@ func (l *SessionLog) entries() int {
 
 // checkpointAt returns the log length at the checkpoint.
 func (l *SessionLog) checkpointAt() int {
-	if len(l.Segments) == 0 {
-		return 0
-	}
-	last := l.Segments[len(l.Segments)-1]
-	return last.Seq + last.Count
+	return segmentsEnd(l.Segments)
 }
 
 // logPiece is a run of n canonical log entries, comma separated.
@@ -84,12 +80,18 @@ type logPiece struct {
 // pieces returns the log's canonical entries as runs to be joined with
 // commas: every segment's, then the tail.
 func (l *SessionLog) pieces() []logPiece {
-	out := make([]logPiece, 0, len(l.Segments)+1)
-	for _, s := range l.Segments {
+	return logPieces(l.Segments, l.Tail, l.TailCount)
+}
+
+// logPieces returns the runs of a log held as segments and a tail of
+// tailCount entries.
+func logPieces(segs []Segment, tail []byte, tailCount int) []logPiece {
+	out := make([]logPiece, 0, len(segs)+1)
+	for _, s := range segs {
 		out = append(out, logPiece{s.Entries, s.Count})
 	}
-	if l.TailCount > 0 {
-		out = append(out, logPiece{l.Tail, l.TailCount})
+	if tailCount > 0 {
+		out = append(out, logPiece{tail, tailCount})
 	}
 	return out
 }
@@ -217,11 +219,12 @@ func (s *Store) restore(op string, rec SessionRecord) (*core.GameState, *running
 // nextLog returns the segmented form of st, a game whose log extends the
 // one prev holds (prev is nil for a new session), where added is the
 // canonical bytes of the entries st added to prev's log (all of st's for
-// a new session), comma separated, and sum the running checksum of st's
-// whole log, for a session of sum's replay compatibility. rest, when not
-// nil, is st's canonical serialization from the ']' closing its log on
-// (a loaded save's), which a checkpoint then takes instead of encoding st.
-func (s *Store) nextLog(prev *cached, st *core.GameState, added []byte, sum *runningChecksum, rest []byte) (*SessionLog, error) {
+// a new session but those of closed, the segments a loaded save shares),
+// comma separated, and sum the running checksum of st's whole log, for a
+// session of sum's replay compatibility. rest, when not nil, is st's
+// canonical serialization from the ']' closing its log on (a loaded
+// save's), which a checkpoint then takes instead of encoding st.
+func (s *Store) nextLog(prev *cached, st *core.GameState, closed []Segment, added []byte, sum *runningChecksum, rest []byte) (*SessionLog, error) {
 	from, n := 0, st.ActionLog.Len()
 	if prev != nil {
 		from = prev.state.ActionLog.Len()
@@ -249,7 +252,16 @@ func (s *Store) nextLog(prev *cached, st *core.GameState, added []byte, sum *run
 			added = joinEntries(pieces[0].b, added)
 		}
 	}
-	return s.checkpoint(nil, added, n, st, sum, rest)
+	return s.checkpoint(closed, added, n-segmentsEnd(closed), st, sum, rest)
+}
+
+// segmentsEnd returns the log length at the end of segs.
+func segmentsEnd(segs []Segment) int {
+	if len(segs) == 0 {
+		return 0
+	}
+	last := segs[len(segs)-1]
+	return last.Seq + last.Count
 }
 
 // checkpoint returns the log of the closed segments with one more of
@@ -269,11 +281,7 @@ func (s *Store) checkpoint(closed []Segment, entries []byte, count int, st *core
 		}
 	}
 	l := &SessionLog{Checkpoint: head, TailSum: sum.digest()}
-	at := 0
-	if len(closed) > 0 {
-		last := closed[len(closed)-1]
-		at = last.Seq + last.Count
-	}
+	at := segmentsEnd(closed)
 	l.Segments = closed[:len(closed):len(closed)] // an append copies: closed is shared
 	if count > 0 {
 		l.Segments = append(l.Segments, Segment{Seq: at, Count: count, Entries: entries, Sum: l.TailSum})

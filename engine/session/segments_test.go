@@ -27,7 +27,7 @@ func savedState(t *testing.T, e *env, id string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, _, _ := e.records.GetSave(ctx, h.SaveID)
+	rec := storedSave(t, e.records, h.SaveID)
 	env, oerr := session.OpenEnvelope(rec.Blob)
 	if oerr != nil {
 		t.Fatal(oerr)
@@ -195,5 +195,106 @@ func TestTodaysRecordsStillLoad(t *testing.T) {
 	loaded, err := e.store.LoadGame(ctx, h.SaveID)
 	if err != nil || countOf(t, loaded.Scene) != 40 {
 		t.Fatalf("the save file in today's format: %v", err)
+	}
+}
+
+// A save of a segmented session holds that session's segments and tail,
+// the very bytes, and an envelope whose state's log is empty: its size
+// does not grow with the history, and its document is the whole save.
+func TestASaveHoldsTheSessionsSegments(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	id := e.create(t, "p")
+	heads := map[int]int{}
+	for _, n := range []int{40, 400} {
+		for e.record(t, id).Revision < n {
+			e.submit(t, id, "inc")
+		}
+		h, err := e.store.SaveGame(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, _, _ := e.records.GetSave(ctx, h.SaveID)
+		sl, l := rec.Log, rawRecord(t, e, id).Log
+		if sl == nil || !bytes.Contains(rec.Blob, []byte(`"state":{"actionLog":[]`)) {
+			t.Fatalf("%d actions: the save does not hold its log in segments: %s", n, rec.Blob)
+		}
+		if len(sl.Segments) != len(l.Segments) || sl.TailCount != l.TailCount || (l.TailCount > 0 && &sl.Tail[0] != &l.Tail[0]) {
+			t.Fatalf("%d actions: the save's log is not the session's", n)
+		}
+		for i, seg := range sl.Segments {
+			if &seg.Entries[0] != &l.Segments[i].Entries[0] || seg.Sum != l.Segments[i].Sum {
+				t.Fatalf("%d actions: segment %d was copied", n, i)
+			}
+		}
+		heads[n] = len(rec.Blob)
+		// A load of it starts a session on the same segments.
+		loaded, err := e.store.LoadGame(ctx, h.SaveID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ll := rawRecord(t, e, loaded.SessionID).Log; len(ll.Segments) < len(sl.Segments) || &ll.Segments[0].Entries[0] != &sl.Segments[0].Entries[0] {
+			t.Fatalf("%d actions: the loaded session copied the save's segments", n)
+		}
+		doc, err := rec.Document()
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, oerr := session.OpenEnvelope(doc)
+		if oerr != nil {
+			t.Fatalf("%d actions: %v", n, oerr)
+		}
+		if want := e.record(t, id).Blob; !bytes.Equal(env.State, want) {
+			t.Fatalf("%d actions: the save's state differs from the session's:\n got %s\nwant %s", n, env.State, want)
+		}
+	}
+	if heads[400] > heads[40]+16 {
+		t.Fatalf("the save's own bytes grew with the history: %d at 40 actions, %d at 400", heads[40], heads[400])
+	}
+}
+
+// A save held in segments that a store damaged is refused on a store that
+// must check it (one that did not take it), naming the save.
+func TestADamagedSegmentedSaveIsRefused(t *testing.T) {
+	tests := []struct {
+		name   string
+		damage func(r *session.SaveRecord)
+	}{
+		{"a segment's entries changed", func(r *session.SaveRecord) {
+			segs := append([]session.Segment(nil), r.Log.Segments...)
+			segs[0].Entries = bytes.Replace(segs[0].Entries, []byte(`"seq":3`), []byte(`"seq":4`), 1)
+			r.Log = &session.SaveLog{Segments: segs, Tail: r.Log.Tail, TailCount: r.Log.TailCount}
+		}},
+		{"a segment lost", func(r *session.SaveRecord) {
+			r.Log = &session.SaveLog{Segments: r.Log.Segments[1:], Tail: r.Log.Tail, TailCount: r.Log.TailCount}
+		}},
+		{"the tail lost", func(r *session.SaveRecord) {
+			r.Log = &session.SaveLog{Segments: r.Log.Segments}
+		}},
+		{"the envelope holds its log", func(r *session.SaveRecord) {
+			r.Blob = bytes.Replace(r.Blob, []byte(`"actionLog":[]`), []byte(`"actionLog":[{}]`), 1)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			records := session.NewMemoryRecords()
+			e := newEnv(t, envOptions{records: records})
+			id := e.create(t, "p")
+			for range 40 {
+				e.submit(t, id, "inc")
+			}
+			h, err := e.store.SaveGame(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, _, _ := records.GetSave(ctx, h.SaveID)
+			tt.damage(&rec)
+			if err := records.PutSave(ctx, rec); err != nil {
+				t.Fatal(err)
+			}
+			for _, store := range []*session.Store{e.store, newEnv(t, envOptions{records: records}).store} {
+				_, err := store.LoadGame(ctx, h.SaveID)
+				wantCode(t, err, core.ReasonInvalidState)
+			}
+		})
 	}
 }

@@ -271,12 +271,12 @@ func (s *Store) adopt(st *core.GameState, sessionID, profileID string) (*core.Ga
 // once the write committed; a conflict evicts the cached session. prev is
 // the committed session st was made from by appending log entries (an
 // action, an adoption), whose segmented log the write extends, or nil for
-// a new session. serialized, when not nil, is st's canonical
-// serialization (a loaded save's), read instead of encoding st's log. sum
-// is the running checksum of a prefix of st's log (prev's, or the loaded
-// save's, taken over serialized), or nil; the log is hashed whole, once,
-// when it does not fit.
-func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *core.GameState, prev *cached, serialized []byte, sum *runningChecksum) (*cached, *Error) {
+// a new session. saved, when not nil, is st as a loaded save holds it,
+// whose segments the new log takes and whose canonical state is read
+// instead of encoding st's log. sum is the running checksum of a prefix
+// of st's log (prev's, or the loaded save's), or nil; the log is hashed
+// whole, once, when it does not fit.
+func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *core.GameState, prev *cached, saved *savedState, sum *runningChecksum) (*cached, *Error) {
 	n, from := st.ActionLog.Len(), 0
 	if prev != nil {
 		from = prev.state.ActionLog.Len()
@@ -285,19 +285,21 @@ func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *co
 		return nil, errorf(op, core.ReasonInvalidState, "the new log of %d entries does not extend the stored one of %d", n, from)
 	}
 	var added, rest []byte
+	var closed []Segment
 	switch {
 	case prev != nil:
 		added = st.ActionLog.AppendEntries(nil, from, n)
-	case serialized != nil:
+	case saved != nil:
 		// A loaded save's checksum check found where its log ends.
+		state, held := saved.state, segmentsEnd(saved.closed)
 		end, count, ok := 0, 0, false
-		if sum != nil && sum.logEnd > 0 {
+		if held == 0 && sum != nil && sum.logEnd > 0 {
 			end, count, ok = sum.logEnd, sum.entries, true
-		} else if bytes.HasPrefix(serialized, []byte(logStart)) {
-			end, count, ok = scanEntries(serialized, len(logStart))
+		} else if bytes.HasPrefix(state, []byte(logStart)) {
+			end, count, ok = scanEntries(state, len(logStart))
 		}
-		if ok && count == n && end < len(serialized) && serialized[end] == ']' {
-			added, rest = serialized[len(logStart):end:end], serialized[end:]
+		if ok && held+count == n && end < len(state) && state[end] == ']' {
+			closed, added, rest = saved.closed, state[len(logStart):end:end], state[end:]
 			break
 		}
 		fallthrough
@@ -309,7 +311,7 @@ func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *co
 	}
 	switch {
 	case sum == nil:
-	case sum.entries == from:
+	case sum.entries == from && closed == nil:
 		sum = sum.extend(added, n-from)
 	case sum.entries <= n && prev == nil:
 		sum = sum.extend(st.ActionLog.AppendEntries(nil, sum.entries, n), n-sum.entries)
@@ -327,9 +329,12 @@ func (s *Store) write(ctx context.Context, op string, next SessionRecord, st *co
 				sum = sum.extend(p.b, p.n)
 			}
 		}
+		for _, seg := range closed {
+			sum = sum.extend(seg.Entries, seg.Count)
+		}
 		sum = sum.extend(added, n-sum.entries)
 	}
-	log, err := s.nextLog(prev, st, added, sum, rest)
+	log, err := s.nextLog(prev, st, closed, added, sum, rest)
 	if err != nil {
 		return nil, errorf(op, core.ReasonInvalidState, "%v", err)
 	}

@@ -31,10 +31,15 @@ type verifiedSaves struct {
 // verifiedSave is one remembered save document. Like a cached session it
 // is replaced, never changed.
 type verifiedSave struct {
+	// blob and log are the record's Blob and Log.
 	blob []byte
-	// env is the envelope blob holds; its State is the canonical state,
-	// within blob.
+	log  *SaveLog
+	// env is the envelope the record holds; its State is the canonical
+	// state, within blob, for a save held whole (log nil), and nil for
+	// one that holds its log in segments.
 	env SaveEnvelope
+	// saved is the state as a new session's log takes it.
+	saved savedState
 	// state is what env.State reads as on an engine that holds its epoch
 	// and kind version.
 	state *core.GameState
@@ -49,6 +54,15 @@ type verifiedSave struct {
 	once bool
 }
 
+// savedState is a loaded save's canonical state as a new session's log
+// takes it: closed, the segments the save shares with the session that
+// took it (none for a save held whole), and state, the canonical state
+// whose log holds the entries after them.
+type savedState struct {
+	closed []Segment
+	state  []byte
+}
+
 // add remembers v, forgetting the oldest beyond keepVerifiedSaves.
 func (vs *verifiedSaves) add(v *verifiedSave) {
 	vs.mu.Lock()
@@ -60,13 +74,13 @@ func (vs *verifiedSaves) add(v *verifiedSave) {
 	vs.list = append(vs.list, v)
 }
 
-// find returns the remembered document equal to blob, or nil, forgetting
-// it when it is to be handed out once.
-func (vs *verifiedSaves) find(blob []byte) *verifiedSave {
+// find returns the remembered save whose document is rec's, byte for
+// byte, or nil, forgetting it when it is to be handed out once.
+func (vs *verifiedSaves) find(rec SaveRecord) *verifiedSave {
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
 	for i := len(vs.list) - 1; i >= 0; i-- {
-		if v := vs.list[i]; len(v.blob) == len(blob) && bytes.Equal(v.blob, blob) {
+		if v := vs.list[i]; sameBytes(v.blob, rec.Blob) && sameLog(v.log, rec.Log) {
 			if v.once {
 				vs.list = append(vs.list[:i], vs.list[i+1:]...)
 			}
@@ -76,30 +90,65 @@ func (vs *verifiedSaves) find(blob []byte) *verifiedSave {
 	return nil
 }
 
-// openSave opens a save document and resolves its state against the
-// engine (openEnvelope, resolveEnvelope), or, for a document equal to one
-// this store remembers (verifiedSaves) whose epoch and kind version the
-// engine still holds as they were, returns what opening it gave. compatible
-// is the loaded lineage's replay compatibility, serialized the state's
-// canonical form when nothing migrated, and sum the running checksum of
-// its log when verifying computed one.
-func (s *Store) openSave(op string, blob []byte) (env SaveEnvelope, st *core.GameState, compatible bool, serialized []byte, sum *runningChecksum, err *Error) {
-	if v := s.verified.find(blob); v != nil && s.loadsAsMade(v.env) {
-		return v.env, v.state, v.env.ReplayCompatible, v.env.State, &v.sum, nil
+// sameBytes reports whether a and b are equal, comparing nothing when
+// they are the same bytes (a record store that keeps what it was given
+// hands them back).
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0] || bytes.Equal(a, b))
+}
+
+// sameLog reports whether two save logs hold the same entries, the same
+// way: then records with equal Blobs have equal Documents.
+func sameLog(a, b *SaveLog) bool {
+	if a == nil || b == nil {
+		return a == b
 	}
-	env, sum, err = openEnvelope(blob)
+	if a.TailCount != b.TailCount || !sameBytes(a.Tail, b.Tail) || len(a.Segments) != len(b.Segments) {
+		return false
+	}
+	for i, x := range a.Segments {
+		y := b.Segments[i]
+		if x.Seq != y.Seq || x.Count != y.Count || x.Sum != y.Sum || !sameBytes(x.Entries, y.Entries) {
+			return false
+		}
+	}
+	return true
+}
+
+// openSave opens a save record's document and resolves its state against
+// the engine (openEnvelope, resolveEnvelope), or, for a record whose
+// document equals one this store remembers (verifiedSaves) and whose epoch
+// and kind version the engine still holds as they were, returns what
+// opening it gave. compatible is the loaded lineage's replay
+// compatibility, saved the state as a new session takes it when nothing
+// migrated (nil otherwise), and sum the running checksum of its log when
+// verifying computed one.
+func (s *Store) openSave(op string, rec SaveRecord) (env SaveEnvelope, st *core.GameState, compatible bool, saved *savedState, sum *runningChecksum, err *Error) {
+	if v := s.verified.find(rec); v != nil && s.loadsAsMade(v.env) {
+		return v.env, v.state, v.env.ReplayCompatible, &v.saved, &v.sum, nil
+	}
+	doc, derr := rec.Document()
+	if derr != nil {
+		return SaveEnvelope{}, nil, false, nil, nil, errorf(op, core.ReasonInvalidState, "save %q is damaged: %v", rec.SaveID, derr)
+	}
+	env, sum, err = openEnvelope(doc)
 	if err != nil {
 		err.Op = op
 		return SaveEnvelope{}, nil, false, nil, nil, err
 	}
-	st, compatible, serialized, err = resolveEnvelope(op, s.engine, env)
+	st, compatible, serialized, err := resolveEnvelope(op, s.engine, env)
 	if err != nil {
 		return SaveEnvelope{}, nil, false, nil, nil, err
 	}
-	if serialized != nil && sum != nil && sum.logEnd > 0 {
-		s.verified.add(&verifiedSave{blob: blob, env: env, state: st, sum: *sum})
+	if serialized == nil {
+		return env, st, compatible, nil, sum, nil
 	}
-	return env, st, compatible, serialized, sum, nil
+	v := &verifiedSave{blob: rec.Blob, log: rec.Log, env: env, saved: savedState{state: serialized}, state: st}
+	if sum != nil && sum.logEnd > 0 {
+		v.sum = *sum
+		s.verified.add(v)
+	}
+	return env, st, compatible, &v.saved, sum, nil
 }
 
 // loadsAsMade reports whether a save with this envelope loads on the

@@ -23,7 +23,7 @@ func TestALoadOfARememberedSaveIsTheLoadOfItsBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, _, _ := records.GetSave(ctx, h.SaveID)
+	rec := storedSave(t, records, h.SaveID)
 	copied := rec
 	copied.SaveID, copied.Blob = "copied", bytes.Clone(rec.Blob)
 	if err := records.PutSave(ctx, copied); err != nil {
@@ -58,8 +58,8 @@ func TestALoadOfARememberedSaveIsTheLoadOfItsBytes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sg, _, _ := records.GetSave(ctx, hg.SaveID)
-			sw, _, _ := records.GetSave(ctx, hw.SaveID)
+			sg := storedSave(t, records, hg.SaveID)
+			sw := storedSave(t, records, hw.SaveID)
 			env, oerr := session.OpenEnvelope(sg.Blob)
 			if oerr != nil || !bytes.Equal(sg.Blob, sw.Blob) || env.Checksum != session.Checksum(env.ReplayCompatible, env.State) {
 				t.Fatalf("the saves after the loads differ (%v):\n got %s\nwant %s", oerr, sg.Blob, sw.Blob)

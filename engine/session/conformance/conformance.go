@@ -272,6 +272,55 @@ func RunRecordStore(t *testing.T, newStore func(t *testing.T) session.RecordStor
 			})
 		}
 	})
+	// A save may hold its log as segments (session.SaveLog); a store keeps
+	// them or stores the record whole, and gives back the same document.
+	t.Run("save with its log in segments", func(t *testing.T) {
+		s := newStore(t)
+		segs := []session.Segment{
+			{Seq: 0, Count: 2, Sum: "s0", Entries: []byte(`{"a":0},{"a":1}`)},
+			{Seq: 2, Count: 1, Sum: "s2", Entries: []byte(`{"a":2}`)},
+		}
+		head := []byte(`{"checksum":"x","state":{"actionLog":[],"k":1}}`)
+		steps := []session.SaveRecord{
+			func() session.SaveRecord {
+				r := save("a", "p", "2026-01-01T00:00:01Z")
+				r.Blob, r.Log = head, &session.SaveLog{Segments: segs, Tail: []byte(`{"a":3}`), TailCount: 1}
+				return r
+			}(),
+			func() session.SaveRecord { // replaced by one with fewer segments and no tail
+				r := save("a", "p", "2026-01-01T00:00:02Z")
+				r.Blob, r.Log = head, &session.SaveLog{Segments: segs[:1]}
+				return r
+			}(),
+			save("a", "p", "2026-01-01T00:00:03Z"), // and by a save held whole
+		}
+		for i, want := range steps {
+			if err := s.PutSave(ctx, want); err != nil {
+				t.Fatalf("step %d: %v", i, err)
+			}
+			wantDoc, _ := want.Document()
+			got, ok, err := s.GetSave(ctx, "a")
+			if !ok || err != nil {
+				t.Fatalf("step %d: ok %v err %v", i, ok, err)
+			}
+			list, lerr := s.ListSaves(ctx, "p")
+			if lerr != nil || len(list) != 1 {
+				t.Fatalf("step %d: list %d %v", i, len(list), lerr)
+			}
+			for _, r := range []session.SaveRecord{got, list[0]} {
+				doc, derr := r.Document()
+				if derr != nil || !bytes.Equal(doc, wantDoc) || r.SavedAt != want.SavedAt {
+					t.Fatalf("step %d: got %s (%v) at %s\nwant %s", i, doc, derr, r.SavedAt, wantDoc)
+				}
+			}
+		}
+		if err := s.DeleteSave(ctx, "a", steps[len(steps)-1].SavedAt); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, err := s.GetSave(ctx, "a"); ok || err != nil {
+			t.Fatalf("deleted save: ok %v err %v", ok, err)
+		}
+	})
 	t.Run("put save replaces", func(t *testing.T) {
 		s := newStore(t)
 		_ = s.PutSave(ctx, save("a", "p", "2026-01-01T00:00:01Z"))

@@ -346,9 +346,15 @@ func (r *Records) GetSave(_ context.Context, saveID string) (session.SaveRecord,
 	return rec, true, nil
 }
 
-// PutSave implements session.RecordStore.
+// PutSave implements session.RecordStore. A save is stored whole: one
+// that holds its log in segments (session.SaveLog) is stored as its
+// Document.
 func (r *Records) PutSave(_ context.Context, rec session.SaveRecord) error {
 	const op = "PutSave"
+	rec, err := rec.Flat()
+	if err != nil {
+		return jsError(op, err)
+	}
 	blob := rec.Blob
 	rec.Blob = nil
 	pid := rec.ProfileID
