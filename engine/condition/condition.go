@@ -328,27 +328,26 @@ func equal(a, b any) bool {
 	return false
 }
 
+// sign is -1 when x < y, 1 when x > y, else 0 (a NaN orders as equal).
+func sign[T float64 | string](x, y T) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
 func order(field string, a, b any) (int, error) {
 	if x, ok := number(a); ok {
 		if y, ok := number(b); ok {
-			switch {
-			case x < y:
-				return -1, nil
-			case x > y:
-				return 1, nil
-			}
-			return 0, nil
+			return sign(x, y), nil
 		}
 	}
 	if x, ok := a.(string); ok {
 		if y, ok := b.(string); ok {
-			switch {
-			case x < y:
-				return -1, nil
-			case x > y:
-				return 1, nil
-			}
-			return 0, nil
+			return sign(x, y), nil
 		}
 	}
 	if a == nil {

@@ -104,23 +104,19 @@ func appendPlainParams(b []byte, p map[string]any) ([]byte, bool) {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, canon.CompareKeys)
-	b = append(b, '{')
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = canon.AppendString(b, k)
-		b = append(b, ':')
+	o := canon.OpenObject(b)
+	for _, k := range keys {
+		o.Key(k)
 		var f float64
 		switch v := p[k].(type) {
 		case string:
 			if !utf8.ValidString(v) {
-				return b, false
+				return o.B, false
 			}
-			b = canon.AppendString(b, v)
+			o.B = canon.AppendString(o.B, v)
 			continue
 		case bool:
-			b = strconv.AppendBool(b, v)
+			o.B = strconv.AppendBool(o.B, v)
 			continue
 		case int:
 			f = float64(v)
@@ -131,12 +127,12 @@ func appendPlainParams(b []byte, p map[string]any) ([]byte, bool) {
 		case float64:
 			f = v
 		default:
-			return b, false
+			return o.B, false
 		}
 		if math.IsInf(f, 0) || math.IsNaN(f) {
-			return b, false
+			return o.B, false
 		}
-		b = canon.AppendNumber(b, f)
+		o.B = canon.AppendNumber(o.B, f)
 	}
-	return append(b, '}'), true
+	return o.Close(), true
 }

@@ -59,16 +59,12 @@ func appendCanonical(b []byte, v reflect.Value) []byte {
 			keys = append(keys, k.String())
 		}
 		slices.SortFunc(keys, canon.CompareKeys)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = canon.AppendString(b, k)
-			b = append(b, ':')
-			b = appendCanonical(b, v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key())))
+		o := canon.OpenObject(b)
+		for _, k := range keys {
+			o.Key(k)
+			o.B = appendCanonical(o.B, v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key())))
 		}
-		return append(b, '}')
+		return o.Close()
 	case reflect.String:
 		return canon.AppendString(b, v.String())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
