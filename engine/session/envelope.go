@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -276,6 +277,11 @@ type saveFile struct {
 	Format         string          `json:"format"`
 	Initialization *Initialization `json:"initialization,omitempty"`
 	Name           string          `json:"name,omitempty"`
+	// sums counts the document's fileChecksum members as readSaveFile
+	// found them, the last one's value at [sumStart, sumEnd); 0 when the
+	// document was read otherwise.
+	sums             int
+	sumStart, sumEnd int
 }
 
 // Export document formats. Format 1 (until December 2026) is checked by
@@ -314,7 +320,16 @@ func fileChecksum(doc []byte) (sum string, at int, ok bool) {
 			start, end = s, e
 			found++
 		}
-	}); err != nil || found != 1 || end-start < 2 || doc[start] != '"' {
+	}); err != nil {
+		return "", 0, false
+	}
+	return fileChecksumAt(doc, found, start, end)
+}
+
+// fileChecksumAt is fileChecksum of a document of found fileChecksum
+// members, the last one's value at doc[start:end].
+func fileChecksumAt(doc []byte, found, start, end int) (sum string, at int, ok bool) {
+	if found != 1 || end-start < 2 || doc[start] != '"' {
 		return "", 0, false
 	}
 	h := sha256.New()
@@ -322,6 +337,76 @@ func fileChecksum(doc []byte) (sum string, at int, ok bool) {
 	h.Write([]byte(`""`))
 	h.Write(doc[end:])
 	return hex.EncodeToString(h.Sum(nil)), start, true
+}
+
+// readSaveFile reads an export document's members as json.Unmarshal into
+// a saveFile would, without decoding its envelope: the envelope is found
+// by counting brackets and kept as its bytes (the member named envelope in
+// any case, the last one when there are several, as encoding/json takes
+// it), and the other members, a few hundred bytes, are decoded. ok is
+// false when data is not such a document (a bare envelope, or not JSON).
+func readSaveFile(data []byte) (file saveFile, ok bool) {
+	var envelope []byte
+	escaped, sums, sumStart, sumEnd := false, 0, 0, 0
+	rest := make([]byte, 0, 512)
+	rest = append(rest, '{')
+	err := memberSpans(data, func(key []byte, start, end int) {
+		value := data[start:end]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			escaped = true
+		}
+		if string(key) == "fileChecksum" {
+			sums, sumStart, sumEnd = sums+1, start, end
+		}
+		if bytes.EqualFold(key, []byte("envelope")) {
+			envelope = value
+			return
+		}
+		if len(rest) > 1 {
+			rest = append(rest, ',')
+		}
+		rest = append(rest, '"')
+		rest = append(rest, key...)
+		rest = append(rest, '"', ':')
+		rest = append(rest, value...)
+	})
+	if escaped {
+		// A key written with escapes: leave its reading to encoding/json.
+		return file, json.Unmarshal(data, &file) == nil
+	}
+	rest = append(rest, '}')
+	if err != nil || json.Unmarshal(rest, &file) != nil {
+		return saveFile{}, false
+	}
+	if envelope != nil {
+		file.Envelope = envelope
+	}
+	file.sums, file.sumStart, file.sumEnd = sums, sumStart, sumEnd
+	return file, true
+}
+
+// SaveFileHeader is what a save file (or a bare envelope) says of itself
+// before it is checked: the campaign its envelope names and the name the
+// player gave the save. A host reads it to route an import to the store
+// of that campaign, whose ImportSave then checks the file.
+type SaveFileHeader struct {
+	CampaignID string
+	Name       string
+}
+
+// ReadSaveFileHeader reads a save file's header without decoding its
+// state; ok is false when the document names no campaign.
+func ReadSaveFileHeader(data []byte) (h SaveFileHeader, ok bool) {
+	envelope := data
+	if file, isFile := readSaveFile(data); isFile && file.Envelope != nil {
+		envelope, h.Name = file.Envelope, file.Name
+	}
+	_ = members(envelope, func(key, value []byte) {
+		if string(key) == "campaignId" {
+			_ = json.Unmarshal(value, &h.CampaignID)
+		}
+	})
+	return h, h.CampaignID != ""
 }
 
 // openSaveFile reads an export document of either format into its
@@ -333,7 +418,10 @@ func openSaveFile(op string, data []byte, file saveFile) ([]byte, *Initializatio
 			return nil, nil, errorf(op, core.ReasonInvalidState, "a %s file carries no fileChecksum: it is corrupted or was altered", saveFileFormatV1)
 		}
 	case saveFileFormat:
-		sum, _, ok := fileChecksum(data)
+		sum, _, ok := fileChecksumAt(data, file.sums, file.sumStart, file.sumEnd)
+		if file.sums == 0 {
+			sum, _, ok = fileChecksum(data)
+		}
 		if !ok || file.FileChecksum == nil || sum != *file.FileChecksum {
 			return nil, nil, errorf(op, core.ReasonInvalidState, "the save file's checksum does not match: it is corrupted or was altered")
 		}

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/storyloom/storyloom/engine/core"
 )
@@ -497,32 +496,36 @@ func (s *Store) ExportNamedSave(ctx context.Context, profileID, saveID, name str
 
 // ImportSave stores a document ExportSave wrote (format 2, or format 1 of
 // earlier builds), or a bare save envelope, as a new save of profileID (""
-// for anonymous). A file whose checksum does not match is invalid_state. The envelope is checked and
-// resolved exactly as LoadGame would before anything is written; a bare
-// envelope carries no initialization, so a profiled game loaded from it
-// cannot be branched.
+// for anonymous). A file whose checksum does not match is invalid_state.
+// The envelope is checked and resolved exactly as LoadGame would before
+// anything is written, and the store remembers what checking it gave
+// (verifiedSaves), so that the load that follows an import checks nothing
+// again. A bare envelope carries no initialization, so a profiled game
+// loaded from it cannot be branched.
 func (s *Store) ImportSave(ctx context.Context, profileID string, data []byte) (SaveHandle, error) {
 	const op = "ImportSave"
 	envelope, init := data, (*Initialization)(nil)
-	var file saveFile
-	if err := json.Unmarshal(data, &file); err == nil && file.Format != "" {
+	if file, ok := readSaveFile(data); ok && file.Format != "" {
 		var ferr *Error
 		if envelope, init, ferr = openSaveFile(op, data, file); ferr != nil {
 			return SaveHandle{}, ferr
 		}
 	}
-	env, oerr := OpenEnvelope(envelope)
+	env, sum, oerr := openEnvelope(envelope)
 	if oerr != nil {
 		oerr.Op = op
 		return SaveHandle{}, oerr
 	}
-	st, _, _, rerr := resolveEnvelope(op, s.engine, env)
+	// The stored save is the envelope in canonical form around the state
+	// the checksum was verified over, copied: data is the caller's. The
+	// state is resolved from the copy, which the store keeps.
+	size := len(env.State)
+	blob := sealEnvelope(size, func(b []byte) []byte { return append(b, env.State...) }, &core.GameState{KindID: env.KindID, CampaignID: env.CampaignID, CampaignVersion: env.CampaignVersion}, env.KindVersion, env.ReplayCompatible, env.Checksum)
+	env.State = blob[len(blob)-1-size : len(blob)-1 : len(blob)-1]
+	st, _, serialized, rerr := resolveEnvelope(op, s.engine, env)
 	if rerr != nil {
 		return SaveHandle{}, rerr
 	}
-	// The stored save is the envelope in canonical form around the state
-	// OpenEnvelope verified against its checksum.
-	blob := sealEnvelope(len(env.State), func(b []byte) []byte { return append(b, env.State...) }, &core.GameState{KindID: env.KindID, CampaignID: env.CampaignID, CampaignVersion: env.CampaignVersion}, env.KindVersion, env.ReplayCompatible, env.Checksum)
 	id := s.ids.NewSaveID()
 	unlock := s.saveLocks.lock(id)
 	defer unlock()
@@ -532,6 +535,9 @@ func (s *Store) ImportSave(ctx context.Context, profileID string, data []byte) (
 	}
 	if perr := s.records.PutSave(ctx, rec); perr != nil {
 		return SaveHandle{}, storageError(op, perr)
+	}
+	if serialized != nil && sum != nil && sum.logEnd > 0 {
+		s.verified.add(&verifiedSave{blob: blob, env: env, saved: savedState{state: serialized}, state: st, sum: *sum})
 	}
 	return SaveHandle{SaveID: id, SavedAt: rec.SavedAt, SavedAtSeq: rec.SavedAtSeq}, nil
 }

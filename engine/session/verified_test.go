@@ -99,3 +99,49 @@ func TestARememberedSaveIsJudgedAgainByTheEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// An import checks the file in full and the store remembers what that
+// gave, so the load that follows checks nothing again: it gives what a
+// store that never saw the file gives, and the caller's bytes, which the
+// store copied, are the caller's to change.
+func TestALoadAfterAnImportIsTheLoadOfTheFile(t *testing.T) {
+	records, profiles, ids := session.NewMemoryRecords(), session.NewMemoryProfiles(), &session.CountingRecordIDs{}
+	a := newEnv(t, envOptions{records: records, profiles: profiles, ids: ids})
+	id := a.create(t, "p")
+	for range 40 {
+		a.submit(t, id, "inc")
+	}
+	h, err := a.store.SaveGame(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := a.store.ExportSave(ctx, "p", h.SaveID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := bytes.Clone(doc)
+	imp, err := a.store.ImportSave(ctx, "p", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range data {
+		data[i] = ' '
+	}
+	got, err := a.store.LoadGame(ctx, imp.SaveID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := newEnv(t, envOptions{records: records, profiles: profiles, ids: ids})
+	want, err := fresh.store.LoadGame(ctx, imp.SaveID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotRec, wantRec := a.record(t, got.SessionID), fresh.record(t, want.SessionID)
+	if !bytes.Equal(gotRec.Blob, wantRec.Blob) || gotRec.ReplayCompatible != wantRec.ReplayCompatible || !sameJSON(got.Scene, want.Scene) {
+		t.Fatalf("the load after the import differs:\n got %s\nwant %s", gotRec.Blob, wantRec.Blob)
+	}
+	a.submit(t, got.SessionID, "inc")
+	if sc, err := a.store.GetScene(ctx, got.SessionID); err != nil || countOf(t, sc) != 41 {
+		t.Fatalf("played on to %v, %v", countOf(t, sc), err)
+	}
+}

@@ -18,6 +18,54 @@ import (
 	"github.com/storyloom/storyloom/engine/session"
 )
 
+// TestPlainImportArgsReadAsDecodeDoes checks the import's argument reader
+// against the strict decoder: whatever it reads, decode reads the same
+// file and name, and what it leaves goes to decode.
+func TestPlainImportArgsReadAsDecodeDoes(t *testing.T) {
+	file := `{"envelope":{"state":{"actionLog":[{"a":"x\\ny"}]}},"name":"Ünï \"q\""}`
+	whole, _ := json.Marshal(map[string]string{"data": file})
+	named, _ := json.Marshal(struct {
+		Data string `json:"data"`
+		Name string `json:"name"`
+	}{file, "my save ✓"})
+	tests := []struct {
+		arg   string
+		plain bool
+	}{
+		{string(whole), true},
+		{string(named), true},
+		{`{"data":""}`, true},
+		{`{"data":"a\tb"}`, false},
+		{`{"data":"a\u0041"}`, false},
+		{`{"data":"a\/b"}`, false},
+		{"{\"data\":\"a\x01\"}", false},
+		{"{\"data\":\"a\xff\"}", false},
+		{`{"data":"a","name":"x\"y"}`, false},
+		{`{"name":"x","data":"a"}`, false},
+		{`{"data":"a", "name":"x"}`, false},
+		{`{"data":"a"} `, false},
+		{`{"data":"a","extra":1}`, false},
+		{`{"data":"a`, false},
+		{`{"data":"a\`, false},
+	}
+	for _, tt := range tests {
+		var fast importArgs
+		if got := fast.plain([]byte(tt.arg)); got != tt.plain {
+			t.Errorf("%s: plain %v, want %v", tt.arg, got, tt.plain)
+			continue
+		}
+		if !tt.plain {
+			continue
+		}
+		var slow importArgs
+		if err := decode(json.RawMessage(tt.arg), &slow); err != nil {
+			t.Errorf("%s: decode refused what plain read: %v", tt.arg, err)
+		} else if string(fast.data) != slow.Data || fast.Name != slow.Name || fast.Data != "" {
+			t.Errorf("%s: plain %q %q, decode %q %q", tt.arg, fast.data, fast.Name, slow.Data, slow.Name)
+		}
+	}
+}
+
 // TestPlainActionArgsReadAsDecodeDoes checks the choice path's argument
 // reader against the strict decoder: whatever it reads, decode reads the
 // same, and what it leaves (any other shape) goes to decode.

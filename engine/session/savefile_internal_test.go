@@ -1,0 +1,72 @@
+package session
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// TestReadSaveFileReadsAsEncodingJSON checks the export reader that skips
+// the envelope against json.Unmarshal into the same struct: every document
+// it reads, it reads the same, and it finds the fileChecksum member where
+// fileChecksum does.
+func TestReadSaveFileReadsAsEncodingJSON(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  string
+		ok   bool
+	}{
+		{"an export", `{"envelope":{"campaignId":"c","state":{"actionLog":[{"a":"]}"}]}},"fileChecksum":"ab","format":"storyloom.save/2","initialization":{"kindProfileData":{"x":1}},"name":"n"}`, true},
+		{"format 1", `{"envelope":{"campaignId":"c"},"format":"storyloom.save/1"}`, true},
+		{"spaced", ` { "envelope" : { "campaignId" : "c" } , "format" : "storyloom.save/2" } `, true},
+		{"a key in another case", `{"Envelope":{"campaignId":"c"},"FORMAT":"storyloom.save/2"}`, true},
+		{"two envelopes", `{"envelope":{"campaignId":"a"},"format":"f","envelope":{"campaignId":"b"}}`, true},
+		{"an escaped key", `{"env\u0065lope":{"campaignId":"c"},"format":"f"}`, true},
+		{"a bare envelope", `{"campaignId":"c","state":{"actionLog":[]}}`, true},
+		{"not an object", `[1]`, false},
+		{"not JSON", `{"envelope":`, false},
+		{"a format that is not a string", `{"envelope":{},"format":1}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := readSaveFile([]byte(tt.doc))
+			var want saveFile
+			wantOK := json.Unmarshal([]byte(tt.doc), &want) == nil
+			if ok != tt.ok || wantOK != tt.ok {
+				t.Fatalf("ok %v, encoding/json %v, want %v", ok, wantOK, tt.ok)
+			}
+			if !ok {
+				return
+			}
+			sums, start, end := got.sums, got.sumStart, got.sumEnd
+			got.sums, got.sumStart, got.sumEnd = 0, 0, 0
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("got  %+v\nwant %+v", got, want)
+			}
+			wantSum, _, wantSumOK := fileChecksum([]byte(tt.doc))
+			if sums > 0 {
+				if sum, _, sumOK := fileChecksumAt([]byte(tt.doc), sums, start, end); sum != wantSum || sumOK != wantSumOK {
+					t.Fatalf("fileChecksumAt %q %v, fileChecksum %q %v", sum, sumOK, wantSum, wantSumOK)
+				}
+			}
+		})
+	}
+}
+
+func TestReadSaveFileHeader(t *testing.T) {
+	tests := []struct {
+		doc  string
+		want SaveFileHeader
+		ok   bool
+	}{
+		{`{"envelope":{"campaignId":"c","state":{"actionLog":[]}},"format":"storyloom.save/2","name":"Mine"}`, SaveFileHeader{CampaignID: "c", Name: "Mine"}, true},
+		{`{"campaignId":"c","state":{"actionLog":[]}}`, SaveFileHeader{CampaignID: "c"}, true},
+		{`{"envelope":{"state":{}},"format":"storyloom.save/2"}`, SaveFileHeader{}, false},
+		{`not json`, SaveFileHeader{}, false},
+	}
+	for _, tt := range tests {
+		if got, ok := ReadSaveFileHeader([]byte(tt.doc)); got != tt.want || ok != tt.ok {
+			t.Errorf("%s: %+v %v, want %+v %v", tt.doc, got, ok, tt.want, tt.ok)
+		}
+	}
+}
