@@ -43,6 +43,7 @@ func TestUnblockedDamageLifelinkAndVenom(t *testing.T) {
 	if !g.perm(leech).Tapped {
 		t.Fatal("an attacker without vigilance did not tap")
 	}
+	checkScene(t, g, 0)
 }
 
 func TestSummoningSicknessAndDefenderCannotAttack(t *testing.T) {
@@ -60,6 +61,7 @@ func TestSummoningSicknessAndDefenderCannotAttack(t *testing.T) {
 	if got := a.Requirements[0].Candidates; !slices.Equal(got, ids(permID(brute))) {
 		t.Fatalf("attackers %v", got)
 	}
+	checkScene(t, g, 0)
 }
 
 func TestFlyingReachAndUnblockable(t *testing.T) {
@@ -93,6 +95,7 @@ func TestFlyingReachAndUnblockable(t *testing.T) {
 	if g.perm(hawk) != nil || g.st.Players[1].Life != 19 {
 		t.Fatalf("hawk alive %v, life %d", g.perm(hawk) != nil, g.st.Players[1].Life)
 	}
+	checkScene(t, g, 1)
 }
 
 func TestMenaceNeedsTwoBlockers(t *testing.T) {
@@ -123,6 +126,7 @@ func TestMenaceNeedsTwoBlockers(t *testing.T) {
 	if g.perm(brute) != nil {
 		t.Fatal("the brute survived 3 damage")
 	}
+	checkScene(t, g, 1)
 }
 
 func TestFirstStrikeKillsBeforeDamageBack(t *testing.T) {
@@ -145,33 +149,39 @@ func TestFirstStrikeKillsBeforeDamageBack(t *testing.T) {
 	if !slices.Equal(phases[:2], []string{"combat_damage", "combat_damage"}) {
 		t.Fatalf("phases %v", phases)
 	}
+	checkScene(t, g, 0)
 }
 
 func TestTrampleDeathtouchVigilance(t *testing.T) {
-	g := scene(t, 2)
-	rhino := g.put(0, "rhino")
-	bear := g.put(1, "bear")
-	attack(t, g, rhino)
-	if g.perm(rhino).Tapped {
-		t.Fatal("a vigilant attacker tapped")
-	}
-	block(t, g, 1, map[int][]int{rhino: {bear}})
-	passAll(t, g, 20)
-	toStep(t, g, StepEndCombat)
-	if g.st.Players[1].Life != 17 || g.perm(bear) != nil {
-		t.Fatalf("trample: life %d", g.st.Players[1].Life)
-	}
-
-	g = scene(t, 2)
-	asp := g.put(0, "asp")
-	rhino = g.put(1, "rhino")
-	attack(t, g, asp)
-	block(t, g, 1, map[int][]int{asp: {rhino}})
-	passAll(t, g, 20)
-	toStep(t, g, StepEndCombat)
-	if g.perm(rhino) != nil {
-		t.Fatal("deathtouch did not destroy the blocker")
-	}
+	t.Run("trample_vigilance", func(t *testing.T) {
+		g := scene(t, 2)
+		rhino := g.put(0, "rhino")
+		bear := g.put(1, "bear")
+		attack(t, g, rhino)
+		if g.perm(rhino).Tapped {
+			t.Fatal("a vigilant attacker tapped")
+		}
+		block(t, g, 1, map[int][]int{rhino: {bear}})
+		passAll(t, g, 20)
+		toStep(t, g, StepEndCombat)
+		if g.st.Players[1].Life != 17 || g.perm(bear) != nil {
+			t.Fatalf("trample: life %d", g.st.Players[1].Life)
+		}
+		checkScene(t, g, 1)
+	})
+	t.Run("deathtouch", func(t *testing.T) {
+		g := scene(t, 2)
+		asp := g.put(0, "asp")
+		rhino := g.put(1, "rhino")
+		attack(t, g, asp)
+		block(t, g, 1, map[int][]int{asp: {rhino}})
+		passAll(t, g, 20)
+		toStep(t, g, StepEndCombat)
+		if g.perm(rhino) != nil {
+			t.Fatal("deathtouch did not destroy the blocker")
+		}
+		checkScene(t, g, 1)
+	})
 }
 
 func TestAttackingAPlaneswalker(t *testing.T) {
@@ -191,6 +201,7 @@ func TestAttackingAPlaneswalker(t *testing.T) {
 	if g.perm(sage).Loyalty != 1 || g.st.Players[1].Life != 20 {
 		t.Fatalf("loyalty %d life %d", g.perm(sage).Loyalty, g.st.Players[1].Life)
 	}
+	checkScene(t, g, 1)
 }
 
 func TestMultiplayerBlockersInAPNAPOrder(t *testing.T) {
@@ -220,4 +231,5 @@ func TestMultiplayerBlockersInAPNAPOrder(t *testing.T) {
 	if g.st.Players[1].Life != 18 || g.st.Players[2].Life != 18 {
 		t.Fatalf("life %d %d", g.st.Players[1].Life, g.st.Players[2].Life)
 	}
+	checkScene(t, g, 0)
 }

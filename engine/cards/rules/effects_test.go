@@ -36,6 +36,7 @@ func TestEntersTriggerIsAimedByItsController(t *testing.T) {
 	if g.st.Players[1].Life != 19 {
 		t.Fatalf("life %d", g.st.Players[1].Life)
 	}
+	checkScene(t, g, 0)
 }
 
 func TestDiesTrigger(t *testing.T) {
@@ -55,6 +56,7 @@ func TestDiesTrigger(t *testing.T) {
 	if g.st.Players[0].Life != 23 {
 		t.Fatalf("life %d", g.st.Players[0].Life)
 	}
+	checkScene(t, g, 0)
 }
 
 func TestOptionalPayTrigger(t *testing.T) {
@@ -80,6 +82,7 @@ func TestOptionalPayTrigger(t *testing.T) {
 	if len(g.st.Players[0].Hand) != hand+1 || g.st.Players[0].Pool != "" {
 		t.Fatalf("hand %d pool %q", len(g.st.Players[0].Hand), g.st.Players[0].Pool)
 	}
+	checkScene(t, g, 0)
 }
 
 func TestUpkeepMayTrigger(t *testing.T) {
@@ -96,6 +99,7 @@ func TestUpkeepMayTrigger(t *testing.T) {
 	if len(g.st.Players[1].Hand) != 0 {
 		t.Fatal("declining drew")
 	}
+	checkScene(t, g, 1)
 }
 
 func TestDiscardChosenByTheTargetAndByTheCaster(t *testing.T) {
@@ -133,6 +137,7 @@ func TestDiscardChosenByTheTargetAndByTheCaster(t *testing.T) {
 	if len(g.st.Players[1].Hand) != 1 || len(g.View(0).(View).Revealed) != 0 {
 		t.Fatal("the discard or the end of the reveal went wrong")
 	}
+	checkScene(t, g, 0, 1)
 }
 
 func TestSearchScryAndLook(t *testing.T) {
@@ -186,48 +191,54 @@ func TestSearchScryAndLook(t *testing.T) {
 	if !slices.Equal(g.st.Players[0].Library, []string{"mountain", "bear", "island"}) {
 		t.Fatalf("library after look %v", g.st.Players[0].Library)
 	}
+	checkScene(t, g, 0)
 }
 
 func TestCastAndCombatDamageTriggersAndCounters(t *testing.T) {
-	g := scene(t, 2)
-	adept := g.put(0, "adept")
-	g.put(0, "mountain")
-	g.put(0, "mountain")
-	lash := g.give(0, "ember_lash")
-	cast(t, g, 0, lash, map[string][]string{"t0": ids("p1")})
-	if len(g.st.Stack) != 2 || g.st.Stack[1].Kind != "triggered" {
-		t.Fatalf("no cast trigger above the spell: %+v", g.st.Stack)
-	}
-	resolve(t, g)
-	if c := g.chars(g.perm(adept)); c.power != 2 || c.tough != 3 {
-		t.Fatalf("adept %d/%d", c.power, c.tough)
-	}
-	resolve(t, g)
-
-	g = scene(t, 2)
-	thief := g.put(0, "thief")
-	grower := g.put(0, "grower")
-	g.put(0, "forest")
-	g.put(0, "forest")
-	for range 2 {
-		for _, a := range g.Actions(0) {
-			if a.ManaAbility {
-				do(t, g, 0, "activate_ability", a.Subject[0], nil)
-				break
-			}
+	t.Run("cast_trigger", func(t *testing.T) {
+		g := scene(t, 2)
+		adept := g.put(0, "adept")
+		g.put(0, "mountain")
+		g.put(0, "mountain")
+		lash := g.give(0, "ember_lash")
+		cast(t, g, 0, lash, map[string][]string{"t0": ids("p1")})
+		if len(g.st.Stack) != 2 || g.st.Stack[1].Kind != "triggered" {
+			t.Fatalf("no cast trigger above the spell: %+v", g.st.Stack)
 		}
-		do(t, g, 0, "activate_ability", permID(grower), nil)
 		resolve(t, g)
-	}
-	v := g.permView(g.perm(grower), g.statics())
-	if v.Card.Power != "3" || len(v.Counters) != 1 || v.Counters[0] != (Counter{"+1/+1", 2}) {
-		t.Fatalf("grower %s/%s %+v", v.Card.Power, v.Card.Toughness, v.Counters)
-	}
-	attack(t, g, thief)
-	for g.st.Step != StepEndCombat {
-		do(t, g, g.st.Dec.Seat, "pass_priority", "", nil)
-	}
-	if len(g.st.Players[0].Hand) != 1 || g.st.Players[1].Life != 19 {
-		t.Fatalf("hand %d life %d", len(g.st.Players[0].Hand), g.st.Players[1].Life)
-	}
+		if c := g.chars(g.perm(adept)); c.power != 2 || c.tough != 3 {
+			t.Fatalf("adept %d/%d", c.power, c.tough)
+		}
+		resolve(t, g)
+		checkScene(t, g, 0)
+	})
+	t.Run("counters_combat_damage_trigger", func(t *testing.T) {
+		g := scene(t, 2)
+		thief := g.put(0, "thief")
+		grower := g.put(0, "grower")
+		g.put(0, "forest")
+		g.put(0, "forest")
+		for range 2 {
+			for _, a := range g.Actions(0) {
+				if a.ManaAbility {
+					do(t, g, 0, "activate_ability", a.Subject[0], nil)
+					break
+				}
+			}
+			do(t, g, 0, "activate_ability", permID(grower), nil)
+			resolve(t, g)
+		}
+		v := g.permView(g.perm(grower), g.statics())
+		if v.Card.Power != "3" || len(v.Counters) != 1 || v.Counters[0] != (Counter{"+1/+1", 2}) {
+			t.Fatalf("grower %s/%s %+v", v.Card.Power, v.Card.Toughness, v.Counters)
+		}
+		attack(t, g, thief)
+		for g.st.Step != StepEndCombat {
+			do(t, g, g.st.Dec.Seat, "pass_priority", "", nil)
+		}
+		if len(g.st.Players[0].Hand) != 1 || g.st.Players[1].Life != 19 {
+			t.Fatalf("hand %d life %d", len(g.st.Players[0].Hand), g.st.Players[1].Life)
+		}
+		checkScene(t, g, 0)
+	})
 }

@@ -49,6 +49,7 @@ func TestAnthemAuraPumpAndControl(t *testing.T) {
 	if v := g.View(1).(View); !slices.ContainsFunc(v.Battlefield, func(p PermanentView) bool { return p.ID == permID(bear) && p.Controller == "p1" && p.Owner == "p0" }) {
 		t.Fatal("the view does not show the new controller")
 	}
+	checkScene(t, g, 0, 1)
 }
 
 func TestTokensCountersAndEndStepTrigger(t *testing.T) {
@@ -74,6 +75,7 @@ func TestTokensCountersAndEndStepTrigger(t *testing.T) {
 	if len(g.st.Players[0].Hand) != 0 {
 		t.Fatal("a token reached a hand")
 	}
+	checkScene(t, g, 0)
 }
 
 func TestPlaneswalkerLoyaltyAndEmblem(t *testing.T) {
@@ -134,6 +136,7 @@ func TestPlaneswalkerLoyaltyAndEmblem(t *testing.T) {
 		t.Fatalf("emblem anthem: %d", c.power)
 	}
 	checkView(t, g, -1, "emblem_spectator")
+	checkScene(t, g, 0)
 }
 
 func TestChosenColorAndNamedCard(t *testing.T) {
@@ -192,6 +195,7 @@ func TestChosenColorAndNamedCard(t *testing.T) {
 	if !ok || a.Cost.Modified != "{3}{R}" {
 		t.Fatalf("named cost %+v", a.Cost)
 	}
+	checkScene(t, g, 0, 1)
 }
 
 func TestAuraGoesWhenItsCreatureDies(t *testing.T) {
@@ -209,4 +213,5 @@ func TestAuraGoesWhenItsCreatureDies(t *testing.T) {
 	if len(g.st.Field) != 3 || len(g.st.Players[0].Grave) != 2 {
 		t.Fatalf("field %d, graveyard %d: the aura stayed", len(g.st.Field), len(g.st.Players[0].Grave))
 	}
+	checkScene(t, g, 0)
 }

@@ -91,6 +91,7 @@ func TestPhysicalCardFollowsTheCardThroughZones(t *testing.T) {
 	if enc, _ := g.View(1).(View).AppendCanonical(nil); strings.Contains(string(enc), `"`+bear+`"`) {
 		t.Fatal("the opponent still sees the card now in a hand")
 	}
+	checkScene(t, g, 0, 1)
 }
 
 func TestTokensAndLibraryCardsNameNoPhysicalCard(t *testing.T) {
@@ -117,6 +118,7 @@ func TestTokensAndLibraryCardsNameNoPhysicalCard(t *testing.T) {
 			t.Fatalf("%s survived a trip through the library", id)
 		}
 	}
+	checkScene(t, m, 0)
 }
 
 func TestCardIDsTellNothingOfTheirOrder(t *testing.T) {
@@ -196,4 +198,5 @@ func TestGraveyardTargetThatLeavesAndReturnsIsANewObject(t *testing.T) {
 	if len(g.st.Players[0].Hand) != 1 || g.cardID(g.st.Players[0].Hand[0].N) != bear {
 		t.Fatalf("hand %v", g.st.Players[0].Hand)
 	}
+	checkScene(t, g, 0)
 }

@@ -45,6 +45,7 @@ func TestLondonMulliganIsSimultaneous(t *testing.T) {
 	if len(g.st.Players[first].Hand) != 7-boolN(first == 0) {
 		t.Fatal("the first player drew on the first turn")
 	}
+	checkScene(t, g, 0, 1)
 }
 
 // TestConcedeDuringMulligans covers seats leaving before the first turn:
@@ -68,6 +69,7 @@ func TestConcedeDuringMulligans(t *testing.T) {
 	if g.st.Turn != 1 || g.st.Active != (first+1)%4 || g.st.Dec.Kind != DecPriority {
 		t.Fatalf("turn %d, active %d, decision %+v; want turn 1 of seat %d", g.st.Turn, g.st.Active, g.st.Dec, (first+1)%4)
 	}
+	checkScene(t, g, (first+1)%4)
 }
 
 func boolN(b bool) int {
@@ -95,34 +97,40 @@ func TestCleanupDiscardsToHandSize(t *testing.T) {
 	if len(g.st.Players[0].Hand) != 7 || g.st.Active != 1 {
 		t.Fatalf("hand %d active %d", len(g.st.Players[0].Hand), g.st.Active)
 	}
+	checkScene(t, g, 0)
 }
 
 func TestPoisonAndDeckingLose(t *testing.T) {
-	g := scene(t, 2)
-	for range 2 {
-		g.put(0, "swamp")
-	}
-	for range 2 {
-		s := g.give(0, "poison_shot")
-		cast(t, g, 0, s, map[string][]string{"t0": ids("p1")})
-		resolve(t, g)
-	}
-	if r := g.Result(); r == nil || r.Reason != "poison" || r.Winner != "p0" {
-		t.Fatalf("result %+v", r)
-	}
-	if g.Actions(0) != nil || g.Actions(1) != nil {
-		t.Fatal("actions after the game ended")
-	}
-
-	g = scene(t, 2)
-	g.st.Players[1].Library = nil
-	var evs []rooms.Event
-	for g.Result() == nil {
-		evs = append(evs, do(t, g, g.st.Dec.Seat, g.Actions(g.st.Dec.Seat)[0].Type, "", nil)...)
-	}
-	if r := g.Result(); r.Reason != "decked" || r.Winner != "p0" || evs[len(evs)-1]["type"] != "game_over" {
-		t.Fatalf("result %+v", r)
-	}
+	t.Run("poison", func(t *testing.T) {
+		g := scene(t, 2)
+		for range 2 {
+			g.put(0, "swamp")
+		}
+		for range 2 {
+			s := g.give(0, "poison_shot")
+			cast(t, g, 0, s, map[string][]string{"t0": ids("p1")})
+			resolve(t, g)
+		}
+		if r := g.Result(); r == nil || r.Reason != "poison" || r.Winner != "p0" {
+			t.Fatalf("result %+v", r)
+		}
+		if g.Actions(0) != nil || g.Actions(1) != nil {
+			t.Fatal("actions after the game ended")
+		}
+		checkScene(t, g, 0)
+	})
+	t.Run("decking", func(t *testing.T) {
+		g := scene(t, 2)
+		g.st.Players[1].Library = nil
+		var evs []rooms.Event
+		for g.Result() == nil {
+			evs = append(evs, do(t, g, g.st.Dec.Seat, g.Actions(g.st.Dec.Seat)[0].Type, "", nil)...)
+		}
+		if r := g.Result(); r.Reason != "decked" || r.Winner != "p0" || evs[len(evs)-1]["type"] != "game_over" {
+			t.Fatalf("result %+v", r)
+		}
+		checkScene(t, g, 1)
+	})
 }
 
 func TestMultiplayerEliminationKeepsPlaying(t *testing.T) {
@@ -155,6 +163,7 @@ func TestMultiplayerEliminationKeepsPlaying(t *testing.T) {
 	if r := g.Result(); r == nil || r.Winner != "p0" || !slices.Equal(r.Losers, []string{"p1", "p2"}) || r.Reason != "concede" {
 		t.Fatalf("result %+v", r)
 	}
+	checkScene(t, g, 0)
 }
 
 func TestCommanderTaxReturnAndDamage(t *testing.T) {
@@ -224,6 +233,7 @@ func TestCommanderTaxReturnAndDamage(t *testing.T) {
 		t.Fatalf("result %+v, damage %v", r, g.st.Players[1].CmdrDmg)
 	}
 	checkView(t, g, 0, "commander_over")
+	checkScene(t, g, 1)
 }
 
 func TestSacrificeMillAndReturn(t *testing.T) {
@@ -261,6 +271,7 @@ func TestSacrificeMillAndReturn(t *testing.T) {
 	if !slices.ContainsFunc(g.st.Players[0].Hand, func(c Card) bool { return c.ID == "bear" }) {
 		t.Fatal("the bear did not return")
 	}
+	checkScene(t, g, 0, 1)
 }
 
 func TestLoadIsStrict(t *testing.T) {
@@ -342,6 +353,7 @@ func TestLegendRule(t *testing.T) {
 	if len(g.st.Players[1].Grave) != 0 {
 		t.Fatal("the opponent's legend left too")
 	}
+	checkScene(t, g, 0)
 }
 
 // TestExileFromTheTop exiles the top cards of a player's library, in
@@ -396,4 +408,5 @@ func TestExileFromTheTop(t *testing.T) {
 	if !slices.ContainsFunc(evs, func(e rooms.Event) bool { return e["type"] == "cards_exiled" && e["count"] == 2 }) {
 		t.Fatalf("no cards_exiled event of 2 in %v", evs)
 	}
+	checkScene(t, g, 1)
 }

@@ -185,6 +185,26 @@ func checkView(t *testing.T, g *Game, seat int, name string) {
 	golden.Check(t, filepath.Join("testdata", name+".json"), append(b, '\n'))
 }
 
+// checkScene ends a scenario test: it compares the whole views of seats,
+// and always the spectator's (rooms.Spectator), with the golden file
+// testdata/scenes/<test name>.json (a subtest's in a directory named for
+// its test), which -update rewrites. The file is one JSON object whose
+// members, "p<seat>" and "spectator", are the views as the projection
+// gives them.
+func checkScene(t *testing.T, g *Game, seats ...int) {
+	t.Helper()
+	g.memo = nil // scripted tests change g.st directly
+	views := map[string]any{"spectator": g.View(rooms.Spectator)}
+	for _, s := range seats {
+		views[rooms.PlayerID(s)] = g.View(s)
+	}
+	b, err := json.MarshalIndent(views, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, filepath.Join("testdata", "scenes", filepath.FromSlash(t.Name())+".json"), append(b, '\n'))
+}
+
 // ids are shorthands for answers.
 func ids(list ...string) []string { return list }
 

@@ -53,6 +53,7 @@ func TestBurnPaysPerPipAndResolves(t *testing.T) {
 		t.Fatal("the spell is not in the graveyard")
 	}
 	checkView(t, g, 0, "burn")
+	checkScene(t, g, 1)
 }
 
 func TestFloatingManaPaysFirstAndEmptiesBetweenSteps(t *testing.T) {
@@ -81,6 +82,7 @@ func TestFloatingManaPaysFirstAndEmptiesBetweenSteps(t *testing.T) {
 	if g.st.Players[0].Pool != "" {
 		t.Fatal("the pool did not empty when the step ended")
 	}
+	checkScene(t, g, 0)
 }
 
 func TestCounterspellCountersTheSpell(t *testing.T) {
@@ -105,6 +107,7 @@ func TestCounterspellCountersTheSpell(t *testing.T) {
 	if len(g.st.Players[0].Grave) != 1 || len(g.st.Players[1].Grave) != 1 {
 		t.Fatal("the countered spell or the counterspell is not in a graveyard")
 	}
+	checkScene(t, g, 0)
 }
 
 func TestFizzleWhenTheTargetIsGone(t *testing.T) {
@@ -128,6 +131,7 @@ func TestFizzleWhenTheTargetIsGone(t *testing.T) {
 	if !hasEvent(evs, "spell_fizzled") {
 		t.Fatalf("no fizzle: %v", evs)
 	}
+	checkScene(t, g, 0)
 }
 
 func TestXSpellOffersAffordableValues(t *testing.T) {
@@ -166,6 +170,7 @@ func TestXSpellOffersAffordableValues(t *testing.T) {
 	if g.st.Players[1].Life != 18 {
 		t.Fatalf("life %d", g.st.Players[1].Life)
 	}
+	checkScene(t, g, 0)
 }
 
 func TestModalSpell(t *testing.T) {
@@ -181,6 +186,7 @@ func TestModalSpell(t *testing.T) {
 	if g.st.Players[0].Life != 23 {
 		t.Fatalf("life %d", g.st.Players[0].Life)
 	}
+	checkScene(t, g, 0)
 }
 
 func TestOneLandPerTurnAndSorceryTiming(t *testing.T) {
@@ -201,6 +207,7 @@ func TestOneLandPerTurnAndSorceryTiming(t *testing.T) {
 	if _, ok := offered(g, 0, "cast_spell", ins); ok {
 		t.Fatal("a sorcery is offered in combat")
 	}
+	checkScene(t, g, 0)
 }
 
 func TestAdditionalCostSacrifice(t *testing.T) {
@@ -216,6 +223,7 @@ func TestAdditionalCostSacrifice(t *testing.T) {
 	if len(g.st.Players[0].Hand) != 2 {
 		t.Fatalf("hand %d", len(g.st.Players[0].Hand))
 	}
+	checkScene(t, g, 0)
 }
 
 func TestStaleAndBadAnswersChangeNothing(t *testing.T) {
@@ -281,6 +289,7 @@ func TestEveryoneMustPassAfterAResponse(t *testing.T) {
 	if len(g.st.Stack) != 0 || g.st.Dec.Seat != 0 || g.st.Players[1].Life != 20 {
 		t.Fatalf("after the counterspell resolved: stack %d, priority %d", len(g.st.Stack), g.st.Dec.Seat)
 	}
+	checkScene(t, g, 0)
 }
 
 // TestXZeroPaysOnlyItsPips casts an X spell whose action poses a pay slot
@@ -339,6 +348,7 @@ func TestXZeroPaysOnlyItsPips(t *testing.T) {
 	if g.st.Players[1].Life != 20 {
 		t.Fatalf("X=0 dealt %d damage", 20-g.st.Players[1].Life)
 	}
+	checkScene(t, g, 0)
 }
 
 // TestModalChooseTwo casts a "choose two" spell: it poses one option slot
@@ -390,6 +400,7 @@ func TestModalChooseTwo(t *testing.T) {
 	if g.st.Players[1].Life != 18 || g.st.Players[0].Life != 23 || len(g.st.Players[0].Hand) != hand-1 {
 		t.Fatalf("lives %d and %d, hand %d", g.st.Players[0].Life, g.st.Players[1].Life, len(g.st.Players[0].Hand))
 	}
+	checkScene(t, g, 0)
 }
 
 // TestTwelveStepsInOrder plays a turn with an attack and the next
@@ -443,4 +454,5 @@ func TestTwelveStepsInOrder(t *testing.T) {
 	if got := g.View(1).(View).Phase; got != "precombat_main" {
 		t.Fatalf("the view's phase is %q", got)
 	}
+	checkScene(t, g, 1)
 }

@@ -57,6 +57,7 @@ func TestStatusesOfTheMulligan(t *testing.T) {
 	do(t, g, 1, "mulligan_decision", "", map[string][]string{"decision": ids("keep")})
 	sameStatuses(t, g, 0)
 	sameStatuses(t, g, 1)
+	checkScene(t, g, 0)
 }
 
 func TestStatusesOfLandsHandSizeAndLosses(t *testing.T) {
@@ -93,4 +94,5 @@ func TestStatusesOfLandsHandSizeAndLosses(t *testing.T) {
 		t.Fatalf("result %+v", r)
 	}
 	sameStatuses(t, g, 1, "Conceded")
+	checkScene(t, g, 0)
 }
