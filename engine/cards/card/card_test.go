@@ -122,6 +122,8 @@ func TestValidateRefuses(t *testing.T) {
 		{"instant with power", `"types":["instant"]`, `"types":["instant"],"power":1`, "power", "only a creature"},
 		{"keyword", `"types":["instant"]`, `"types":["instant"],"keywords":["flash","shroud"]`, "keywords[1]", `unknown keyword "shroud"`},
 		{"choose too many", `"spell":{`, `"spell":{"choose":1,`, "spell.choose", "choose fewer"},
+		{"animate a creature", `"op":"damage","amount":3,`, `"op":"animate","power":3,"toughness":3,`, "spell.modes[0].effects[0].to", "must be a land target"},
+		{"animate to nothing", `"kind":"any"}],"effects":[{"op":"damage","amount":3,`, `"kind":"land"}],"effects":[{"op":"animate","power":3,`, "spell.modes[0].effects[0]", "toughness of 1 or more"},
 		{"unknown key", `"name":"Bolt"`, `"name":"Bolt","Cost":"{R}"`, "", "unknown field"},
 	}
 	for _, tt := range tests {

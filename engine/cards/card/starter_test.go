@@ -103,7 +103,7 @@ func TestStarterCoverage(t *testing.T) {
 	}
 	var missing []string
 	for _, w := range strings.Fields(`op_damage op_destroy op_exile op_bounce op_draw op_discard op_gain_life
-		op_lose_life op_counter op_pump op_add_counters op_create_token op_tap op_untap op_scry op_search
+		op_lose_life op_counter op_pump op_animate op_add_counters op_create_token op_tap op_untap op_scry op_search
 		op_look_top op_mill op_exile_top op_sacrifice op_gain_control op_return op_emblem op_choose_color
 		op_name_card chooser_you skip_untap x modal additional_sacrifice additional_discard ability_exile trigger_pay
 		when_enters when_dies when_attacks when_upkeep when_end_step when_you_cast_noncreature

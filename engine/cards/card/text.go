@@ -561,6 +561,8 @@ func (r *renderer) effect(e Effect) []clause {
 		return r.discard(e)
 	case "pump":
 		return []clause{r.pump(e)}
+	case "animate":
+		return r.animate(e)
 	case "add_counters":
 		return []clause{r.counters(e)}
 	case "create_token":
@@ -661,6 +663,24 @@ func (r *renderer) pump(e Effect) clause {
 	}
 	d := durationText(e.Duration)
 	return clause{subj: subj, base: strings.Join(base, " and ") + d, third: strings.Join(third, " and ") + d}
+}
+
+// animate words a land becoming a creature: "Target land becomes a 3/3
+// creature with haste until end of turn. It is still a land."
+func (r *renderer) animate(e Effect) []clause {
+	pt := strconv.Itoa(e.Power) + "/" + strconv.Itoa(e.Toughness)
+	what := "a " + pt + " creature"
+	if pt[0] == '8' || strings.HasPrefix(pt, "11/") || strings.HasPrefix(pt, "18/") {
+		what = "an " + pt + " creature"
+	}
+	if len(e.Keywords) > 0 {
+		what += " with " + keywordList(e.Keywords)
+	}
+	what += durationText(e.Duration)
+	return []clause{
+		{subj: r.obj(e.To), base: "become " + what, third: "becomes " + what},
+		{subj: "it", base: "be still a land", third: "is still a land"},
+	}
 }
 
 func (r *renderer) counters(e Effect) clause {

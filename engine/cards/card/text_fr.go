@@ -744,6 +744,8 @@ func (r *frRenderer) effect(e Effect) []frClause {
 		return r.discard(e)
 	case "pump":
 		return []frClause{r.pump(e)}
+	case "animate":
+		return r.animate(e)
 	case "add_counters":
 		return []frClause{r.counters(e)}
 	case "create_token":
@@ -854,6 +856,21 @@ func (r *frRenderer) pump(e Effect) frClause {
 	}
 	d := frDuration(e.Duration)
 	return frClause{subj: subj, third: strings.Join(third, " et ") + d, inf: strings.Join(inf, " et ") + d}
+}
+
+// animate words a land becoming a creature: "Le terrain ciblé devient
+// une créature 3/3 avec la célérité jusqu'à la fin du tour. Il reste un
+// terrain."
+func (r *frRenderer) animate(e Effect) []frClause {
+	what := "une créature " + strconv.Itoa(e.Power) + "/" + strconv.Itoa(e.Toughness)
+	if len(e.Keywords) > 0 {
+		what += " avec " + frKeywordList(e.Keywords)
+	}
+	what += frDuration(e.Duration)
+	return []frClause{
+		{subj: r.obj(e.To), third: "devient " + what, inf: "devenir " + what},
+		{subj: "il", third: "reste un terrain", inf: "rester un terrain"},
+	}
 }
 
 func (r *frRenderer) counters(e Effect) frClause {

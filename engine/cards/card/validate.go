@@ -274,7 +274,7 @@ func opTo(op string) (classes string, optional bool) {
 		return "player", true
 	case "discard", "lose_life", "exile_top", "sacrifice":
 		return "player", false
-	case "destroy", "bounce", "tap", "untap", "pump", "gain_control":
+	case "destroy", "bounce", "tap", "untap", "pump", "gain_control", "animate":
 		return "permanent", false
 	case "add_counters":
 		return "player permanent", false
@@ -346,6 +346,13 @@ func (v *validator) effect(field string, e Effect, targets []Target, used []bool
 	case "pump":
 		if e.Power == 0 && e.Toughness == 0 && len(e.Keywords) == 0 {
 			v.fail(field, "a pump needs power, toughness or keywords")
+		}
+	case "animate":
+		if i, ok := targetIndex(e.To); !ok || i >= len(targets) || (targets[i].Kind != "land" && targets[i].Kind != "nonbasic_land") {
+			v.fail(field+".to", "animate makes a target land a creature: its to must be a land target")
+		}
+		if e.Power < 0 || e.Toughness <= 0 {
+			v.fail(field, "an animated land needs a power of 0 or more and a toughness of 1 or more")
 		}
 	}
 	v.words(field+".keywords", e.Keywords, isKeyword, "keyword")

@@ -213,7 +213,7 @@ func opFields(op string) (fields string, ok bool) {
 		return "to", true
 	case "discard":
 		return "amount to chooser filter", true
-	case "pump":
+	case "pump", "animate":
 		return "to power toughness keywords duration", true
 	case "add_counters":
 		return "amount to counter", true

@@ -75,9 +75,11 @@ func (k kw) named(list []string) bool {
 	return j == len(list)
 }
 
-// chars are a permanent's current characteristics (layers 2, 6 and 7).
+// chars are a permanent's current characteristics (layers 2, 4, 6 and
+// 7).
 type chars struct {
-	def          *card.Def
+	def          *card.Def // printed, or a copy with the types and base power and toughness an effect gave it
+	typed        bool      // def is such a copy
 	ctrl         int
 	power, tough int
 	kw           kw // every keyword it has
@@ -232,8 +234,9 @@ type memoChars struct {
 
 // compute derives charsWith.
 func (g *Game) compute(p *Perm, sts []staticSrc) chars {
-	d := g.permDef(p)
-	c := chars{def: d, ctrl: g.control(p)}
+	printedDef := g.permDef(p)
+	d := animated(printedDef, p.N, g.st.Effects)
+	c := chars{def: d, typed: d != printedDef, ctrl: g.control(p)}
 	printed := kwOf(d.Keywords)
 	c.kw = printed
 	if d.Power != nil {
@@ -259,7 +262,9 @@ func (g *Game) compute(p *Perm, sts []staticSrc) chars {
 		}
 	}
 	for _, e := range g.st.Effects {
-		if e.Perm == p.N {
+		if e.Perm == p.N && e.Animate {
+			c.kw |= kwOf(e.Keywords)
+		} else if e.Perm == p.N {
 			c.power += e.Power
 			c.tough += e.Tough
 			c.kw |= kwOf(e.Keywords)
@@ -271,8 +276,31 @@ func (g *Game) compute(p *Perm, sts []staticSrc) chars {
 	return c
 }
 
+// animated returns d as the permanent numbered n has it after the
+// type-changing effects on it (layer 4): printed, or, under an animate
+// effect, a copy that is also a creature, its base power and toughness
+// the latest such effect's (layer 7b, before every modification).
+func animated(d *card.Def, n int, effects []Effect) *card.Def {
+	var last *Effect
+	for i := range effects {
+		if e := &effects[i]; e.Perm == n && e.Animate && (last == nil || e.TS > last.TS) {
+			last = e
+		}
+	}
+	if last == nil {
+		return d
+	}
+	a := *d
+	if !is(d, "creature") {
+		a.Types = append(slices.Clone(d.Types), "creature")
+	}
+	pw, tg := last.Power, last.Tough
+	a.Power, a.Toughness = &pw, &tg
+	return &a
+}
+
 // chars computes one permanent's characteristics.
 func (g *Game) chars(p *Perm) chars { return g.charsWith(p, g.statics()) }
 
-// creature reports whether p is a creature.
-func (g *Game) creature(p *Perm) bool { return is(g.permDef(p), "creature") }
+// creature reports whether p is a creature (after type-changing effects).
+func (g *Game) creature(p *Perm) bool { return is(g.chars(p).def, "creature") }

@@ -144,6 +144,7 @@ func appendItem(b []byte, x *Item) []byte {
 // appendEffect appends x's canonical JSON.
 func appendEffect(b []byte, x *Effect) []byte {
 	o := canon.OpenObject(b)
+	o.OptBool("animate", x.Animate)
 	o.Int("control", int64(x.Control))
 	o.OptBool("eot", x.EOT)
 	o.OptStrings("keywords", x.Keywords)

@@ -1,8 +1,12 @@
 package rules
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/storyloom/storyloom/engine/cards/card"
 )
 
 func TestAnthemAuraPumpAndControl(t *testing.T) {
@@ -212,6 +216,80 @@ func TestAuraGoesWhenItsCreatureDies(t *testing.T) {
 	resolve(t, g)
 	if len(g.st.Field) != 3 || len(g.st.Players[0].Grave) != 2 {
 		t.Fatalf("field %d, graveyard %d: the aura stayed", len(g.st.Field), len(g.st.Players[0].Grave))
+	}
+	checkScene(t, g, 0)
+}
+
+// TestTypeChangeInLayerOrder animates a land with Wake the Soil (the
+// inline twin of the shipped Loamwaker's Call) and follows the layers in
+// order: the type change (layer 4) makes the Mountain a creature before
+// anything reads its types, so the Captain's anthem for creatures applies
+// to it and grants it vigilance beside the haste the effect gives (layer
+// 6); its base power and toughness are set (7b) before the anthem and
+// pumps modify them (7c) and before counters (7d), whatever their
+// timestamps, so a second animation after a pump keeps the pump; a
+// control change (layer 2) takes it from under its owner's anthem; in
+// cleanup the effects end and it is a land again, with its counter.
+func TestTypeChangeInLayerOrder(t *testing.T) {
+	var defs []card.Def
+	if err := json.Unmarshal([]byte(testCards), &defs); err != nil {
+		t.Fatal(err)
+	}
+	var extra []card.Def
+	if err := json.Unmarshal([]byte(`[
+{"id":"wake","name":"Wake the Soil","cost":"{G}","types":["instant"],"spell":{"modes":[{"targets":[{"kind":"land"}],"effects":[{"op":"animate","power":3,"toughness":3,"keywords":["haste"],"to":"t0","duration":"end_of_turn"}]}]}},
+{"id":"snatch","name":"Snatch","cost":"{U}","types":["instant"],"spell":{"modes":[{"targets":[{"kind":"creature"}],"effects":[{"op":"gain_control","to":"t0","duration":"end_of_turn"}]}]}}]`), &extra); err != nil {
+		t.Fatal(err)
+	}
+	g := scene(t, 2)
+	g.cards = NewCards(append(defs, extra...))
+	mountain := g.put(0, "mountain")
+	for range 3 {
+		g.put(0, "forest")
+	}
+	g.put(0, "captain")
+	g.put(1, "island")
+	g.perm(mountain).Plus = 1 // a +1/+1 counter does nothing on a land
+	pt := func(want string, kws ...string) {
+		t.Helper()
+		g.memo = nil
+		c := g.chars(g.perm(mountain))
+		got := "land"
+		if is(c.def, "creature") {
+			got = fmt.Sprintf("%d/%d", c.power, c.tough)
+		}
+		if got != want || !c.kw.named(kws) {
+			t.Fatalf("the mountain is %s %v, want %s %v", got, c.kw.words(false), want, kws)
+		}
+	}
+	pt("land")
+	if g.permMatches(g.perm(mountain), "creature", 1) {
+		t.Fatal("a land is a creature target")
+	}
+	cast(t, g, 0, g.give(0, "wake"), map[string][]string{"t0": ids(permID(mountain))})
+	resolve(t, g)
+	pt("5/5", "vigilance", "haste") // 3/3 set, +1/+1 anthem, +1/+1 counter
+	if !g.permMatches(g.perm(mountain), "creature", 1) {
+		t.Fatal("the animated land is not a creature target")
+	}
+	cast(t, g, 0, g.give(0, "growth"), map[string][]string{"t0": ids(permID(mountain))})
+	resolve(t, g)
+	pt("8/8", "vigilance", "haste", "trample")
+	cast(t, g, 0, g.give(0, "wake"), map[string][]string{"t0": ids(permID(mountain))})
+	resolve(t, g)
+	pt("8/8", "vigilance", "haste", "trample") // the later 3/3 is a base: the earlier pump still applies
+	checkView(t, g, 1, "type_change")
+	do(t, g, 0, "pass_priority", "", nil)
+	cast(t, g, 1, g.give(1, "snatch"), map[string][]string{"t0": ids(permID(mountain))})
+	resolve(t, g)
+	if g.ctrl(g.perm(mountain)) != 1 {
+		t.Fatal("the control change did not apply")
+	}
+	pt("7/7", "haste", "trample") // out of the Captain's anthem
+	skipTo(t, g, 1, StepMain1)
+	pt("land")
+	if g.ctrl(g.perm(mountain)) != 0 || g.perm(mountain).Plus != 1 {
+		t.Fatalf("after cleanup: controller %d, %d counters", g.ctrl(g.perm(mountain)), g.perm(mountain).Plus)
 	}
 	checkScene(t, g, 0)
 }

@@ -327,6 +327,11 @@ func (g *Game) exec(e *card.Effect) bool {
 			st.Effects = append(st.Effects, Effect{TS: g.stamp(), Perm: n, Power: e.Power, Tough: e.Toughness,
 				Keywords: e.Keywords, EOT: e.Duration == "end_of_turn"})
 		}
+	case "animate":
+		for _, n := range perms {
+			st.Effects = append(st.Effects, Effect{TS: g.stamp(), Perm: n, Animate: true, Power: e.Power, Tough: e.Toughness,
+				Keywords: e.Keywords, EOT: e.Duration == "end_of_turn"})
+		}
 	case "add_counters":
 		amt := g.amount(e)
 		for _, n := range perms {
@@ -606,7 +611,7 @@ func (g *Game) damagePerm(src damageSrc, n, amt int) {
 	if p == nil || amt <= 0 {
 		return
 	}
-	d := g.permDef(p)
+	d := g.chars(p).def
 	g.emit("damage_dealt", "target", map[string]any{"kind": "permanent", "permanent": logEntity(g.pid(n), d.Name)}, "amount", amt)
 	if is(d, "planeswalker") {
 		p.Loyalty -= amt

@@ -144,7 +144,8 @@ type Effect struct {
 	Power    int      `json:"power,omitempty"` // P/T change
 	Tough    int      `json:"tough,omitempty"`
 	Keywords []string `json:"keywords,omitempty"`
-	Control  int      `json:"control"` // new controller + 1, 0 for none
+	Control  int      `json:"control"`           // new controller + 1, 0 for none
+	Animate  bool     `json:"animate,omitempty"` // the land becomes a creature with base power and toughness Power/Tough
 	EOT      bool     `json:"eot,omitempty"`
 }
 

@@ -10,7 +10,7 @@ import (
 // permMatches reports whether permanent p fits target kind (or filter)
 // kind from the point of view of seat.
 func (g *Game) permMatches(p *Perm, kind string, seat int) bool {
-	d := g.permDef(p)
+	d := g.chars(p).def // its types after type-changing effects
 	cr := is(d, "creature")
 	switch kind {
 	case "any":

@@ -238,6 +238,9 @@ func (g *Game) permView(p *Perm, sts []staticSrc) PermanentView {
 	c := g.charsWith(p, sts)
 	id := g.pid(p.N)
 	cv := g.cardView(id, c.def, p.Tok != nil) // printed, with its encoding when a catalog card's
+	if c.typed {
+		cv.TypeLine, cv.CardTypes, cv.enc = card.TypeLine(*c.def), c.def.Types, nil
+	}
 	if is(c.def, "creature") {
 		pw, tg := cv.Power, cv.Toughness
 		cv.Power, cv.Toughness = strconv.Itoa(c.power), strconv.Itoa(c.tough)
