@@ -141,6 +141,10 @@ func BenchmarkLoadGameAtHistoryCold(b *testing.B) {
 		b.Run(fmt.Sprintf("actions=%d", n), func(b *testing.B) {
 			e, _, save := gameAt(b, n)
 			rec, _, _ := e.records.GetSave(ctx, save.SaveID)
+			rec, err := rec.Flat() // the whole envelope, copied
+			if err != nil {
+				b.Fatal(err)
+			}
 			rec.Blob = bytes.Clone(rec.Blob)
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -154,6 +158,57 @@ func BenchmarkLoadGameAtHistoryCold(b *testing.B) {
 				if _, err := cold.store.LoadGame(ctx, save.SaveID); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkExportSaveAtHistory is ExportSave of a save of n actions: the
+// self-contained file, its log spliced in and its checksum taken.
+func BenchmarkExportSaveAtHistory(b *testing.B) {
+	for _, n := range growthSizes {
+		b.Run(fmt.Sprintf("actions=%d", n), func(b *testing.B) {
+			e, _, save := gameAt(b, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := e.store.ExportSave(ctx, "p", save.SaveID); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRestoreFromFileAtHistory is ImportSave and LoadGame of the
+// exported file of a save of n actions, to a playable scene: a restore
+// from the saved text, as after a page reload (bundle/bench/peer.mjs's
+// restore row, natively).
+func BenchmarkRestoreFromFileAtHistory(b *testing.B) {
+	for _, n := range growthSizes {
+		b.Run(fmt.Sprintf("actions=%d", n), func(b *testing.B) {
+			e, _, save := gameAt(b, n)
+			doc, err := e.store.ExportSave(ctx, "p", save.SaveID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				imp, err := e.store.ImportSave(ctx, "p", doc)
+				if err != nil {
+					b.Fatal(err)
+				}
+				h, err := e.store.LoadGame(ctx, imp.SaveID)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				e.store.Forget(ctx, h.SessionID)
+				if err := e.store.DeleteSave(ctx, "p", imp.SaveID, imp.SavedAt); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
 			}
 		})
 	}

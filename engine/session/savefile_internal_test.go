@@ -70,3 +70,35 @@ func TestReadSaveFileHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestSealSaveFileWritesWhatJSONMarshalWrites checks the export's direct
+// writer against the one through json.Marshal, for compact envelopes with
+// and without the characters json.Marshal escapes, and with and without
+// an initialization and a name.
+func TestSealSaveFileWritesWhatJSONMarshalWrites(t *testing.T) {
+	envelopes := []string{
+		`{"campaignId":"c","state":{"actionLog":[{"a":"x y"}],"n":1}}`,
+		`{"campaignId":"c","state":{"text":"a <b> & c \u2028"}}`,
+	}
+	inits := []*Initialization{nil, {}, {KindProfileData: json.RawMessage(`{"best":2}`)}}
+	for _, env := range envelopes {
+		for _, init := range inits {
+			for _, name := range []string{"", "Mine <&>"} {
+				got, err := sealSaveFile([]byte(env), init, name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := sealSaveFileMarshalled([]byte(env), init, name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(got) != string(want) {
+					t.Fatalf("got  %s\nwant %s", got, want)
+				}
+				if sum, at, ok := fileChecksum(got); !ok || string(got[at+1:at+1+len(sum)]) != sum {
+					t.Fatalf("the file's checksum does not cover it: %s", got)
+				}
+			}
+		}
+	}
+}
