@@ -435,16 +435,20 @@ type SaveFileHeader struct {
 }
 
 // ReadSaveFileHeader reads a save file's header without decoding its
-// state; ok is false when the document names no campaign.
+// state: one pass over the file, and the envelope's members only as far
+// as its campaignId (its first, in the canonical order a store writes);
+// ok is false when the document names no campaign.
 func ReadSaveFileHeader(data []byte) (h SaveFileHeader, ok bool) {
 	envelope := data
 	if file, isFile := readSaveFile(data); isFile && file.Envelope != nil {
 		envelope, h.Name = file.Envelope, file.Name
 	}
-	_ = members(envelope, func(key, value []byte) {
-		if string(key) == "campaignId" {
-			_ = json.Unmarshal(value, &h.CampaignID)
+	_ = walkMembers(envelope, func(key []byte, start, end int) bool {
+		if string(key) != "campaignId" {
+			return true
 		}
+		_ = json.Unmarshal(envelope[start:end], &h.CampaignID)
+		return false
 	})
 	return h, h.CampaignID != ""
 }

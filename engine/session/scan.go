@@ -16,6 +16,15 @@ func members(data []byte, fn func(key, value []byte)) error {
 
 // memberSpans is members, giving each value as its span data[start:end].
 func memberSpans(data []byte, fn func(key []byte, start, end int)) error {
+	return walkMembers(data, func(key []byte, start, end int) bool {
+		fn(key, start, end)
+		return true
+	})
+}
+
+// walkMembers is memberSpans until fn returns false, when it stops
+// without reading further (and reports nothing of the rest).
+func walkMembers(data []byte, fn func(key []byte, start, end int) bool) error {
 	i := canon.SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return fmt.Errorf("not an object")
@@ -42,7 +51,9 @@ func memberSpans(data []byte, fn func(key []byte, start, end int)) error {
 		if err != nil {
 			return err
 		}
-		fn(key, i, vend)
+		if !fn(key, i, vend) {
+			return nil
+		}
 		i = canon.SkipSpace(data, vend)
 		if i < len(data) && data[i] == ',' {
 			i = canon.SkipSpace(data, i+1)
