@@ -48,6 +48,14 @@ func roomServerWith(t *testing.T, reg *rooms.Registry, withWebSocket bool, ids .
 // the room server's (Freeport's, for a test of every online page).
 func roomServerMounting(t *testing.T, reg *rooms.Registry, withWebSocket bool, more []site.Mount, ids ...rooms.IDSource) (string, func()) {
 	t.Helper()
+	base, cut, _ := roomHost(t, reg, withWebSocket, more, ids...)
+	return base, cut
+}
+
+// roomHost is roomServerMounting that also returns the room host, whose
+// state a test may read.
+func roomHost(t *testing.T, reg *rooms.Registry, withWebSocket bool, more []site.Mount, ids ...rooms.IDSource) (string, func(), *hosting.Rooms) {
+	t.Helper()
 	var idSource rooms.IDSource
 	if len(ids) > 0 {
 		idSource = ids[0]
@@ -118,7 +126,7 @@ func roomServerMounting(t *testing.T, reg *rooms.Registry, withWebSocket bool, m
 		_ = srv.Close()
 		wg.Wait()
 	})
-	return "http://" + ln.Addr().String() + "/", cut
+	return "http://" + ln.Addr().String() + "/", cut, h
 }
 
 // TestRoomsCheat plays Cheat through the lobby and room pages over the

@@ -30,6 +30,10 @@ type CardOptions struct {
 	// Cut, for [PlayCardReconnect], cuts every open WebSocket at the
 	// host, as a network failure would.
 	Cut func()
+	// Secrets, for [PlayCommander], reads from the host's own state what
+	// is hidden from the player viewer (a player id) in room roomID now:
+	// the other seats' hands and libraries, and the public table.
+	Secrets func(roomID, viewer string) Secrets
 }
 
 func (o CardOptions) allow() []string {
@@ -280,17 +284,6 @@ func answerAll(a rooms.Action) map[string][]string {
 	return ans
 }
 
-// hiddenOnPage returns the first of ids (card ids in other seats' hands)
-// that tb's page shows, in its DOM or its view.
-func (tb *Tab) hiddenOnPage(ids []string) string {
-	if len(ids) == 0 {
-		return ""
-	}
-	list, _ := json.Marshal(ids)
-	return Eval[string](tb, fmt.Sprintf(`(() => { const text = document.getElementById("main").outerHTML + JSON.stringify(window.storyloomRooms.game || {});
-	  return %s.find((id) => new RegExp("\\b" + id + "\\b").test(text)) || ""; })()`, list))
-}
-
 // submitDeck submits the seat's deck in the room's deck panel: a
 // preconstructed deck's id in one click, or a pasted list when deck has a
 // line break.
@@ -511,7 +504,7 @@ func hasPayment(a rooms.Action) bool {
 // resolves (the cards it reveals shown on her page only while the choice
 // is owed, never on another page: [revealedWhileOwed]); Bo attacks with everything by the keyboard and never blocks,
 // so Bo wins. Mid-game Bo reloads and is back in his seat; after every
-// move no page shows a card in another seat's hand ([noLeak]; the
+// move no page shows a card in another seat's hand ([NoLeak]; the
 // spectator's none at all); Ada's live region says the steps, whose
 // priority, the spells cast and the damage; axe-core checks the table, a
 // prompt and the result.
@@ -654,7 +647,7 @@ func PlayCardDuel(t *testing.T, b *browsertest.Browser, o CardOptions) {
 		for _, p := range []*player{ap, bp} {
 			if p.step(t) {
 				acted = true
-				noLeak(t, []*Tab{ada, bo}, cy)
+				NoLeak(t, []*Tab{ada, bo}, cy)
 			}
 		}
 		if !shot && va.Turn >= 3 && len(va.Battlefield) > 2 {
@@ -726,13 +719,20 @@ func lowestLife(v CardView, cands []string) string {
 // fills the other seats with AI players of both kinds (each with a shipped
 // commander deck, from the lobby's form), then plays to the result: she
 // keeps, plays a land and casts her creatures (her commander from the
-// command zone, from the action list: it has no card button), attacks with everything
-// at the opponent with the least life, and never blocks. The table shows
-// the AI seats, the commanders and the result.
+// command zone, from the action list: it has no card button), attacks with
+// everything at the opponent with the least life, and never blocks. The
+// table shows the AI seats, the commanders and the result. After every
+// view her page draws, it is scanned for the AI seats' hidden cards as
+// o.Secrets reads them from the host ([Tab.shows]): no id or name of a
+// card in their hands, no name of a card in their libraries unless a card
+// of that name is public or hers to see.
 func PlayCommander(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	t.Helper()
+	if o.Secrets == nil {
+		t.Fatal("PlayCommander needs CardOptions.Secrets")
+	}
 	ada := NewTab(t, b, "ada", o.Base, o.allow()...)
-	ada.createCardRoom("commander", 4, tableRules{})
+	roomID := ada.createCardRoom("commander", 4, tableRules{})
 	ada.Connected(o.Transport)
 	ada.submitDeck("wildfire_chieftain")
 	for i, kind := range []string{"pilot", "random", "pilot"} {
@@ -746,6 +746,19 @@ func PlayCommander(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	if n := ada.Count(`.ct-player .badge`); n == 0 || !strings.Contains(ada.Text(".ct-players"), "AI: Pilot") || !strings.Contains(ada.Text(".ct-players"), "AI: Random") {
 		t.Errorf("the players list does not name the AI seats: %q", ada.Text(".ct-players"))
 	}
+	// The AI seats move only when Ada does (the host plays them before it
+	// answers her), so the host's state is the one her latest view shows.
+	scans, secrets := 0, 0
+	scan := func() {
+		t.Helper()
+		s := o.Secrets(roomID, me)
+		if leak := ada.shows(s, false); leak != "" {
+			t.Fatalf("Ada's page shows a card hidden from her: %s", leak)
+		}
+		scans++
+		secrets += len(s.Cards) + len(s.Names)
+	}
+	scan()
 	fromCommand := false
 	ps := &plainSeat{me: me}
 	ap := &player{tab: ada, policy: ps.policy}
@@ -768,12 +781,15 @@ func PlayCommander(t *testing.T, b *browsertest.Browser, o CardOptions) {
 			ada.Shot("commander-table")
 			ada.Axe("commander table")
 		}
-		if !ap.step(t) {
+		if ap.step(t) {
+			scan()
+		} else {
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
-	t.Logf("the commander game ended on turn %d after %d moves by Ada (%d casts, %d refused as stale); result %+v",
-		v.Turn, ap.moves, ps.cast, ap.refused, *v.Result)
+	scan()
+	t.Logf("the commander game ended on turn %d after %d moves by Ada (%d casts, %d refused as stale); result %+v; her page scanned %d times for %d hidden cards in all",
+		v.Turn, ap.moves, ps.cast, ap.refused, *v.Result, scans, secrets)
 	if ps.cast == 0 || !ps.attacked || !fromCommand {
 		t.Errorf("Ada cast %d spells, attacked: %v, cast her commander: %v", ps.cast, ps.attacked, fromCommand)
 	}
@@ -867,9 +883,10 @@ func revealedWhileOwed(t *testing.T, m *Move, revealed []CardFace, chooser *Tab,
 			before()
 		}
 		chooser.WaitFor(fmt.Sprintf(`%s.every((id) => document.querySelector('#main [data-revealed="' + id + '"]') !== null)`, list), settleLimit)
+		s := Secrets{Cards: revealed, Public: publicTable(others)}
 		for _, o := range others {
-			if id := o.hiddenOnPage(ids); id != "" {
-				t.Errorf("%s's page shows %s, revealed only to %s", o.Label, id, chooser.Label)
+			if leak := o.shows(s, true); leak != "" {
+				t.Errorf("%s's page shows a card revealed only to %s: %s", o.Label, chooser.Label, leak)
 			}
 		}
 	}

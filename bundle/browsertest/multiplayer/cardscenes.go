@@ -101,34 +101,6 @@ func settle(t *testing.T, tabs ...*Tab) {
 	}
 }
 
-// noLeak waits until the seated players' tabs and the watchers' show the
-// same moment of the game, then fails the test if any page shows, in its
-// document or the view it holds, a card in another seat's hand at that
-// moment: a card is public once it leaves the hand, and keeps its id.
-func noLeak(t *testing.T, seated []*Tab, watchers ...*Tab) {
-	t.Helper()
-	all := append(slices.Clone(seated), watchers...)
-	settle(t, all...)
-	hands := map[*Tab][]string{}
-	for _, tb := range seated {
-		v, _, _ := tb.cardView()
-		for _, c := range v.MyHand {
-			hands[tb] = append(hands[tb], c.ID)
-		}
-	}
-	for _, viewer := range all {
-		var hidden []string
-		for _, tb := range seated {
-			if tb != viewer {
-				hidden = append(hidden, hands[tb]...)
-			}
-		}
-		if id := viewer.hiddenOnPage(hidden); id != "" {
-			t.Fatalf("%s's page shows %s, a card in another seat's hand", viewer.Label, id)
-		}
-	}
-}
-
 // tableParts is what a tab's table shows of the game, part by part.
 type tableParts struct {
 	Players     string   `json:"players"`
@@ -197,7 +169,7 @@ func takeBack(t *testing.T, mover, other *Tab, m Move, changed string) {
 				tb.Label, m.Action.Type, strings.Join(after.Log, "\n"), strings.Join(was.Log, "\n"))
 		}
 	}
-	noLeak(t, []*Tab{mover, other})
+	NoLeak(t, []*Tab{mover, other})
 	v, _, _ := mover.cardView()
 	if name, got := other.Text(fmt.Sprintf(`.ct-player[data-player=%q] strong`, v.You)), other.Text("#ct-log li:last-child"); name == "" || !strings.Contains(got, name) {
 		t.Errorf("%s's log says %q, not who took the move back (%s)", other.Label, got, name)
@@ -375,7 +347,7 @@ func PlayCardReconnect(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	if got := Eval[int](decider, clockShows); got <= 0 || got > left+1 {
 		t.Errorf("after the reconnect %s's clock shows %d s, %d s before the cut: the reconnect restarted it", decider.Label, got, left)
 	}
-	noLeak(t, []*Tab{ada, bo})
+	NoLeak(t, []*Tab{ada, bo})
 	ada.Shot("reconnected")
 	// Play goes on: each seat makes a move the host accepts.
 	accepted := []int{seats[0].accepted, seats[1].accepted}

@@ -48,7 +48,19 @@ func NewTab(t testing.TB, b *browsertest.Browser, label, base string, allow ...s
 	for _, a := range allow {
 		p.Allow(a)
 	}
-	return &Tab{Label: label, P: p, t: t, base: base}
+	tb := &Tab{Label: label, P: p, t: t, base: base}
+	tb.onEveryDocument(recordViews)
+	return tb
+}
+
+// onEveryDocument has the tab run the script js at the start of every
+// document it loads from now on.
+func (tb *Tab) onEveryDocument(js string) {
+	tb.t.Helper()
+	tb.Do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: js})
+		return err
+	}))
 }
 
 // Do runs chromedp actions on the tab, failing the test on error.
