@@ -187,9 +187,10 @@ func TestCardTable(t *testing.T) {
 }
 
 // TestCardDuel plays a whole starter-1v1 game in two browser contexts on
-// the native host (multiplayer.PlayCardDuel): mulligan, mana payment,
-// targets, a counterspell on the stack, combat with a block, a
-// mid-resolution choice, a reload, a spectator, to Bo's win. The host's
+// the native host (multiplayer.PlayCardDuel): mulligan, a land taken back
+// with Undo, mana payment, targets, a counterspell on the stack, combat
+// with a block, a mid-resolution choice, a reload back to the same view,
+// moves by taps on a phone, a spectator, to Bo's win. The host's
 // ids come from a fixed secret, so the seed, and with it the game, is
 // the same on every run.
 func TestCardDuel(t *testing.T) {

@@ -109,8 +109,12 @@ const cardDuelSecret = "card duel"
 // TestWorkerCardTablePages plays the card table's duel of bundle/e2e
 // against the worker (multiplayer.PlayCardDuel): two browser contexts play
 // a whole starter-1v1 game over WebSockets to the room server's object,
-// with mana payment, targets, a counterspell, a block, a mid-resolution
-// choice, a reload and a spectator, to Bo's win. The scenario's moves are
+// with a land taken back by Undo, mana payment, targets, a counterspell, a
+// block, a mid-resolution choice, a reload back to the same seat, view and
+// table, moves by taps on a phone-sized screen, and a spectator, to Bo's
+// win; no page ever shows another seat's hand. The undo, reload and phone
+// steps are the native TestCardUndo's, TestCardReconnect's and
+// TestCardPhone's (one helper each in multiplayer). The scenario's moves are
 // chosen for the game the native test's ids deal, so it runs on a second
 // dev server of its own whose room server derives its ids from the same
 // secret (the test-only Worker variable STORYLOOM_TEST_ID_SECRET).

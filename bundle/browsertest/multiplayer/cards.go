@@ -494,23 +494,27 @@ func hasPayment(a rooms.Action) bool {
 }
 
 // PlayCardDuel plays a whole starter-1v1 game between two browser
-// contexts against the host at o.Base, every answer a click or a key
-// press on the rooms page. Ada pastes a blue-red control list, Bo takes
-// the Thornwild Stampede precon in one click; Cy watches. Ada takes a
-// mulligan (bottoming a card), pays mana (once with another source than
-// the page suggests), aims Ember Lash at Bo's creature by clicking it on
-// the board, counters one of Bo's spells with Unravel while it is on the
-// stack, blocks one attack and answers Tidehall Apprentice's scry as it
-// resolves (the cards it reveals shown on her page only while the choice
-// is owed, never on another page: [revealedWhileOwed]); Bo attacks with everything by the keyboard and never blocks,
-// so Bo wins. Mid-game Bo reloads and is back in his seat; after every
-// move no page shows a card in another seat's hand ([NoLeak]; the
-// spectator's none at all); Ada's live region says the steps, whose
+// contexts against the host at o.Base, in a room that allows undo, every
+// answer a click, a tap or a key press on the rooms page. Ada pastes a
+// blue-red control list, Bo takes the Thornwild Stampede precon in one
+// click; Cy watches. Ada takes a mulligan (bottoming a card), plays her
+// first land and takes it back with Undo before she plays it again
+// ([landTakenBack]), pays mana (once with another source than the page
+// suggests), aims Ember Lash at Bo's creature by clicking it on the board,
+// counters one of Bo's spells with Unravel while it is on the stack,
+// blocks one attack and answers Tidehall Apprentice's scry as it resolves
+// (the cards it reveals shown on her page only while the choice is owed,
+// never on another page: [revealedWhileOwed]); Bo attacks with everything
+// by the keyboard and never blocks, so Bo wins. Mid-game Bo reloads and is
+// back in his seat with the same view and table ([backInSeat]); later Ada
+// makes six moves on a phone, by taps ([Tab.Phone], [phoneTable]). After
+// every move no page has shown a card in another seat's hand ([NoLeak];
+// the spectator's none at all); Ada's live region says the steps, whose
 // priority, the spells cast and the damage; axe-core checks the table, a
 // prompt and the result.
 func PlayCardDuel(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	t.Helper()
-	ada, bo, roomID := seatDuel(t, b, o, duelDeck, tableRules{})
+	ada, bo, roomID := seatDuel(t, b, o, duelDeck, tableRules{undo: true})
 	cy := NewTab(t, b, "cy", o.Base, o.allow()...)
 	cy.watchRoom(roomID)
 	Eval[bool](ada, recordAnnouncements)
@@ -629,8 +633,8 @@ func PlayCardDuel(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	}
 
 	deadline := o.deadline()
-	reloaded := false
-	shot := false
+	undone, reloaded, shot := false, false, false
+	phone := -1 // Ada's accepted moves when she took to the phone; -2 once done
 	for {
 		va, _, _ = ada.cardView()
 		vb, _, _ = bo.cardView()
@@ -642,6 +646,11 @@ func PlayCardDuel(t *testing.T, b *browsertest.Browser, o CardOptions) {
 			t.Fatalf("the duel did not end in time: turn %d, %d and %d moves, still missing %v", va.Turn, ap.moves, bp.moves, g.missing())
 		}
 		g.Counter = g.Counter || va.logged("spell_countered", boID) > 0
+		// Ada's first land is taken back once, then played again.
+		if _, ok := va.first("play_land"); ok && !undone && len(va.Stack) == 0 && va.ActivePlayer == adaID && strings.HasSuffix(va.Phase, "main") {
+			undone = true
+			landTakenBack(t, ada, bo, cy)
+		}
 		// After every move, every view each page shows is scanned.
 		acted := false
 		for _, p := range []*player{ap, bp} {
@@ -658,12 +667,18 @@ func PlayCardDuel(t *testing.T, b *browsertest.Browser, o CardOptions) {
 		}
 		if !reloaded && g.Attack {
 			reloaded = true
-			bo.Do(chromedp.Reload())
-			bo.WaitFor(`document.documentElement.dataset.storyloom === "ready"`, settleLimit)
-			bo.atTable()
-			if got := Eval[string](bo, `window.storyloomRooms.game.you`); got != boID {
-				t.Fatalf("after a reload Bo is %q, want the seat %q", got, boID)
-			}
+			settle(t, ada, bo, cy)
+			backInSeat(t, []*Tab{bo}, []*Tab{ada, cy}, "a reload", func() { bo.Do(chromedp.Reload()) })
+		}
+		// Once the table is busy, Ada plays six moves on a phone, by taps.
+		switch {
+		case phone == -1 && reloaded && shot:
+			phone = ap.accepted
+			ada.Phone()
+			phoneTable(t, ada, "card-phone")
+		case phone >= 0 && ap.accepted >= phone+6:
+			phone = -2
+			ada.Desktop()
 		}
 		if !acted {
 			// Neither seat is asked: the host is settling, or a frame is
@@ -673,6 +688,12 @@ func PlayCardDuel(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	}
 	t.Logf("the duel ended on turn %d after %d and %d moves (%d and %d refused as stale); result %+v",
 		va.Turn, ap.moves, bp.moves, ap.refused, bp.refused, *va.Result)
+	if phone >= 0 {
+		ada.Desktop()
+	}
+	if !undone || phone == -1 {
+		t.Errorf("the duel ended before Ada took a land back (%v) or played on a phone (%v)", undone, phone != -1)
+	}
 	if m := g.missing(); len(m) > 0 {
 		t.Errorf("the duel ended without %s", strings.Join(m, ", "))
 	}

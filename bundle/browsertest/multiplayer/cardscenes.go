@@ -134,7 +134,7 @@ func (tb *Tab) controls(pid string) int {
 // by the keyboard. Both tables must then show what they showed before m:
 // players, hand, battlefield, steps and the undo count, and the log as it
 // was plus one line saying who took the move back.
-func takeBack(t *testing.T, mover, other *Tab, m Move, changed string) {
+func takeBack(t *testing.T, mover, other *Tab, m Move, changed string, watchers ...*Tab) {
 	t.Helper()
 	settle(t, mover, other)
 	before := map[*Tab]tableParts{mover: mover.tableParts(), other: other.tableParts()}
@@ -144,6 +144,7 @@ func takeBack(t *testing.T, mover, other *Tab, m Move, changed string) {
 	for _, tb := range []*Tab{mover, other} {
 		tb.WaitFor(changed, settleLimit)
 	}
+	NoLeak(t, []*Tab{mover, other}, watchers...)
 	undos := func(tb *Tab) int {
 		return Eval[int](tb, `[...document.querySelectorAll("#ct-log li")].filter((li) => li.textContent.includes("took the last move back")).length`)
 	}
@@ -169,11 +170,46 @@ func takeBack(t *testing.T, mover, other *Tab, m Move, changed string) {
 				tb.Label, m.Action.Type, strings.Join(after.Log, "\n"), strings.Join(was.Log, "\n"))
 		}
 	}
-	NoLeak(t, []*Tab{mover, other})
+	NoLeak(t, []*Tab{mover, other}, watchers...)
 	v, _, _ := mover.cardView()
 	if name, got := other.Text(fmt.Sprintf(`.ct-player[data-player=%q] strong`, v.You)), other.Text("#ct-log li:last-child"); name == "" || !strings.Contains(got, name) {
 		t.Errorf("%s's log says %q, not who took the move back (%s)", other.Label, got, name)
 	}
+}
+
+// controlling is a JavaScript condition: pid controls n permanents in the
+// tab's view.
+func controlling(pid string, n int) string {
+	return fmt.Sprintf(`(window.storyloomRooms.game?.battlefield || []).filter((p) => p.controller === %q).length === %d`, pid, n)
+}
+
+// landTakenBack has mover, who is asked to play a land, play it and take
+// it back ([takeBack]): mover then controls as many permanents as before.
+func landTakenBack(t *testing.T, mover, other *Tab, watchers ...*Tab) {
+	t.Helper()
+	v, _, _ := mover.cardView()
+	land, ok := v.first("play_land")
+	if !ok {
+		t.Fatalf("%s is not asked to play a land", mover.Label)
+	}
+	n := mover.controls(v.You)
+	takeBack(t, mover, other, Move{Action: land}, controlling(v.You, n+1), watchers...)
+	if got := mover.controls(v.You); got != n {
+		t.Errorf("%s controls %d permanents after the undo, want %d", mover.Label, got, n)
+	}
+}
+
+// phoneTable checks the tab's table on a phone ([Tab.Phone]): the page,
+// scrolled to its top, is no wider than the screen and passes axe-core;
+// a screenshot named name is written for review.
+func phoneTable(t *testing.T, tb *Tab, name string) {
+	t.Helper()
+	Eval[bool](tb, `(scrollTo(0, 0), true)`)
+	if w := Eval[int](tb, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("%s: on a phone the page is %d px wide", tb.Label, w)
+	}
+	tb.Shot(name)
+	tb.Axe(strings.ReplaceAll(name, "-", " "))
 }
 
 // PlayCardUndo plays undo at a starter-1v1 table whose room allows it, on
@@ -210,12 +246,7 @@ func PlayCardUndo(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	v, _, _ := mover.cardView()
 	me := v.You
 	n := mover.controls(me)
-	lands := fmt.Sprintf(`(window.storyloomRooms.game?.battlefield || []).filter((p) => p.controller === %q).length === %%d`, me)
-	land, _ := v.first("play_land")
-	takeBack(t, mover, other, Move{Action: land}, fmt.Sprintf(lands, n+1))
-	if got := mover.controls(me); got != n {
-		t.Errorf("%s controls %d permanents after the undo, want %d", mover.Label, got, n)
-	}
+	landTakenBack(t, mover, other)
 	mover.Shot("undone")
 	// The table as it was plays on: the land again, then a pass that moves
 	// the game on (the steps it goes through are logged), taken back too.
@@ -225,7 +256,7 @@ func PlayCardUndo(t *testing.T, b *browsertest.Browser, o CardOptions) {
 		t.Fatalf("%s could not play the land again after the undo", mover.Label)
 	}
 	for _, tb := range []*Tab{ada, bo} {
-		tb.WaitFor(fmt.Sprintf(lands, n+1), settleLimit)
+		tb.WaitFor(controlling(me, n+1), settleLimit)
 	}
 	settle(t, ada, bo)
 	v, _, _ = mover.cardView()
@@ -276,6 +307,54 @@ const seatTable = `(() => { const t = document.getElementById("card-table").clon
 // clockShows is the seconds the tab's decision clock shows, or -1.
 const clockShows = `Number(document.getElementById("ct-clock")?.textContent.match(/\d+/)?.[0] ?? -1)`
 
+// backInSeat drops the connections of the tabs with drop (a reload, or
+// the host cutting the sockets) and checks that each page comes back by
+// itself, over a new connection, to the same seat, the same view and the
+// same table (but for what seatView and seatTable leave out), and that
+// every other tab of the game (the seated ones among tabs, and others)
+// shows it connected again; then that no page shows another seat's hand
+// ([NoLeak]). what names the drop in failures.
+func backInSeat(t *testing.T, tabs, others []*Tab, what string, drop func()) {
+	t.Helper()
+	type look struct{ seat, view, table string }
+	before := map[*Tab]look{}
+	for _, tb := range tabs {
+		Eval[bool](tb, `(window.storyloomOpensBefore = window.storyloomRooms.opens, true)`)
+		before[tb] = look{Eval[string](tb, `window.storyloomRooms.game.you`), Eval[string](tb, seatView), Eval[string](tb, seatTable)}
+	}
+	drop()
+	// A reloaded page has no record of the connections before it.
+	for _, tb := range tabs {
+		tb.WaitFor(`document.getElementById("conn")?.dataset.state === "open" && window.storyloomRooms?.game != null &&
+		  window.storyloomRooms.opens > (window.storyloomOpensBefore ?? 0) && !document.getElementById("card-table").hidden`, settleLimit)
+	}
+	// Each is back when every other table shows it connected again.
+	for _, tb := range append(slices.Clone(tabs), others...) {
+		tb.WaitFor(`(window.storyloomRooms.game.opponents || window.storyloomRooms.game.players || []).every((o) => o.connected !== false)`, settleLimit)
+	}
+	for _, tb := range tabs {
+		was := before[tb]
+		if got := Eval[string](tb, `window.storyloomRooms.game.you`); got != was.seat {
+			t.Fatalf("after %s %s is %q, want the seat %q", what, tb.Label, got, was.seat)
+		}
+		if got := Eval[string](tb, seatView); got != was.view {
+			t.Errorf("after %s %s's view is\n%s\nwant\n%s", what, tb.Label, got, was.view)
+		}
+		if got := Eval[string](tb, seatTable); got != was.table {
+			t.Errorf("after %s %s's table shows\n%s\nwant\n%s", what, tb.Label, got, was.table)
+		}
+	}
+	var seated, watchers []*Tab
+	for _, tb := range append(slices.Clone(tabs), others...) {
+		if Eval[string](tb, `document.getElementById("table").dataset.mode`) == "spectator" {
+			watchers = append(watchers, tb)
+		} else {
+			seated = append(seated, tb)
+		}
+	}
+	NoLeak(t, seated, watchers...)
+}
+
 // reconnectClock is the decision clock PlayCardReconnect's room has, in
 // seconds: long enough that no seat runs out of time on a loaded machine.
 const reconnectClock = 300
@@ -286,9 +365,9 @@ const reconnectClock = 300
 // (no reload): Ada and Bo play on turn 3, the deciding seat's clock counts
 // down for three seconds, the host cuts both sockets, each page says it
 // is reconnecting, reconnects by itself, and is back in the same seat with
-// the same view and the same table (but for what seatView leaves out); the
-// clock was not restarted by the reconnect; then each seat makes a move
-// the host accepts.
+// the same view and the same table ([backInSeat]); the clock was not
+// restarted by the reconnect; then each seat makes a move the host
+// accepts.
 func PlayCardReconnect(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	t.Helper()
 	ada, bo, _ := seatDuel(t, b, o, "ember_rush", tableRules{clock: reconnectClock})
@@ -308,46 +387,23 @@ func PlayCardReconnect(t *testing.T, b *browsertest.Browser, o CardOptions) {
 		t.Fatalf("%s, who decides, has a clock showing %d s (the room gives %d s)", decider.Label, left, reconnectClock)
 	}
 	decider.WaitFor(fmt.Sprintf(`%s > 0 && %s <= %d`, clockShows, clockShows, left-3), settleLimit)
-	type look struct {
-		seat, view, table string
-		opens             int
-	}
-	before := map[*Tab]look{}
 	for _, tb := range []*Tab{ada, bo} {
 		Eval[bool](tb, watchConnection)
-		before[tb] = look{Eval[string](tb, `window.storyloomRooms.game.you`), Eval[string](tb, seatView),
-			Eval[string](tb, seatTable), Eval[int](tb, `window.storyloomRooms.opens`)}
 	}
-	left = Eval[int](decider, clockShows)
-	o.Cut()
+	backInSeat(t, []*Tab{ada, bo}, nil, "the dropped connection", func() {
+		left = Eval[int](decider, clockShows)
+		o.Cut()
+	})
 	for _, tb := range []*Tab{ada, bo} {
-		tb.WaitFor(fmt.Sprintf(`window.storyloomRooms.opens > %d && document.getElementById("conn").dataset.state === "open" && window.storyloomRooms.game !== null`, before[tb].opens), settleLimit)
-	}
-	// Each is back when the other's table shows it connected again.
-	for _, tb := range []*Tab{ada, bo} {
-		tb.WaitFor(`(window.storyloomRooms.game.opponents || []).every((o) => o.connected !== false)`, settleLimit)
-	}
-	for _, tb := range []*Tab{ada, bo} {
-		was := before[tb]
 		said := Eval[[]string](tb, `window.storyloomConn`)
 		if !slices.ContainsFunc(said, func(s string) bool { return strings.HasPrefix(s, "waiting: Reconnecting in") }) {
 			t.Errorf("%s's page never said it was reconnecting: %q", tb.Label, said)
-		}
-		if got := Eval[string](tb, `window.storyloomRooms.game.you`); got != was.seat {
-			t.Fatalf("after the dropped connection %s is %q, want the seat %q", tb.Label, got, was.seat)
-		}
-		if got := Eval[string](tb, seatView); got != was.view {
-			t.Errorf("after the dropped connection %s's view is\n%s\nwant\n%s", tb.Label, got, was.view)
-		}
-		if got := Eval[string](tb, seatTable); got != was.table {
-			t.Errorf("after the dropped connection %s's table shows\n%s\nwant\n%s", tb.Label, got, was.table)
 		}
 	}
 	// The clock kept its deadline: a restarted one would show more.
 	if got := Eval[int](decider, clockShows); got <= 0 || got > left+1 {
 		t.Errorf("after the reconnect %s's clock shows %d s, %d s before the cut: the reconnect restarted it", decider.Label, got, left)
 	}
-	NoLeak(t, []*Tab{ada, bo})
 	ada.Shot("reconnected")
 	// Play goes on: each seat makes a move the host accepts.
 	accepted := []int{seats[0].accepted, seats[1].accepted}
@@ -382,9 +438,7 @@ func PlayCardPhone(t *testing.T, b *browsertest.Browser, o CardOptions) {
 		v, _, _ := ada.cardView()
 		if !shot && v.Turn >= 3 && len(v.Battlefield) > 2 {
 			shot = true
-			Eval[bool](ada, `(scrollTo(0, 0), true)`)
-			ada.Shot("phone-table")
-			ada.Axe("phone table")
+			phoneTable(t, ada, "phone-table")
 		}
 		return v.Result != nil
 	})
@@ -395,10 +449,5 @@ func PlayCardPhone(t *testing.T, b *browsertest.Browser, o CardOptions) {
 		t.Errorf("on the phone Ada cast %d spells and attacked: %v", ps.cast, ps.attacked)
 	}
 	ada.WaitFor(`document.getElementById("ct-result") !== null`, settleLimit)
-	if w := Eval[int](ada, `document.documentElement.scrollWidth`); w > 390 {
-		t.Errorf("the phone's result screen is %d px wide", w)
-	}
-	Eval[bool](ada, `(scrollTo(0, 0), true)`)
-	ada.Shot("phone-result")
-	ada.Axe("phone result")
+	phoneTable(t, ada, "phone-result")
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -187,21 +188,36 @@ func (tb *Tab) press(ctx context.Context, sel string) error {
 
 // countClicks counts, in every document the tab loads, the clicks the page
 // receives, taps' included (window.storyloomClicks).
-const countClicks = `window.storyloomClicks = 0;
-addEventListener("click", () => { window.storyloomClicks++; }, true);`
+const countClicks = `if (window.storyloomClicks === undefined) {
+  window.storyloomClicks = 0;
+  addEventListener("click", () => { window.storyloomClicks++; }, true);
+}`
 
-// Phone makes the tab a phone, before it opens a page: a 390×844 portrait
-// screen at three device pixels to a CSS pixel, with touch. From then on
-// [Tab.Click] and [Tab.TryClick] tap, and each tap first fails the test
-// unless what it taps is in reach without scrolling the page sideways.
+// Phone makes the tab a phone: a 390×844 portrait screen at three device
+// pixels to a CSS pixel, with touch, for the page it shows and every page
+// it opens later. From then on [Tab.Click] and [Tab.TryClick] tap, and
+// each tap first fails the test unless what it taps is in reach without
+// scrolling the page sideways. [Tab.Desktop] undoes it.
 func (tb *Tab) Phone() {
 	tb.t.Helper()
-	tb.Do(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch),
-		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: countClicks})
-			return err
-		}))
+	tb.Do(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	tb.onEveryDocument(countClicks)
+	Eval[bool](tb, `(() => { `+countClicks+` return true; })()`)
 	tb.touch = true
+}
+
+// Desktop gives a [Tab.Phone] back the browser's own window, without
+// touch: clicks are clicks again.
+func (tb *Tab) Desktop() {
+	tb.t.Helper()
+	tb.Do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, tg, emulation.ClearDeviceMetricsOverride, cdp.Empty{}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, tg, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: false})
+		return err
+	}))
+	tb.touch = false
 }
 
 // redrawn reports whether err says the node acted on left the document.
