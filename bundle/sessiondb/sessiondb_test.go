@@ -2,7 +2,6 @@ package sessiondb_test
 
 import (
 	"context"
-	"database/sql"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -101,50 +100,5 @@ func TestEpochsSurviveReopen(t *testing.T) {
 	}
 	if strings.Join(list, " ") != "a@1.0.0=z a@2.0.0=y b@1.0.0=w" {
 		t.Fatalf("epochs %v", list)
-	}
-}
-
-// A database written before saves kept their logs in segments (no tail
-// column on saves, no save_segments table) opens, its saves read as they
-// were, and a segmented save can then be written beside them.
-func TestADatabaseOfTheEarlierSchemaOpens(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "play.db")
-	old, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := old.Exec(`
-CREATE TABLE saves (save_id TEXT PRIMARY KEY, profile_id TEXT, saved_at TEXT NOT NULL, record BLOB NOT NULL, blob BLOB NOT NULL) WITHOUT ROWID;
-CREATE INDEX saves_by_profile ON saves(profile_id);
-INSERT INTO saves VALUES ('v1', 'p', 't1', '{"saveId":"v1","campaignId":"c","savedAt":"t1","savedAtSeq":0,"audience":"player","profileId":"p"}', '{"whole":1}');`); err != nil {
-		t.Fatal(err)
-	}
-	old.Close()
-	s, err := sessiondb.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	got, ok, err := s.GetSave(ctx, "v1")
-	if err != nil || !ok || string(got.Blob) != `{"whole":1}` || got.Log != nil {
-		t.Fatalf("the earlier save: %+v %v %v", got, ok, err)
-	}
-	seg := session.SaveRecord{SaveID: "v2", CampaignID: "c", SavedAt: "t2", ProfileID: "p",
-		Blob: []byte(`{"k":1,"state":{"actionLog":[]}}`),
-		Log:  &session.SaveLog{Segments: []session.Segment{{Seq: 0, Count: 1, Sum: "s", Entries: []byte(`{"a":1}`)}}}}
-	if err := s.PutSave(ctx, seg); err != nil {
-		t.Fatal(err)
-	}
-	list, err := s.ListSaves(ctx, "p")
-	if err != nil || len(list) != 2 {
-		t.Fatalf("%d saves, %v", len(list), err)
-	}
-	for _, r := range list {
-		doc, _ := r.Document()
-		want := map[string]string{"v1": `{"whole":1}`, "v2": `{"k":1,"state":{"actionLog":[{"a":1}]}}`}[r.SaveID]
-		if string(doc) != want {
-			t.Fatalf("%s: %s, want %s", r.SaveID, doc, want)
-		}
 	}
 }

@@ -104,11 +104,10 @@ func (r SaveRecord) Document() ([]byte, error) {
 	if r.Log == nil {
 		return r.Blob, nil
 	}
-	at := bytes.Index(r.Blob, []byte(savedStateOpen))
-	if at < 0 {
-		return nil, errors.New("the save's envelope has no emptied log to hold its segments")
+	at, err := emptiedLogAt(r.Blob)
+	if err != nil {
+		return nil, err
 	}
-	at += len(savedStateOpen) - 1 // before the log's ']'
 	pieces := logPieces(r.Log.Segments, r.Log.Tail, r.Log.TailCount)
 	out := make([]byte, 0, stateSize(pieces, r.Blob)-len(logStart))
 	out = append(out, r.Blob[:at]...)
@@ -119,6 +118,44 @@ func (r SaveRecord) Document() ([]byte, error) {
 		out = append(out, p.b...)
 	}
 	return append(out, r.Blob[at:]...), nil
+}
+
+// emptiedLogAt returns where, in an envelope whose state's log is empty,
+// the log's entries go: the index of the log's ']'.
+func emptiedLogAt(blob []byte) (int, error) {
+	at := bytes.Index(blob, []byte(savedStateOpen))
+	if at < 0 {
+		return 0, errors.New("the save's envelope has no emptied log to hold its segments")
+	}
+	return at + len(savedStateOpen) - 1, nil
+}
+
+// sameDocument reports whether doc is the Document of a record whose Blob
+// is head and whose Log is log, comparing it part by part, never
+// assembling it: a store that keeps saves whole hands back that Document.
+func sameDocument(doc, head []byte, log *SaveLog) bool {
+	at, err := emptiedLogAt(head)
+	if err != nil {
+		return false
+	}
+	pieces := logPieces(log.Segments, log.Tail, log.TailCount)
+	if len(doc) != stateSize(pieces, head)-len(logStart) || !bytes.Equal(doc[:at], head[:at]) {
+		return false
+	}
+	i := at
+	for k, p := range pieces {
+		if k > 0 {
+			if doc[i] != ',' {
+				return false
+			}
+			i++
+		}
+		if !bytes.Equal(doc[i:i+len(p.b)], p.b) {
+			return false
+		}
+		i += len(p.b)
+	}
+	return bytes.Equal(doc[i:], head[at:])
 }
 
 // Flat returns r with its whole envelope in Blob and no Log: the record

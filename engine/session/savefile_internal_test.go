@@ -102,3 +102,32 @@ func TestSealSaveFileWritesWhatJSONMarshalWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestSameDocumentIsDocumentEquality checks the part-by-part comparison
+// against the assembled Document: equal for it, unequal for any byte
+// changed, removed or added.
+func TestSameDocumentIsDocumentEquality(t *testing.T) {
+	rec := SaveRecord{
+		Blob: []byte(`{"checksum":"x","state":{"actionLog":[],"k":1}}`),
+		Log: &SaveLog{Segments: []Segment{{Seq: 0, Count: 2, Entries: []byte(`{"a":0},{"a":1}`)}, {Seq: 2, Count: 1, Entries: []byte(`{"a":2}`)}},
+			Tail: []byte(`{"a":3}`), TailCount: 1},
+	}
+	doc, err := rec.Document()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameDocument(doc, rec.Blob, rec.Log) {
+		t.Fatalf("%s is not its own record's document", doc)
+	}
+	for i := range doc {
+		changed := append([]byte(nil), doc...)
+		changed[i] ^= 1
+		removed := append(append([]byte(nil), doc[:i]...), doc[i+1:]...)
+		added := append(append(append([]byte(nil), doc[:i]...), ' '), doc[i:]...)
+		for _, d := range [][]byte{changed, removed, added} {
+			if sameDocument(d, rec.Blob, rec.Log) {
+				t.Fatalf("%s taken for %s", d, doc)
+			}
+		}
+	}
+}

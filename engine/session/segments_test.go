@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"testing"
@@ -297,4 +298,65 @@ func TestADamagedSegmentedSaveIsRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// wholeSaves is a record store that keeps saves whole, as SQLite and
+// IndexedDB do: a save holding its log in segments is stored as its
+// Document.
+type wholeSaves struct{ *session.MemoryRecords }
+
+func (w wholeSaves) PutSave(ctx context.Context, rec session.SaveRecord) error {
+	flat, err := rec.Flat()
+	if err != nil {
+		return err
+	}
+	return w.MemoryRecords.PutSave(ctx, flat)
+}
+
+// A store that keeps saves whole hands back the Document of the save it
+// was given: the load of it is the load of the save the store remembers,
+// and any byte changed makes it a save checked in full.
+func TestASaveKeptWholeLoadsAsTheSegmentedOne(t *testing.T) {
+	mem := session.NewMemoryRecords()
+	records, ids := wholeSaves{mem}, &session.CountingRecordIDs{}
+	e := newEnv(t, envOptions{records: records, ids: ids})
+	id := e.create(t, "p")
+	for range 40 {
+		e.submit(t, id, "inc")
+	}
+	h, err := e.store.SaveGame(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec, _, _ := mem.GetSave(ctx, h.SaveID); rec.Log != nil {
+		t.Fatal("the store kept the save's segments")
+	}
+	got, err := e.store.LoadGame(ctx, h.SaveID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := newEnv(t, envOptions{records: records, ids: ids})
+	want, err := fresh.store.LoadGame(ctx, h.SaveID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotRec, wantRec := e.record(t, got.SessionID), fresh.record(t, want.SessionID)
+	if !bytes.Equal(gotRec.Blob, wantRec.Blob) || !sameJSON(got.Scene, want.Scene) {
+		t.Fatalf("the load differs:\n got %s\nwant %s", gotRec.Blob, wantRec.Blob)
+	}
+	if segs := rawRecord(t, e, got.SessionID).Log.Segments; len(segs) != 1 || segs[0].Count != 40 {
+		t.Fatalf("the loaded session's log is not the save's, whole: %d segments", len(segs))
+	}
+	// The same document with one byte of its log changed is checked.
+	h2, err := e.store.SaveGame(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _, _ := mem.GetSave(ctx, h2.SaveID)
+	rec.Blob = bytes.Replace(rec.Blob, []byte(`"seq":3`), []byte(`"seq":4`), 1)
+	if err := mem.PutSave(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.store.LoadGame(ctx, h2.SaveID)
+	wantCode(t, err, core.ReasonInvalidState)
 }

@@ -80,7 +80,14 @@ func (vs *verifiedSaves) find(rec SaveRecord) *verifiedSave {
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
 	for i := len(vs.list) - 1; i >= 0; i-- {
-		if v := vs.list[i]; sameBytes(v.blob, rec.Blob) && sameLog(v.log, rec.Log) {
+		v := vs.list[i]
+		same := sameBytes(v.blob, rec.Blob) && sameLog(v.log, rec.Log)
+		if !same && v.log != nil && rec.Log == nil {
+			// A store that keeps saves whole (SQLite, IndexedDB) hands
+			// back the Document of the record it was given.
+			same = sameDocument(rec.Blob, v.blob, v.log)
+		}
+		if same {
 			if v.once {
 				vs.list = append(vs.list[:i], vs.list[i+1:]...)
 			}
@@ -88,6 +95,18 @@ func (vs *verifiedSaves) find(rec SaveRecord) *verifiedSave {
 		}
 	}
 	return nil
+}
+
+// whole returns v's state as doc, v's Document held whole (sameDocument),
+// holds it, with the running checksum of its log: a session loaded from
+// it takes its log as one segment, written as one row or object, as from
+// any save held whole.
+func (v *verifiedSave) whole(doc []byte) (*savedState, *runningChecksum) {
+	at, _ := emptiedLogAt(v.blob) // sameDocument found it
+	start := at - len(logStart)
+	sum := v.sum
+	sum.logEnd = len(doc) - (len(v.blob) - at) - start
+	return &savedState{state: doc[start : len(doc)-1 : len(doc)-1]}, &sum
 }
 
 // sameBytes reports whether a and b are equal, comparing nothing when
@@ -125,7 +144,11 @@ func sameLog(a, b *SaveLog) bool {
 // verifying computed one.
 func (s *Store) openSave(op string, rec SaveRecord) (env SaveEnvelope, st *core.GameState, compatible bool, saved *savedState, sum *runningChecksum, err *Error) {
 	if v := s.verified.find(rec); v != nil && s.loadsAsMade(v.env) {
-		return v.env, v.state, v.env.ReplayCompatible, &v.saved, &v.sum, nil
+		saved, sum := &v.saved, &v.sum
+		if v.log != nil && rec.Log == nil {
+			saved, sum = v.whole(rec.Blob)
+		}
+		return v.env, v.state, v.env.ReplayCompatible, saved, sum, nil
 	}
 	doc, derr := rec.Document()
 	if derr != nil {
