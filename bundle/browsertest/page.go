@@ -274,7 +274,7 @@ func (p *Page) Do(actions ...chromedp.Action[chromedp.Void]) {
 	ctx, cancel := context.WithTimeout(p.Ctx, StepLimit)
 	defer cancel()
 	if err := chromedp.Do(ctx, actions...); err != nil {
-		p.t.Fatalf("browsertest: %v%s", err, p.diagnosis())
+		p.t.Fatalf("browsertest: %v%s", err, p.Diagnosis())
 	}
 }
 
@@ -287,14 +287,15 @@ func Eval[T any](p *Page, expr string) T {
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
-		p.t.Fatalf("browsertest: evaluating %s: %v%s", expr, err, p.diagnosis())
+		p.t.Fatalf("browsertest: evaluating %s: %v%s", expr, err, p.Diagnosis())
 	}
 	return v
 }
 
-// diagnosis says what a failed step leaves behind: the console's errors
-// and, when the tab follows its network, the requests still in flight.
-func (p *Page) diagnosis() string {
+// Diagnosis says what a failed step leaves behind, for its failure
+// message: the console's errors and, when the tab follows its network
+// (Browser.BehindWranglerDev), the requests still in flight.
+func (p *Page) Diagnosis() string {
 	msg := fmt.Sprintf(" (console: %q)", p.Errors())
 	p.mu.Lock()
 	pending := slices.Sorted(maps.Values(p.inflight))
@@ -324,7 +325,7 @@ func (p *Page) AwaitReady() {
 		check();
 	})`)
 	if state != "ready" {
-		p.t.Fatalf("browsertest: page did not start: %s%s", Eval[string](p, `document.body.innerText`), p.diagnosis())
+		p.t.Fatalf("browsertest: page did not start: %s%s", Eval[string](p, `document.body.innerText`), p.Diagnosis())
 	}
 }
 

@@ -95,6 +95,13 @@ func (b *lockedBuffer) Write(p []byte) (int, error) {
 	return b.buf.Write(p)
 }
 
+// Len is how many bytes the buffer holds.
+func (b *lockedBuffer) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Len()
+}
+
 func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -113,7 +120,14 @@ func worker(t testing.TB) *wrangler {
 	if running.err != nil {
 		t.Fatal(running.err)
 	}
-	return running.w
+	w := running.w
+	from := w.log.Len()
+	t.Cleanup(func() {
+		if t.Failed() {
+			w.dumpLogFrom(from)
+		}
+	})
+	return w
 }
 
 // freePort asks the kernel for a free port on 127.0.0.1.
@@ -399,8 +413,12 @@ const logTail = 64 << 10
 
 // dumpLog prints the end of wrangler's output (the worker's console, its
 // exceptions), so that a failure shows what the worker saw.
-func (w *wrangler) dumpLog() {
-	out := w.log.String()
+func (w *wrangler) dumpLog() { w.dumpLogFrom(0) }
+
+// dumpLogFrom prints the end of what wrangler wrote from offset on: what
+// it saw during one test of the shared dev server.
+func (w *wrangler) dumpLogFrom(offset int) {
+	out := w.log.String()[offset:]
 	if len(out) > logTail {
 		out = out[len(out)-logTail:]
 	}

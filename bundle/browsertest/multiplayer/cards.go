@@ -200,7 +200,7 @@ func (tb *Tab) Play(m Move) bool {
 			err = tb.TryClick(sel)
 		}
 		if err != nil {
-			tb.t.Fatalf("%s: %s on %s for %s: %v (console: %q)", tb.Label, map[bool]string{true: "key", false: "click"}[m.Keyboard], sel, m.Action.ID, err, tb.P.Errors())
+			tb.t.Fatalf("%s: %s on %s for %s: %v%s", tb.Label, map[bool]string{true: "key", false: "click"}[m.Keyboard], sel, m.Action.ID, err, tb.P.Diagnosis())
 		}
 	}
 	isSent := func() bool {

@@ -70,7 +70,7 @@ func (tb *Tab) Do(actions ...chromedp.Action[chromedp.Void]) {
 	ctx, cancel := context.WithTimeout(tb.P.Ctx, stepLimit)
 	defer cancel()
 	if err := chromedp.Do(ctx, actions...); err != nil {
-		tb.t.Fatalf("%s: %v (console: %q)", tb.Label, err, tb.P.Errors())
+		tb.t.Fatalf("%s: %v%s", tb.Label, err, tb.P.Diagnosis())
 	}
 }
 
@@ -82,7 +82,7 @@ func Eval[T any](tb *Tab, js string) T {
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
 	if err != nil {
-		tb.t.Fatalf("%s: evaluating %.100q: %v (console: %q)", tb.Label, js, err, tb.P.Errors())
+		tb.t.Fatalf("%s: evaluating %.100q: %v%s", tb.Label, js, err, tb.P.Diagnosis())
 	}
 	return v
 }
@@ -125,8 +125,8 @@ func (tb *Tab) waitFor(js string, d time.Duration, nudge string) {
 		}
 	}
 	shot := tb.Shot("stuck")
-	tb.t.Fatalf("%s: waiting for %s: %v\n(the page shows: %.600s)\n(screenshot %s; console: %q)", tb.Label, js, err,
-		Eval[string](tb, `document.querySelector("main")?.innerText ?? ""`), shot, tb.P.Errors())
+	tb.t.Fatalf("%s: waiting for %s: %v\n(the page shows: %.600s)\n(screenshot %s)%s", tb.Label, js, err,
+		Eval[string](tb, `document.querySelector("main")?.innerText ?? ""`), shot, tb.P.Diagnosis())
 }
 
 // Click clicks the first visible element sel matches (taps it, on a
@@ -145,7 +145,7 @@ func (tb *Tab) Click(sel string) {
 		}
 	}
 	if err != nil {
-		tb.t.Fatalf("%s: clicking %s: %v (console: %q)", tb.Label, sel, err, tb.P.Errors())
+		tb.t.Fatalf("%s: clicking %s: %v%s", tb.Label, sel, err, tb.P.Diagnosis())
 	}
 }
 
