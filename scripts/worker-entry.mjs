@@ -87,7 +87,13 @@ class GoObject extends DurableObject {
       headers: JSON.stringify(headers),
       body,
     });
-    return new Response(res.body, { status: res.status, headers: { ...JSON.parse(res.headers), ...cors() } });
+    // A status without a body (304, 204) takes a null one: an empty
+    // string there is a body, and workerd warns of it.
+    const bodyless = res.status === 204 || res.status === 304;
+    return new Response(bodyless ? null : res.body, {
+      status: res.status,
+      headers: { ...JSON.parse(res.headers), ...cors() },
+    });
   }
 }
 
