@@ -1021,7 +1021,7 @@ func (a *importArgs) plain(arg []byte) bool {
 		return false
 	}
 	data := make([]byte, 0, len(arg)-len(prefix))
-	i := len(prefix)
+	i, run := len(prefix), len(prefix) // arg[run:i] is yet to be copied
 	for {
 		if i >= len(arg) {
 			return false
@@ -1037,12 +1037,13 @@ func (a *importArgs) plain(arg []byte) bool {
 			if i+1 >= len(arg) || (arg[i+1] != '"' && arg[i+1] != '\\') {
 				return false
 			}
+			data = append(data, arg[run:i]...)
 			i++
-			c = arg[i]
+			run = i // the escaped character starts the next run
 		}
-		data = append(data, c)
 		i++
 	}
+	data = append(data, arg[run:i]...)
 	rest := arg[i+1:]
 	var name string
 	if string(rest) != "}" {
