@@ -22,6 +22,7 @@ import (
 	"github.com/storyloom/storyloom/bundle/internal/roomsclient"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
+	"github.com/storyloom/storyloom/engine/rooms/cheat/cheattest"
 )
 
 // waitLimit bounds every wait of the socket tests.
@@ -134,49 +135,8 @@ func (e *env) observe(state []byte, outs [][]rooms.Outbound) {
 				e.t.Errorf("a %s frame for %s outside a match", o.Kind, o.Conn)
 				continue
 			}
-			var st struct {
-				Hands    [][]string `json:"hands"`
-				Pile     []string   `json:"pile"`
-				LastCall *struct {
-					Cards []string `json:"cards"`
-				} `json:"last_call"`
-			}
-			if err := json.Unmarshal(r.Match.State, &st); err != nil {
-				e.t.Fatal(err)
-			}
-			if st.LastCall != nil {
-				for _, c := range st.LastCall.Cards {
-					e.public[c] = true
-				}
-			}
-			for _, le := range r.Match.Log {
-				var ev struct {
-					Type  string   `json:"type"`
-					Cards []string `json:"cards"`
-				}
-				_ = json.Unmarshal(le.Event, &ev)
-				if ev.Type == "called" {
-					for _, c := range ev.Cards {
-						e.public[c] = true
-					}
-				}
-			}
-			hidden := []string{r.Match.Seed}
-			for _, c := range st.Pile {
-				if !e.public[c] {
-					hidden = append(hidden, c)
-				}
-			}
-			for i, hand := range st.Hands {
-				if i == seat {
-					continue
-				}
-				for _, c := range hand {
-					if !e.public[c] {
-						hidden = append(hidden, c)
-					}
-				}
-			}
+			_, hidden := cheattest.Read(e.t, r.Match, e.public).Hidden(seat, e.public)
+			hidden = append(hidden, r.Match.Seed)
 			e.hidden[sha256.Sum256(o.Frame)] = hidden
 			e.observed++
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/storyloom/storyloom/engine/rng"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
+	"github.com/storyloom/storyloom/engine/rooms/cheat/cheattest"
 )
 
 type randomOpts struct {
@@ -129,35 +130,7 @@ func TestPrivacy(t *testing.T) {
 					if r == nil || r.Match == nil {
 						return
 					}
-					var st struct {
-						Hands    [][]string `json:"hands"`
-						Pile     []string   `json:"pile"`
-						LastCall *struct {
-							Cards []string `json:"cards"`
-						} `json:"last_call"`
-					}
-					if err := json.Unmarshal(r.Match.State, &st); err != nil {
-						t.Fatal(err)
-					}
-					if st.LastCall != nil {
-						for _, c := range st.LastCall.Cards {
-							public[c] = true
-						}
-					}
-					for _, e := range r.Match.Log {
-						var ev struct {
-							Type  string   `json:"type"`
-							Cards []string `json:"cards"`
-						}
-						if err := json.Unmarshal(e.Event, &ev); err != nil {
-							t.Fatal(err)
-						}
-						if ev.Type == "called" {
-							for _, c := range ev.Cards {
-								public[c] = true
-							}
-						}
-					}
+					table := cheattest.Read(t, r.Match, public)
 					for _, o := range out {
 						seat := -1
 						switch o.Kind {
@@ -166,12 +139,8 @@ func TestPrivacy(t *testing.T) {
 							if err := json.Unmarshal(o.Frame, &v); err != nil {
 								t.Fatal(err)
 							}
-							fmt.Sscanf(v.You, "p%d", &seat)
-							for _, c := range st.Hands[seat] {
-								if !bytes.Contains(o.Frame, []byte(`"`+c+`"`)) {
-									t.Fatalf("seat %d's own card %s is missing from its view", seat, c)
-								}
-								own++
+							if _, err := fmt.Sscanf(v.You, "p%d", &seat); err != nil || seat >= len(table.Hands) {
+								t.Fatalf("a game view for seat %q", v.You)
 							}
 						case rooms.KindSpectator:
 							for _, k := range []string{`"you"`, `"valid_actions"`, `"my_hand"`, `"action_deadline"`, `"action_ack"`} {
@@ -185,16 +154,14 @@ func TestPrivacy(t *testing.T) {
 							}
 							continue
 						}
-						hidden := append([]string(nil), st.Pile...)
-						for s, hand := range st.Hands {
-							if s != seat {
-								hidden = append(hidden, hand...)
+						mine, hidden := table.Hidden(seat, public)
+						for _, c := range mine {
+							if !bytes.Contains(o.Frame, []byte(`"`+c+`"`)) {
+								t.Fatalf("seat %d's own card %s is missing from its view", seat, c)
 							}
+							own++
 						}
 						for _, c := range hidden {
-							if public[c] {
-								continue
-							}
 							if bytes.Contains(o.Frame, []byte(`"`+c+`"`)) || bytes.Contains(o.Frame, []byte(`"`+cardName(c)+`"`)) {
 								t.Fatalf("frame to %s (seat %d) leaks hidden card %s: %.400s", o.Conn, seat, c, o.Frame)
 							}
