@@ -226,3 +226,46 @@ func (o *Object) Null(k string) {
 	o.Key(k)
 	o.B = append(o.B, "null"...)
 }
+
+// The member writers of a generic value (Go methods cannot have type
+// parameters of their own) take the object first.
+
+// List writes a member holding list, each element written by enc; nil is
+// null.
+func List[T any](o *Object, k string, list []T, enc func([]byte, *T) []byte) {
+	o.Key(k)
+	o.B = AppendList(o.B, list, enc)
+}
+
+// OptList writes a list member unless the list is empty.
+func OptList[T any](o *Object, k string, list []T, enc func([]byte, *T) []byte) {
+	if len(list) > 0 {
+		List(o, k, list, enc)
+	}
+}
+
+// Ints writes a member holding a list of integers; nil is null.
+func Ints[N Int](o *Object, k string, list []N) {
+	o.Key(k)
+	o.B = AppendInts(o.B, list)
+}
+
+// OptInts writes a list of integers unless it is empty.
+func OptInts[N Int](o *Object, k string, list []N) {
+	if len(list) > 0 {
+		Ints(o, k, list)
+	}
+}
+
+// Value writes a member whose value enc writes from p.
+func Value[T any](o *Object, k string, p *T, enc func([]byte, *T) []byte) {
+	o.Key(k)
+	o.B = enc(o.B, p)
+}
+
+// OptValue writes a member as Value does unless p is nil.
+func OptValue[T any](o *Object, k string, p *T, enc func([]byte, *T) []byte) {
+	if p != nil {
+		Value(o, k, p, enc)
+	}
+}

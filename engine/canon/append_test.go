@@ -12,12 +12,16 @@ import (
 // sample is a struct whose encoder is written with Object.
 type sample struct {
 	Count  int               `json:"count,omitempty"`
+	First  *item             `json:"first,omitempty"`
 	Flag   *bool             `json:"flag,omitempty"`
+	Head   item              `json:"head"`
 	ID     string            `json:"id"`
+	Ints   []int             `json:"ints,omitempty"`
 	Items  []item            `json:"items"`
 	Label  *string           `json:"label"`
 	Max    *int              `json:"max,omitempty"`
 	Meta   map[string]string `json:"meta"`
+	More   []item            `json:"more,omitempty"`
 	Name   string            `json:"name,omitempty"`
 	Nums   []int64           `json:"nums"`
 	On     bool              `json:"on,omitempty"`
@@ -43,17 +47,19 @@ func appendItem(b []byte, it *item) []byte {
 func (s *sample) AppendCanonical(b []byte) ([]byte, error) {
 	o := canon.OpenObject(b)
 	o.OptInt("count", int64(s.Count))
+	canon.OptValue(&o, "first", s.First, appendItem)
 	o.OptBoolPtr("flag", s.Flag)
+	canon.Value(&o, "head", &s.Head, appendItem)
 	o.String("id", s.ID)
-	o.Key("items")
-	o.B = canon.AppendList(o.B, s.Items, appendItem)
+	canon.OptInts(&o, "ints", s.Ints)
+	canon.List(&o, "items", s.Items, appendItem)
 	o.StringPtr("label", s.Label)
 	o.OptIntPtr("max", s.Max)
 	o.Key("meta")
 	o.B = canon.AppendMap(o.B, s.Meta, canon.AppendString)
+	canon.OptList(&o, "more", s.More, appendItem)
 	o.OptString("name", s.Name)
-	o.Key("nums")
-	o.B = canon.AppendInts(o.B, s.Nums)
+	canon.Ints(&o, "nums", s.Nums)
 	o.OptBool("on", s.On)
 	o.Raw("raw", s.Raw)
 	o.Bool("seen", s.Seen)
@@ -85,9 +91,9 @@ func TestWritersMatchEncodingJSON(t *testing.T) {
 		v    sample
 	}{
 		{name: "zero", v: sample{}},
-		{name: "empty lists and map", v: sample{Items: []item{}, Meta: map[string]string{}, Nums: []int64{}, Tags: []string{}, Values: []string{}}},
+		{name: "empty lists and map", v: sample{Ints: []int{}, Items: []item{}, More: []item{}, Meta: map[string]string{}, Nums: []int64{}, Tags: []string{}, Values: []string{}}},
 		{name: "full", v: sample{
-			Count: -3, Flag: &no, ID: "x", Items: []item{{N: -1, S: "é"}, {N: 127, S: odd}}, Label: &label, Max: &zero,
+			Count: -3, First: &item{N: 2}, Flag: &no, Head: item{S: "h"}, ID: "x", Ints: []int{-1, 3}, More: []item{{}}, Items: []item{{N: -1, S: "é"}, {N: 127, S: odd}}, Label: &label, Max: &zero,
 			Meta: map[string]string{"b": "2", "a": "1", "\U0001F600": "smile", "\uff61": "half"}, Name: odd,
 			Nums: []int64{0, 1 << 53, -(1 << 53) + 1, math.MaxInt64, math.MinInt64}, On: true, Raw: json.RawMessage(`{"a":[1,2]}`),
 			Seen: true, Size: 1<<53 + 1, Tags: []string{"t", odd}, Values: []string{""},

@@ -66,8 +66,7 @@ func appendHolding(b []byte, h *holdingView) []byte {
 func (v enrolmentView) appendJSON(b []byte) []byte {
 	o := canon.OpenObject(b)
 	o.String("enrolledAt", v.EnrolledAt)
-	o.Key("holdings")
-	o.B = canon.AppendList(o.B, v.Holdings, appendHolding)
+	canon.List(&o, "holdings", v.Holdings, appendHolding)
 	o.String("playerId", v.PlayerID)
 	o.String("type", v.Type)
 	return o.Close()
@@ -75,8 +74,7 @@ func (v enrolmentView) appendJSON(b []byte) []byte {
 
 func (v inventoryView) appendJSON(b []byte) []byte {
 	o := canon.OpenObject(b)
-	o.Key("holdings")
-	o.B = canon.AppendList(o.B, v.Holdings, appendHolding)
+	canon.List(&o, "holdings", v.Holdings, appendHolding)
 	o.String("playerId", v.PlayerID)
 	return o.Close()
 }
@@ -115,8 +113,7 @@ func appendStatementEntry(b []byte, e *statementEntry) []byte {
 
 func (v statementView) appendJSON(b []byte) []byte {
 	o := canon.OpenObject(b)
-	o.Key("entries")
-	o.B = canon.AppendList(o.B, v.Entries, appendStatementEntry)
+	canon.List(&o, "entries", v.Entries, appendStatementEntry)
 	o.String("playerId", v.PlayerID)
 	return o.Close()
 }
@@ -144,8 +141,7 @@ func appendRound(b []byte, r *roundView) []byte {
 func appendExchange(b []byte, v *exchangeView) []byte {
 	o := canon.OpenObject(b)
 	o.StringPtr("answeringPlayerId", v.AnsweringPlayerID)
-	o.Key("approvals")
-	o.B = canon.AppendList(o.B, v.Approvals, appendApproval)
+	canon.List(&o, "approvals", v.Approvals, appendApproval)
 	o.StringPtr("concludedAt", v.ConcludedAt)
 	o.String("counterpartyPlayerId", v.CounterpartyPlayerID)
 	o.String("createdAt", v.CreatedAt)
@@ -159,8 +155,7 @@ func appendExchange(b []byte, v *exchangeView) []byte {
 	if v.Rounds == nil {
 		o.Null("rounds")
 	} else {
-		o.Key("rounds")
-		o.B = canon.AppendList(o.B, *v.Rounds, appendRound)
+		canon.List(&o, "rounds", *v.Rounds, appendRound)
 	}
 	o.Bool("ruleApplied", v.RuleApplied)
 	o.StringPtr("ruleNote", v.RuleNote)
@@ -172,8 +167,7 @@ func appendExchange(b []byte, v *exchangeView) []byte {
 
 func (v exchangeListView) appendJSON(b []byte) []byte {
 	o := canon.OpenObject(b)
-	o.Key("exchanges")
-	o.B = canon.AppendList(o.B, v.Exchanges, appendExchange)
+	canon.List(&o, "exchanges", v.Exchanges, appendExchange)
 	o.StringPtr("nextCursor", v.NextCursor)
 	return o.Close()
 }
@@ -207,11 +201,9 @@ func appendTerms(b []byte, t *terms) []byte {
 	o := canon.OpenObject(b)
 	o.String("counterpartyPlayerId", t.CounterpartyPlayerID)
 	o.String("expiresAt", t.ExpiresAt)
-	o.Key("offered")
-	o.B = canon.AppendList(o.B, t.Offered, appendItem)
+	canon.List(&o, "offered", t.Offered, appendItem)
 	o.String("proposerPlayerId", t.ProposerPlayerID)
 	o.Int("protocolVersion", int64(t.ProtocolVersion))
-	o.Key("requested")
-	o.B = canon.AppendList(o.B, t.Requested, appendItem)
+	canon.List(&o, "requested", t.Requested, appendItem)
 	return o.Close()
 }

@@ -52,8 +52,7 @@ func appendRoomView(b []byte, v *RoomView) []byte {
 	o.Key("config")
 	o.B = appendConfig(o.B, v.Config)
 	o.String("room_id", v.RoomID)
-	o.Key("seats")
-	o.B = canon.AppendList(o.B, v.Seats, appendSeatView)
+	canon.List(&o, "seats", v.Seats, appendSeatView)
 	o.OptInt("spectators", int64(v.Spectators))
 	o.String("state", v.State)
 	return o.Close()
@@ -70,10 +69,7 @@ func appendLobbyView(b []byte, v LobbyView, dir []byte) []byte {
 	o.OptBool("directory_more", v.DirectoryMore)
 	o.OptInt("directory_page", int64(v.DirectoryPage))
 	o.OptString("name", v.Name)
-	if v.Room != nil {
-		o.Key("room")
-		o.B = appendRoomView(o.B, v.Room)
-	}
+	canon.OptValue(&o, "room", v.Room, appendRoomView)
 	o.String("session", v.Session)
 	o.OptStrings("valid_commands", v.ValidCommands)
 	o.String("you", v.You)
@@ -87,8 +83,7 @@ func appendPrompt(b []byte, p *Prompt) []byte {
 		if cands == nil {
 			cands = []ManaCandidate{} // MarshalJSON writes [], not null
 		}
-		o.Key("candidates")
-		o.B = canon.AppendList(o.B, cands, appendManaCandidate)
+		canon.List(&o, "candidates", cands, appendManaCandidate)
 	} else {
 		o.OptStrings("candidates", p.Candidates)
 	}
@@ -97,18 +92,12 @@ func appendPrompt(b []byte, p *Prompt) []byte {
 	o.String("kind", p.Kind)
 	o.OptIntPtr("max", p.Max)
 	o.OptIntPtr("min", p.Min)
-	if len(p.Options) > 0 {
-		o.Key("options")
-		o.B = canon.AppendList(o.B, p.Options, appendOption)
-	}
+	canon.OptList(&o, "options", p.Options, appendOption)
 	o.OptString("owner", p.Owner)
 	o.OptString("pip", p.Pip)
 	o.String("prompt", p.Prompt)
 	o.String("slot", p.Slot)
-	if len(p.Values) > 0 {
-		o.Key("values")
-		o.B = canon.AppendList(o.B, p.Values, appendValue)
-	}
+	canon.OptList(&o, "values", p.Values, appendValue)
 	o.OptString("zone", p.Zone)
 	return o.Close()
 }
@@ -167,25 +156,13 @@ func appendRequirement(b []byte, q *Requirement) []byte {
 
 func appendAction(b []byte, a *Action) []byte {
 	o := canon.OpenObject(b)
-	if a.Cost != nil {
-		o.Key("cost")
-		o.B = appendCost(o.B, a.Cost)
-	}
-	if len(a.Destinations) > 0 {
-		o.Key("destinations")
-		o.B = canon.AppendList(o.B, a.Destinations, appendDestination)
-	}
+	canon.OptValue(&o, "cost", a.Cost, appendCost)
+	canon.OptList(&o, "destinations", a.Destinations, appendDestination)
 	o.String("id", a.ID)
 	o.String("label", a.Label)
 	o.OptBool("mana_ability", a.ManaAbility)
-	if len(a.Prompts) > 0 {
-		o.Key("prompts")
-		o.B = canon.AppendList(o.B, a.Prompts, appendPrompt)
-	}
-	if len(a.Requirements) > 0 {
-		o.Key("requirements")
-		o.B = canon.AppendList(o.B, a.Requirements, appendRequirement)
-	}
+	canon.OptList(&o, "prompts", a.Prompts, appendPrompt)
+	canon.OptList(&o, "requirements", a.Requirements, appendRequirement)
 	o.OptStrings("subject", a.Subject)
 	o.OptString("token", a.Token)
 	o.String("type", a.Type)
@@ -438,13 +415,9 @@ func appendRoom(b []byte, r *Room) []byte {
 	o.Key("config")
 	o.B = appendConfig(o.B, r.Config)
 	o.String("id", r.ID)
-	if r.Match != nil {
-		o.Key("match")
-		o.B = appendMatch(o.B, r.Match)
-	}
+	canon.OptValue(&o, "match", r.Match, appendMatch)
 	o.Int("order", r.Order)
-	o.Key("seats")
-	o.B = canon.AppendList(o.B, r.Seats, appendSeat)
+	canon.List(&o, "seats", r.Seats, appendSeat)
 	o.OptStrings("spectators", r.Spectators)
 	return o.Close()
 }
@@ -472,12 +445,8 @@ func appendMatch(b []byte, m *Match) []byte {
 		}
 		return appendAck(b, *a)
 	})
-	o.Key("ai_seq")
-	o.B = canon.AppendInts(o.B, m.AISeq)
-	if len(m.Checkpoints) > 0 {
-		o.Key("checkpoints")
-		o.B = canon.AppendList(o.B, m.Checkpoints, appendCheckpoint)
-	}
+	canon.Ints(&o, "ai_seq", m.AISeq)
+	canon.OptList(&o, "checkpoints", m.Checkpoints, appendCheckpoint)
 	if len(m.Clock) > 0 {
 		o.Key("clock")
 		o.B = canon.AppendList(o.B, m.Clock, func(b []byte, d *Deadline) []byte {
@@ -487,17 +456,11 @@ func appendMatch(b []byte, m *Match) []byte {
 			return do.Close()
 		})
 	}
-	if len(m.Log) > 0 {
-		o.Key("log")
-		o.B = canon.AppendList(o.B, m.Log, appendLogEntry)
-	}
+	canon.OptList(&o, "log", m.Log, appendLogEntry)
 	o.Int("next_log", m.NextLog)
 	o.Key("own_stops")
 	o.B = appendStringLists(o.B, m.OwnStops)
-	if m.Result != nil {
-		o.Key("result")
-		o.B = appendResult(o.B, m.Result)
-	}
+	canon.OptValue(&o, "result", m.Result, appendResult)
 	o.String("seed", m.Seed)
 	o.Raw("state", m.State)
 	o.Int("step", m.Step)
@@ -508,8 +471,7 @@ func appendMatch(b []byte, m *Match) []byte {
 
 func appendCheckpoint(b []byte, c *Checkpoint) []byte {
 	o := canon.OpenObject(b)
-	o.Key("ai_seq")
-	o.B = canon.AppendInts(o.B, c.AISeq)
+	canon.Ints(&o, "ai_seq", c.AISeq)
 	if len(c.Drop) > 0 {
 		o.Key("drop")
 		o.B = canon.AppendStrings(o.B, c.Drop)
@@ -525,18 +487,12 @@ func appendCheckpoint(b []byte, c *Checkpoint) []byte {
 			return eo.Close()
 		})
 	}
-	if len(c.Log) > 0 {
-		o.Key("log")
-		o.B = canon.AppendList(o.B, c.Log, appendLogEntry)
-	}
+	canon.OptList(&o, "log", c.Log, appendLogEntry)
 	o.OptInt("log_to", c.LogTo)
 	if len(c.Patch) > 0 {
 		o.Raw("patch", c.Patch)
 	}
-	if c.Result != nil {
-		o.Key("result")
-		o.B = appendResult(o.B, c.Result)
-	}
+	canon.OptValue(&o, "result", c.Result, appendResult)
 	if len(c.State) > 0 {
 		o.Raw("state", c.State)
 	}

@@ -47,21 +47,12 @@ func appendPlayer(b []byte, x *Player) []byte {
 	o := canon.OpenObject(b)
 	o.OptInt("casts", int64(x.Casts))
 	o.OptString("cmdr", x.Cmdr)
-	if len(x.CmdrDmg) > 0 {
-		o.Key("cmdr_dmg")
-		o.B = canon.AppendInts(o.B, x.CmdrDmg)
-	}
-	if len(x.Command) > 0 {
-		o.Key("command")
-		o.B = canon.AppendList(o.B, x.Command, appendCard)
-	}
+	canon.OptInts(&o, "cmdr_dmg", x.CmdrDmg)
+	canon.OptList(&o, "command", x.Command, appendCard)
 	o.OptBool("drew", x.Drew)
-	o.Key("exile")
-	o.B = canon.AppendList(o.B, x.Exile, appendCard)
-	o.Key("grave")
-	o.B = canon.AppendList(o.B, x.Grave, appendCard)
-	o.Key("hand")
-	o.B = canon.AppendList(o.B, x.Hand, appendCard)
+	canon.List(&o, "exile", x.Exile, appendCard)
+	canon.List(&o, "grave", x.Grave, appendCard)
+	canon.List(&o, "hand", x.Hand, appendCard)
 	o.OptStrings("identity", x.Identity)
 	o.OptBool("kept", x.Kept)
 	o.OptInt("lands", int64(x.Lands))
@@ -80,14 +71,8 @@ func appendPerm(b []byte, x *Perm) []byte {
 	o.OptInt("attach", int64(x.Attach))
 	o.OptString("attack", x.Attack)
 	o.OptBool("blocked", x.Blocked)
-	if len(x.Blockers) > 0 {
-		o.Key("blockers")
-		o.B = canon.AppendInts(o.B, x.Blockers)
-	}
-	if len(x.Blocks) > 0 {
-		o.Key("blocks")
-		o.B = canon.AppendInts(o.B, x.Blocks)
-	}
+	canon.OptInts(&o, "blockers", x.Blockers)
+	canon.OptInts(&o, "blocks", x.Blocks)
 	o.OptInt("card", int64(x.Card))
 	o.OptBool("cmdr", x.Cmdr)
 	o.OptString("color", x.Color)
@@ -125,10 +110,7 @@ func appendItem(b []byte, x *Item) []byte {
 	o.OptString("event", x.Event)
 	o.OptString("id", x.ID)
 	o.String("kind", x.Kind)
-	if len(x.Modes) > 0 {
-		o.Key("modes")
-		o.B = canon.AppendInts(o.B, x.Modes)
-	}
+	canon.OptInts(&o, "modes", x.Modes)
 	o.Int("n", int64(x.N))
 	o.String("name", x.Name)
 	o.Int("owner", int64(x.Owner))
@@ -168,10 +150,7 @@ func appendEmblem(b []byte, x *Emblem) []byte {
 // appendDecision appends x's canonical JSON.
 func appendDecision(b []byte, x *Decision) []byte {
 	o := canon.OpenObject(b)
-	if x.Choice != nil {
-		o.Key("choice")
-		o.B = appendChoice(o.B, x.Choice)
-	}
+	canon.OptValue(&o, "choice", x.Choice, appendChoice)
 	o.OptInt("item", int64(x.Item))
 	o.String("kind", x.Kind)
 	o.Int("seat", int64(x.Seat))
@@ -181,16 +160,10 @@ func appendDecision(b []byte, x *Decision) []byte {
 // appendChoice appends x's canonical JSON.
 func appendChoice(b []byte, x *Choice) []byte {
 	o := canon.OpenObject(b)
-	if len(x.Cards) > 0 {
-		o.Key("cards")
-		o.B = canon.AppendInts(o.B, x.Cards)
-	}
+	canon.OptInts(&o, "cards", x.Cards)
 	o.OptStrings("ids", x.IDs)
 	o.String("kind", x.Kind)
-	if len(x.Lib) > 0 {
-		o.Key("lib")
-		o.B = canon.AppendInts(o.B, x.Lib)
-	}
+	canon.OptInts(&o, "lib", x.Lib)
 	o.Int("max", int64(x.Max))
 	o.Int("min", int64(x.Min))
 	o.Int("owner", int64(x.Owner))
@@ -203,13 +176,10 @@ func appendChoice(b []byte, x *Choice) []byte {
 // appendRes appends x's canonical JSON.
 func appendRes(b []byte, x *Res) []byte {
 	o := canon.OpenObject(b)
-	o.Key("item")
-	o.B = appendItem(o.B, &x.Item)
+	canon.Value(&o, "item", &x.Item, appendItem)
 	o.Int("mode", int64(x.Mode))
-	o.Key("path")
-	o.B = canon.AppendInts(o.B, x.Path)
-	o.Key("seats")
-	o.B = canon.AppendInts(o.B, x.Seats)
+	canon.Ints(&o, "path", x.Path)
+	canon.Ints(&o, "seats", x.Seats)
 	return o.Close()
 }
 
@@ -217,10 +187,7 @@ func appendRes(b []byte, x *Res) []byte {
 func appendCombat(b []byte, x *Combat) []byte {
 	o := canon.OpenObject(b)
 	o.OptBool("attacked", x.Attacked)
-	if len(x.Defenders) > 0 {
-		o.Key("defenders")
-		o.B = canon.AppendInts(o.B, x.Defenders)
-	}
+	canon.OptInts(&o, "defenders", x.Defenders)
 	o.OptBool("first_done", x.FirstDone)
 	o.OptBool("split", x.Split)
 	return o.Close()
@@ -242,43 +209,21 @@ func appendPending(b []byte, x *Pending) []byte {
 func appendState(b []byte, x *State) []byte {
 	o := canon.OpenObject(b)
 	o.Int("active", int64(x.Active))
-	if len(x.Ask) > 0 {
-		o.Key("ask")
-		o.B = canon.AppendInts(o.B, x.Ask)
-	}
-	if x.Combat != nil {
-		o.Key("combat")
-		o.B = appendCombat(o.B, x.Combat)
-	}
-	o.Key("config")
-	o.B = appendConfig(o.B, &x.Config)
-	o.Key("dec")
-	o.B = appendDecision(o.B, &x.Dec)
-	if len(x.Effects) > 0 {
-		o.Key("effects")
-		o.B = canon.AppendList(o.B, x.Effects, appendEffect)
-	}
-	if len(x.Emblems) > 0 {
-		o.Key("emblems")
-		o.B = canon.AppendList(o.B, x.Emblems, appendEmblem)
-	}
+	canon.OptInts(&o, "ask", x.Ask)
+	canon.OptValue(&o, "combat", x.Combat, appendCombat)
+	canon.Value(&o, "config", &x.Config, appendConfig)
+	canon.Value(&o, "dec", &x.Dec, appendDecision)
+	canon.OptList(&o, "effects", x.Effects, appendEffect)
+	canon.OptList(&o, "emblems", x.Emblems, appendEmblem)
 	o.Int("entered", int64(x.Entered))
-	o.Key("field")
-	o.B = canon.AppendList(o.B, x.Field, appendPerm)
+	canon.List(&o, "field", x.Field, appendPerm)
 	o.Int("next", int64(x.Next))
 	o.Int("passes", int64(x.Passes))
 	o.Int("phys", int64(x.Phys))
-	o.Key("players")
-	o.B = canon.AppendList(o.B, x.Players, appendPlayer)
+	canon.List(&o, "players", x.Players, appendPlayer)
 	o.Int("prio", int64(x.Prio))
-	if len(x.Queue) > 0 {
-		o.Key("queue")
-		o.B = canon.AppendList(o.B, x.Queue, appendPending)
-	}
-	if x.Res != nil {
-		o.Key("res")
-		o.B = appendRes(o.B, x.Res)
-	}
+	canon.OptList(&o, "queue", x.Queue, appendPending)
+	canon.OptValue(&o, "res", x.Res, appendRes)
 	if x.Result != nil {
 		o.Key("result")
 		o.B = appendMarshal(o.B, x.Result)
@@ -286,8 +231,7 @@ func appendState(b []byte, x *State) []byte {
 	o.String("seed", x.Seed)
 	o.Int("serial", int64(x.Serial))
 	o.Int("shuffles", int64(x.Shuffles))
-	o.Key("stack")
-	o.B = canon.AppendList(o.B, x.Stack, appendItem)
+	canon.List(&o, "stack", x.Stack, appendItem)
 	o.Int("step", int64(x.Step))
 	o.Int("ts", int64(x.TS))
 	o.Int("turn", int64(x.Turn))
@@ -332,14 +276,10 @@ func appendPermanentView(b []byte, x *PermanentView) []byte {
 	o.OptString("attacking_planeswalker", x.AttackingPlaneswalker)
 	o.OptString("attacking_player", x.AttackingPlayer)
 	o.OptStrings("blocking", x.Blocking)
-	o.Key("card")
-	o.B = appendCardView(o.B, &x.Card)
+	canon.Value(&o, "card", &x.Card, appendCardView)
 	o.OptString("chosen_color", x.ChosenColor)
 	o.String("controller", x.Controller)
-	if len(x.Counters) > 0 {
-		o.Key("counters")
-		o.B = canon.AppendList(o.B, x.Counters, appendCounter)
-	}
+	canon.OptList(&o, "counters", x.Counters, appendCounter)
 	o.OptInt("damage", int64(x.Damage))
 	o.OptStrings("granted_keywords", x.GrantedKeywords)
 	o.String("id", x.ID)
@@ -365,28 +305,21 @@ func appendStackTarget(b []byte, x *StackTarget) []byte {
 // appendStackItemView appends x's canonical JSON.
 func appendStackItemView(b []byte, x *StackItemView) []byte {
 	o := canon.OpenObject(b)
-	if x.Card != nil {
-		o.Key("card")
-		o.B = appendCardView(o.B, x.Card)
-	}
+	canon.OptValue(&o, "card", x.Card, appendCardView)
 	o.String("controller", x.Controller)
 	o.String("description", x.Description)
 	o.String("id", x.ID)
 	o.String("kind", x.Kind)
 	o.OptString("physical_card", x.PhysicalCard)
 	o.OptString("source", x.Source)
-	if len(x.Targets) > 0 {
-		o.Key("targets")
-		o.B = canon.AppendList(o.B, x.Targets, appendStackTarget)
-	}
+	canon.OptList(&o, "targets", x.Targets, appendStackTarget)
 	return o.Close()
 }
 
 // appendZonePile appends x's canonical JSON.
 func appendZonePile(b []byte, x *ZonePile) []byte {
 	o := canon.OpenObject(b)
-	o.Key("cards")
-	o.B = canon.AppendList(o.B, x.Cards, appendCardView)
+	canon.List(&o, "cards", x.Cards, appendCardView)
 	o.String("player_id", x.PlayerID)
 	return o.Close()
 }
@@ -405,10 +338,7 @@ func appendSelfView(b []byte, x *SelfView) []byte {
 	o := canon.OpenObject(b)
 	o.OptBool("ai", x.AI)
 	o.OptBoolPtr("connected", x.Connected)
-	if len(x.Counters) > 0 {
-		o.Key("counters")
-		o.B = canon.AppendList(o.B, x.Counters, appendCounter)
-	}
+	canon.OptList(&o, "counters", x.Counters, appendCounter)
 	o.OptBool("eliminated", x.Eliminated)
 	o.Int("library_size", int64(x.LibrarySize))
 	o.Int("life", int64(x.Life))
@@ -432,10 +362,7 @@ func appendOpponentView(b []byte, x *OpponentView) []byte {
 	o := canon.OpenObject(b)
 	o.OptBool("ai", x.AI)
 	o.OptBoolPtr("connected", x.Connected)
-	if len(x.Counters) > 0 {
-		o.Key("counters")
-		o.B = canon.AppendList(o.B, x.Counters, appendCounter)
-	}
+	canon.OptList(&o, "counters", x.Counters, appendCounter)
 	o.OptBool("eliminated", x.Eliminated)
 	o.Int("graveyard_size", int64(x.GraveyardSize))
 	o.Int("hand_size", int64(x.HandSize))

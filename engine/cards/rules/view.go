@@ -593,28 +593,13 @@ func (v *View) ownSize() int {
 // opponents, phase, players, priority_player, revealed).
 func (v *View) appendOwn(o *canon.Object) {
 	o.OptStrings("mana_pool", v.ManaPool)
-	if v.Me != nil {
-		o.Key("me")
-		o.B = appendSelfView(o.B, v.Me)
-	}
-	if len(v.MyHand) > 0 {
-		o.Key("my_hand")
-		o.B = canon.AppendList(o.B, v.MyHand, appendCardView)
-	}
-	if len(v.Opponents) > 0 {
-		o.Key("opponents")
-		o.B = canon.AppendList(o.B, v.Opponents, appendOpponentView)
-	}
+	canon.OptValue(o, "me", v.Me, appendSelfView)
+	canon.OptList(o, "my_hand", v.MyHand, appendCardView)
+	canon.OptList(o, "opponents", v.Opponents, appendOpponentView)
 	o.String("phase", v.Phase)
-	if len(v.Players) > 0 {
-		o.Key("players")
-		o.B = canon.AppendList(o.B, v.Players, appendOpponentView)
-	}
+	canon.OptList(o, "players", v.Players, appendOpponentView)
 	o.OptString("priority_player", v.PriorityPlayer)
-	if len(v.Revealed) > 0 {
-		o.Key("revealed")
-		o.B = canon.AppendList(o.B, v.Revealed, appendCardView)
-	}
+	canon.OptList(o, "revealed", v.Revealed, appendCardView)
 }
 
 // sharedEnc is the canonical encoding of the shared members, in one
@@ -627,32 +612,14 @@ type sharedEnc struct{ block, stack []byte }
 // encode encodes the shared members into one buffer of about their length.
 func (sh *sharedView) encode() *sharedEnc {
 	o := canon.OpenObject(make([]byte, 0, sh.size()))
-	o.Key("battlefield")
-	o.B = canon.AppendList(o.B, sh.Battlefield, appendPermanentView)
-	if len(sh.Command) > 0 {
-		o.Key("command")
-		o.B = canon.AppendList(o.B, sh.Command, appendZonePile)
-	}
-	if len(sh.CommanderDamage) > 0 {
-		o.Key("commander_damage")
-		o.B = canon.AppendList(o.B, sh.CommanderDamage, appendCommanderDamage)
-	}
-	if len(sh.CommanderIdentity) > 0 {
-		o.Key("commander_identity")
-		o.B = canon.AppendList(o.B, sh.CommanderIdentity, appendCommanderIdentity)
-	}
-	if len(sh.CommanderTax) > 0 {
-		o.Key("commander_tax")
-		o.B = canon.AppendList(o.B, sh.CommanderTax, appendCommanderTax)
-	}
-	if len(sh.Emblems) > 0 {
-		o.Key("emblems")
-		o.B = canon.AppendList(o.B, sh.Emblems, appendEmblemView)
-	}
-	o.Key("exile")
-	o.B = canon.AppendList(o.B, sh.Exile, appendZonePile)
-	o.Key("graveyards")
-	o.B = canon.AppendList(o.B, sh.Graveyards, appendZonePile)
+	canon.List(&o, "battlefield", sh.Battlefield, appendPermanentView)
+	canon.OptList(&o, "command", sh.Command, appendZonePile)
+	canon.OptList(&o, "commander_damage", sh.CommanderDamage, appendCommanderDamage)
+	canon.OptList(&o, "commander_identity", sh.CommanderIdentity, appendCommanderIdentity)
+	canon.OptList(&o, "commander_tax", sh.CommanderTax, appendCommanderTax)
+	canon.OptList(&o, "emblems", sh.Emblems, appendEmblemView)
+	canon.List(&o, "exile", sh.Exile, appendZonePile)
+	canon.List(&o, "graveyards", sh.Graveyards, appendZonePile)
 	n := len(o.B)
 	o.Key("stack") // after a comma, at n
 	o.B = canon.AppendList(o.B, sh.Stack, appendStackItemView)

@@ -79,8 +79,7 @@ func (v View) AppendCanonical(b []byte) ([]byte, error) {
 			return nil, fmt.Errorf("story: view variable %q holds a %T", x.ID, x.Value)
 		}
 	}
-	o.Key("variables")
-	o.B = canon.AppendList(o.B, v.Variables, appendViewVariable)
+	canon.List(&o, "variables", v.Variables, appendViewVariable)
 	return o.Close(), nil
 }
 

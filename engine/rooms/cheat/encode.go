@@ -37,8 +37,7 @@ func (v View) AppendCanonical(b []byte) ([]byte, error) {
 		o.Key("last_call")
 		lo := canon.OpenObject(o.B)
 		lo.String("caller", lc.Caller)
-		lo.Key("cards")
-		lo.B = canon.AppendList(lo.B, lc.Cards, appendCard)
+		canon.List(&lo, "cards", lc.Cards, appendCard)
 		lo.String("picked_up_by", lc.PickedUpBy)
 		lo.Int("pile_size", int64(lc.PileSize))
 		lo.Int("play", int64(lc.Play))
@@ -47,10 +46,7 @@ func (v View) AppendCanonical(b []byte) ([]byte, error) {
 		lo.Bool("truthful", lc.Truthful)
 		o.B = lo.Close()
 	}
-	if len(v.MyHand) > 0 {
-		o.Key("my_hand")
-		o.B = canon.AppendList(o.B, v.MyHand, appendCard)
-	}
+	canon.OptList(&o, "my_hand", v.MyHand, appendCard)
 	o.String("phase", v.Phase)
 	o.Int("pile_size", int64(v.PileSize))
 	o.Int("play", int64(v.Play))
