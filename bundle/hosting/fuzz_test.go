@@ -14,6 +14,7 @@ import (
 	"github.com/storyloom/storyloom/engine/freeport"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
+	"github.com/storyloom/storyloom/engine/rooms/cheat/cheattest"
 )
 
 // FuzzRoomsCommand posts arbitrary bodies to POST /rooms/command as a
@@ -29,7 +30,7 @@ func FuzzRoomsCommand(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	clock := newTestClock()
-	h, err := NewRooms(context.Background(), RoomsConfig{Store: &MemStore{}, Registry: registry(f), Clock: clock.now,
+	h, err := NewRooms(context.Background(), RoomsConfig{Store: &MemStore{}, Registry: cheattest.Registry(f), Clock: clock.now,
 		Limits: rooms.Limits{CommandsPerSecond: 1 << 30}})
 	if err != nil {
 		f.Fatal(err)

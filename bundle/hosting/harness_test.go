@@ -21,7 +21,6 @@ import (
 
 	"github.com/storyloom/storyloom/bundle/internal/roomsclient"
 	"github.com/storyloom/storyloom/engine/rooms"
-	"github.com/storyloom/storyloom/engine/rooms/cheat"
 	"github.com/storyloom/storyloom/engine/rooms/cheat/cheattest"
 )
 
@@ -39,15 +38,6 @@ func newTestClock() *testClock {
 
 func (c *testClock) now() int64              { return c.ms.Load() }
 func (c *testClock) advance(d time.Duration) { c.ms.Add(d.Milliseconds()) }
-
-func registry(t testing.TB) *rooms.Registry {
-	t.Helper()
-	reg, err := rooms.NewRegistry(cheat.Game{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return reg
-}
 
 // env is one room server on a real socket on 127.0.0.1, with a privacy
 // observer that records, for every game and spectator frame the server
@@ -77,7 +67,7 @@ func newEnv(t testing.TB, store Store, lim rooms.Limits) *env {
 // start opens the room server on e.store and serves it.
 func (e *env) start(lim rooms.Limits) {
 	e.t.Helper()
-	h, err := NewRooms(context.Background(), RoomsConfig{Store: e.store, Registry: registry(e.t), Limits: lim, Clock: e.clock.now})
+	h, err := NewRooms(context.Background(), RoomsConfig{Store: e.store, Registry: cheattest.Registry(e.t), Limits: lim, Clock: e.clock.now})
 	if err != nil {
 		e.t.Fatal(err)
 	}

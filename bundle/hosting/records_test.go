@@ -12,6 +12,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
+	"github.com/storyloom/storyloom/engine/rooms/cheat/cheattest"
 )
 
 // TestRoomsDecodeOnce checks that a host call decodes no frame and, when
@@ -20,7 +21,7 @@ func TestRoomsDecodeOnce(t *testing.T) {
 	ctx := context.Background()
 	store, clock := &MemStore{}, newTestClock()
 	open := func() *Rooms {
-		h, err := NewRooms(ctx, RoomsConfig{Store: store, Registry: registry(t), Clock: clock.now})
+		h, err := NewRooms(ctx, RoomsConfig{Store: store, Registry: cheattest.Registry(t), Clock: clock.now})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +75,7 @@ func TestRoomsLobbyPartsFromAnOldLobbyRecord(t *testing.T) {
 	ctx := context.Background()
 	clock := newTestClock()
 	old := &MemStore{}
-	h, err := NewRooms(ctx, RoomsConfig{Store: old, Registry: registry(t), Clock: clock.now, KeepWebSockets: true})
+	h, err := NewRooms(ctx, RoomsConfig{Store: old, Registry: cheattest.Registry(t), Clock: clock.now, KeepWebSockets: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestRoomsLobbyPartsFromAnOldLobbyRecord(t *testing.T) {
 	if err := store.Commit(ctx, []Write{{Key: "rooms/main/lobby", Data: whole}, {Key: "rooms/main/head", Data: []byte(`{"seq":1}`)}}); err != nil {
 		t.Fatal(err)
 	}
-	h2, err := NewRooms(ctx, RoomsConfig{Store: store, Registry: registry(t), Clock: clock.now, KeepWebSockets: true})
+	h2, err := NewRooms(ctx, RoomsConfig{Store: store, Registry: cheattest.Registry(t), Clock: clock.now, KeepWebSockets: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestRoomsLobbyPartsFromAnOldLobbyRecord(t *testing.T) {
 	if parts == 0 {
 		t.Fatal("no lobby part was written")
 	}
-	h3, err := NewRooms(ctx, RoomsConfig{Store: store, Registry: registry(t), Clock: clock.now, KeepWebSockets: true})
+	h3, err := NewRooms(ctx, RoomsConfig{Store: store, Registry: cheattest.Registry(t), Clock: clock.now, KeepWebSockets: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
+	"github.com/storyloom/storyloom/engine/rooms/cheat/cheattest"
 )
 
 // table is one scenario's cast.
@@ -225,7 +226,7 @@ func (e *env) checkPersisted() error {
 	if err != nil {
 		return err
 	}
-	h2, err := NewRooms(context.Background(), RoomsConfig{Store: e.store, Registry: registry(e.t), Clock: e.clock.now, KeepWebSockets: true})
+	h2, err := NewRooms(context.Background(), RoomsConfig{Store: e.store, Registry: cheattest.Registry(e.t), Clock: e.clock.now, KeepWebSockets: true})
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/storyloom/storyloom/engine/rooms"
+	"github.com/storyloom/storyloom/engine/rooms/cheat/cheattest"
 )
 
 // sessionsServer serves h's WebSocket at /rooms/ws and its HTTP API on
@@ -36,7 +37,7 @@ func sessionsServer(t *testing.T, h *Rooms) *httptest.Server {
 // turns.
 func TestSessionsPerAddressAreRateLimited(t *testing.T) {
 	clock := newTestClock()
-	h, err := NewRooms(context.Background(), RoomsConfig{Store: &MemStore{}, Registry: registry(t), Clock: clock.now, SessionsPerMinute: 3})
+	h, err := NewRooms(context.Background(), RoomsConfig{Store: &MemStore{}, Registry: cheattest.Registry(t), Clock: clock.now, SessionsPerMinute: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestSessionsPerAddressAreRateLimited(t *testing.T) {
 // seatless sessions, the newest, and a newcomer still connects.
 func TestSeatlessSessionsPerAddressOverSockets(t *testing.T) {
 	clock := newTestClock()
-	h, err := NewRooms(context.Background(), RoomsConfig{Store: &MemStore{}, Registry: registry(t), Clock: clock.now, SessionsPerMinute: -1})
+	h, err := NewRooms(context.Background(), RoomsConfig{Store: &MemStore{}, Registry: cheattest.Registry(t), Clock: clock.now, SessionsPerMinute: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

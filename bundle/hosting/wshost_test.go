@@ -13,6 +13,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/storyloom/storyloom/engine/rooms"
+	"github.com/storyloom/storyloom/engine/rooms/cheat/cheattest"
 )
 
 // TestWebSocketChecksHost dials the socket over loopback with the Host and
@@ -21,7 +22,7 @@ import (
 // refused 403 before the upgrade, while the loopback names and a host the
 // server is configured for connect.
 func TestWebSocketChecksHost(t *testing.T) {
-	h, err := NewRooms(context.Background(), RoomsConfig{Store: &MemStore{}, Registry: registry(t), Limits: rooms.DefaultLimits(), Clock: newTestClock().now})
+	h, err := NewRooms(context.Background(), RoomsConfig{Store: &MemStore{}, Registry: cheattest.Registry(t), Limits: rooms.DefaultLimits(), Clock: newTestClock().now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestWebSocketChecksHost(t *testing.T) {
 // so it answers no ping, and checks the server closes its socket and
 // drops its connection; a client that reads stays.
 func TestWebSocketPingsFreeAVanishedPeer(t *testing.T) {
-	h, err := NewRooms(context.Background(), RoomsConfig{Store: &MemStore{}, Registry: registry(t), Limits: rooms.DefaultLimits(), Clock: newTestClock().now})
+	h, err := NewRooms(context.Background(), RoomsConfig{Store: &MemStore{}, Registry: cheattest.Registry(t), Limits: rooms.DefaultLimits(), Clock: newTestClock().now})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
+	"github.com/storyloom/storyloom/engine/rooms/cheat/cheattest"
 )
 
 // BenchmarkApply measures one accepted choose_action in a 4-seat Cheat
@@ -16,7 +17,7 @@ import (
 func BenchmarkApply(b *testing.B) {
 	for _, humans := range []int{4, 3} {
 		b.Run(fmt.Sprintf("4seats/%dhumans", humans), func(b *testing.B) {
-			reg := registry(b)
+			reg := cheattest.Registry(b)
 			s := rooms.New(reg, rooms.Limits{CommandsPerSecond: 1 << 30})
 			ids := &rooms.DerivedIDs{Secret: "bench"}
 			conns := []string{"c0", "c1", "c2", "c3"}[:humans]

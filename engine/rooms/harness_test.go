@@ -8,7 +8,7 @@ import (
 	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/rng"
 	"github.com/storyloom/storyloom/engine/rooms"
-	"github.com/storyloom/storyloom/engine/rooms/cheat"
+	"github.com/storyloom/storyloom/engine/rooms/cheat/cheattest"
 )
 
 // harness drives a Server the way a host does and keeps, per connection,
@@ -28,17 +28,8 @@ type harness struct {
 	records   map[string][]byte          // every record before the input
 }
 
-func registry(t testing.TB) *rooms.Registry {
-	t.Helper()
-	reg, err := rooms.NewRegistry(cheat.Game{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return reg
-}
-
 func newHarness(t testing.TB, lim rooms.Limits) *harness {
-	reg := registry(t)
+	reg := cheattest.Registry(t)
 	return &harness{t: t, reg: reg, s: rooms.New(reg, lim), ids: &rooms.DerivedIDs{Secret: "test"},
 		now: 1_000_000, last: map[string]rooms.Outbound{}, errs: map[string][]rooms.Rejection{}, closed: map[string]bool{}}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
+	"github.com/storyloom/storyloom/engine/rooms/cheat/cheattest"
 )
 
 // partKey is the key allRecords files lobby part p under.
@@ -129,7 +130,7 @@ func durable(t testing.TB, state []byte) []byte {
 }
 
 func TestRestoreRecordsRefuses(t *testing.T) {
-	reg := registry(t)
+	reg := cheattest.Registry(t)
 	h := newHarness(t, rooms.Limits{})
 	h.connect("a")
 	h.must("a", rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 2, GameSetup: cheat.ID}})

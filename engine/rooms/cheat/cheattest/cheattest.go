@@ -1,5 +1,6 @@
-// Package cheattest tells the privacy tests of the room machine and of its
-// hosts which cards of a Cheat match a receiver must not see.
+// Package cheattest serves the tests of the room machine and of its hosts
+// that play Cheat: a registry of it, and which cards of a match a receiver
+// must not see.
 package cheattest
 
 import (
@@ -7,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/storyloom/storyloom/engine/rooms"
+	"github.com/storyloom/storyloom/engine/rooms/cheat"
 )
 
 // Table is where the cards of a Cheat match lie: each seat's hand and
@@ -73,4 +75,15 @@ func (tb Table) Hidden(seat int, public map[string]bool) (own, hidden []string) 
 		}
 	}
 	return own, hidden
+}
+
+// Registry is a registry of the one game Cheat, failing t if it cannot
+// be made.
+func Registry(t testing.TB) *rooms.Registry {
+	t.Helper()
+	reg, err := rooms.NewRegistry(cheat.Game{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
 }
