@@ -2,6 +2,9 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -33,9 +36,10 @@ func readCards(p *multiplayer.Tab) cardState {
 }
 
 // TestCardTable seats two browser contexts at a starter-1v1 table on the
-// native host: each picks a deck in the lobby (a preconstructed deck in one
-// click; Bo first has a pasted list refused per line, then by the server,
-// and browses the catalog); a third context watches; no page shows another
+// native host: each picks a deck in the lobby (Ada a preconstructed deck
+// in one click; Bo first has a pasted list refused per line, then by the
+// server, and then builds his deck in the catalog browser, checked live:
+// buildDeck); a third context watches; no page shows another
 // seat's hand; Bo's reload returns him to his seat; the mulligan prompt
 // opens in the panel; Tab reaches every control of the table, each with a
 // visible focus mark; each player's statuses show; the table passes
@@ -80,16 +84,9 @@ func TestCardTable(t *testing.T) {
 	if got := bo.Text("#deck-error"); !strings.Contains(got, "The deck has too few cards: it needs at least 40.") {
 		t.Errorf("the refused deck reads %q", got)
 	}
-	// The catalog browser, filtered to green creatures.
+	// The catalog browser: Bo builds his deck from it (buildDeck).
 	bo.Click(`[data-key="deck-tab-build"]`)
-	bo.Do(chromedp.SetValue(chromedp.CSS("#f-colour"), "G"))
-	multiplayer.Eval[bool](bo, `(document.getElementById("f-colour").dispatchEvent(new Event("change")), true)`)
-	bo.WaitFor(`document.querySelectorAll(".catalog li").length > 0`, cardWait)
-	bo.Axe("deck builder")
-	bo.Shot("deck-builder")
-	bo.Click(`[data-key="deck-tab-precon"]`)
-	bo.Click(`[data-precon="thornwild_stampede"]`)
-	bo.WaitFor(`document.getElementById("deck-status").textContent.startsWith("Deck accepted")`, cardWait)
+	buildDeck(t, bo)
 
 	bo.Click("#ready")
 	bo.WaitFor(`document.getElementById("ready").getAttribute("aria-pressed") === "true"`, cardWait)
@@ -184,6 +181,132 @@ func TestCardTable(t *testing.T) {
 	}
 	ada.Axe("result")
 	ada.Shot("result")
+}
+
+// shownCard is a card the catalog browser lists: its functional id, name,
+// and cost and type line as it shows them ("{1}{G} Creature — Elf").
+type shownCard struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Hint string `json:"hint"`
+}
+
+// catalogShows lists the cards the tab's catalog browser shows.
+func catalogShows(t *testing.T, p *multiplayer.Tab) []shownCard {
+	var out []shownCard
+	raw := multiplayer.Eval[string](p, `JSON.stringify([...document.querySelectorAll(".catalog li")].map((li) =>
+	  ({ id: li.dataset.card, name: li.querySelector(".ct-name").textContent, hint: li.querySelector(".hint").textContent.trim() })))`)
+	if err := json.Unmarshal([]byte(raw), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// choose picks value in the tab's select sel, as a player would.
+func choose(p *multiplayer.Tab, sel, value string) {
+	p.Do(chromedp.SetValue(chromedp.CSS(sel), value))
+	multiplayer.Eval[bool](p, fmt.Sprintf(`(document.querySelector(%q).dispatchEvent(new Event("change")), true)`, sel))
+}
+
+// manaValue is a shown cost's mana value ("{1}{G}" is 2).
+func manaValue(cost string) int {
+	n := 0
+	for _, m := range regexp.MustCompile(`\{([^}]*)\}`).FindAllStringSubmatch(cost, -1) {
+		if v, err := strconv.Atoi(m[1]); err == nil {
+			n += v
+		} else if m[1] != "X" {
+			n++
+		}
+	}
+	return n
+}
+
+// buildDeck has p, at a starter-1v1 seat with the catalog browser open,
+// filter it (colour, type, cost, name: every card shown matches) and build
+// a deck of 40 green cards by its + buttons. The browser has no submit
+// button: the server checks the deck as it grows, so the deck is accepted
+// by itself once legal; a fifth copy of a card is refused (copy_limit)
+// and taking it out again makes the deck legal again.
+func buildDeck(t *testing.T, p *multiplayer.Tab) {
+	t.Helper()
+	// Each filter narrows the list to the cards it names, the count
+	// following.
+	choose(p, "#f-colour", "G")
+	p.WaitFor(`document.querySelectorAll(".catalog li").length > 0`, cardWait)
+	green := catalogShows(t, p)
+	choose(p, "#f-type", "creature")
+	p.WaitFor(fmt.Sprintf(`document.querySelectorAll(".catalog li").length < %d`, len(green)), cardWait)
+	creatures := catalogShows(t, p)
+	choose(p, "#f-cost", "2")
+	p.WaitFor(fmt.Sprintf(`document.querySelectorAll(".catalog li").length < %d`, len(creatures)), cardWait)
+	shown := catalogShows(t, p)
+	for _, c := range shown {
+		cost, typeLine, _ := strings.Cut(c.Hint, " ")
+		if !strings.Contains(cost, "G") || manaValue(cost) != 2 || !strings.Contains(typeLine, "Creature") {
+			t.Errorf("filtered to green creatures of mana value 2, the catalog shows %s: %q", c.Name, c.Hint)
+		}
+	}
+	for _, c := range creatures {
+		cost, typeLine, _ := strings.Cut(c.Hint, " ")
+		if !strings.Contains(cost, "G") || !strings.Contains(typeLine, "Creature") {
+			t.Errorf("filtered to green creatures, the catalog shows %s: %q", c.Name, c.Hint)
+		}
+	}
+	if got := p.Text(".builder > .hint"); len(shown) == 0 || !strings.HasPrefix(got, fmt.Sprintf("%d cards shown · your deck: 0 cards (40 needed)", len(shown))) {
+		t.Errorf("the builder's count reads %q with %d cards shown", got, len(shown))
+	}
+	p.Axe("deck builder")
+	p.Shot("deck-builder")
+	choose(p, "#f-type", "")
+	choose(p, "#f-cost", "")
+	p.WaitFor(fmt.Sprintf(`document.querySelectorAll(".catalog li").length === %d`, len(green)), cardWait)
+	// The name filter keeps the green cards whose name has the text
+	// typed. The list is drawn again on every key, the field keeping the
+	// focus.
+	part := strings.ToLower(green[0].Name[:3])
+	p.Do(chromedp.Focus(chromedp.CSS("#f-name")), chromedp.KeyEvent(part))
+	p.WaitFor(fmt.Sprintf(`document.getElementById("f-name").value === %q`, part), cardWait)
+	named := catalogShows(t, p)
+	want := 0
+	for _, c := range green {
+		if strings.Contains(strings.ToLower(c.Name), part) {
+			want++
+		}
+	}
+	if len(named) != want || want == len(green) {
+		t.Errorf("the name filter %q shows %d of the %d green cards, want the %d whose name has it", part, len(named), len(green), want)
+	}
+	t.Logf("green: %d cards, creatures %d, of mana value 2 %d; with %q in the name %d", len(green), len(creatures), len(shown), part, len(named))
+	multiplayer.Eval[bool](p, `(() => { const el = document.getElementById("f-name"); el.value = ""; el.dispatchEvent(new Event("input")); return true; })()`)
+	p.WaitFor(fmt.Sprintf(`document.querySelectorAll(".catalog li").length === %d`, len(green)), cardWait)
+	// Four copies of four spells and 24 Forests.
+	var spells []string
+	forest := ""
+	for _, c := range catalogShows(t, p) {
+		switch {
+		case c.Name == "Forest":
+			forest = c.ID
+		case !strings.Contains(c.Hint, "Land") && len(spells) < 4:
+			spells = append(spells, c.ID)
+		}
+	}
+	if forest == "" || len(spells) < 4 {
+		t.Fatalf("the green catalog has no Forest (%q) or fewer than four spells (%q)", forest, spells)
+	}
+	add := func(id string, n int) {
+		for range n {
+			p.Click(fmt.Sprintf(`[data-key="add-%s"]`, id))
+		}
+	}
+	for _, id := range spells {
+		add(id, 4)
+	}
+	add(forest, 24)
+	p.WaitFor(`document.getElementById("deck-status").textContent.startsWith("Deck accepted") && !document.getElementById("deck-error")`, cardWait)
+	add(spells[0], 1)
+	p.WaitFor(`document.getElementById("deck-error")?.textContent.includes("copy_limit")`, cardWait)
+	p.Click(fmt.Sprintf(`[data-key="rm-%s"]`, spells[0]))
+	p.WaitFor(`document.getElementById("deck-status").textContent.startsWith("Deck accepted") && !document.getElementById("deck-error")`, cardWait)
 }
 
 // TestCardDuel plays a whole starter-1v1 game in two browser contexts on
