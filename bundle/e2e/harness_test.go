@@ -20,22 +20,17 @@ import (
 )
 
 // suite is what TestMain prepares once for the package: the built site
-// and one browser (bundle/browsertest's harness).
+// and one browser (bundle/browsertest's Main).
 var suite struct {
-	res      *site.Result
-	dist     string // the built site
-	offline  string // storyloom-offline.html
-	root     string // the module root
-	b        *browsertest.Browser
-	skip     string // why the browser tests skip, when they do
-	buildErr error
+	env     browsertest.Suite
+	res     *site.Result
+	dist    string // the built site
+	offline string // storyloom-offline.html
+	root    string // the module root
+	b       *browsertest.Browser
 }
 
 func TestMain(m *testing.M) {
-	os.Exit(run(m))
-}
-
-func run(m *testing.M) int {
 	// The browser tests mostly wait on Chromium, so run more of them at
 	// once than there are cores, unless -test.parallel says otherwise.
 	flag.Parse()
@@ -44,52 +39,19 @@ func run(m *testing.M) int {
 	if !set {
 		_ = flag.Set("test.parallel", "4")
 	}
-	root, err := browsertest.ModuleRoot()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	suite.root = root
-	if _, err := browsertest.ChromiumPath(); err != nil {
-		suite.skip = err.Error()
-		if os.Getenv("STORYLOOM_REQUIRE_BROWSER") == "1" {
-			fmt.Fprintln(os.Stderr, "e2e:", suite.skip)
-			return 1
+	os.Exit(browsertest.Main(m, "e2e", true, func(s browsertest.Suite) {
+		suite.env, suite.root, suite.res, suite.b = s, s.Root, s.Res, s.Browser
+		if s.Res != nil {
+			suite.dist, suite.offline = s.Res.Out, s.Res.OfflinePath
 		}
-		return m.Run()
-	}
-	tmp, err := os.MkdirTemp("", "storyloom-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(tmp)
-	res, err := browsertest.Build(context.Background(), filepath.Join(tmp, "dist"), true)
-	if err != nil {
-		suite.buildErr = err
-		return m.Run()
-	}
-	suite.res, suite.dist, suite.offline = res, res.Out, res.OfflinePath
-	b, err := browsertest.Launch(filepath.Join(tmp, "profile"))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "e2e:", err)
-		return 1
-	}
-	defer b.Close()
-	suite.b = b
-	return m.Run()
+	}))
 }
 
 // need skips t when the browser suite cannot run, and fails it when the
 // site did not build.
 func need(t testing.TB) {
 	t.Helper()
-	if suite.skip != "" {
-		t.Skip(suite.skip)
-	}
-	if suite.buildErr != nil {
-		t.Fatalf("building the site: %v", suite.buildErr)
-	}
+	suite.env.Need(t)
 }
 
 // page is one tab on its own origin (its own server port), so that its

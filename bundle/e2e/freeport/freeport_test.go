@@ -24,63 +24,13 @@ import (
 	"github.com/storyloom/storyloom/bundle/browsertest"
 	"github.com/storyloom/storyloom/bundle/browsertest/multiplayer"
 	"github.com/storyloom/storyloom/bundle/hosting"
-	"github.com/storyloom/storyloom/bundle/site"
 )
 
 // suite is what TestMain prepares once: the built site and one browser.
-var suite struct {
-	res      *site.Result
-	root     string
-	browser  *browsertest.Browser
-	skip     string
-	buildErr error
-}
+var suite browsertest.Suite
 
-func TestMain(m *testing.M) { os.Exit(run(m)) }
-
-func run(m *testing.M) int {
-	root, err := browsertest.ModuleRoot()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	suite.root = root
-	if _, err := browsertest.ChromiumPath(); err != nil {
-		suite.skip = err.Error()
-		if os.Getenv("STORYLOOM_REQUIRE_BROWSER") == "1" {
-			fmt.Fprintln(os.Stderr, "freeport e2e:", suite.skip)
-			return 1
-		}
-		return m.Run()
-	}
-	tmp, err := os.MkdirTemp("", "storyloom-freeport-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(tmp)
-	if suite.res, err = browsertest.Build(context.Background(), filepath.Join(tmp, "dist"), false); err != nil {
-		suite.buildErr = err
-		return m.Run()
-	}
-	b, err := browsertest.Launch(filepath.Join(tmp, "profile"))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "freeport e2e:", err)
-		return 1
-	}
-	defer b.Close()
-	suite.browser = b
-	return m.Run()
-}
-
-func need(t *testing.T) {
-	t.Helper()
-	if suite.skip != "" {
-		t.Skip(suite.skip)
-	}
-	if suite.buildErr != nil {
-		t.Fatalf("building the site: %v", suite.buildErr)
-	}
+func TestMain(m *testing.M) {
+	os.Exit(browsertest.Main(m, "freeport-e2e", false, func(s browsertest.Suite) { suite = s }))
 }
 
 // market serves the built site with the Freeport endpoint of the default
@@ -94,11 +44,11 @@ func market(t *testing.T) string {
 // marketWith is market, also returning the endpoint itself.
 func marketWith(t *testing.T) (string, *hosting.Freeport) {
 	t.Helper()
-	fp, mounts, err := browsertest.Freeport(suite.root)
+	fp, mounts, err := browsertest.Freeport(suite.Root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := browsertest.ServeDir(suite.res.Out, suite.res, mounts...)
+	s := browsertest.ServeDir(suite.Res.Out, suite.Res, mounts...)
 	t.Cleanup(s.Close)
 	return s.URL(), fp
 }
@@ -107,7 +57,7 @@ func marketWith(t *testing.T) (string, *hosting.Freeport) {
 // shows the first page of the Standing with the trader's own place, pages
 // forward, and brings the trader back to its own place.
 func TestStandingPages(t *testing.T) {
-	need(t)
+	suite.Need(t)
 	url, fp := marketWith(t)
 	ctx := context.Background()
 	ids := make([]string, 30)
@@ -127,7 +77,7 @@ func TestStandingPages(t *testing.T) {
 			t.Fatalf("transfer %d: %v %s", i, err, resp)
 		}
 	}
-	tb := multiplayer.NewTab(t, suite.browser, "pages", url)
+	tb := multiplayer.NewTab(t, suite.Browser, "pages", url)
 	tb.OpenFreeport("freeport/", 1100, 900)
 	me := tb.Enrol()
 	tb.Wait(`document.querySelector("#my-rank")?.textContent === "Your place: 2 of 31"`)
@@ -154,15 +104,15 @@ func TestStandingPages(t *testing.T) {
 // enrol, trade and watch the standing change (multiplayer.TradeThree).
 // bundle/edge plays the same scenario against the edge worker.
 func TestThreeTradersTradeAndWatchTheStanding(t *testing.T) {
-	need(t)
-	multiplayer.TradeThree(t, suite.browser, multiplayer.TradeOptions{Base: market(t), Fresh: true})
+	suite.Need(t)
+	multiplayer.TradeThree(t, suite.Browser, multiplayer.TradeOptions{Base: market(t), Fresh: true})
 }
 
 // TestPhoneSizedAndKeyboard: on a phone-sized screen the market is one
 // column, and a trader can join with the keyboard alone.
 func TestPhoneSizedAndKeyboard(t *testing.T) {
-	need(t)
-	tb := multiplayer.NewTab(t, suite.browser, "phone", market(t))
+	suite.Need(t)
+	tb := multiplayer.NewTab(t, suite.Browser, "phone", market(t))
 	tb.OpenFreeport("freeport/", 375, 740, chromedp.EmulateMobile)
 	multiplayer.Eval[bool](tb, `(document.querySelector("#enrol").focus(), true)`)
 	tb.Do(chromedp.KeyEvent("\r"))
@@ -178,28 +128,28 @@ func TestPhoneSizedAndKeyboard(t *testing.T) {
 // freeport/, names its module bundle and style sheet by content hash, and
 // lists them in the precache manifest.
 func TestSiteBuildCarriesThePage(t *testing.T) {
-	need(t)
+	suite.Need(t)
 	hashed := regexp.MustCompile(`^freeport/[a-z]+\.[0-9a-f]{12}\.(js|css)$`)
 	for _, src := range []string{"freeport/app.js", "freeport/freeport.css"} {
-		url, ok := suite.res.Assets[src]
+		url, ok := suite.Res.Assets[src]
 		if !ok || !hashed.MatchString(url) {
 			t.Errorf("%s is built as %q, want a content-hashed name", src, url)
 		}
 	}
 	listed := map[string]bool{}
-	for _, f := range suite.res.Manifest.Files {
+	for _, f := range suite.Res.Manifest.Files {
 		listed[f.URL] = true
 	}
-	for _, url := range []string{"freeport/index.html", suite.res.Assets["freeport/app.js"], suite.res.Assets["freeport/freeport.css"]} {
+	for _, url := range []string{"freeport/index.html", suite.Res.Assets["freeport/app.js"], suite.Res.Assets["freeport/freeport.css"]} {
 		if !listed[url] {
 			t.Errorf("%s is not in the precache manifest", url)
 		}
 	}
-	page, err := os.ReadFile(filepath.Join(suite.res.Out, "freeport", "index.html"))
+	page, err := os.ReadFile(filepath.Join(suite.Res.Out, "freeport", "index.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(page), path.Base(suite.res.Assets["freeport/app.js"])) {
+	if !strings.Contains(string(page), path.Base(suite.Res.Assets["freeport/app.js"])) {
 		t.Error("the built page does not load its hashed module")
 	}
 }
