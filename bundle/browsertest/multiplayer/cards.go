@@ -13,6 +13,7 @@ import (
 	"github.com/storyloom/storyloom/bundle/browsertest"
 
 	"github.com/storyloom/storyloom/engine/rooms"
+	"github.com/storyloom/storyloom/static/cardgame"
 )
 
 // CardOptions say which host the card-game scenarios ([PlayCardDuel],
@@ -735,9 +736,66 @@ func lowestLife(v CardView, cands []string) string {
 	return best
 }
 
+// pickCommander has the tab, at a commander seat with no deck yet, choose
+// the card named name as its commander in the catalog browser, found by
+// typing part in its name filter. The server checks the deck as it grows:
+// the card added alone is refused for want of a commander
+// (missing_commander); picked by its commander button it is refused only
+// for the deck's size (below_minimum), so the choice went with the deck.
+func (tb *Tab) pickCommander(t *testing.T, part, name string) {
+	t.Helper()
+	tb.WaitFor(`document.getElementById("deck-panel") !== null`, settleLimit)
+	tb.Click(`[data-key="deck-tab-build"]`)
+	tb.WaitFor(`document.getElementById("f-name") !== null`, settleLimit)
+	tb.Do(chromedp.Focus(chromedp.CSS("#f-name")), chromedp.KeyEvent(part))
+	find := fmt.Sprintf(`[...document.querySelectorAll(".catalog li")].find((li) => li.querySelector(".ct-name").textContent === %q)?.dataset.card`, name)
+	tb.WaitFor(find, settleLimit)
+	id := Eval[string](tb, find)
+	tb.Click(fmt.Sprintf(`[data-key="add-%s"]`, id))
+	tb.WaitFor(`document.getElementById("deck-error")?.textContent.includes("missing_commander")`, settleLimit)
+	tb.Click(fmt.Sprintf(`[data-key="cmd-%s"]`, id))
+	tb.WaitFor(`document.getElementById("deck-error")?.textContent.includes("below_minimum")`, settleLimit)
+	if got := tb.Text(".builder > .hint"); !strings.Contains(got, "your deck: 1 cards") {
+		t.Errorf("%s: picked as commander, the card added before counts again: %q", tb.Label, got)
+	}
+}
+
+// commanderList is the shipped commander deck id as a list to paste: its
+// commander on a "Commander: Name" line (which counts as its one copy),
+// every other card on a "1 Name" line.
+func commanderList(t *testing.T, id string) string {
+	t.Helper()
+	cat, precons, err := cardgame.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range precons {
+		if p.ID != id {
+			continue
+		}
+		name := func(fid string) string {
+			d, ok := cat.Card(fid)
+			if !ok {
+				t.Fatalf("deck %s holds %q, which the catalog lacks", id, fid)
+			}
+			return d.Name
+		}
+		lines := []string{"# " + p.Name, "Commander: " + name(p.Commander)}
+		rest := slices.Clone(p.Cards)
+		rest = slices.Delete(rest, slices.Index(rest, p.Commander), slices.Index(rest, p.Commander)+1)
+		for _, c := range rest {
+			lines = append(lines, "1 "+name(c))
+		}
+		return strings.Join(lines, "\n") + "\n"
+	}
+	t.Fatalf("no shipped deck %q", id)
+	return ""
+}
+
 // PlayCommander plays a four-seat commander game against the host at
-// o.Base: Ada, the only human, takes the Wildfire Chieftain precon and
-// fills the other seats with AI players of both kinds (each with a shipped
+// o.Base: Ada, the only human, picks Brakka as her commander in the
+// catalog browser ([Tab.pickCommander]), then pastes the Wildfire
+// Chieftain deck with a "Commander:" line ([commanderList]), and fills the other seats with AI players of both kinds (each with a shipped
 // commander deck, from the lobby's form), then plays to the result: she
 // keeps, plays a land and casts her creatures (her commander from the
 // command zone, from the action list: it has no card button), attacks with
@@ -755,7 +813,11 @@ func PlayCommander(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	ada := NewTab(t, b, "ada", o.Base, o.allow()...)
 	roomID := ada.createCardRoom("commander", 4, tableRules{})
 	ada.Connected(o.Transport)
-	ada.submitDeck("wildfire_chieftain")
+	ada.pickCommander(t, "brakka", "Brakka, Wildfire Chieftain")
+	ada.submitDeck(commanderList(t, "wildfire_chieftain"))
+	if got := ada.Text("#deck-status"); !strings.Contains(got, "commander Brakka, Wildfire Chieftain") {
+		t.Errorf("the accepted deck's status names no commander: %q", got)
+	}
 	for i, kind := range []string{"pilot", "random", "pilot"} {
 		ada.addAI(kind, i+1)
 	}
