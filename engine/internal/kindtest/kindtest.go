@@ -40,6 +40,38 @@ func Engine(t testing.TB, k core.Kind, reg *core.Registry, em core.Emitter) *cor
 	return e
 }
 
+// AliasedEngine builds an engine playing kind k over reg that aliases
+// every engine-owned key (core.Host.AliasAllEngineKeys), as a host does
+// to check that those keys reach responses only through EngineRef.
+func AliasedEngine(t testing.TB, k core.Kind, reg *core.Registry) *core.Engine {
+	t.Helper()
+	e, err := core.New(core.Host{Kinds: []core.Kind{k}, Registry: reg, AliasAllEngineKeys: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// AliasedScene returns the scene of s on an AliasedEngine, failing t
+// unless its text key begins with text and every action's label with
+// label: the aliased prefixes of the kind's engine-owned keys.
+func AliasedScene(t testing.TB, e *core.Engine, s *core.GameState, text, label string) core.Scene {
+	t.Helper()
+	sc, err := e.Scene(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(sc.Body.TextKey, text) {
+		t.Fatalf("scene text key %q is not aliased", sc.Body.TextKey)
+	}
+	for _, a := range sc.Actions {
+		if !strings.HasPrefix(a.LabelKey, label) {
+			t.Fatalf("action label %q is not aliased", a.LabelKey)
+		}
+	}
+	return sc
+}
+
 // Shipped reads shipped campaign id from campaigns (static/campaigns, as
 // os.DirFS opens it from the test's package): its campaign.json and any
 // translations under strings/<locale>.json.

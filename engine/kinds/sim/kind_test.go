@@ -192,23 +192,8 @@ func TestInvestmentRoundTrip(t *testing.T) {
 }
 
 func TestEngineKeysGoThroughEngineRef(t *testing.T) {
-	reg := sampleRegistry(t)
-	e, err := core.New(core.Host{Kinds: []core.Kind{Kind{}}, Registry: reg, AliasAllEngineKeys: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := e.Scene(start(t, e, "sample", "alias"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(sc.Body.TextKey, "~") {
-		t.Fatalf("scene text key %q is not aliased", sc.Body.TextKey)
-	}
-	for _, a := range sc.Actions {
-		if !strings.HasPrefix(a.LabelKey, "~") {
-			t.Fatalf("action label %q is not aliased", a.LabelKey)
-		}
-	}
+	e := kindtest.AliasedEngine(t, Kind{}, sampleRegistry(t))
+	sc := kindtest.AliasedScene(t, e, start(t, e, "sample", "alias"), "~simulation.scene.", "~simulation.action.")
 	if !strings.Contains(string(sc.View.KindView), `"~simulation.finance.investment.label"`) {
 		t.Fatalf("the investment label is not aliased: %s", sc.View.KindView)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/canon"
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/internal/kindtest"
 )
 
 // TestAdvanceRejections: every refused action has its code, its message
@@ -204,10 +205,7 @@ func TestSceneAndActions(t *testing.T) {
 		t.Errorf("after search: %+v", acts)
 	}
 	// Under the forced-alias context every engine-owned key is aliased.
-	ea, err := core.New(core.Host{Kinds: []core.Kind{Kind{}}, Registry: reg, AliasAllEngineKeys: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ea := kindtest.AliasedEngine(t, Kind{}, reg)
 	acts, _ = ea.AvailableActions(mustCreate(t, ea, "sample", "a"))
 	if acts[3].ReasonKey != "~core.reason.requirement_unmet" || acts[2].ReasonKey != "sample.choice.gate.open.locked" {
 		t.Errorf("aliases: %+v", acts)

@@ -216,24 +216,9 @@ func TestCampaignPlaysToEveryResolution(t *testing.T) {
 }
 
 func TestEngineKeysGoThroughEngineRef(t *testing.T) {
-	e, err := core.New(core.Host{Kinds: []core.Kind{Kind{}}, Registry: shippedRegistry(t), AliasAllEngineKeys: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := start(t, e, "pier-fair", "alias")
-	s = submit(t, e, s, ActionAdvanceTicks, core.Params{"ticks": 400.0})
-	sc, err := e.Scene(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(sc.Body.TextKey, "~world-graph.scene.") {
-		t.Fatalf("scene key %q", sc.Body.TextKey)
-	}
-	for _, a := range sc.Actions {
-		if !strings.HasPrefix(a.LabelKey, "~world-graph.action.") {
-			t.Fatalf("action label %q", a.LabelKey)
-		}
-	}
+	e := kindtest.AliasedEngine(t, Kind{}, shippedRegistry(t))
+	s := submit(t, e, start(t, e, "pier-fair", "alias"), ActionAdvanceTicks, core.Params{"ticks": 400.0})
+	sc := kindtest.AliasedScene(t, e, s, "~world-graph.scene.", "~world-graph.action.")
 	var v View
 	if err := json.Unmarshal(sc.View.KindView, &v); err != nil {
 		t.Fatal(err)
