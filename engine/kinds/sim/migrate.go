@@ -22,14 +22,11 @@ const (
 func (Kind) MigrationIDs(c *core.Campaign) map[string]func(string) bool {
 	ct := contentOf(c)
 	ix := ct.index()
-	in := func(m map[string]int) func(string) bool {
-		return func(id string) bool { _, ok := m[id]; return ok }
-	}
 	return map[string]func(string) bool{
 		CategoryActivity: func(id string) bool { _, ok := ct.activity(id); return ok },
-		CategoryStat:     in(ix.stat),
-		CategoryChain:    in(ix.chain),
-		CategoryGoal:     in(ix.goal),
+		CategoryStat:     contentkind.Declares(ix.stat),
+		CategoryChain:    contentkind.Declares(ix.chain),
+		CategoryGoal:     contentkind.Declares(ix.goal),
 
 		contentkind.CategoryAchievement: contentkind.DeclaresAchievement(ct.Achievements),
 	}
@@ -45,64 +42,57 @@ func (Kind) MigrationIDs(c *core.Campaign) map[string]func(string) bool {
 // to neither declares nor removes fails. A version the migration does not
 // list passes through unchanged.
 func (Kind) MigrateForCampaign(old json.RawMessage, to *core.Campaign, fromVersion string) (json.RawMessage, error) {
-	if !to.Migration.Accepts(fromVersion) {
-		return old, nil
-	}
-	var s State
-	if err := json.Unmarshal(old, &s); err != nil {
-		return nil, fmt.Errorf("sim: state: %w", err)
-	}
-	c := contentOf(to)
-	m := contentkind.Migration{M: to.Migration}
-	ids := Kind{}.MigrationIDs(to)
-	var err error
-	if s.Stats, err = contentkind.Keys(m, CategoryStat, s.Stats, ids[CategoryStat]); err != nil {
-		return nil, fmt.Errorf("sim: %w", err)
-	}
-	for _, st := range c.Stats {
-		if _, ok := s.Stats[st.ID]; !ok {
-			s.Stats[st.ID] = st.Start
+	return spec.Migrate(old, to, fromVersion, func(s *State, c *Content, m contentkind.Migration) error {
+		ids := Kind{}.MigrationIDs(to)
+		var err error
+		if s.Stats, err = contentkind.Keys(m, CategoryStat, s.Stats, ids[CategoryStat]); err != nil {
+			return err
 		}
-	}
-	if s.Done, err = contentkind.Keys(m, CategoryActivity, s.Done, ids[CategoryActivity]); err != nil {
-		return nil, fmt.Errorf("sim: %w", err)
-	}
-	if s.Chains, err = contentkind.Keys(m, CategoryChain, s.Chains, ids[CategoryChain]); err != nil {
-		return nil, fmt.Errorf("sim: %w", err)
-	}
-	if s.Goals, err = contentkind.Keys(m, CategoryGoal, s.Goals, ids[CategoryGoal]); err != nil {
-		return nil, fmt.Errorf("sim: %w", err)
-	}
-	if s.Achieved, err = contentkind.MigrateAchieved(m, s.Achieved, ids[contentkind.CategoryAchievement]); err != nil {
-		return nil, fmt.Errorf("sim: %w", err)
-	}
-	plan := []PlanItem{}
-	for _, it := range s.Plan {
-		id, keep := m.ID(CategoryActivity, it.Activity)
-		if !keep {
-			continue
-		}
-		if !ids[CategoryActivity](id) {
-			return nil, fmt.Errorf("sim: unknown activity %q in the plan", id)
-		}
-		plan = append(plan, PlanItem{Activity: id, Count: it.Count})
-	}
-	s.Plan = plan
-	// A week's record keeps the stats it had; they only follow renames
-	// and removals, so "what changed" compares like with like.
-	history := make([]WeekRecord, len(s.History))
-	for i, rec := range s.History {
-		stats := map[string]int64{}
-		for id, v := range rec.Stats {
-			if to, keep := m.ID(CategoryStat, id); keep {
-				stats[to] = v
+		for _, st := range c.Stats {
+			if _, ok := s.Stats[st.ID]; !ok {
+				s.Stats[st.ID] = st.Start
 			}
 		}
-		rec.Stats = stats
-		history[i] = rec
-	}
-	s.History = history
-	return json.Marshal(&s)
+		if s.Done, err = contentkind.Keys(m, CategoryActivity, s.Done, ids[CategoryActivity]); err != nil {
+			return err
+		}
+		if s.Chains, err = contentkind.Keys(m, CategoryChain, s.Chains, ids[CategoryChain]); err != nil {
+			return err
+		}
+		if s.Goals, err = contentkind.Keys(m, CategoryGoal, s.Goals, ids[CategoryGoal]); err != nil {
+			return err
+		}
+		if s.Achieved, err = contentkind.MigrateAchieved(m, s.Achieved, ids[contentkind.CategoryAchievement]); err != nil {
+			return err
+		}
+		plan := []PlanItem{}
+		for _, it := range s.Plan {
+			id, keep := m.ID(CategoryActivity, it.Activity)
+			if !keep {
+				continue
+			}
+			if !ids[CategoryActivity](id) {
+				return fmt.Errorf("unknown activity %q in the plan", id)
+			}
+			plan = append(plan, PlanItem{Activity: id, Count: it.Count})
+		}
+		s.Plan = plan
+		// A week's record keeps the stats it had; they only follow renames
+		// and removals, so "what changed" compares like with like.
+		history := make([]WeekRecord, len(s.History))
+		for i, rec := range s.History {
+			stats := map[string]int64{}
+			for id, v := range rec.Stats {
+				if to, keep := m.ID(CategoryStat, id); keep {
+					stats[to] = v
+				}
+			}
+			rec.Stats = stats
+			history[i] = rec
+		}
+		s.History = history
+		return nil
+	})
 }
 
 // AdoptContent implements core.ContentAdopter. The engine has already
@@ -111,12 +101,5 @@ func (Kind) MigrateForCampaign(old json.RawMessage, to *core.Campaign, fromVersi
 // within its budget: the game goes on on to's rules from the week it is
 // in. A game that has ended stays on the version it ended on.
 func (Kind) AdoptContent(state any, _, _ *core.Campaign) (any, string) {
-	s, err := stateOf(state)
-	if err != nil {
-		return nil, core.ReasonContentIncompatible
-	}
-	if s.Resolution != "" {
-		return nil, core.ReasonContentNotAdoptable
-	}
-	return s, ""
+	return spec.Adopt(state, func(s *State) bool { return s.Resolution != "" })
 }

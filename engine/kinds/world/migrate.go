@@ -22,15 +22,12 @@ const (
 func (Kind) MigrationIDs(c *core.Campaign) map[string]func(string) bool {
 	ct := contentOf(c)
 	ix := ct.index()
-	in := func(m map[string]int) func(string) bool {
-		return func(id string) bool { _, ok := m[id]; return ok }
-	}
 	return map[string]func(string) bool{
-		CategoryNode:      in(ix.node),
-		CategoryBuilding:  in(ix.building),
-		CategoryStaff:     in(ix.staff),
+		CategoryNode:      contentkind.Declares(ix.node),
+		CategoryBuilding:  contentkind.Declares(ix.building),
+		CategoryStaff:     contentkind.Declares(ix.staff),
 		CategoryIncident:  func(id string) bool { return ct.incident(id) != nil },
-		CategoryObjective: in(ix.objective),
+		CategoryObjective: contentkind.Declares(ix.objective),
 
 		contentkind.CategoryAchievement: contentkind.DeclaresAchievement(ct.Achievements),
 	}
@@ -48,80 +45,72 @@ func (Kind) MigrationIDs(c *core.Campaign) map[string]func(string) bool {
 // removes fails. A version the migration does not list passes through
 // unchanged.
 func (Kind) MigrateForCampaign(old json.RawMessage, to *core.Campaign, fromVersion string) (json.RawMessage, error) {
-	if !to.Migration.Accepts(fromVersion) {
-		return old, nil
-	}
-	var s State
-	if err := json.Unmarshal(old, &s); err != nil {
-		return nil, fmt.Errorf("world: state: %w", err)
-	}
-	c := contentOf(to)
-	ix := c.index()
-	m := contentkind.Migration{M: to.Migration}
-	ids := Kind{}.MigrationIDs(to)
-	fail := func(err error) (json.RawMessage, error) { return nil, fmt.Errorf("world: %w", err) }
-	sites, err := contentkind.Keys(m, CategoryNode, s.Sites, ids[CategoryNode])
-	if err != nil {
-		return fail(err)
-	}
-	s.Sites = map[string]Site{}
-	for node, site := range sites {
-		b, keep := m.ID(CategoryBuilding, site.Building)
-		if !keep {
-			continue
+	return spec.Migrate(old, to, fromVersion, func(s *State, c *Content, m contentkind.Migration) error {
+		ix := c.index()
+		ids := Kind{}.MigrationIDs(to)
+		sites, err := contentkind.Keys(m, CategoryNode, s.Sites, ids[CategoryNode])
+		if err != nil {
+			return err
 		}
-		i, ok := ix.building[b]
-		if !ok {
-			return fail(fmt.Errorf("unknown building %q on %q", b, node))
+		s.Sites = map[string]Site{}
+		for node, site := range sites {
+			b, keep := m.ID(CategoryBuilding, site.Building)
+			if !keep {
+				continue
+			}
+			i, ok := ix.building[b]
+			if !ok {
+				return fmt.Errorf("unknown building %q on %q", b, node)
+			}
+			site.Building = b
+			if _, ok := c.Buildings[i].band(site.Band); !ok {
+				site.Band = c.Buildings[i].DefaultBand
+			}
+			s.Sites[node] = site
 		}
-		site.Building = b
-		if _, ok := c.Buildings[i].band(site.Band); !ok {
-			site.Band = c.Buildings[i].DefaultBand
+		if s.Staff, err = contentkind.Keys(m, CategoryStaff, s.Staff, ids[CategoryStaff]); err != nil {
+			return err
 		}
-		s.Sites[node] = site
-	}
-	if s.Staff, err = contentkind.Keys(m, CategoryStaff, s.Staff, ids[CategoryStaff]); err != nil {
-		return fail(err)
-	}
-	if s.Incidents, err = contentkind.Keys(m, CategoryIncident, s.Incidents, ids[CategoryIncident]); err != nil {
-		return fail(err)
-	}
-	if s.Objectives, err = contentkind.Keys(m, CategoryObjective, s.Objectives, ids[CategoryObjective]); err != nil {
-		return fail(err)
-	}
-	if s.Achieved, err = contentkind.MigrateAchieved(m, s.Achieved, ids[contentkind.CategoryAchievement]); err != nil {
-		return fail(err)
-	}
-	guests := make([]Guest, len(s.Guests))
-	for i, g := range s.Guests {
-		node, keep := m.ID(CategoryNode, g.Node)
-		if !keep {
-			node = c.Entrance
-		} else if !ids[CategoryNode](node) {
-			return fail(fmt.Errorf("guest %q on unknown node %q", g.ID, node))
+		if s.Incidents, err = contentkind.Keys(m, CategoryIncident, s.Incidents, ids[CategoryIncident]); err != nil {
+			return err
 		}
-		g.Node = node
-		guests[i] = g
-	}
-	s.Guests = guests
-	alerts := []Alert{}
-	for _, a := range s.Alerts {
-		cat := CategoryNode
-		switch a.Type {
-		case AlertIncidentActive:
-			cat = CategoryIncident
-		case AlertScenarioResolved:
-			alerts = append(alerts, a)
-			continue
+		if s.Objectives, err = contentkind.Keys(m, CategoryObjective, s.Objectives, ids[CategoryObjective]); err != nil {
+			return err
 		}
-		subject, keep := m.ID(cat, a.Subject)
-		if keep {
-			a.Subject = subject
-			alerts = append(alerts, a)
+		if s.Achieved, err = contentkind.MigrateAchieved(m, s.Achieved, ids[contentkind.CategoryAchievement]); err != nil {
+			return err
 		}
-	}
-	s.Alerts = alerts
-	return json.Marshal(&s)
+		guests := make([]Guest, len(s.Guests))
+		for i, g := range s.Guests {
+			node, keep := m.ID(CategoryNode, g.Node)
+			if !keep {
+				node = c.Entrance
+			} else if !ids[CategoryNode](node) {
+				return fmt.Errorf("guest %q on unknown node %q", g.ID, node)
+			}
+			g.Node = node
+			guests[i] = g
+		}
+		s.Guests = guests
+		alerts := []Alert{}
+		for _, a := range s.Alerts {
+			cat := CategoryNode
+			switch a.Type {
+			case AlertIncidentActive:
+				cat = CategoryIncident
+			case AlertScenarioResolved:
+				alerts = append(alerts, a)
+				continue
+			}
+			subject, keep := m.ID(cat, a.Subject)
+			if keep {
+				a.Subject = subject
+				alerts = append(alerts, a)
+			}
+		}
+		s.Alerts = alerts
+		return nil
+	})
 }
 
 // AdoptContent implements core.ContentAdopter. The engine has already
@@ -130,12 +119,5 @@ func (Kind) MigrateForCampaign(old json.RawMessage, to *core.Campaign, fromVersi
 // to's limit: the world goes on on to's rules from where it stands. A
 // world that has been resolved stays on the version it ended on.
 func (Kind) AdoptContent(state any, _, _ *core.Campaign) (any, string) {
-	s, err := stateOf(state)
-	if err != nil {
-		return nil, core.ReasonContentIncompatible
-	}
-	if s.Resolution != "" {
-		return nil, core.ReasonContentNotAdoptable
-	}
-	return state, ""
+	return spec.Adopt(state, func(s *State) bool { return s.Resolution != "" })
 }

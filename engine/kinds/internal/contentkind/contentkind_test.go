@@ -1,6 +1,8 @@
 package contentkind
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/storyloom/storyloom/engine/authoring"
@@ -77,4 +79,54 @@ func TestContentPanicsOnForeignContent(t *testing.T) {
 		}
 	}()
 	spec.Content(&core.Campaign{ID: "c", Content: "nope"})
+}
+
+// TestMigrate: a version the migration does not list passes through as it
+// is; a listed one is decoded, migrated against the new content and
+// encoded again; a failure names the kind.
+func TestMigrate(t *testing.T) {
+	to := &core.Campaign{ID: "c", Content: &content{compiled: true}, Migration: &core.CampaignMigration{From: []string{"1.0.0"}}}
+	end := func(s *state, c *content, m Migration) error {
+		if !c.compiled || m.M != to.Migration {
+			t.Fatalf("migrate got %+v, %+v", c, m)
+		}
+		s.Ended = true
+		return nil
+	}
+	if got, err := spec.Migrate([]byte(`{ "Ended" : false }`), to, "0.9.0", end); err != nil || string(got) != `{ "Ended" : false }` {
+		t.Fatalf("an unlisted version: %s, %v", got, err)
+	}
+	if got, err := spec.Migrate([]byte(`{"Ended":false}`), to, "1.0.0", end); err != nil || string(got) != `{"Ended":true}` {
+		t.Fatalf("a listed version: %s, %v", got, err)
+	}
+	fail := func(*state, *content, Migration) error { return errors.New("unknown thing") }
+	if _, err := spec.Migrate([]byte(`{}`), to, "1.0.0", fail); err == nil || err.Error() != "test: unknown thing" {
+		t.Fatalf("a failure: %v", err)
+	}
+	if _, err := spec.Migrate([]byte(`[`), to, "1.0.0", end); err == nil || !strings.HasPrefix(err.Error(), "test: state: ") {
+		t.Fatalf("a broken state: %v", err)
+	}
+}
+
+// TestAdopt: a running game adopts the new content, an ended one stays on
+// its version, and a state of another kind is incompatible.
+func TestAdopt(t *testing.T) {
+	ended := func(s *state) bool { return s.Ended }
+	tests := []struct {
+		name  string
+		state any
+		code  string
+	}{
+		{"running", &state{}, ""},
+		{"ended", &state{Ended: true}, core.ReasonContentNotAdoptable},
+		{"foreign", "nope", core.ReasonContentIncompatible},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, code := spec.Adopt(tt.state, ended)
+			if code != tt.code || (code == "") != (got == tt.state) {
+				t.Fatalf("Adopt = %v, %q; want %q", got, code, tt.code)
+			}
+		})
+	}
 }

@@ -1,6 +1,7 @@
 package contentkind
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -24,6 +25,12 @@ func (m Migration) ID(cat, id string) (string, bool) {
 	return id, true
 }
 
+// Declares says whether an id is a key of index (a content index from id
+// to position), for a kind's MigrationIDs.
+func Declares(index map[string]int) func(string) bool {
+	return func(id string) bool { _, ok := index[id]; return ok }
+}
+
 // Keys migrates the keys of a map of category cat: a renamed key moves, a
 // removed one is dropped, and a key that then names nothing the new
 // content declares (known false), or two keys landing on one, fail rather
@@ -44,4 +51,38 @@ func Keys[V any](m Migration, cat string, in map[string]V, known func(string) bo
 		out[to] = v
 	}
 	return out, nil
+}
+
+// Migrate is the frame of a kind's MigrateForCampaign
+// (core.ContentMigrator): a state made under a version to's migration
+// does not list passes through unchanged; any other is decoded, migrate
+// re-addresses it against to's content and migration, and it is encoded
+// again. An error is prefixed with the kind's word.
+func (sp Spec[C, S]) Migrate(old json.RawMessage, to *core.Campaign, fromVersion string, migrate func(s *S, c *C, m Migration) error) (json.RawMessage, error) {
+	if !to.Migration.Accepts(fromVersion) {
+		return old, nil
+	}
+	var s S
+	if err := json.Unmarshal(old, &s); err != nil {
+		return nil, fmt.Errorf("%s: state: %w", sp.Prefix, err)
+	}
+	if err := migrate(&s, sp.Content(to), Migration{M: to.Migration}); err != nil {
+		return nil, fmt.Errorf("%s: %w", sp.Prefix, err)
+	}
+	return json.Marshal(&s)
+}
+
+// Adopt is a kind's AdoptContent (core.ContentAdopter) once the engine
+// has migrated and decoded the state against the new content: a game goes
+// on on the new rules unless it has ended (ended), when it stays on the
+// version it ended on; a state of another kind is incompatible.
+func (sp Spec[C, S]) Adopt(state any, ended func(*S) bool) (any, string) {
+	s, err := sp.State(state)
+	if err != nil {
+		return nil, core.ReasonContentIncompatible
+	}
+	if ended(s) {
+		return nil, core.ReasonContentNotAdoptable
+	}
+	return s, ""
 }
