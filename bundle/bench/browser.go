@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -65,8 +64,7 @@ type section struct {
 // BenchmarkCardTablePaint's medians among its figures for the targets, beside an inkjs
 // first load (bundle/bench/peer.mjs's figures and a minimal page).
 func runBrowser(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("browser", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := flags("browser", stderr)
 	in := fl.String("in", "bench/out/browser.txt", "`go test -bench` output of the browser benchmarks")
 	peer := fl.String("peer", "bench/out/peer.json", "bundle/bench/peer.mjs's result, for the inkjs side")
 	page := fl.String("page", "bundle/bench/ink-page.html", "the minimal page an inkjs story ships with")
@@ -93,8 +91,7 @@ func runBrowser(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	md, figs := browserMarkdown(med, runs, pf, gzipSize(pageBytes))
-	b, _ := json.MarshalIndent(section{Title: "Browser figures: headless Chromium on loopback", Markdown: md, Figures: figs}, "", "  ")
-	if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
+	if err := writeJSON(*out, section{Title: "Browser figures: headless Chromium on loopback", Markdown: md, Figures: figs}); err != nil {
 		return fail(err)
 	}
 	fmt.Fprintln(stdout, md)

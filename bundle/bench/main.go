@@ -43,8 +43,7 @@ const campaignID = "peer-bench"
 // campaign as the bridge takes it, compiled here as an author's build
 // does) and story.ink into -dir.
 func runGen(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("gen", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := flags("gen", stderr)
 	dir := fl.String("dir", "bench/out/peer", "output directory")
 	nodes := fl.Int("nodes", 300, "number of nodes")
 	seed := fl.Uint64("seed", 1, "generator seed")
@@ -120,4 +119,27 @@ func publishedCampaign(campaign []byte) ([]byte, error) {
 		Campaigns      []campaignDoc `json:"campaigns"`
 		ManifestDigest string        `json:"manifestDigest"`
 	}{[]campaignDoc{{entry.ID, string(built), entry.Version, entry.Digest}}, manifest})
+}
+
+// flags starts the flag set of the subcommand name, which reports its
+// errors and usage to stderr.
+func flags(name string, stderr io.Writer) *flag.FlagSet {
+	fl := flag.NewFlagSet(name, flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	return fl
+}
+
+// nativeFlag is the -native flag of the subcommands that read the native
+// engine benchmarks.
+func nativeFlag(fl *flag.FlagSet) *string {
+	return fl.String("native", "bench/out/native.txt", "native `go test -bench` output")
+}
+
+// writeJSON writes v to path as indented JSON ending in a newline.
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
 }

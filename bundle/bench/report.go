@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -254,9 +253,8 @@ type benchReport struct {
 // bench` into bench/out/results.json, docs/performance.md's generated
 // section and an SVG chart per growth series.
 func runReport(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("report", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	native := fl.String("native", "bench/out/native.txt", "native `go test -bench` output")
+	fl := flags("report", stderr)
+	native := nativeFlag(fl)
 	wasm := fl.String("wasm", "", "the same engine benchmarks run as WASM under Node (optional)")
 	extra := fl.String("extra", "", "comma-separated JSON files of other measurements to include (optional)")
 	jsonOut := fl.String("json", "bench/out/results.json", "machine-readable result file")
@@ -315,8 +313,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	if err := os.MkdirAll(filepath.Dir(*jsonOut), 0o755); err != nil {
 		return fail(err)
 	}
-	b, _ := json.MarshalIndent(rep, "", "  ")
-	if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
+	if err := writeJSON(*jsonOut, rep); err != nil {
 		return fail(err)
 	}
 	if err := rewriteGenerated(*doc, renderReport(rep, *charts, filepath.Dir(*doc))); err != nil {

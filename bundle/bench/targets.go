@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -24,9 +23,8 @@ type target struct {
 // `make bench` for against its target and writes the table as a section
 // of the report.
 func runTargets(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("targets", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	native := fl.String("native", "bench/out/native.txt", "native `go test -bench` output")
+	fl := flags("targets", stderr)
+	native := nativeFlag(fl)
 	wasm := fl.String("wasm", "bench/out/wasm.txt", "the engine benchmarks as WASM under Node")
 	peer := fl.String("peer", "bench/out/peer.json", "bundle/bench/peer.mjs's result")
 	browser := fl.String("browser", "bench/out/browser.json", "`bench browser`'s result")
@@ -69,11 +67,10 @@ func runTargets(args []string, stdout, stderr io.Writer) int {
 	}
 	rows := checkTargets(read(*native), read(*wasm), pf.Figures.Storyloom, ink, bf.Figures.BrowserPlay, bf.Figures.CardTablePaint)
 	md := targetsMarkdown(rows)
-	b, _ := json.MarshalIndent(struct {
+	if err := writeJSON(*out, struct {
 		section
 		Targets []target `json:"targets"`
-	}{section{Title: "Targets (issues 3, 5, 6, 7, 8, 10, 16, 17, 18, 19 and 21)", Markdown: md}, rows}, "", "  ")
-	if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
+	}{section{Title: "Targets (issues 3, 5, 6, 7, 8, 10, 16, 17, 18, 19 and 21)", Markdown: md}, rows}); err != nil {
 		fmt.Fprintln(stderr, "bench targets:", err)
 		return 1
 	}
