@@ -7,8 +7,8 @@
 // inkjs); it turns the browser benchmarks' output, and every figure the
 // issues set a target for, into sections of the report; and it writes the
 // report itself: the generated section of docs/performance.md, the charts
-// in docs/perf/ and bench/out/results.json. wasmsize, under it, tells what
-// a js/wasm module is made of.
+// in docs/perf/ and bench/out/results.json. wasmsize tells what a js/wasm
+// module is made of.
 //
 // Usage:
 //
@@ -16,6 +16,7 @@
 //	go run ./bundle/bench browser -in bench/out/browser.txt -out bench/out/browser.json
 //	go run ./bundle/bench targets -native bench/out/native.txt -wasm bench/out/wasm.txt -out bench/out/targets.json
 //	go run ./bundle/bench report -native bench/out/native.txt [-wasm bench/out/wasm.txt] [-extra a.json,b.json]
+//	go run ./bundle/bench wasmsize [-top 40] module.wasm
 //
 // The story has a few hundred nodes: choice nodes whose choices are
 // conditioned on variables and on visit counts, random nodes with weighted

@@ -19,7 +19,7 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: go run ./bundle/bench gen|browser|targets|report [flags]")
+		fmt.Fprintln(stderr, "usage: go run ./bundle/bench gen|browser|targets|report|wasmsize [flags]")
 		return 2
 	}
 	switch args[0] {
@@ -31,6 +31,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runTargets(args[1:], stdout, stderr)
 	case "report":
 		return runReport(args[1:], stdout, stderr)
+	case "wasmsize":
+		return runWasmSize(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "bench: unknown command %q\n", args[0])
 	return 2

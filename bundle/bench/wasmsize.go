@@ -1,27 +1,9 @@
-// Command wasmsize tells what a Go js/wasm module is made of: the size of
-// each section, the Go runtime's tables inside the data section (type
-// descriptors and strings, the function tables the runtime keeps for stack
-// traces and garbage collection), and the code section by package, raw and
-// gzip-compressed on its own.
-//
-// Build the module without -s so that it keeps its name section (the code
-// is the same; the names add about 2%):
-//
-//	GOOS=js GOARCH=wasm go build -trimpath -o /tmp/play.wasm ./wasm/play
-//	go run ./bundle/bench/wasmsize /tmp/play.wasm
-//
-// Generic instantiations count under the package of the generic function
-// (slices.SortFunc for a campaign's type is under slices), and the
-// compiler's type equality and hash functions under "type:".
-// docs/site-build.md reports what it prints for the browser module.
 package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/binary"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -29,21 +11,41 @@ import (
 	"strings"
 )
 
-func main() {
-	top := flag.Int("top", 40, "packages to list")
-	flag.Parse()
-	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: wasmsize [-top n] module.wasm")
-		os.Exit(2)
+// runWasmSize is `bench wasmsize`: what a Go js/wasm module is made of,
+// the size of each section, the Go runtime's tables inside the data
+// section (type descriptors and strings, the function tables the runtime
+// keeps for stack traces and garbage collection), and the code section by
+// package, raw and gzip-compressed on its own.
+//
+// Build the module without -s so that it keeps its name section (the code
+// is the same; the names add about 2%):
+//
+//	GOOS=js GOARCH=wasm go build -trimpath -o /tmp/play.wasm ./wasm/play
+//	go run ./bundle/bench wasmsize /tmp/play.wasm
+//
+// Generic instantiations count under the package of the generic function
+// (slices.SortFunc for a campaign's type is under slices), and the
+// compiler's type equality and hash functions under "type:".
+// docs/site-build.md reports what it prints for the browser module.
+func runWasmSize(args []string, stdout, stderr io.Writer) int {
+	fl := flags("wasmsize", stderr)
+	top := fl.Int("top", 40, "packages to list")
+	if err := fl.Parse(args); err != nil {
+		return 2
 	}
-	b, err := os.ReadFile(flag.Arg(0))
+	if fl.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: go run ./bundle/bench wasmsize [-top n] module.wasm")
+		return 2
+	}
+	b, err := os.ReadFile(fl.Arg(0))
 	if err == nil {
-		err = report(os.Stdout, b, *top)
+		err = report(stdout, b, *top)
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "wasmsize:", err)
-		os.Exit(1)
+		fmt.Fprintln(stderr, "bench wasmsize:", err)
+		return 1
 	}
+	return 0
 }
 
 // module is the parts of a wasm binary the report needs.
@@ -193,14 +195,6 @@ func pkgOf(name string) string {
 		name = name[:i]
 	}
 	return strings.ReplaceAll(prefix+name, "_", "/")
-}
-
-func gzipSize(b []byte) int {
-	var buf bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	_, _ = w.Write(b)
-	_ = w.Close()
-	return buf.Len()
 }
 
 var sectionNames = map[byte]string{0: "custom (names)", 1: "type", 2: "import", 3: "function", 4: "table", 5: "memory", 6: "global", 7: "export", 8: "start", 9: "element", 10: "code", 11: "data"}
