@@ -2,8 +2,11 @@ package cards_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/storyloom/storyloom/engine/cards"
@@ -113,25 +116,43 @@ func randomAnswer(a rooms.Action, h *rng.Handle) []rooms.TargetChoice {
 }
 
 // table drives a rooms.Server hosting the card game for the test's seats.
+// With restore set (the registry s hosts), every command is also sent to
+// a copy of s restored from its bytes just before it (so the game too is
+// loaded from its state), which must answer with the same frames and
+// changes: every game a table plays is also played with a save and a
+// restore between every input.
 type table struct {
-	t     testing.TB
-	s     *rooms.Server
-	ids   *rooms.DerivedIDs
-	now   int64
-	views map[string]json.RawMessage // latest game view per connection
-	sent  int                        // frames seen
-	room  string                     // the room the lobby frames last named
-	over  bool                       // a game view carried a result
-	col   *collector                 // when set, keeps the frames showing new fields
-	scan  func([]rooms.Outbound)     // when set, sees every batch of frames
+	t       testing.TB
+	s       *rooms.Server
+	restore *rooms.Registry
+	ids     *rooms.DerivedIDs
+	now     int64
+	views   map[string]json.RawMessage           // latest game view per connection
+	games   map[string]*gameFrame                // the same, decoded
+	sent    int                                  // frames seen
+	room    string                               // the room the lobby frames last named
+	over    bool                                 // a game view carried a result
+	col     *collector                           // when set, keeps the frames showing new fields
+	scan    func([]rooms.Outbound, []*gameFrame) // when set, sees every batch of frames and its decoded game frames
+}
+
+// gameFrame is what the tests read of every game frame, decoded once;
+// its valid actions are decoded when asked for (table.actions).
+type gameFrame struct {
+	Result       *rooms.Result   `json:"result"`
+	MyHand       []wireCard      `json:"my_hand"`
+	Revealed     []wireCard      `json:"revealed"`
+	ValidActions json.RawMessage `json:"valid_actions"`
+	acts         []rooms.Action
 }
 
 func (tb *table) feed(out []rooms.Outbound, _ rooms.Changes) {
 	tb.t.Helper()
-	if tb.scan != nil {
-		tb.scan(out)
+	if tb.games == nil {
+		tb.games = map[string]*gameFrame{}
 	}
-	for _, o := range out {
+	decoded := make([]*gameFrame, len(out))
+	for i, o := range out {
 		tb.sent++
 		if tb.col != nil {
 			tb.col.add(tb.t, o.Kind, o.Frame)
@@ -145,15 +166,31 @@ func (tb *table) feed(out []rooms.Outbound, _ rooms.Changes) {
 				tb.room = v.Room.RoomID
 			}
 		case rooms.KindGame:
-			tb.views[o.Conn] = o.Frame
-			var v struct {
-				Result *rooms.Result `json:"result"`
+			v := &gameFrame{}
+			if err := json.Unmarshal(o.Frame, v); err != nil {
+				tb.t.Fatalf("%s's game frame: %v", o.Conn, err)
 			}
-			if json.Unmarshal(o.Frame, &v) == nil && v.Result != nil {
-				tb.over = true
-			}
+			tb.views[o.Conn], tb.games[o.Conn], decoded[i] = o.Frame, v, v
+			tb.over = tb.over || v.Result != nil
 		}
 	}
+	if tb.scan != nil {
+		tb.scan(out, decoded)
+	}
+}
+
+// actions returns the valid actions of conn's latest game frame.
+func (tb *table) actions(conn string) []rooms.Action {
+	v := tb.games[conn]
+	if v == nil || v.ValidActions == nil {
+		return nil
+	}
+	if v.acts == nil {
+		if err := json.Unmarshal(v.ValidActions, &v.acts); err != nil {
+			tb.t.Fatalf("%s's valid actions: %v", conn, err)
+		}
+	}
+	return v.acts
 }
 
 func (tb *table) send(conn string, c rooms.Command) {
@@ -163,7 +200,34 @@ func (tb *table) send(conn string, c rooms.Command) {
 		tb.t.Fatal(err)
 	}
 	tb.now += 50
-	tb.feed(tb.s.Receive(conn, b, tb.now, tb.ids))
+	if tb.restore == nil {
+		tb.feed(tb.s.Receive(conn, b, tb.now, tb.ids))
+		return
+	}
+	saved, err := tb.s.Marshal()
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	r, err := rooms.Restore(saved, tb.restore)
+	if err != nil {
+		tb.t.Fatalf("restore: %v", err)
+	}
+	ids := *tb.ids
+	out, ch := tb.s.Receive(conn, b, tb.now, tb.ids)
+	rout, rch := r.Receive(conn, b, tb.now, &ids)
+	if !reflect.DeepEqual(out, rout) || !reflect.DeepEqual(ch, rch) || ids != *tb.ids {
+		tb.t.Fatalf("%s's %T: the restored server answered\n%s\nnot\n%s", conn, c, framesOf(rout), framesOf(out))
+	}
+	tb.feed(out, ch)
+}
+
+// framesOf lists out's frames for a failure message.
+func framesOf(out []rooms.Outbound) string {
+	var b strings.Builder
+	for _, o := range out {
+		fmt.Fprintf(&b, "%s %s %s\n", o.Conn, o.Kind, o.Frame)
+	}
+	return b.String()
 }
 
 // TestPlayThroughRooms seats two humans with preconstructed decks in each
@@ -183,7 +247,7 @@ func TestPlayThroughRooms(t *testing.T) {
 			if len(decks) < 2 {
 				t.Fatalf("%d decks for %s", len(decks), id)
 			}
-			tb := &table{t: t, s: rooms.New(reg, rooms.Limits{}), ids: &rooms.DerivedIDs{Secret: id},
+			tb := &table{t: t, s: rooms.New(reg, rooms.Limits{}), restore: reg, ids: &rooms.DerivedIDs{Secret: id},
 				now: 1_000_000, views: map[string]json.RawMessage{}}
 			for _, c := range []string{"a", "b"} {
 				tb.now += 10

@@ -19,13 +19,6 @@ type wireCard struct {
 	Name string `json:"name"`
 }
 
-// seenFrame is what the privacy scan reads of a game frame: the
-// receiver's hand and the cards shown to it.
-type seenFrame struct {
-	MyHand   []wireCard `json:"my_hand"`
-	Revealed []wireCard `json:"revealed"`
-}
-
 // TestPrivacyOverSeededGames plays seeded games through the room machine
 // (two-seat starter duels, three- and four-seat free-for-alls and
 // commander games of two to four seats, every seat a human connection
@@ -65,18 +58,15 @@ func TestPrivacyOverSeededGames(t *testing.T) {
 		var matchSeed string
 		hands := map[string][]wireCard{} // each human's hand, from its latest frame
 		spectator := ""                  // the spectator's latest game frame
-		tb.scan = func(out []rooms.Outbound) {
+		tb.scan = func(out []rooms.Outbound, games []*gameFrame) {
 			shown := map[string][]wireCard{} // each receiver's revealed cards in this batch
-			for _, o := range out {
+			for i, o := range out {
 				if o.Kind == rooms.KindSpectator {
 					spectator = string(o.Frame)
 				}
-				if o.Kind != rooms.KindGame {
+				v := games[i]
+				if v == nil {
 					continue
-				}
-				var v seenFrame
-				if err := json.Unmarshal(o.Frame, &v); err != nil {
-					t.Fatalf("%s: %v", seed, err)
 				}
 				hands[o.Conn], shown[o.Conn] = v.MyHand, v.Revealed
 				if len(v.Revealed) > 0 {
@@ -151,11 +141,7 @@ func TestPrivacyOverSeededGames(t *testing.T) {
 		for step := 0; step < inputs && !tb.over; step++ {
 			moved := false
 			for _, c := range humans {
-				var v struct {
-					ValidActions []rooms.Action `json:"valid_actions"`
-				}
-				_ = json.Unmarshal(tb.views[c], &v)
-				acts := slices.DeleteFunc(slices.Clone(v.ValidActions), func(a rooms.Action) bool { return a.Type == "concede" })
+				acts := slices.DeleteFunc(slices.Clone(tb.actions(c)), func(a rooms.Action) bool { return a.Type == "concede" })
 				if len(acts) == 0 {
 					continue
 				}

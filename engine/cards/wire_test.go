@@ -107,7 +107,7 @@ func TestWireFixtures(t *testing.T) {
 	}{{deck.StarterDuel, 2, 0}, {deck.Commander, 2, 0}, {deck.FreeForAll, 3, 1}} {
 		f, _ := deck.FormatByID(tc.format)
 		decks := deck.For(precons, f, cat)
-		w := &table{t: t, s: rooms.New(reg, rooms.Limits{}), ids: &rooms.DerivedIDs{Secret: tc.format},
+		w := &table{t: t, s: rooms.New(reg, rooms.Limits{}), restore: reg, ids: &rooms.DerivedIDs{Secret: tc.format},
 			now: 1_000_000, col: col, views: map[string]json.RawMessage{}}
 		humans := []string{"a", "b", "c", "d"}[:tc.seats-tc.ai]
 		for _, c := range append(slices.Clone(humans), "watcher") {
@@ -134,13 +134,7 @@ func TestWireFixtures(t *testing.T) {
 		for step := 0; step < 250 && !w.over; step++ {
 			moved := false
 			for _, c := range humans {
-				var v struct {
-					ValidActions []rooms.Action `json:"valid_actions"`
-				}
-				if err := json.Unmarshal(w.views[c], &v); err != nil {
-					t.Fatalf("%s's view: %v", c, err)
-				}
-				acts := slices.DeleteFunc(v.ValidActions, func(a rooms.Action) bool { return a.Type == "concede" })
+				acts := slices.DeleteFunc(slices.Clone(w.actions(c)), func(a rooms.Action) bool { return a.Type == "concede" })
 				if len(acts) == 0 {
 					continue
 				}

@@ -28,6 +28,8 @@ const wordsFile = "testdata/actions.json"
 
 // TestActionShapes plays seeded games of every format, the pilot against
 // random players, and pins one action of every shape they were offered.
+// Every input is also applied to the game restored from the state saved
+// before it, which must go on byte for byte as the uninterrupted game.
 func TestActionShapes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("whole games: the native run checks the file")
@@ -106,9 +108,15 @@ func TestActionShapes(t *testing.T) {
 				}
 				h := rng.For(seed, rng.Agent(rooms.PlayerID(seat), seq[seat]))
 				seq[seat]++
-				if _, err := g.Apply(seat, ai.Choose(kinds[seat], g, seat, acts, h)); err != nil {
+				saved, err := g.State()
+				if err != nil {
+					t.Fatal(err)
+				}
+				c := ai.Choose(kinds[seat], g, seat, acts, h)
+				if _, err := g.Apply(seat, c); err != nil {
 					t.Fatalf("%s: %v", seed, err)
 				}
+				restored(t, cards, saved, g, seat, c)
 			}
 		}
 	}
@@ -128,4 +136,21 @@ func trimmed(a rooms.Action) rooms.Action {
 		a.Requirements[i].Candidates = a.Requirements[i].Candidates[:min(1, len(a.Requirements[i].Candidates))]
 	}
 	return a
+}
+
+// restored loads the state saved before g took seat's choice c, applies
+// c to it and fails unless the restored game goes on to g's state.
+func restored(t *testing.T, cards rules.Cards, saved []byte, g *rules.Game, seat int, c rooms.Choice) {
+	t.Helper()
+	r, err := rules.Load(cards, saved)
+	if err != nil {
+		t.Fatalf("restore: %v", err)
+	}
+	if _, err := r.Apply(seat, c); err != nil {
+		t.Fatalf("the restored game refuses seat %d's %+v: %v", seat, c, err)
+	}
+	want, _ := g.State()
+	if got, _ := r.State(); string(got) != string(want) {
+		t.Fatalf("the restored game went on to\n%s\nnot\n%s", got, want)
+	}
 }

@@ -15,7 +15,7 @@ func BenchmarkPilotDuel(b *testing.B) {
 	inputs := 0
 	for i := 0; i < b.N; i++ {
 		pair := []deck.Precon{duel[i%len(duel)], duel[(i+2)%len(duel)]}
-		o := play(b, cards, rules.Config{Format: deck.StarterDuel, Life: 20}, "bench-"+strconv.Itoa(i), []string{Pilot, Pilot}, pair, 20000)
+		o := play(b, cards, rules.Config{Format: deck.StarterDuel, Life: 20}, "bench-"+strconv.Itoa(i), []string{Pilot, Pilot}, pair, 20000, false)
 		if o.result == nil {
 			b.Fatalf("game %d did not end", i)
 		}

@@ -34,8 +34,9 @@ type outcome struct {
 // play plays a game between AI kinds (one per seat) with the given decks
 // through the rules API directly: whichever seat has actions answers
 // with its kind's choice, drawn from its own agent stream. A refused
-// choice is counted and replaced by the seat's timeout default.
-func play(t testing.TB, cards rules.Cards, cfg rules.Config, seed string, kinds []string, decks []deck.Precon, limit int) outcome {
+// choice is counted and replaced by the seat's timeout default. With
+// restore, the game is saved and loaded again before every input.
+func play(t testing.TB, cards rules.Cards, cfg rules.Config, seed string, kinds []string, decks []deck.Precon, limit int, restore bool) outcome {
 	t.Helper()
 	var ps []rooms.Player
 	for i, k := range kinds {
@@ -51,6 +52,15 @@ func play(t testing.TB, cards rules.Cards, cfg rules.Config, seed string, kinds 
 	for ; o.inputs < limit; o.inputs++ {
 		if o.result = g.Result(); o.result != nil {
 			break
+		}
+		if restore {
+			saved, err := g.State()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, err = rules.Load(cards, saved); err != nil {
+				t.Fatalf("seed %s input %d: restore: %v", seed, o.inputs, err)
+			}
 		}
 		seat := -1
 		var acts []rooms.Action

@@ -19,7 +19,7 @@ func TestRandomGamesAreLegal(t *testing.T) {
 	for i := 0; i < n; i++ {
 		seed := "random-" + strconv.Itoa(i)
 		pair := []deck.Precon{duel[i%len(duel)], duel[(i+1)%len(duel)]}
-		o := play(t, cards, rules.Config{Format: deck.StarterDuel, Life: 20}, seed, []string{Random, Random}, pair, 20000)
+		o := play(t, cards, rules.Config{Format: deck.StarterDuel, Life: 20}, seed, []string{Random, Random}, pair, 20000, false)
 		if o.refused > 0 {
 			t.Errorf("%s: %d random choices refused", seed, o.refused)
 		}
@@ -42,7 +42,7 @@ func TestPilotBeatsRandom(t *testing.T) {
 			kinds, pilot = []string{Random, Pilot}, "p1"
 		}
 		pair := []deck.Precon{duel[i%len(duel)], duel[(i/len(duel)+i+1)%len(duel)]}
-		o := play(t, cards, rules.Config{Format: deck.StarterDuel, Life: 20}, seed, kinds, pair, 20000)
+		o := play(t, cards, rules.Config{Format: deck.StarterDuel, Life: 20}, seed, kinds, pair, 20000, false)
 		refused += o.refused
 		if o.result == nil {
 			t.Errorf("%s: no result", seed)
@@ -81,7 +81,7 @@ func TestCommanderFourSeatsFinish(t *testing.T) {
 		if i%2 == 1 {
 			kinds = []string{Pilot, Random, Pilot, Random}
 		}
-		o := play(t, cards, rules.Config{Format: deck.Commander, Life: 30, Commander: true}, seed, kinds, cmdr, 40000)
+		o := play(t, cards, rules.Config{Format: deck.Commander, Life: 30, Commander: true}, seed, kinds, cmdr, 40000, false)
 		if o.result == nil {
 			t.Errorf("%s: no result after %d inputs (turn %d)", seed, o.inputs, o.turn)
 			continue
@@ -93,14 +93,21 @@ func TestCommanderFourSeatsFinish(t *testing.T) {
 	}
 }
 
+// TestGamesAreDeterministic plays one seed twice for each pairing, and a
+// third time with a save and a restore between every input: all three
+// end in the same state after the same inputs.
 func TestGamesAreDeterministic(t *testing.T) {
 	_, cards, decks := shipped(t)
 	duel := starters(decks)
 	for _, kinds := range [][]string{{Pilot, Random}, {Random, Random}, {Pilot, Pilot}} {
-		a := play(t, cards, rules.Config{Format: deck.StarterDuel, Life: 20}, "same", kinds, duel[:2], 20000)
-		b := play(t, cards, rules.Config{Format: deck.StarterDuel, Life: 20}, "same", kinds, duel[:2], 20000)
+		a := play(t, cards, rules.Config{Format: deck.StarterDuel, Life: 20}, "same", kinds, duel[:2], 20000, false)
+		b := play(t, cards, rules.Config{Format: deck.StarterDuel, Life: 20}, "same", kinds, duel[:2], 20000, false)
 		if !bytes.Equal(a.state, b.state) || a.inputs != b.inputs {
 			t.Fatalf("%v: two plays of one seed differ", kinds)
+		}
+		r := play(t, cards, rules.Config{Format: deck.StarterDuel, Life: 20}, "same", kinds, duel[:2], 20000, true)
+		if !bytes.Equal(a.state, r.state) || a.inputs != r.inputs {
+			t.Fatalf("%v: the play restored between every input differs", kinds)
 		}
 	}
 }

@@ -60,7 +60,7 @@ func playMidgame(tb testing.TB, want int, commander bool) *Game {
 		}
 		h := rng.For(seed, rng.System("bench", 0))
 		for g.Result() == nil && len(g.st.Field) < want && g.st.Turn < 80 {
-			if _, err := randomInput(g, h); err != nil {
+			if _, _, _, err := randomInput(g, h); err != nil {
 				tb.Fatal(err)
 			}
 		}

@@ -21,7 +21,8 @@ func shipped(t testing.TB) (Cards, []deck.Precon) {
 
 // TestShippedDecksPlay plays random games with the shipped catalog's
 // decks: 1v1, four-player free-for-all and commander, every game to a
-// result, with a restore between inputs in some of them.
+// result, each also restored between every input (playInputs), every
+// sixth checked for privacy after every input.
 func TestShippedDecksPlay(t *testing.T) {
 	cards, decks := shipped(t)
 	var starter, cmdr []deck.Precon

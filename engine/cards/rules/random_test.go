@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -56,8 +57,9 @@ func randomAnswer(h *rng.Handle, a rooms.Action) map[string][]string {
 
 // randomInput makes the lowest seat asked anything take a random action
 // with a random answer (conceding rarely), falling back on its timeout
-// default when the answer is refused; the default must be accepted.
-func randomInput(g *Game, h *rng.Handle) (int, error) {
+// default when the answer is refused; the default must be accepted. It
+// returns the seat, the accepted choice and its events.
+func randomInput(g *Game, h *rng.Handle) (int, rooms.Choice, []rooms.Event, error) {
 	for seat := range g.st.Players {
 		acts := g.Actions(seat)
 		if len(acts) == 0 {
@@ -67,26 +69,27 @@ func randomInput(g *Game, h *rng.Handle) (int, error) {
 		if a.Type == "concede" && h.Intn(400) != 0 {
 			a = acts[0]
 		}
-		if _, err := g.Apply(seat, rooms.Choice{ActionID: a.ID, Targets: randomAnswer(h, a)}); err == nil {
-			return seat, nil
+		c := rooms.Choice{ActionID: a.ID, Targets: randomAnswer(h, a)}
+		if evs, err := g.Apply(seat, c); err == nil {
+			return seat, c, evs, nil
 		}
 		c, ok := g.Timeout(seat)
 		if !ok {
-			return seat, fmt.Errorf("no timeout default for seat %d", seat)
+			return seat, c, nil, fmt.Errorf("no timeout default for seat %d", seat)
 		}
-		if _, err := g.Apply(seat, c); err != nil {
-			return seat, fmt.Errorf("the default %+v was refused: %v", c, err)
+		evs, err := g.Apply(seat, c)
+		if err != nil {
+			return seat, c, nil, fmt.Errorf("the default %+v was refused: %v", c, err)
 		}
-		return seat, nil
+		return seat, c, evs, nil
 	}
-	return -1, fmt.Errorf("nobody is asked anything; decision %+v", g.st.Dec)
+	return -1, rooms.Choice{}, nil, fmt.Errorf("nobody is asked anything; decision %+v", g.st.Dec)
 }
 
-// playRandom plays one game with random legal actions, with restore
-// reloading the state from its bytes after every input, and returns the
-// number of inputs applied.
-func playRandom(t testing.TB, cards Cards, seed string, seats int, commander, restore bool) (*Game, int) {
-	return playSeats(t, cards, randomConfig(commander), seed, players(t, cards, seats, commander), restore)
+// playRandom plays one game of the inline cards' test deck with random
+// legal actions (see playSeats) and returns the number of inputs applied.
+func playRandom(t testing.TB, cards Cards, seed string, seats int, commander, watch bool) (*Game, int) {
+	return playSeats(t, cards, randomConfig(commander), seed, players(t, cards, seats, commander), watch)
 }
 
 // randomConfig is the configuration of a random test game.
@@ -98,61 +101,73 @@ func randomConfig(commander bool) Config {
 }
 
 // playSeats plays one game of the seated players to its end with random
-// answers (falling back on the timeout default when one is refused); with
-// restore, the state is reloaded from its bytes after every input and
-// must give the same bytes and views.
-func playSeats(t testing.TB, cards Cards, cfg Config, seed string, ps []rooms.Player, restore bool) (*Game, int) {
+// answers, as playInputs says.
+func playSeats(t testing.TB, cards Cards, cfg Config, seed string, ps []rooms.Player, watch bool) (*Game, int) {
 	g, err := Setup(cards, cfg, seed, ps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, n := playInputs(t, g, seed, 30000, restore)
+	g, n := playInputs(t, g, seed, 30000, watch)
 	if g.Result() == nil {
 		t.Fatalf("seed %s: the game did not end", seed)
 	}
 	return g, n
 }
 
-// playInputs applies up to limit random inputs to g (as playSeats says),
-// stopping at the game's result, and returns the game and the number of
-// number of inputs applied.
-func playInputs(t testing.TB, g *Game, seed string, limit int, restore bool) (*Game, int) {
+// playInputs applies up to limit random inputs to g (falling back on the
+// timeout default when one is refused), stopping at the game's result,
+// and returns the game and the number of inputs applied. The game is
+// played twice in lockstep: g uninterrupted, and a copy restored from the
+// saved bytes before every input (restoreStep), which must continue byte
+// for byte as g does. Every sixteenth input checkPrivacy checks the
+// views of both and the encoders against encoding/json; with watch, the
+// views are scanned for leaks after every input too.
+func playInputs(t testing.TB, g *Game, seed string, limit int, watch bool) (*Game, int) {
 	h := rng.For(seed, rng.System("test", 0))
+	saved, err := g.State()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for step := 0; step < limit; step++ {
 		if g.Result() != nil {
 			return g, step
 		}
-		seat, err := randomInput(g, h)
+		seat, c, evs, err := randomInput(g, h)
 		if err != nil {
 			t.Fatalf("seed %s step %d: %v", seed, step, err)
 		}
-		if !restore {
-			if step%16 == 0 {
-				checkPrivacy(t, g)
-			}
-			continue
+		var r *Game
+		r, saved = restoreStep(t, g, saved, seat, c, evs)
+		if watch || step%16 == 0 {
+			checkPrivacy(t, g, r, step%16 == 0)
 		}
-		checkPrivacy(t, g)
-		saved, err := g.State()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := Load(g.cards, saved)
-		if err != nil {
-			t.Fatalf("seed %s step %d: reload: %v", seed, step, err)
-		}
-		again, _ := r.State()
-		if !bytes.Equal(saved, again) {
-			t.Fatalf("seed %s step %d: state bytes changed across a restore", seed, step)
-		}
-		v1, _ := json.Marshal(g.View(seat))
-		v2, _ := json.Marshal(r.View(seat))
-		if !bytes.Equal(v1, v2) {
-			t.Fatalf("seed %s step %d: view changed across a restore", seed, step)
-		}
-		g = r
 	}
 	return g, limit
+}
+
+// restoreStep restores the state saved before g took seat's choice c
+// (which gave evs), applies c to the restored game and fails unless it
+// gives the same events and state bytes as g did. It returns the
+// restored game and the state bytes.
+func restoreStep(t testing.TB, g *Game, saved []byte, seat int, c rooms.Choice, evs []rooms.Event) (*Game, []byte) {
+	t.Helper()
+	r, err := Load(g.cards, saved)
+	if err != nil {
+		t.Fatalf("turn %d: reload: %v", g.st.Turn, err)
+	}
+	revs, err := r.Apply(seat, c)
+	if err != nil {
+		t.Fatalf("turn %d: the restored game refuses seat %d's %+v: %v", g.st.Turn, seat, c, err)
+	}
+	want, _ := g.State()
+	got, _ := r.State()
+	if !bytes.Equal(want, got) {
+		t.Fatalf("turn %d: the restored game went on to\n%s\nnot\n%s", g.st.Turn, got, want)
+	}
+	if !reflect.DeepEqual(evs, revs) {
+		t.Fatalf("turn %d: the restored game's events are\n%v\nnot\n%v", g.st.Turn, revs, evs)
+	}
+	return r, want
 }
 
 func TestRandomGamesTerminate(t *testing.T) {
@@ -169,19 +184,32 @@ func TestRandomGamesTerminate(t *testing.T) {
 	}
 }
 
-// checkPrivacy checks the state's and every view's direct encoders
-// against encoding/json (canontest.Check), and fails when a seat's view or
-// actions, or the spectator's view, carry the id of a card in another seat's hand (unless that hand is
-// being revealed to the seat) or the seed (when it is long enough to be
-// told from ordinary text; hosts draw long seeds).
-func checkPrivacy(t testing.TB, g *Game) {
+// checkPrivacy fails when a seat's view or actions, or the spectator's
+// view, carry the id of a card in another seat's hand (unless that hand
+// is being revealed to the seat) or the seed (when it is long enough to
+// be told from ordinary text; hosts draw long seeds), or when a view
+// differs in r, the same game restored from its bytes. With reference,
+// it also checks the state's and every view's direct encoders against
+// encoding/json (canontest.Check).
+func checkPrivacy(t testing.TB, g, r *Game, reference bool) {
 	t.Helper()
-	want := canontest.Check(t, &g.st)
-	if got, _ := g.State(); !bytes.Equal(got, want) {
-		t.Fatalf("the state is\n%s\nnot as it encodes itself\n%s", got, want)
+	if reference {
+		want := canontest.Check(t, &g.st)
+		if got, _ := g.State(); !bytes.Equal(got, want) {
+			t.Fatalf("the state is\n%s\nnot as it encodes itself\n%s", got, want)
+		}
 	}
 	for s := -1; s < len(g.st.Players); s++ {
-		text := string(canontest.Check(t, g.View(s).(View)))
+		var view []byte
+		if reference {
+			view = canontest.Check(t, g.View(s).(View))
+		} else {
+			view, _ = g.View(s).(View).AppendCanonical(nil)
+		}
+		if again, _ := r.View(s).(View).AppendCanonical(nil); !bytes.Equal(again, view) {
+			t.Fatalf("seat %d's view of the restored game is\n%s\nnot\n%s", s, again, view)
+		}
+		text := string(view)
 		if s >= 0 {
 			acts, _ := json.Marshal(g.Actions(s))
 			text += string(acts)
