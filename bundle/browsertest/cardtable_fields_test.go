@@ -26,10 +26,7 @@ import (
 // the page's.
 func TestCardTableShowsEveryField(t *testing.T) {
 	needBrowser(t)
-	raw, err := os.ReadFile("../../engine/cards/testdata/wire-curated/game-maximal.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := maximalView(t)
 	type face struct {
 		Name string `json:"name"`
 	}
@@ -115,6 +112,34 @@ func TestCardTableShowsEveryField(t *testing.T) {
 		want = append(want, e.Abilities...)
 	}
 
+	p := maximalTable(t, raw)
+	text := Eval[string](p, `document.getElementById("card-table").textContent.replace(/\s+/g, " ")`)
+	for _, w := range want {
+		if !strings.Contains(text, strings.Join(strings.Fields(w), " ")) {
+			t.Errorf("the table does not show %q", w)
+		}
+	}
+	t.Logf("%d values of the maximal view found on the table", len(want))
+	Screenshot(t, p.Ctx, "maximal")
+}
+
+// maximalView is the card game's curated maximal view, every GameView
+// field set.
+func maximalView(t *testing.T) []byte {
+	t.Helper()
+	raw, err := os.ReadFile("../../engine/cards/testdata/wire-curated/game-maximal.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+// maximalTable opens the rooms page in the browser's own window (800 px
+// wide, headless) with a stand-in WebSocket (fakeSocket) and hands it
+// the view raw as if it came off the wire; it returns once the table is
+// drawn.
+func maximalTable(t *testing.T, raw []byte) *Page {
+	t.Helper()
 	p := launch(t).NewPage(t)
 	p.Do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: fakeSocket})
@@ -126,13 +151,28 @@ func TestCardTableShowsEveryField(t *testing.T) {
 		t.Fatal(err)
 	}
 	frame, _ := json.Marshal(string(raw))
-	text := Eval[string](p, fmt.Sprintf(`(window.storyloomSocket.onmessage({ data: %s }),
-	  document.getElementById("card-table").textContent.replace(/\s+/g, " "))`, frame))
-	for _, w := range want {
-		if !strings.Contains(text, strings.Join(strings.Fields(w), " ")) {
-			t.Errorf("the table does not show %q", w)
-		}
+	if !Eval[bool](p, fmt.Sprintf(`(window.storyloomSocket.onmessage({ data: %s }), !document.getElementById("card-table").hidden)`, frame)) {
+		t.Fatal("the table is not drawn")
 	}
-	t.Logf("%d values of the maximal view found on the table", len(want))
-	Screenshot(t, p.Ctx, "maximal")
+	return p
+}
+
+// TestCardTableNarrows draws the maximal view in a window 800 px wide,
+// scrolls through the whole table (so that every part of it has been laid
+// out at that width), back to the top, and narrows the screen to a phone's
+// 390×844: the page must be no wider than the screen. The table's side
+// column is laid out only while in view, and once kept the width it had
+// when last seen, which held a phone's page 725 px wide.
+func TestCardTableNarrows(t *testing.T) {
+	needBrowser(t)
+	p := maximalTable(t, maximalView(t))
+	frames := `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`
+	Eval[bool](p, `(scrollTo(0, document.documentElement.scrollHeight), `+frames+`)`)
+	Eval[bool](p, `(scrollTo(0, 0), `+frames+`)`)
+	p.Do(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	Eval[bool](p, frames)
+	if w := Eval[int](p, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("after the window narrowed to a phone's the page is %d px wide: side cards %s px", w,
+			Eval[string](p, `[...document.querySelectorAll(".ct-side > .card")].map((c) => Math.round(c.getBoundingClientRect().width)).join(", ")`))
+	}
 }

@@ -206,7 +206,7 @@ func phoneTable(t *testing.T, tb *Tab, name string) {
 	t.Helper()
 	Eval[bool](tb, `(scrollTo(0, 0), true)`)
 	if w := Eval[int](tb, `document.documentElement.scrollWidth`); w > 390 {
-		t.Errorf("%s: on a phone the page is %d px wide", tb.Label, w)
+		t.Errorf("%s: on a phone the page is %d px wide; %s", tb.Label, w, Eval[string](tb, tooWide))
 	}
 	tb.Shot(name)
 	tb.Axe(strings.ReplaceAll(name, "-", " "))

@@ -163,7 +163,7 @@ func (tb *Tab) press(ctx context.Context, sel string) error {
 	reach, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`(() => {
 	  const el = document.querySelector(%q); if (!el) return "";
 	  const r = el.getBoundingClientRect(), w = document.documentElement.clientWidth, page = document.documentElement.scrollWidth;
-	  if (window.scrollX !== 0 || page > w) return "the page is " + page + " px wide on a " + w + " px screen, scrolled " + window.scrollX + " px sideways";
+	  if (window.scrollX !== 0 || page > w) return "the page is " + page + " px wide on a " + w + " px screen, scrolled " + window.scrollX + " px sideways; " + `+tooWide+`;
 	  if (r.left < 0 || r.right > w) return "it lies from " + Math.round(r.left) + " to " + Math.round(r.right) + " px on a " + w + " px screen";
 	  return ""; })()`, sel)))
 	if err != nil {
@@ -185,6 +185,14 @@ func (tb *Tab) press(ctx context.Context, sel string) error {
 	_, err = chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`window.storyloomClicks > %d`, clicks), chromedp.WithPollingInterval(10*time.Millisecond)))
 	return err
 }
+
+// tooWide is a JavaScript expression naming the elements of the page that
+// reach past the right edge of its screen, innermost first (at most three),
+// for a failure to say what makes a page too wide.
+const tooWide = `(() => { const w = document.documentElement.clientWidth;
+  const wide = [...document.body.querySelectorAll("*")].filter((el) => el.getBoundingClientRect().right > w + 1);
+  const inner = wide.filter((el) => !wide.some((o) => o !== el && el.contains(o)));
+  return "too wide: " + inner.slice(0, 3).map((el) => el.outerHTML.slice(0, 160) + " (to " + Math.round(el.getBoundingClientRect().right) + " px)").join("; "); })()`
 
 // countClicks counts, in every document the tab loads, the clicks the page
 // receives, taps' included (window.storyloomClicks).
