@@ -42,6 +42,12 @@ const skipEnv = "STORYLOOM_SKIP_WORKER"
 // worker's limits counted per client address (wasm/worker/main.go).
 const perAddressVar = "STORYLOOM_PER_ADDRESS_LIMITS"
 
+// traceOn is the Worker variable that has the room server's object log
+// every event it handles, begun and ended (wasm/worker/main.go): the dev
+// servers of the tests run with it, so that a failed test's log shows an
+// event that never ended. Benchmarks run without it.
+const traceOn = "STORYLOOM_TRACE:on"
+
 // repoRoot is the repository, two levels up from this package.
 var repoRoot = filepath.Join("..", "..")
 
@@ -258,7 +264,7 @@ func startWrangler() (*wrangler, error) {
 		os.RemoveAll(persist)
 		return nil, fmt.Errorf("building the site: %w", err)
 	}
-	return openWrangler(persist, st)
+	return openWrangler(persist, st, traceOn)
 }
 
 // migrated is local state with the D1 migrations applied and nothing
@@ -323,6 +329,9 @@ func (w *wrangler) fork(t testing.TB, vars ...string) *wrangler {
 	persist, err := os.MkdirTemp("", "storyloom-d1-")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, test := t.(*testing.T); test {
+		vars = append(vars, traceOn)
 	}
 	w2, err := openWrangler(persist, w.site, vars...)
 	if err != nil {

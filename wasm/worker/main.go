@@ -50,6 +50,12 @@ const (
 	// sessions kept): for a deployment whose clients all reach it through
 	// one address, and for benchmarks that play many clients from one.
 	perAddressVar = "STORYLOOM_PER_ADDRESS_LIMITS"
+	// traceVar set to "on" has the room server's object log every event
+	// it is handed (a request, a socket's open, message or close, the
+	// alarm) when it starts and when it is answered, and every frame it
+	// sends: an event that never ends shows as a start with no end. The
+	// tests turn it on; it costs a console line per event.
+	traceVar = "STORYLOOM_TRACE"
 )
 
 func main() {

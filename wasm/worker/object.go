@@ -39,11 +39,52 @@ type object struct {
 
 	amu   sync.Mutex // held while the alarm is read or set
 	alarm int64      // the alarm last set (0: none)
+
+	trace  bool   // traceVar is on
+	events uint64 // events begun, numbering them in the trace
+	emu    sync.Mutex
+}
+
+// traced wraps an event handler of the object: with the trace on it logs
+// the event's start and its end, numbered, so that an event that never
+// ends shows in the worker's log.
+func (o *object) traced(name string, fn func(args []js.Value) (any, error)) func(args []js.Value) (any, error) {
+	if !o.trace {
+		return fn
+	}
+	return func(args []js.Value) (any, error) {
+		o.emu.Lock()
+		o.events++
+		n := o.events
+		o.emu.Unlock()
+		what := name
+		if len(args) > 0 && args[0].Type() == js.TypeString {
+			what += " " + args[0].String()
+		}
+		if name == "socketMessage" && len(args) > 1 {
+			what += " " + strings.ReplaceAll(truncate(args[1].String(), 80), "\n", " ")
+		}
+		if name == "objectFetch" && len(args) > 0 && args[0].Type() == js.TypeObject {
+			what += " " + args[0].Get("method").String() + " " + args[0].Get("url").String()
+		}
+		logf("trace %d begin %s", n, what)
+		v, err := fn(args)
+		logf("trace %d end (err %v)", n, err)
+		return v, err
+	}
+}
+
+// truncate cuts s to at most n bytes.
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
 }
 
 // runRooms starts the room server's object and registers its handlers.
 func runRooms(ctx js.Value) error {
-	o := &object{js: ctx.Get("object")}
+	o := &object{js: ctx.Get("object"), trace: cloudflare.Getenv(traceVar) == "on"}
 	reg, err := hosting.Games()
 	if err != nil {
 		return err
@@ -71,7 +112,7 @@ func runRooms(ctx js.Value) error {
 		h.Attach(conn, o.sink(conn))
 	}
 	b := ctx.Get("binding")
-	b.Set("objectFetch", promiseFunc(func(args []js.Value) (any, error) {
+	b.Set("objectFetch", promiseFunc(o.traced("objectFetch", func(args []js.Value) (any, error) {
 		res, err := serveJS(o.api, args[0])
 		if err == nil {
 			if aerr := o.setAlarm(); aerr != nil {
@@ -79,24 +120,24 @@ func runRooms(ctx js.Value) error {
 			}
 		}
 		return res, err
-	}))
-	b.Set("socketOpen", promiseFunc(func(args []js.Value) (any, error) {
+	})))
+	b.Set("socketOpen", promiseFunc(o.traced("socketOpen", func(args []js.Value) (any, error) {
 		conn, client := args[0].String(), ""
 		if len(args) > 1 && args[1].Type() == js.TypeString {
 			client = clientKey(args[1].String())
 		}
 		h.Attach(conn, o.sink(conn))
 		return nil, o.do(rooms.Input{Kind: rooms.InputConnect, Conn: conn, Client: client})
-	}))
-	b.Set("socketMessage", promiseFunc(func(args []js.Value) (any, error) {
+	})))
+	b.Set("socketMessage", promiseFunc(o.traced("socketMessage", func(args []js.Value) (any, error) {
 		return nil, o.do(rooms.Input{Kind: rooms.InputFrame, Conn: args[0].String(), Frame: []byte(args[1].String())})
-	}))
-	b.Set("socketClose", promiseFunc(func(args []js.Value) (any, error) {
+	})))
+	b.Set("socketClose", promiseFunc(o.traced("socketClose", func(args []js.Value) (any, error) {
 		conn := args[0].String()
 		h.Detach(conn)
 		return nil, o.do(rooms.Input{Kind: rooms.InputDisconnect, Conn: conn})
-	}))
-	b.Set("alarm", promiseFunc(func([]js.Value) (any, error) {
+	})))
+	b.Set("alarm", promiseFunc(o.traced("alarm", func([]js.Value) (any, error) {
 		o.amu.Lock()
 		o.alarm = 0 // it fired
 		o.amu.Unlock()
@@ -105,7 +146,7 @@ func runRooms(ctx js.Value) error {
 			err = o.setAlarm()
 		}
 		return nil, err
-	}))
+	})))
 	return o.setAlarm()
 }
 
@@ -163,6 +204,9 @@ func (o *object) sink(conn string) hosting.Sink {
 			if json.Unmarshal(out.Frame, &f) == nil && f.LobbyError.Code != "" {
 				reason = f.LobbyError.Code
 			}
+		}
+		if o.trace {
+			logf("trace send %s %s close=%v", conn, out.Kind, out.Close)
 		}
 		o.js.Call("send", conn, string(out.Frame), out.Close, reason)
 	}
