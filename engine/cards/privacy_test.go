@@ -31,7 +31,9 @@ type wireCard struct {
 // card of that name public, or named aloud; the valid actions are left
 // out of this check, as naming a card offers every name). Hands are read
 // from their owners' own frames. 500 games, each played to its result
-// or 40 inputs, every tenth to 200 (12 of up to 150 with -short).
+// or 40 inputs, every tenth to 200 (12 of up to 150 with -short), each
+// input also sent to a server restored from the machine's saved bytes,
+// which must send the same frames.
 func TestPrivacyOverSeededGames(t *testing.T) {
 	games, short, long := 500, 40, 200 // every tenth game long
 	if testing.Short() {
@@ -53,7 +55,7 @@ func TestPrivacyOverSeededGames(t *testing.T) {
 		f, _ := deck.FormatByID(setup.format)
 		decks := deck.For(precons, f, cat)
 		humans := []string{"a", "b", "c", "d"}[:setup.seats]
-		tb := &table{t: t, s: rooms.New(reg, rooms.Limits{CommandsPerSecond: 1 << 30}), ids: &rooms.DerivedIDs{Secret: seed},
+		tb := &table{t: t, s: rooms.New(reg, rooms.Limits{CommandsPerSecond: 1 << 30}), restore: reg, ids: &rooms.DerivedIDs{Secret: seed},
 			now: 1_000_000, views: map[string]json.RawMessage{}}
 		var matchSeed string
 		hands := map[string][]wireCard{} // each human's hand, from its latest frame
