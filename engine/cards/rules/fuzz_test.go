@@ -3,6 +3,7 @@ package rules
 import (
 	"strconv"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/storyloom/storyloom/engine/rooms"
 )
@@ -49,6 +50,14 @@ func FuzzRandomGame(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed string, shape uint8) {
 		seats, commander := 2+int(shape%3), shape&4 != 0
 		g, err := Setup(cards, randomConfig(commander), seed, players(t, cards, seats, commander))
+		if !utf8.ValidString(seed) {
+			// A save could not keep it (found by this fuzzer: a restored
+			// game dealt other cards).
+			if err == nil {
+				t.Fatalf("Setup took the seed %q, which is not valid UTF-8", seed)
+			}
+			return
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/storyloom/storyloom/engine/cards/card"
 	"github.com/storyloom/storyloom/engine/rng"
@@ -126,6 +127,11 @@ func Setup(cards Cards, cfg Config, seed string, players []rooms.Player) (*Game,
 	}
 	if cfg.Life <= 0 {
 		return nil, fmt.Errorf("rules: starting life %d", cfg.Life)
+	}
+	if !utf8.ValidString(seed) {
+		// The state is saved as JSON, where such a seed would come back
+		// changed, and with it every draw after a restore.
+		return nil, fmt.Errorf("rules: the seed %q is not valid UTF-8", seed)
 	}
 	g := &Game{cards: cards, st: State{Config: cfg, Seed: seed, Field: []Perm{}, Stack: []Item{}}}
 	st := &g.st
