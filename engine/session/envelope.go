@@ -178,13 +178,7 @@ func openEnvelope(data []byte) (SaveEnvelope, *runningChecksum, *Error) {
 			states++
 			return
 		}
-		if len(rest) > 1 {
-			rest = append(rest, ',')
-		}
-		rest = append(rest, '"')
-		rest = append(rest, key...)
-		rest = append(rest, '"', ':')
-		rest = append(rest, value...)
+		rest = appendMember(rest, key, value)
 	})
 	rest = append(rest, '}')
 	var raw envelopeJSON
@@ -402,13 +396,7 @@ func readSaveFile(data []byte) (file saveFile, ok bool) {
 			envelope = value
 			return
 		}
-		if len(rest) > 1 {
-			rest = append(rest, ',')
-		}
-		rest = append(rest, '"')
-		rest = append(rest, key...)
-		rest = append(rest, '"', ':')
-		rest = append(rest, value...)
+		rest = appendMember(rest, key, value)
 	})
 	if escaped {
 		// A key written with escapes: leave its reading to encoding/json.
@@ -479,4 +467,17 @@ func openSaveFile(op string, data []byte, file saveFile) ([]byte, *Initializatio
 // serialized state: the SHA-256 of the canonical {replayCompatible, state}.
 func Checksum(replayCompatible bool, state []byte) string {
 	return saveChecksum(replayCompatible, state)
+}
+
+// appendMember adds the member key: value, both raw JSON as read, to the
+// object being written in rest (which starts with its '{'), with the comma
+// every member after the first needs.
+func appendMember(rest, key, value []byte) []byte {
+	if len(rest) > 1 {
+		rest = append(rest, ',')
+	}
+	rest = append(rest, '"')
+	rest = append(rest, key...)
+	rest = append(rest, '"', ':')
+	return append(rest, value...)
 }
