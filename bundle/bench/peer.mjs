@@ -111,7 +111,7 @@ const compiler = new Compiler(inkSource, {
 });
 const compiled = compiler.Compile();
 if (!compiled || compileErrors.length) {
-  throw new Error("peer.mjs: the ink story does not compile:\n" + compileErrors.join("\n"));
+  throw new Error(`peer.mjs: the ink story does not compile:\n${compileErrors.join("\n")}`);
 }
 const inkJSON = compiled.ToJson();
 writeFileSync(path.join(opt.dir, "story.ink.json"), inkJSON);
@@ -315,9 +315,9 @@ const f = {
   },
 };
 
-const ratio = (a, b) => (a / b >= 0.1 ? (a / b).toFixed(2) : (a / b).toPrecision(2)) + "×";
-const ms = (x) => (x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toFixed(3)) + " ms";
-const kb = (x) => (x / 1024).toFixed(1) + " KiB";
+const ratio = (a, b) => `${a / b >= 0.1 ? (a / b).toFixed(2) : (a / b).toPrecision(2)}×`;
+const ms = (x) => `${x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toFixed(3)} ms`;
+const kb = (x) => `${(x / 1024).toFixed(1)} KiB`;
 const num = (x) => Math.round(x).toLocaleString("en-GB");
 const verdict = (ok) => (ok ? "met" : "**not met**");
 const s = f.storyloom,
@@ -343,11 +343,11 @@ Storyloom's saved state is its action log (seed plus every choice, so a save rep
 
 writeFileSync(
   opt.out,
-  JSON.stringify(
+  `${JSON.stringify(
     { title: "Peer comparison: story play, Storyloom WASM against inkjs", markdown: md, figures: f },
     null,
     2,
-  ) + "\n",
+  )}\n`,
 );
 console.log(md);
 process.exit(0);
