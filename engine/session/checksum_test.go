@@ -18,15 +18,8 @@ func TestSaveChecksumIsTheWholeState(t *testing.T) {
 	e := newEnv(t, envOptions{epochs: []epoch{v1, v2}})
 	check := func(t *testing.T, id string) session.SaveHandle {
 		t.Helper()
-		h, err := e.store.SaveGame(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec := storedSave(t, e.records, h.SaveID)
-		env, oerr := session.OpenEnvelope(rec.Blob)
-		if oerr != nil {
-			t.Fatal(oerr)
-		}
+		h := e.save(t, id)
+		env := e.envelope(t, h.SaveID)
 		if want := session.Checksum(env.ReplayCompatible, env.State); env.Checksum != want {
 			t.Fatalf("save %s: checksum %s, the whole state hashes to %s", h.SaveID, env.Checksum, want)
 		}
@@ -69,10 +62,7 @@ func TestSaveChecksumIsTheWholeState(t *testing.T) {
 
 	// A loaded game goes on from the checksum its load verified.
 	h := check(t, id)
-	loaded, err := e.store.LoadGame(ctx, h.SaveID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loaded := e.load(t, h.SaveID)
 	check(t, loaded.SessionID)
 	note(t, loaded.SessionID, `]]`)
 	check(t, loaded.SessionID)

@@ -124,10 +124,7 @@ func TestAdoptionPoints(t *testing.T) {
 		id := e.create(t, "")
 		h, _ := e.store.SaveGame(ctx, id)
 		e.channel.set("2.0.0")
-		l, err := e.store.LoadGame(ctx, h.SaveID)
-		if err != nil {
-			t.Fatal(err)
-		}
+		l := e.load(t, h.SaveID)
 		r := e.record(t, l.SessionID)
 		if r.Revision != 0 || !r.ReplayCompatible || !strings.Contains(string(r.Blob), `"to":"2.0.0"`) {
 			t.Fatalf("%+v %s", r, r.Blob)
@@ -309,10 +306,7 @@ func TestContentNotices(t *testing.T) {
 				id := e.create(t, "")
 				s, _ := e.store.SaveGame(ctx, id)
 				e.channel.set(tt.offer)
-				h, err := e.store.LoadGame(ctx, s.SaveID)
-				if err != nil {
-					t.Fatal(err)
-				}
+				h := e.load(t, s.SaveID)
 				check(t, h)
 			})
 		})

@@ -38,12 +38,22 @@ func gameAt(b *testing.B, n int) (*env, string, session.SaveHandle) {
 			b.Fatal(err, res.Errors)
 		}
 	}
-	h, err := e.store.SaveGame(ctx, id)
-	if err != nil {
-		b.Fatal(err)
-	}
+	h := e.save(b, id)
 	grownGames[n] = &grown{e: e, id: id, save: h}
 	return e, id, h
+}
+
+// atHistory runs bench as the sub-benchmark actions=n for every growth
+// size, on the store of n actions, with allocations reported. bench does
+// its untimed setup and then resets the timer.
+func atHistory(b *testing.B, bench func(b *testing.B, e *env, id string, save session.SaveHandle)) {
+	for _, n := range growthSizes {
+		b.Run(fmt.Sprintf("actions=%d", n), func(b *testing.B) {
+			e, id, save := gameAt(b, n)
+			b.ReportAllocs()
+			bench(b, e, id, save)
+		})
+	}
 }
 
 // BenchmarkStoreSubmitActionAtHistory is one SubmitAction through the
@@ -51,84 +61,68 @@ func gameAt(b *testing.B, n int) (*env, string, session.SaveHandle) {
 // actions. Every 100 actions the game is reloaded (untimed) from its save
 // at n, so the history stays within n..n+100.
 func BenchmarkStoreSubmitActionAtHistory(b *testing.B) {
-	for _, n := range growthSizes {
-		b.Run(fmt.Sprintf("actions=%d", n), func(b *testing.B) {
-			e, _, save := gameAt(b, n)
-			h, err := e.store.LoadGame(ctx, save.SaveID)
-			if err != nil {
-				b.Fatal(err)
-			}
-			id := h.SessionID
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if i > 0 && i%100 == 0 {
-					b.StopTimer()
-					e.store.Forget(ctx, id)
-					h, err := e.store.LoadGame(ctx, save.SaveID)
-					if err != nil {
-						b.Fatal(err)
-					}
-					id = h.SessionID
-					b.StartTimer()
-				}
-				if res, err := e.store.SubmitAction(ctx, id, "inc", nil); err != nil || !res.OK {
+	atHistory(b, func(b *testing.B, e *env, _ string, save session.SaveHandle) {
+		id := e.load(b, save.SaveID).SessionID
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if i > 0 && i%100 == 0 {
+				b.StopTimer()
+				e.store.Forget(ctx, id)
+				h, err := e.store.LoadGame(ctx, save.SaveID)
+				if err != nil {
 					b.Fatal(err)
 				}
+				id = h.SessionID
+				b.StartTimer()
 			}
-			b.StopTimer()
-			e.store.Forget(ctx, id)
-		})
-	}
+			if res, err := e.store.SubmitAction(ctx, id, "inc", nil); err != nil || !res.OK {
+				b.Fatal(err)
+			}
+		}
+		b.StopTimer()
+		e.store.Forget(ctx, id)
+	})
 }
 
 // BenchmarkSaveGameAtHistory is SaveGame of a game of n actions on the
 // in-memory record store; save-bytes is the size of the exported save.
 func BenchmarkSaveGameAtHistory(b *testing.B) {
-	for _, n := range growthSizes {
-		b.Run(fmt.Sprintf("actions=%d", n), func(b *testing.B) {
-			e, id, first := gameAt(b, n)
-			doc, err := e.store.ExportSave(ctx, "p", first.SaveID)
+	atHistory(b, func(b *testing.B, e *env, id string, first session.SaveHandle) {
+		doc, err := e.store.ExportSave(ctx, "p", first.SaveID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			h, err := e.store.SaveGame(ctx, id)
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				h, err := e.store.SaveGame(ctx, id)
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.StopTimer()
-				if err := e.store.DeleteSave(ctx, "p", h.SaveID, h.SavedAt); err != nil {
-					b.Fatal(err)
-				}
-				b.StartTimer()
+			b.StopTimer()
+			if err := e.store.DeleteSave(ctx, "p", h.SaveID, h.SavedAt); err != nil {
+				b.Fatal(err)
 			}
-			b.ReportMetric(float64(len(doc)), "save-bytes")
-		})
-	}
+			b.StartTimer()
+		}
+		b.ReportMetric(float64(len(doc)), "save-bytes")
+	})
 }
 
 // BenchmarkLoadGameAtHistory is LoadGame of a save of n actions, to a
 // playable scene, on the in-memory record store.
 func BenchmarkLoadGameAtHistory(b *testing.B) {
-	for _, n := range growthSizes {
-		b.Run(fmt.Sprintf("actions=%d", n), func(b *testing.B) {
-			e, _, save := gameAt(b, n)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				h, err := e.store.LoadGame(ctx, save.SaveID)
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.StopTimer()
-				e.store.Forget(ctx, h.SessionID)
-				b.StartTimer()
+	atHistory(b, func(b *testing.B, e *env, _ string, save session.SaveHandle) {
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			h, err := e.store.LoadGame(ctx, save.SaveID)
+			if err != nil {
+				b.Fatal(err)
 			}
-		})
-	}
+			b.StopTimer()
+			e.store.Forget(ctx, h.SessionID)
+			b.StartTimer()
+		}
+	})
 }
 
 // BenchmarkLoadGameAtHistoryCold is LoadGame of a save of n actions by a
@@ -137,47 +131,39 @@ func BenchmarkLoadGameAtHistory(b *testing.B) {
 // whole save is checked, where BenchmarkLoadGameAtHistory loads a save its
 // store remembers.
 func BenchmarkLoadGameAtHistoryCold(b *testing.B) {
-	for _, n := range growthSizes {
-		b.Run(fmt.Sprintf("actions=%d", n), func(b *testing.B) {
-			e, _, save := gameAt(b, n)
-			rec, _, _ := e.records.GetSave(ctx, save.SaveID)
-			rec, err := rec.Flat() // the whole envelope, copied
-			if err != nil {
+	atHistory(b, func(b *testing.B, e *env, _ string, save session.SaveHandle) {
+		rec, _, _ := e.records.GetSave(ctx, save.SaveID)
+		rec, err := rec.Flat() // the whole envelope, copied
+		if err != nil {
+			b.Fatal(err)
+		}
+		rec.Blob = bytes.Clone(rec.Blob)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			cold := newEnv(b, envOptions{})
+			if err := cold.records.PutSave(ctx, rec); err != nil {
 				b.Fatal(err)
 			}
-			rec.Blob = bytes.Clone(rec.Blob)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				b.StopTimer()
-				cold := newEnv(b, envOptions{})
-				if err := cold.records.PutSave(ctx, rec); err != nil {
-					b.Fatal(err)
-				}
-				b.StartTimer()
-				if _, err := cold.store.LoadGame(ctx, save.SaveID); err != nil {
-					b.Fatal(err)
-				}
+			b.StartTimer()
+			if _, err := cold.store.LoadGame(ctx, save.SaveID); err != nil {
+				b.Fatal(err)
 			}
-		})
-	}
+		}
+	})
 }
 
 // BenchmarkExportSaveAtHistory is ExportSave of a save of n actions: the
 // self-contained file, its log spliced in and its checksum taken.
 func BenchmarkExportSaveAtHistory(b *testing.B) {
-	for _, n := range growthSizes {
-		b.Run(fmt.Sprintf("actions=%d", n), func(b *testing.B) {
-			e, _, save := gameAt(b, n)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if _, err := e.store.ExportSave(ctx, "p", save.SaveID); err != nil {
-					b.Fatal(err)
-				}
+	atHistory(b, func(b *testing.B, e *env, _ string, save session.SaveHandle) {
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, err := e.store.ExportSave(ctx, "p", save.SaveID); err != nil {
+				b.Fatal(err)
 			}
-		})
-	}
+		}
+	})
 }
 
 // BenchmarkRestoreFromFileAtHistory is ImportSave and LoadGame of the
@@ -185,31 +171,27 @@ func BenchmarkExportSaveAtHistory(b *testing.B) {
 // from the saved text, as after a page reload (bundle/bench/peer.mjs's
 // restore row, natively).
 func BenchmarkRestoreFromFileAtHistory(b *testing.B) {
-	for _, n := range growthSizes {
-		b.Run(fmt.Sprintf("actions=%d", n), func(b *testing.B) {
-			e, _, save := gameAt(b, n)
-			doc, err := e.store.ExportSave(ctx, "p", save.SaveID)
+	atHistory(b, func(b *testing.B, e *env, _ string, save session.SaveHandle) {
+		doc, err := e.store.ExportSave(ctx, "p", save.SaveID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			imp, err := e.store.ImportSave(ctx, "p", doc)
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				imp, err := e.store.ImportSave(ctx, "p", doc)
-				if err != nil {
-					b.Fatal(err)
-				}
-				h, err := e.store.LoadGame(ctx, imp.SaveID)
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.StopTimer()
-				e.store.Forget(ctx, h.SessionID)
-				if err := e.store.DeleteSave(ctx, "p", imp.SaveID, imp.SavedAt); err != nil {
-					b.Fatal(err)
-				}
-				b.StartTimer()
+			h, err := e.store.LoadGame(ctx, imp.SaveID)
+			if err != nil {
+				b.Fatal(err)
 			}
-		})
-	}
+			b.StopTimer()
+			e.store.Forget(ctx, h.SessionID)
+			if err := e.store.DeleteSave(ctx, "p", imp.SaveID, imp.SavedAt); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+	})
 }

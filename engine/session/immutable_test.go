@@ -61,18 +61,10 @@ func TestStoreNeverWritesToABlob(t *testing.T) {
 	e := newEnv(t, envOptions{records: w})
 	id := e.create(t, "p")
 	e.submit(t, id, "inc", "inc", "inc")
-	saved, err := e.store.SaveGame(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	saved := e.save(t, id)
 	e.submit(t, id, "inc")
-	if _, err := e.store.SaveGame(ctx, id); err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := e.store.LoadGame(ctx, saved.SaveID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e.save(t, id)
+	loaded := e.load(t, saved.SaveID)
 	e.submit(t, loaded.SessionID, "inc", "inc")
 	doc, err := e.store.ExportSave(ctx, "p", saved.SaveID)
 	if err != nil {
@@ -82,9 +74,7 @@ func TestStoreNeverWritesToABlob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.store.LoadGame(ctx, imported.SaveID); err != nil {
-		t.Fatal(err)
-	}
+	e.load(t, imported.SaveID)
 	branched, err := e.store.BranchSession(ctx, id, 2)
 	if err != nil {
 		t.Fatal(err)

@@ -427,6 +427,36 @@ func (e *env) submit(t testing.TB, id string, actions ...string) {
 	}
 }
 
+// save takes a save of the session.
+func (e *env) save(t testing.TB, id string) session.SaveHandle {
+	t.Helper()
+	h, err := e.store.SaveGame(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// load loads the save into a new session.
+func (e *env) load(t testing.TB, saveID string) session.SessionHandle {
+	t.Helper()
+	h, err := e.store.LoadGame(ctx, saveID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// envelope opens the envelope of the save as the record store holds it.
+func (e *env) envelope(t testing.TB, saveID string) session.SaveEnvelope {
+	t.Helper()
+	env, err := session.OpenEnvelope(storedSave(t, e.records, saveID).Blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
 // record returns the session's stored record with Blob holding the
 // canonical serialization of its game, whichever form it was stored in.
 func (e *env) record(t testing.TB, id string) session.SessionRecord {

@@ -108,9 +108,7 @@ func TestL2ListSavesIsTotallyOrdered(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	id := e.create(t, "p")
 	for i := 0; i < 3; i++ {
-		if _, err := e.store.SaveGame(ctx, id); err != nil {
-			t.Fatal(err)
-		}
+		e.save(t, id)
 	}
 	tied, _ := session.New(session.Config{Engine: e.engine, Records: e.records, Profiles: e.profiles, Clock: fixedClock{}, IDs: e.ids})
 	for i := 0; i < 3; i++ {

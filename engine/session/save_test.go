@@ -35,10 +35,7 @@ func TestSaveAndLoad(t *testing.T) {
 	if bytes.Contains(rec.Blob, []byte(`"p"`)) {
 		t.Fatal("the profile id travelled in the envelope")
 	}
-	loaded, err := e.store.LoadGame(ctx, h.SaveID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loaded := e.load(t, h.SaveID)
 	if loaded.SessionID == id {
 		t.Fatal("a load reused the session id")
 	}
@@ -189,10 +186,7 @@ func TestLoadGameMigratesAndStaysReplayIncompatible(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, err := e.store.LoadGame(ctx, h.SaveID)
-		if err != nil {
-			t.Fatal(err)
-		}
+		l := e.load(t, h.SaveID)
 		if !strings.Contains(string(l.Scene.View.KindView), `"count":4`) || e.record(t, l.SessionID).ReplayCompatible {
 			t.Fatalf("kind migration: %s", l.Scene.View.KindView)
 		}

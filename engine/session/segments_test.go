@@ -24,16 +24,7 @@ func rawRecord(t *testing.T, e *env, id string) session.SessionRecord {
 // savedState takes a save of the session and returns the state it holds.
 func savedState(t *testing.T, e *env, id string) []byte {
 	t.Helper()
-	h, err := e.store.SaveGame(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := storedSave(t, e.records, h.SaveID)
-	env, oerr := session.OpenEnvelope(rec.Blob)
-	if oerr != nil {
-		t.Fatal(oerr)
-	}
-	return env.State
+	return e.envelope(t, e.save(t, id).SaveID).State
 }
 
 func TestAnAutosaveAppendsToTheLog(t *testing.T) {
@@ -210,10 +201,7 @@ func TestASaveHoldsTheSessionsSegments(t *testing.T) {
 		for e.record(t, id).Revision < n {
 			e.submit(t, id, "inc")
 		}
-		h, err := e.store.SaveGame(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
+		h := e.save(t, id)
 		rec, _, _ := e.records.GetSave(ctx, h.SaveID)
 		sl, l := rec.Log, rawRecord(t, e, id).Log
 		if sl == nil || !bytes.Contains(rec.Blob, []byte(`"state":{"actionLog":[]`)) {
@@ -229,10 +217,7 @@ func TestASaveHoldsTheSessionsSegments(t *testing.T) {
 		}
 		heads[n] = len(rec.Blob)
 		// A load of it starts a session on the same segments.
-		loaded, err := e.store.LoadGame(ctx, h.SaveID)
-		if err != nil {
-			t.Fatal(err)
-		}
+		loaded := e.load(t, h.SaveID)
 		if ll := rawRecord(t, e, loaded.SessionID).Log; len(ll.Segments) < len(sl.Segments) || &ll.Segments[0].Entries[0] != &sl.Segments[0].Entries[0] {
 			t.Fatalf("%d actions: the loaded session copied the save's segments", n)
 		}
@@ -283,10 +268,7 @@ func TestADamagedSegmentedSaveIsRefused(t *testing.T) {
 			for range 40 {
 				e.submit(t, id, "inc")
 			}
-			h, err := e.store.SaveGame(ctx, id)
-			if err != nil {
-				t.Fatal(err)
-			}
+			h := e.save(t, id)
 			rec, _, _ := records.GetSave(ctx, h.SaveID)
 			tt.damage(&rec)
 			if err := records.PutSave(ctx, rec); err != nil {
@@ -324,17 +306,11 @@ func TestASaveKeptWholeLoadsAsTheSegmentedOne(t *testing.T) {
 	for range 40 {
 		e.submit(t, id, "inc")
 	}
-	h, err := e.store.SaveGame(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := e.save(t, id)
 	if rec, _, _ := mem.GetSave(ctx, h.SaveID); rec.Log != nil {
 		t.Fatal("the store kept the save's segments")
 	}
-	got, err := e.store.LoadGame(ctx, h.SaveID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := e.load(t, h.SaveID)
 	fresh := newEnv(t, envOptions{records: records, ids: ids})
 	want, err := fresh.store.LoadGame(ctx, h.SaveID)
 	if err != nil {
@@ -348,10 +324,7 @@ func TestASaveKeptWholeLoadsAsTheSegmentedOne(t *testing.T) {
 		t.Fatalf("the loaded session's log is not the save's, whole: %d segments", len(segs))
 	}
 	// The same document with one byte of its log changed is checked.
-	h2, err := e.store.SaveGame(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h2 := e.save(t, id)
 	rec, _, _ := mem.GetSave(ctx, h2.SaveID)
 	rec.Blob = bytes.Replace(rec.Blob, []byte(`"seq":3`), []byte(`"seq":4`), 1)
 	if err := mem.PutSave(ctx, rec); err != nil {

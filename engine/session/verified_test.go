@@ -78,26 +78,19 @@ func TestARememberedSaveIsJudgedAgainByTheEngine(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	id := e.create(t, "p")
 	e.submit(t, id, "inc")
-	h, err := e.store.SaveGame(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.store.LoadGame(ctx, h.SaveID); err != nil {
-		t.Fatal(err)
-	}
+	h := e.save(t, id)
+	e.load(t, h.SaveID)
 	e.archive.mu.Lock()
 	held := e.archive.regs[v1.version]
 	delete(e.archive.regs, v1.version)
 	e.archive.mu.Unlock()
-	_, err = e.store.LoadGame(ctx, h.SaveID)
+	_, err := e.store.LoadGame(ctx, h.SaveID)
 	wantCode(t, err, core.ReasonSaveRequiresMigration)
 
 	e.archive.mu.Lock()
 	e.archive.regs[v1.version] = held
 	e.archive.mu.Unlock()
-	if _, err := e.store.LoadGame(ctx, h.SaveID); err != nil {
-		t.Fatal(err)
-	}
+	e.load(t, h.SaveID)
 }
 
 // An import checks the file in full and the store remembers what that
