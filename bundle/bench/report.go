@@ -224,6 +224,7 @@ func svgChart(s series) []byte {
 	return b.Bytes()
 }
 
+// humanNs writes a duration in nanoseconds in the largest unit it fills.
 func humanNs(ns float64) string {
 	switch {
 	case ns >= 1e9:

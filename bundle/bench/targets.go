@@ -101,7 +101,7 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play, car
 		if v, ok := ns(name); ok {
 			allocs := native[name]["allocs/op"]
 			add("3", "SubmitAction on "+c+": at most 5 µs and a handful of allocations, native",
-				fmt.Sprintf("%s, %.0f allocs", dur(v), allocs), yes(v <= 5000 && allocs <= 10))
+				fmt.Sprintf("%s, %.0f allocs", humanNs(v), allocs), yes(v <= 5000 && allocs <= 10))
 		} else {
 			missing("3", "SubmitAction on "+c+" ≤ 5 µs", name)
 		}
@@ -111,7 +111,7 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play, car
 		a, okA := ns(family + "/actions=10")
 		z, okZ := ns(family + "/actions=10000")
 		if okA && okZ {
-			add(issue, tgt, fmt.Sprintf("%s at 10, %s at 10,000: %.2f×", dur(a), dur(z), z/a), yes(z/a <= limit))
+			add(issue, tgt, fmt.Sprintf("%s at 10, %s at 10,000: %.2f×", humanNs(a), humanNs(z), z/a), yes(z/a <= limit))
 		} else {
 			missing(issue, tgt, family)
 		}
@@ -125,7 +125,7 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play, car
 	}
 	for _, name := range []string{"core.Serialize1000", "core.Deserialize1000"} {
 		if v, ok := ns(name); ok {
-			add("3", strings.TrimPrefix(name, "core.")+" of a 1,000-action game under 1 ms", dur(v), yes(v < 1e6))
+			add("3", strings.TrimPrefix(name, "core.")+" of a 1,000-action game under 1 ms", humanNs(v), yes(v < 1e6))
 		} else {
 			missing("3", name+" under 1 ms", name)
 		}
@@ -140,7 +140,7 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play, car
 		v, ok = ns(tier3)
 	}
 	if ok {
-		add("3", "tier 3 of a generated 10,000-node story graph under 1 s", dur(v)+" ("+tier3+")", yes(v < 1e9))
+		add("3", "tier 3 of a generated 10,000-node story graph under 1 s", humanNs(v)+" ("+tier3+")", yes(v < 1e9))
 	} else {
 		missing("3", "tier 3 of 10,000 nodes under 1 s", "story.Tier3AtGraphSize/nodes=10000")
 	}
@@ -153,12 +153,12 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play, car
 		}
 	}
 	if worstName != "" {
-		add("5", "end_week on the largest sample campaign at most 50 µs native", fmt.Sprintf("%s (slowest: %s)", dur(worst), worstName), yes(worst <= 50000))
+		add("5", "end_week on the largest sample campaign at most 50 µs native", fmt.Sprintf("%s (slowest: %s)", humanNs(worst), worstName), yes(worst <= 50000))
 	} else {
 		missing("5", "end_week at most 50 µs", "sim.EndWeek")
 	}
 	if v, ok := ns("world.AdvanceTicks/ticks=1000"); ok {
-		add("5", "advance_ticks of 1,000 ticks at most 20 ms native", dur(v), yes(v <= 20e6))
+		add("5", "advance_ticks of 1,000 ticks at most 20 ms native", humanNs(v), yes(v <= 20e6))
 	} else {
 		missing("5", "advance_ticks of 1,000 ticks at most 20 ms", "world.AdvanceTicks/ticks=1000")
 	}
@@ -283,7 +283,7 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play, car
 		}
 		sort.Float64s(ratios)
 		add("10", "WASM within 3× of native on the engine benchmark ("+engineBench+")",
-			fmt.Sprintf("%.2f× (%s against %s); over all %d engine benchmarks: median %.2f×, worst %.2f× (%s)", w/n, dur(w), dur(n), len(ratios), ratios[len(ratios)/2], worstR, worstN), yes(w/n <= 3))
+			fmt.Sprintf("%.2f× (%s against %s); over all %d engine benchmarks: median %.2f×, worst %.2f× (%s)", w/n, humanNs(w), humanNs(n), len(ratios), ratios[len(ratios)/2], worstR, worstN), yes(w/n <= 3))
 	} else {
 		missing("10", "WASM within 3× of native", "the WASM run of "+engineBench)
 	}
@@ -291,9 +291,9 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play, car
 	const cardCommand = "rules.Command/commander/4seats/60perms"
 	if v, ok := ns(cardCommand); ok {
 		add("17", "one command in a four-seat commander midgame with 60 permanents (apply and settle, every seat's actions and encoded view, the state encoded): median at most 300 µs, native",
-			fmt.Sprintf("%s, %.0f allocs", dur(v), native[cardCommand]["allocs/op"]), yes(v <= 300e3))
+			fmt.Sprintf("%s, %.0f allocs", humanNs(v), native[cardCommand]["allocs/op"]), yes(v <= 300e3))
 		if w, ok := wasm[cardCommand]["ns/op"]; ok {
-			add("17", "the same command in WASM within 3× of native", fmt.Sprintf("%.2f× (%s against %s)", w/v, dur(w), dur(v)), yes(w/v <= 3))
+			add("17", "the same command in WASM within 3× of native", fmt.Sprintf("%.2f× (%s against %s)", w/v, humanNs(w), humanNs(v)), yes(w/v <= 3))
 		} else {
 			missing("17", "the card command in WASM within 3× of native", "the WASM run of "+cardCommand)
 		}
@@ -301,13 +301,13 @@ func checkTargets(native, wasm map[string]map[string]float64, sl, ink, play, car
 		missing("17", "one card game command in a commander midgame ≤ 300 µs", cardCommand)
 	}
 	if m, ok := native["cards.Command/commander/4seats/60perms"]; ok {
-		add("17", "the same command through the room machine with four human seats (choose_action to every frame), reported", dur(m["ns/op"]), nil)
+		add("17", "the same command through the room machine with four human seats (choose_action to every frame), reported", humanNs(m["ns/op"]), nil)
 		add("17", "canonical state of that midgame under 64 KB, undo checkpoints included (the room's record)", fmt.Sprintf("%.1f KiB", m["record-B"]/1024), yes(m["record-B"] < 64<<10))
 	} else {
 		missing("17", "the card game's room record under 64 KB", "cards.Command")
 	}
 	if v, ok := ns("ai.PilotDuel"); ok {
-		add("17", "a whole AI-against-AI starter duel at most 100 ms, native", fmt.Sprintf("%s (%.0f inputs)", dur(v), native["ai.PilotDuel"]["inputs/game"]), yes(v <= 100e6))
+		add("17", "a whole AI-against-AI starter duel at most 100 ms, native", fmt.Sprintf("%s (%.0f inputs)", humanNs(v), native["ai.PilotDuel"]["inputs/game"]), yes(v <= 100e6))
 	} else {
 		missing("17", "a whole AI duel ≤ 100 ms", "ai.PilotDuel")
 	}
@@ -395,7 +395,7 @@ func owpTargets(native map[string]map[string]float64, add func(issue, tgt, measu
 			if r.name == "owp.WritingRound" {
 				met = yes(cores >= 500)
 			}
-			add("19", r.tgt, fmt.Sprintf("%.0f rounds/s on 2 idle cores (%s of CPU a round); %.0f rounds/s wall on this run's machine", cores, dur(cpu*1e3), wall), met)
+			add("19", r.tgt, fmt.Sprintf("%.0f rounds/s on 2 idle cores (%s of CPU a round); %.0f rounds/s wall on this run's machine", cores, humanNs(cpu*1e3), wall), met)
 		} else {
 			missing("19", r.tgt, r.name)
 		}
@@ -477,18 +477,6 @@ func orNone(s []string) string {
 	return strings.Join(s, ", ")
 }
 
-func dur(ns float64) string {
-	switch {
-	case ns >= 1e9:
-		return fmt.Sprintf("%.2f s", ns/1e9)
-	case ns >= 1e6:
-		return fmt.Sprintf("%.2f ms", ns/1e6)
-	case ns >= 1e3:
-		return fmt.Sprintf("%.2f µs", ns/1e3)
-	}
-	return fmt.Sprintf("%.0f ns", ns)
-}
-
-func ms(v float64) string { return dur(v * 1e6) }
+func ms(v float64) string { return humanNs(v * 1e6) }
 
 func size(v float64) string { return fmt.Sprintf("%.2f MB", v/1e6) }
