@@ -41,9 +41,7 @@ func TestCorruptRecordsAreListedNotHidden(t *testing.T) {
 	p := open(t)
 	startStory(t, p, "gannet-rock")
 	firstChoice(t, p)
-	p.click(`[data-role="quick-save"]`)
-	p.dialogButton(`button[type="submit"]`)
-	p.waitJS(`document.querySelector("dialog[open]") === null`)
+	p.quickSave("")
 	sessionID := eval[string](p, `decodeURIComponent(location.hash.split("/")[2])`)
 	if !eval[bool](p, fmt.Sprintf("(%s)(%q)", corruptRecords, sessionID)) {
 		t.Fatal("could not corrupt the records")

@@ -25,9 +25,7 @@ func TestContentSecurityPolicyHolds(t *testing.T) {
 			if where == "served" {
 				// (The offline file's origin, file://, is shared with
 				// TestOfflineFilePlaysAndSaves, which counts its saves.)
-				p.click(`[data-role="quick-save"]`)
-				p.dialogButton(`button[type="submit"]`)
-				p.waitJS(`document.querySelector("dialog[open]") === null`)
+				p.quickSave("")
 				if n := eval[int](p, `storyloom.listSaves({}).then(r => r.saves.length)`); n != 1 {
 					t.Errorf("%d saves after a quick save, want 1", n)
 				}

@@ -151,11 +151,7 @@ func TestExportNamesTheFileAndImportKeepsTheName(t *testing.T) {
 		};
 		return true;
 	})()`)
-	p.click(`[data-role="quick-save"]`)
-	p.waitJS(`document.querySelector("dialog[open] input") !== null`)
-	p.do(chromedp.SetValue(chromedp.CSS("dialog[open] input"), "By the Lamp-room"))
-	p.dialogButton(`button[type="submit"]`)
-	p.waitJS(`document.querySelector("dialog[open]") === null`)
+	p.quickSave("By the Lamp-room")
 	p.click(`[data-role="open-saves"]`)
 	p.waitJS(`document.querySelectorAll("dialog[open] .slot").length === 1`)
 	p.dialogButton(`.slot [data-role="export"]`)

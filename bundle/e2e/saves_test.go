@@ -35,6 +35,19 @@ func startStory(t *testing.T, p *page, campaign string) {
 	p.waitJS(`document.querySelector(".scene-text")?.textContent.length > 0`)
 }
 
+// quickSave saves the game from the play screen's quick-save dialog, under
+// name (the dialog's suggestion when empty), and waits for it to close.
+func (p *page) quickSave(name string) {
+	p.t.Helper()
+	p.click(`[data-role="quick-save"]`)
+	p.waitJS(`document.querySelector("dialog[open] input") !== null`)
+	if name != "" {
+		p.do(chromedp.SetValue(chromedp.CSS("dialog[open] input"), name))
+	}
+	p.dialogButton(`button[type="submit"]`)
+	p.waitJS(`document.querySelector("dialog[open]") === null`)
+}
+
 // dialogButton clicks sel inside the open dialog.
 func (p *page) dialogButton(sel string) {
 	p.t.Helper()
@@ -78,11 +91,7 @@ func TestSaveSlotLoadAndDelete(t *testing.T) {
 	firstChoice(t, p)
 	saved := sceneText(p)
 
-	p.click(`[data-role="quick-save"]`)
-	p.waitJS(`document.querySelector("dialog[open] input") !== null`)
-	p.do(chromedp.SetValue(chromedp.CSS("dialog[open] input"), "Before the stair"))
-	p.dialogButton(`button[type="submit"]`)
-	p.waitJS(`document.querySelector("dialog[open]") === null`)
+	p.quickSave("Before the stair")
 
 	firstChoice(t, p)
 	firstChoice(t, p)
@@ -168,10 +177,7 @@ func TestExportImportAndATamperedFile(t *testing.T) {
 	firstChoice(t, p)
 	firstChoice(t, p)
 	saved := sceneText(p)
-	p.click(`[data-role="quick-save"]`)
-	p.waitJS(`document.querySelector("dialog[open] input") !== null`)
-	p.dialogButton(`button[type="submit"]`)
-	p.waitJS(`document.querySelector("dialog[open]") === null`)
+	p.quickSave("")
 	p.click(`[data-role="open-saves"]`)
 	p.waitJS(`document.querySelectorAll("dialog[open] .slot").length === 1`)
 	p.dialogButton(`.slot [data-role="export"]`)

@@ -177,11 +177,7 @@ func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 	if got := sceneText(p); got != "The deck rolls." {
 		t.Fatalf("version 1 shows %q", got)
 	}
-	p.click(`[data-role="quick-save"]`)
-	p.waitJS(`document.querySelector("dialog[open] input") !== null`)
-	p.do(chromedp.SetValue(chromedp.CSS("dialog[open] input"), "On deck"))
-	p.dialogButton(`button[type="submit"]`)
-	p.waitJS(`document.querySelector("dialog[open]") === null`)
+	p.quickSave("On deck")
 	p.waitJS(`navigator.serviceWorker.controller !== null`)
 
 	p.deploy(v2, false)
