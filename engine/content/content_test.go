@@ -14,6 +14,22 @@ var kinds = []core.Kind{testkind.Kind{}}
 
 func src(path, body string) content.Source { return content.Source{Path: path, Campaign: []byte(body)} }
 
+// refused fails t unless the build was refused with a finding of code at
+// path for which also (when not nil) holds, and returns that finding.
+func refused(t *testing.T, reg *core.Registry, res core.ValidationResult, code, path string, also func(core.ValidationError) bool) core.ValidationError {
+	t.Helper()
+	if reg != nil || res.OK {
+		t.Fatal("built")
+	}
+	for _, e := range res.Errors {
+		if e.Code == code && e.Path == path && (also == nil || also(e)) {
+			return e
+		}
+	}
+	t.Fatalf("no such %s at %q in %+v", code, path, res.Errors)
+	return core.ValidationError{}
+}
+
 func TestBuildRegistry(t *testing.T) {
 	reg, res := content.Build(kinds,
 		content.Source{Path: "a.json", Campaign: testkind.Campaign("alpha", "1.0.0", 3),
@@ -86,18 +102,10 @@ func TestBuildRefuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reg, res := content.Build(kinds, tt.sources...)
-			if reg != nil || res.OK {
-				t.Fatal("accepted")
+			e := refused(t, reg, res, tt.code, tt.path, nil)
+			if e.Message == "" || e.Details["file"] == nil {
+				t.Fatalf("finding lacks a message or file: %+v", e)
 			}
-			for _, e := range res.Errors {
-				if e.Code == tt.code && e.Path == tt.path {
-					if e.Message == "" || e.Details["file"] == nil {
-						t.Fatalf("finding lacks a message or file: %+v", e)
-					}
-					return
-				}
-			}
-			t.Fatalf("no %s at %q in %v", tt.code, tt.path, res.Errors)
 		})
 	}
 }
@@ -349,15 +357,7 @@ func TestIncludes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reg, res := content.Build(kinds, tt.sources...)
-			if reg != nil || res.OK {
-				t.Fatal("built")
-			}
-			for _, e := range res.Errors {
-				if e.Code == tt.code && e.Path == tt.path && e.Details["campaignId"] != nil {
-					return
-				}
-			}
-			t.Fatalf("no %s at %s in %+v", tt.code, tt.path, res.Errors)
+			refused(t, reg, res, tt.code, tt.path, func(e core.ValidationError) bool { return e.Details["campaignId"] != nil })
 		})
 	}
 	t.Run("a module of another kind", func(t *testing.T) {
@@ -410,15 +410,7 @@ func TestBuildChecksPluralsInEveryTable(t *testing.T) {
 				}
 				return
 			}
-			if reg != nil || res.OK {
-				t.Fatal("accepted")
-			}
-			for _, e := range res.Errors {
-				if e.Code == core.ReasonInvalidPlural && e.Path == tt.path && e.Details["syntax"] == tt.syntax {
-					return
-				}
-			}
-			t.Fatalf("no %s (%s) at %q in %v", core.ReasonInvalidPlural, tt.syntax, tt.path, res.Errors)
+			refused(t, reg, res, core.ReasonInvalidPlural, tt.path, func(e core.ValidationError) bool { return e.Details["syntax"] == tt.syntax })
 		})
 	}
 }

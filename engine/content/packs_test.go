@@ -74,15 +74,7 @@ func TestBuildPacksRefuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reg, res := content.BuildPacks([]core.Kind{testkind.Kind{}, otherKind{}}, tt.packs...)
-			if reg != nil || res.OK {
-				t.Fatal("built")
-			}
-			for _, e := range res.Errors {
-				if e.Code == tt.code && e.Path == tt.path && e.Details["file"] == tt.file {
-					return
-				}
-			}
-			t.Fatalf("no %s at %s: %s in %+v", tt.code, tt.file, tt.path, res.Errors)
+			refused(t, reg, res, tt.code, tt.path, func(e core.ValidationError) bool { return e.Details["file"] == tt.file })
 		})
 	}
 }
