@@ -38,11 +38,7 @@ func encodeRecord(rec any, blob []byte, profileID *string) (safejs.Value, error)
 	if err != nil {
 		return safejs.Value{}, err
 	}
-	ctor, err := safejs.Global().Get("Object")
-	if err != nil {
-		return safejs.Value{}, err
-	}
-	obj, err := ctor.New()
+	obj, err := newObject()
 	if err != nil {
 		return safejs.Value{}, err
 	}
@@ -243,13 +239,18 @@ func putSegments(x *tx, sessionID string, segs []session.Segment) error {
 	return nil
 }
 
-// segmentObject is the stored object of one segment.
-func segmentObject(seg session.Segment) (safejs.Value, error) {
+// newObject returns a new empty JavaScript object.
+func newObject() (safejs.Value, error) {
 	ctor, err := safejs.Global().Get("Object")
 	if err != nil {
 		return safejs.Value{}, err
 	}
-	obj, err := ctor.New()
+	return ctor.New()
+}
+
+// segmentObject is the stored object of one segment.
+func segmentObject(seg session.Segment) (safejs.Value, error) {
+	obj, err := newObject()
 	if err != nil {
 		return safejs.Value{}, err
 	}
