@@ -144,6 +144,19 @@ func (a *adapter) open(b wire.Binding, box wire.Box) ([]byte, string) {
 	return pt, ""
 }
 
+// openInto opens box, sealed to the adapter under b, and decodes its
+// plaintext strictly into v.
+func (a *adapter) openInto(b wire.Binding, box wire.Box, v any) string {
+	pt, code := a.open(b, box)
+	if code != "" {
+		return code
+	}
+	if decodeStrict(pt, v) != nil {
+		return wire.CodeInvalidContext
+	}
+	return ""
+}
+
 // seal answers a context request: v sealed to the caller's key under the
 // response AAD, signed by the adapter.
 func (a *adapter) seal(b wire.Binding, to hpke.PublicKey, v any) (wire.EncryptedResponse, string) {
@@ -168,12 +181,11 @@ func (a *adapter) seal(b wire.Binding, to hpke.PublicKey, v any) (wire.Encrypted
 // policy applies an owner's policy change: a new revision that
 // invalidates every existing grant of the round.
 func (a *adapter) policy(b wire.Binding, box wire.Box, to hpke.PublicKey, now time.Time) (any, string) {
-	pt, code := a.open(b, box)
-	if code != "" {
+	var p wire.ContextPolicy
+	if code := a.openInto(b, box, &p); code != "" {
 		return nil, code
 	}
-	var p wire.ContextPolicy
-	if decodeStrict(pt, &p) != nil || !validPolicy(p) {
+	if !validPolicy(p) {
 		return nil, wire.CodeInvalidContext
 	}
 	cr := a.rounds[b.TargetID]
@@ -241,13 +253,9 @@ func (a *adapter) valid(m *ctxMatch, g *grant, ownerLive bool, now time.Time) st
 // grant answers a context request with a grant pinned to the match and
 // the current revision, expiring at the earlier of 60 s and the deadline.
 func (a *adapter) grant(b wire.Binding, box wire.Box, to hpke.PublicKey, ownerLive bool, now time.Time) (any, string, string) {
-	pt, code := a.open(b, box)
-	if code != "" {
-		return nil, "", code
-	}
 	var scope wire.ContextScope
-	if decodeStrict(pt, &scope) != nil {
-		return nil, "", wire.CodeInvalidContext
+	if code := a.openInto(b, box, &scope); code != "" {
+		return nil, "", code
 	}
 	if scope.Field != wire.ScopeField || scope.Purpose != wire.ScopePurpose {
 		return nil, "", wire.CodeScopeDenied
@@ -278,13 +286,9 @@ func (a *adapter) grantStillValid(matchID, grantID string, ownerLive bool, now t
 // weather answers a weather read under a current grant with a new
 // observation, which replaces the match's previous one.
 func (a *adapter) weather(b wire.Binding, box wire.Box, to hpke.PublicKey, ownerLive bool, now time.Time) (any, string, string) {
-	pt, code := a.open(b, box)
-	if code != "" {
-		return nil, "", code
-	}
 	var req wire.WeatherRequest
-	if decodeStrict(pt, &req) != nil {
-		return nil, "", wire.CodeInvalidContext
+	if code := a.openInto(b, box, &req); code != "" {
+		return nil, "", code
 	}
 	m := a.matches[b.TargetID]
 	g := m.grants[req.GrantID]
@@ -328,13 +332,9 @@ func (a *adapter) observationStillCurrent(matchID, grantID, obsID string, ownerL
 // current grant and observation, scores it against that observation and
 // keeps it; the coordinator gets the score and an opaque output id.
 func (a *adapter) submit(b wire.Binding, box wire.Box, contract wire.OutputContract, agentID string, ownerLive bool, now time.Time) (int, string, string) {
-	pt, code := a.open(b, box)
-	if code != "" {
-		return 0, "", code
-	}
 	var sub wire.WeatherSubmission
-	if decodeStrict(pt, &sub) != nil {
-		return 0, "", wire.CodeInvalidContext
+	if code := a.openInto(b, box, &sub); code != "" {
+		return 0, "", code
 	}
 	m := a.matches[b.TargetID]
 	g := m.grants[sub.GrantID]
