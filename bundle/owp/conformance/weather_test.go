@@ -80,28 +80,29 @@ func (w *weatherRound) policy(t *testing.T, location, consent, provider string) 
 // when there is one.
 func requestGrant(t *testing.T, ag *agent, matchID string) (reply, *grantMsg) {
 	t.Helper()
-	r, rid := ag.contextCall("/v1/context/request", matchID, map[string]any{"match_id": matchID}, scope)
-	if r.status != 200 {
-		return r, nil
-	}
-	var g grantMsg
-	if err := ag.openResponse(r, "/v1/context/request", rid, matchID, &g); err != nil {
-		t.Fatalf("grant: %v", err)
-	}
-	return r, &g
+	return matchRead[grantMsg](t, ag, "/v1/context/request", matchID, scope)
 }
 
+// readWeather reads the weather under the grant; it returns the answer,
+// and the observation when there is one.
 func readWeather(t *testing.T, ag *agent, matchID, grantID string) (reply, *observationMsg) {
 	t.Helper()
-	r, rid := ag.contextCall("/v1/context/weather", matchID, map[string]any{"match_id": matchID}, map[string]any{"grant_id": grantID})
+	return matchRead[observationMsg](t, ag, "/v1/context/weather", matchID, map[string]any{"grant_id": grantID})
+}
+
+// matchRead makes the sealed context call path for the match with body;
+// it returns the answer, and its opened plaintext when the call succeeded.
+func matchRead[T any](t *testing.T, ag *agent, path, matchID string, body map[string]any) (reply, *T) {
+	t.Helper()
+	r, rid := ag.contextCall(path, matchID, map[string]any{"match_id": matchID}, body)
 	if r.status != 200 {
 		return r, nil
 	}
-	var o observationMsg
-	if err := ag.openResponse(r, "/v1/context/weather", rid, matchID, &o); err != nil {
-		t.Fatalf("weather: %v", err)
+	var v T
+	if err := ag.openResponse(r, path, rid, matchID, &v); err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
-	return r, &o
+	return r, &v
 }
 
 func submitWeather(t *testing.T, ag *agent, matchID, grantID, obsID string, content map[string]any) reply {
