@@ -28,10 +28,7 @@ func TestPlainImportArgsReadAsDecodeDoes(t *testing.T) {
 		Data string `json:"data"`
 		Name string `json:"name"`
 	}{file, "my save ✓"})
-	tests := []struct {
-		arg   string
-		plain bool
-	}{
+	plainReadsAsDecode(t, []plainCase{
 		{string(whole), true},
 		{string(named), true},
 		{`{"data":""}`, true},
@@ -47,21 +44,39 @@ func TestPlainImportArgsReadAsDecodeDoes(t *testing.T) {
 		{`{"data":"a","extra":1}`, false},
 		{`{"data":"a`, false},
 		{`{"data":"a\`, false},
-	}
-	for _, tt := range tests {
-		var fast importArgs
-		if got := fast.plain([]byte(tt.arg)); got != tt.plain {
+	}, func(fast, slow *importArgs) bool {
+		return string(fast.data) == slow.Data && fast.Name == slow.Name && fast.Data == ""
+	})
+}
+
+// plainCase is an argument and whether the fast reader reads it.
+type plainCase struct {
+	arg   string
+	plain bool
+}
+
+// plainReadsAsDecode checks a fast argument reader against the strict
+// decoder: plain must read each case's argument or leave it as the case
+// says, and what it reads, decode must read too, the same (same says
+// whether the two readings agree).
+func plainReadsAsDecode[A any, P interface {
+	*A
+	plain([]byte) bool
+}](t *testing.T, cases []plainCase, same func(fast, slow *A) bool) {
+	t.Helper()
+	for _, tt := range cases {
+		var fast, slow A
+		if got := P(&fast).plain([]byte(tt.arg)); got != tt.plain {
 			t.Errorf("%s: plain %v, want %v", tt.arg, got, tt.plain)
 			continue
 		}
 		if !tt.plain {
 			continue
 		}
-		var slow importArgs
 		if err := decode(json.RawMessage(tt.arg), &slow); err != nil {
 			t.Errorf("%s: decode refused what plain read: %v", tt.arg, err)
-		} else if string(fast.data) != slow.Data || fast.Name != slow.Name || fast.Data != "" {
-			t.Errorf("%s: plain %q %q, decode %q %q", tt.arg, fast.data, fast.Name, slow.Data, slow.Name)
+		} else if !same(&fast, &slow) {
+			t.Errorf("%s: plain %+v, decode %+v", tt.arg, fast, slow)
 		}
 	}
 }
@@ -70,10 +85,7 @@ func TestPlainImportArgsReadAsDecodeDoes(t *testing.T) {
 // reader against the strict decoder: whatever it reads, decode reads the
 // same, and what it leaves (any other shape) goes to decode.
 func TestPlainActionArgsReadAsDecodeDoes(t *testing.T) {
-	tests := []struct {
-		arg   string
-		plain bool
-	}{
+	plainReadsAsDecode(t, []plainCase{
 		{`{"sessionId":"s-1","actionId":"go"}`, true},
 		{`{"sessionId":"s-1","actionId":"go","params":{}}`, true},
 		{`{"sessionId":"","actionId":"ünï ✓"}`, true},
@@ -87,23 +99,7 @@ func TestPlainActionArgsReadAsDecodeDoes(t *testing.T) {
 		{`{"sessionId":"s-1","actionId":"go"} `, false},
 		{`{"sessionId":"s-1","actionId":"go","extra":1}`, false},
 		{`{"sessionId":"s-1","actionId":"go"`, false},
-	}
-	for _, tt := range tests {
-		var fast actionArgs
-		if got := fast.plain([]byte(tt.arg)); got != tt.plain {
-			t.Errorf("%s: plain %v, want %v", tt.arg, got, tt.plain)
-			continue
-		}
-		if !tt.plain {
-			continue
-		}
-		var slow actionArgs
-		if err := decode(json.RawMessage(tt.arg), &slow); err != nil {
-			t.Errorf("%s: decode refused what plain read: %v", tt.arg, err)
-		} else if !reflect.DeepEqual(fast, slow) {
-			t.Errorf("%s: plain %+v, decode %+v", tt.arg, fast, slow)
-		}
-	}
+	}, func(fast, slow *actionArgs) bool { return reflect.DeepEqual(fast, slow) })
 }
 
 // TestExportFileName: a save file is named by its campaign, its slot's name
