@@ -571,10 +571,7 @@ func (c *tableClient) answer(a rooms.Action, ask bool) []rooms.TargetChoice {
 	for _, p := range a.Prompts {
 		switch p.Kind {
 		case rooms.PromptSelectFromZone:
-			n := p.Count
-			if p.Min != nil {
-				n = *p.Min
-			}
+			n := p.Least()
 			add(p.Slot, choose(p.Prompt, p.Candidates, c.labels(p.Candidates), p.Candidates[:min(n, len(p.Candidates))], p.Count))
 		case rooms.PromptOrder:
 			add(p.Slot, choose(p.Prompt+" (all of them, in order)", p.Items, c.labels(p.Items), p.Items, len(p.Items)))

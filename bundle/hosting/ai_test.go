@@ -104,10 +104,7 @@ func passive(acts []rooms.Action) (rooms.Action, []rooms.TargetChoice) {
 			case rooms.PromptOrder:
 				out = append(out, rooms.TargetChoice{Slot: p.Slot, Chosen: p.Items})
 			case rooms.PromptSelectFromZone:
-				lo := p.Count
-				if p.Min != nil {
-					lo = *p.Min
-				}
+				lo := p.Least()
 				if lo > 0 {
 					out = append(out, rooms.TargetChoice{Slot: p.Slot, Chosen: p.Candidates[:lo]})
 				}

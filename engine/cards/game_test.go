@@ -105,10 +105,7 @@ func randomAnswer(a rooms.Action, h *rng.Handle) []rooms.TargetChoice {
 				}
 			}
 		default:
-			lo := p.Count
-			if p.Min != nil {
-				lo = *p.Min
-			}
+			lo := p.Least()
 			pick(p.Slot, p.Candidates, lo+h.Intn(p.Count-lo+1))
 		}
 	}

@@ -615,10 +615,7 @@ func checkSlots(a Action, targets map[string][]string) *Rejection {
 				return bad(p.Slot, "choose one option")
 			}
 		case PromptSelectFromZone:
-			least := p.Count
-			if p.Min != nil {
-				least = *p.Min
-			}
+			least := p.Least()
 			if len(chosen) < least || len(chosen) > p.Count || !subsetDistinct(chosen, p.Candidates) {
 				return bad(p.Slot, "choose between min and count candidates")
 			}

@@ -262,6 +262,15 @@ type Prompt struct {
 	ManaCandidates []ManaCandidate `json:"-"`                 // pay_mana: the ways to pay the pip
 }
 
+// Least is the fewest ids a select_from_zone answer holds: Min, or Count
+// when Min is omitted.
+func (p Prompt) Least() int {
+	if p.Min != nil {
+		return *p.Min
+	}
+	return p.Count
+}
+
 // ManaCandidate is one way to pay a pay_mana pip: the activation to send
 // back (ID) and the permanent it taps or spends (Source). A source that can
 // pay the pip several ways appears once per way, each with a Label.

@@ -119,10 +119,7 @@ func PickCard(v CardView, refused map[string]bool) (rooms.ChooseAction, bool) {
 				}
 			}
 		default:
-			n := p.Count
-			if p.Min != nil {
-				n = *p.Min
-			}
+			n := p.Least()
 			answer(p.Slot, p.Candidates[:n])
 		}
 	}

@@ -109,10 +109,7 @@ func matchSources(ps []rooms.Prompt, n int, rank func(slot int, cands []string) 
 
 // selectBounds returns the fewest and most answers of a select prompt.
 func selectBounds(p rooms.Prompt) (lo, hi int) {
-	lo, hi = p.Count, max(p.Count, 1)
-	if p.Min != nil {
-		lo = *p.Min
-	}
+	lo, hi = p.Least(), max(p.Count, 1)
 	return min(lo, len(p.Candidates)), min(hi, len(p.Candidates))
 }
 

@@ -331,10 +331,7 @@ func checkAnswer(a rooms.Action, ans map[string][]string) error {
 				paid[id] = true
 			}
 		default: // select_from_zone
-			lo := p.Count
-			if p.Min != nil {
-				lo = *p.Min
-			}
+			lo := p.Least()
 			if len(got) < lo || len(got) > max(p.Count, 1) {
 				return fmt.Errorf("rules: %q needs %d to %d answers", p.Slot, lo, p.Count)
 			}

@@ -45,10 +45,7 @@ func randomAnswer(h *rng.Handle, a rooms.Action) map[string][]string {
 				ans[p.Slot] = []string{p.ManaCandidates[0].ID}
 			}
 		default:
-			lo := p.Count
-			if p.Min != nil {
-				lo = *p.Min
-			}
+			lo := p.Least()
 			ans[p.Slot] = pick(p.Candidates, lo+h.Intn(p.Count-lo+1))
 		}
 	}

@@ -51,10 +51,7 @@ func defaults(a rooms.Action) map[string][]string {
 				ans[p.Slot] = []string{p.ManaCandidates[0].ID}
 			}
 		default:
-			lo := p.Count
-			if p.Min != nil {
-				lo = *p.Min
-			}
+			lo := p.Least()
 			if p.Slot == "bottom" && keep {
 				lo = p.Count
 				ans[p.Slot] = p.Candidates[len(p.Candidates)-lo:]
