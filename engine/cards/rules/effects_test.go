@@ -16,8 +16,7 @@ func answer(t *testing.T, g *Game, seat int, choice ...string) {
 
 func TestEntersTriggerIsAimedByItsController(t *testing.T) {
 	g := scene(t, 2)
-	g.put(0, "mountain")
-	g.put(0, "mountain")
+	g.putN(0, "mountain", 2)
 	sp := g.give(0, "sparker")
 	cast(t, g, 0, sp, nil)
 	resolve(t, g)
@@ -41,8 +40,7 @@ func TestEntersTriggerIsAimedByItsController(t *testing.T) {
 
 func TestDiesTrigger(t *testing.T) {
 	g := scene(t, 2)
-	g.put(1, "mountain")
-	g.put(1, "mountain")
+	g.putN(1, "mountain", 2)
 	martyr := g.put(0, "martyr")
 	lash := g.give(1, "ember_lash")
 	do(t, g, 0, "pass_priority", "", nil)
@@ -104,9 +102,7 @@ func TestUpkeepMayTrigger(t *testing.T) {
 
 func TestDiscardChosenByTheTargetAndByTheCaster(t *testing.T) {
 	g := scene(t, 2)
-	g.put(0, "swamp")
-	g.put(0, "swamp")
-	g.put(0, "swamp")
+	g.putN(0, "swamp", 3)
 	rot := g.give(0, "mind_rot")
 	pry := g.give(0, "pry")
 	keep := g.give(1, "bear")
@@ -143,9 +139,7 @@ func TestDiscardChosenByTheTargetAndByTheCaster(t *testing.T) {
 func TestSearchScryAndLook(t *testing.T) {
 	g := scene(t, 2)
 	g.st.Players[0].Library = []string{"bear", "island", "hawk", "mountain", "spider", "forest"}
-	for range 4 {
-		g.put(0, "twin_spring")
-	}
+	g.putN(0, "twin_spring", 4)
 	dig := g.give(0, "dig")
 	cast(t, g, 0, dig, nil)
 	resolve(t, g)
@@ -198,8 +192,7 @@ func TestCastAndCombatDamageTriggersAndCounters(t *testing.T) {
 	t.Run("cast_trigger", func(t *testing.T) {
 		g := scene(t, 2)
 		adept := g.put(0, "adept")
-		g.put(0, "mountain")
-		g.put(0, "mountain")
+		g.putN(0, "mountain", 2)
 		lash := g.give(0, "ember_lash")
 		cast(t, g, 0, lash, map[string][]string{"t0": ids("p1")})
 		if len(g.st.Stack) != 2 || g.st.Stack[1].Kind != "triggered" {
@@ -216,8 +209,7 @@ func TestCastAndCombatDamageTriggersAndCounters(t *testing.T) {
 		g := scene(t, 2)
 		thief := g.put(0, "thief")
 		grower := g.put(0, "grower")
-		g.put(0, "forest")
-		g.put(0, "forest")
+		g.putN(0, "forest", 2)
 		for range 2 {
 			for _, a := range g.Actions(0) {
 				if a.ManaAbility {

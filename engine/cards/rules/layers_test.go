@@ -11,9 +11,7 @@ import (
 
 func TestAnthemAuraPumpAndControl(t *testing.T) {
 	g := scene(t, 2)
-	for range 6 {
-		g.put(0, "island")
-	}
+	g.putN(0, "island", 6)
 	g.put(0, "forest")
 	bear := g.put(0, "bear")
 	g.put(0, "captain")
@@ -40,9 +38,7 @@ func TestAnthemAuraPumpAndControl(t *testing.T) {
 	if c = g.chars(g.perm(bear)); c.power != 4 || c.kw&kwTrample != 0 {
 		t.Fatalf("the pump outlived the turn: %d/%d", c.power, c.tough)
 	}
-	for range 3 {
-		g.put(1, "island")
-	}
+	g.putN(1, "island", 3)
 	steal := g.give(1, "steal")
 	cast(t, g, 1, steal, map[string][]string{"t0": ids(permID(bear))})
 	resolve(t, g)
@@ -84,9 +80,7 @@ func TestTokensCountersAndEndStepTrigger(t *testing.T) {
 
 func TestPlaneswalkerLoyaltyAndEmblem(t *testing.T) {
 	g := scene(t, 2)
-	for range 3 {
-		g.put(0, "mountain")
-	}
+	g.putN(0, "mountain", 3)
 	sage := g.give(0, "sage")
 	cast(t, g, 0, sage, nil)
 	resolve(t, g)
@@ -145,9 +139,7 @@ func TestPlaneswalkerLoyaltyAndEmblem(t *testing.T) {
 
 func TestChosenColorAndNamedCard(t *testing.T) {
 	g := scene(t, 2)
-	for range 4 {
-		g.put(0, "plains")
-	}
+	g.putN(0, "plains", 4)
 	prism := g.give(0, "prism")
 	cast(t, g, 0, prism, nil)
 	resolve(t, g)
@@ -190,9 +182,7 @@ func TestChosenColorAndNamedCard(t *testing.T) {
 	if !slices.Contains(colors, "R") || !slices.Contains(names, "ember_lash") {
 		t.Fatalf("colors %v names %v", colors, names)
 	}
-	for range 4 {
-		g.put(1, "mountain")
-	}
+	g.putN(1, "mountain", 4)
 	lash := g.give(1, "ember_lash")
 	do(t, g, 0, "pass_priority", "", nil)
 	a, ok := offered(g, 1, "cast_spell", lash)
@@ -205,8 +195,7 @@ func TestChosenColorAndNamedCard(t *testing.T) {
 func TestAuraGoesWhenItsCreatureDies(t *testing.T) {
 	g := scene(t, 2)
 	g.put(0, "island")
-	g.put(0, "mountain")
-	g.put(0, "mountain")
+	g.putN(0, "mountain", 2)
 	bear := g.put(1, "bear")
 	wings := g.give(0, "wings")
 	cast(t, g, 0, wings, map[string][]string{"t0": ids(permID(bear))})
@@ -244,9 +233,7 @@ func TestTypeChangeInLayerOrder(t *testing.T) {
 	g := scene(t, 2)
 	g.cards = NewCards(append(defs, extra...))
 	mountain := g.put(0, "mountain")
-	for range 3 {
-		g.put(0, "forest")
-	}
+	g.putN(0, "forest", 3)
 	g.put(0, "captain")
 	g.put(1, "island")
 	g.perm(mountain).Plus = 1 // a +1/+1 counter does nothing on a land

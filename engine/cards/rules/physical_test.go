@@ -33,11 +33,9 @@ func permOf(v View, id string) (PermanentView, bool) {
 
 func TestPhysicalCardFollowsTheCardThroughZones(t *testing.T) {
 	g := scene(t, 2)
-	g.put(0, "forest")
-	g.put(0, "forest")
+	g.putN(0, "forest", 2)
 	g.put(0, "swamp")
-	g.put(1, "mountain")
-	g.put(1, "mountain")
+	g.putN(1, "mountain", 2)
 	bear := g.give(0, "bear")
 	raise := g.give(0, "raise")
 	lash := g.give(1, "ember_lash")

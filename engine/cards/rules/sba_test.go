@@ -103,9 +103,7 @@ func TestCleanupDiscardsToHandSize(t *testing.T) {
 func TestPoisonAndDeckingLose(t *testing.T) {
 	t.Run("poison", func(t *testing.T) {
 		g := scene(t, 2)
-		for range 2 {
-			g.put(0, "swamp")
-		}
+		g.putN(0, "swamp", 2)
 		for range 2 {
 			s := g.give(0, "poison_shot")
 			cast(t, g, 0, s, map[string][]string{"t0": ids("p1")})
@@ -138,8 +136,7 @@ func TestMultiplayerEliminationKeepsPlaying(t *testing.T) {
 	g.put(2, "bear")
 	g.put(1, "bear")
 	g.st.Players[1].Life = 2
-	g.put(0, "mountain")
-	g.put(0, "mountain")
+	g.putN(0, "mountain", 2)
 	lash := g.give(0, "ember_lash")
 	cast(t, g, 0, lash, map[string][]string{"t0": ids("p1")})
 	evs := []rooms.Event{}
@@ -176,11 +173,8 @@ func TestCommanderTaxReturnAndDamage(t *testing.T) {
 		g.st.Players[i].Identity = []string{"R", "G"}
 		g.st.Players[i].Command = []Card{{N: g.mintCard(), ID: "lord", Cmdr: true}}
 	}
-	for range 3 {
-		g.put(0, "twin_spring")
-	}
-	g.put(0, "mountain")
-	g.put(0, "mountain")
+	g.putN(0, "twin_spring", 3)
+	g.putN(0, "mountain", 2)
 	cmd := g.cardID(g.st.Players[0].Command[0].N)
 	a, ok := offered(g, 0, "cast_spell", cmd)
 	if !ok || a.Cost.Modified != "{1}{R}{G}" {
@@ -238,9 +232,7 @@ func TestCommanderTaxReturnAndDamage(t *testing.T) {
 
 func TestSacrificeMillAndReturn(t *testing.T) {
 	g := scene(t, 2)
-	for range 4 {
-		g.put(0, "swamp")
-	}
+	g.putN(0, "swamp", 4)
 	g.put(0, "island")
 	b1 := g.put(1, "bear")
 	g.put(1, "hawk")
@@ -333,8 +325,7 @@ func TestLegendRule(t *testing.T) {
 	old := g.put(0, "lord")
 	theirs := g.put(1, "lord")
 	g.put(0, "mountain")
-	g.put(0, "forest")
-	g.put(0, "forest")
+	g.putN(0, "forest", 2)
 	fresh := g.give(0, "lord")
 	cast(t, g, 0, fresh, nil)
 	resolve(t, g)
@@ -372,8 +363,7 @@ func TestExileFromTheTop(t *testing.T) {
 	}
 	g := scene(t, 2)
 	g.cards = NewCards(append(defs, def))
-	g.put(0, "swamp")
-	g.put(0, "swamp")
+	g.putN(0, "swamp", 2)
 	g.st.Players[1].Library = []string{"bear", "hawk", "island", "forest", "forest"}
 	// purge casts Purge at p1 and passes until it resolves, returning the
 	// log of the resolution.

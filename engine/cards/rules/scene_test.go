@@ -40,6 +40,14 @@ func (g *Game) put(seat int, id string) int {
 	return n
 }
 
+// putN puts n copies of a card onto the battlefield under seat, as put
+// does.
+func (g *Game) putN(seat int, id string, n int) {
+	for range n {
+		g.put(seat, id)
+	}
+}
+
 // give puts a card into seat's hand and returns its wire id.
 func (g *Game) give(seat int, id string) string {
 	g.memo = nil

@@ -87,10 +87,8 @@ func TestFloatingManaPaysFirstAndEmptiesBetweenSteps(t *testing.T) {
 
 func TestCounterspellCountersTheSpell(t *testing.T) {
 	g := scene(t, 2)
-	g.put(0, "mountain")
-	g.put(0, "mountain")
-	g.put(1, "island")
-	g.put(1, "island")
+	g.putN(0, "mountain", 2)
+	g.putN(1, "island", 2)
 	lash := g.give(0, "ember_lash")
 	hush := g.give(1, "hush")
 	cast(t, g, 0, lash, map[string][]string{"t0": ids("p1")})
@@ -112,9 +110,7 @@ func TestCounterspellCountersTheSpell(t *testing.T) {
 
 func TestFizzleWhenTheTargetIsGone(t *testing.T) {
 	g := scene(t, 2)
-	for range 4 {
-		g.put(0, "mountain")
-	}
+	g.putN(0, "mountain", 4)
 	bear := g.put(1, "bear")
 	a := g.give(0, "ember_lash")
 	b := g.give(0, "ember_lash")
@@ -136,9 +132,7 @@ func TestFizzleWhenTheTargetIsGone(t *testing.T) {
 
 func TestXSpellOffersAffordableValues(t *testing.T) {
 	g := scene(t, 2)
-	for range 3 {
-		g.put(0, "mountain")
-	}
+	g.putN(0, "mountain", 3)
 	wave := g.give(0, "blaze_wave")
 	a, ok := offered(g, 0, "cast_spell", wave)
 	if !ok {
@@ -197,8 +191,7 @@ func TestOneLandPerTurnAndSorceryTiming(t *testing.T) {
 	if _, ok := offered(g, 0, "play_land", f2); ok {
 		t.Fatal("a second land is offered")
 	}
-	g.put(0, "island")
-	g.put(0, "island")
+	g.putN(0, "island", 2)
 	ins := g.give(0, "insight")
 	if _, ok := offered(g, 0, "cast_spell", ins); !ok {
 		t.Fatal("a sorcery is not offered in the main phase")
@@ -228,8 +221,7 @@ func TestAdditionalCostSacrifice(t *testing.T) {
 
 func TestStaleAndBadAnswersChangeNothing(t *testing.T) {
 	g := scene(t, 2)
-	g.put(0, "mountain")
-	g.put(0, "mountain")
+	g.putN(0, "mountain", 2)
 	lash := g.give(0, "ember_lash")
 	before, _ := g.State()
 	a, _ := offered(g, 0, "cast_spell", lash)
@@ -262,10 +254,8 @@ func TestStaleAndBadAnswersChangeNothing(t *testing.T) {
 
 func TestEveryoneMustPassAfterAResponse(t *testing.T) {
 	g := scene(t, 3)
-	g.put(0, "mountain")
-	g.put(0, "mountain")
-	g.put(2, "island")
-	g.put(2, "island")
+	g.putN(0, "mountain", 2)
+	g.putN(2, "island", 2)
 	lash := g.give(0, "ember_lash")
 	hush := g.give(2, "hush")
 	cast(t, g, 0, lash, map[string][]string{"t0": ids("p1")})
@@ -357,8 +347,7 @@ func TestXZeroPaysOnlyItsPips(t *testing.T) {
 // printed order whatever order they were answered in.
 func TestModalChooseTwo(t *testing.T) {
 	g := scene(t, 2)
-	g.put(0, "mountain")
-	g.put(0, "mountain")
+	g.putN(0, "mountain", 2)
 	rite := g.give(0, "twin_rite")
 	a, ok := offered(g, 0, "cast_spell", rite)
 	if !ok {
