@@ -126,6 +126,21 @@ func Submit(t testing.TB, e *core.Engine, s *core.GameState, action string, para
 	return res.Value
 }
 
+// SceneView returns s's scene and its kind view decoded into a V, failing
+// t on an error.
+func SceneView[V any](t testing.TB, e *core.Engine, s *core.GameState) (core.Scene, V) {
+	t.Helper()
+	sc, err := e.Scene(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v V
+	if err := json.Unmarshal(sc.View.KindView, &v); err != nil {
+		t.Fatal(err)
+	}
+	return sc, v
+}
+
 // Serialize saves s, failing t on an error.
 func Serialize(t testing.TB, e *core.Engine, s *core.GameState) []byte {
 	t.Helper()

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -207,14 +206,7 @@ func TestEngineKeysGoThroughEngineRef(t *testing.T) {
 func TestSceneOffersTheWholeParameterDomain(t *testing.T) {
 	e := newEngine(t, sampleRegistry(t), nil)
 	s := submit(t, e, start(t, e, "sample", "domain"), ActionPlanAdd, core.Params{"activity": "work"})
-	sc, err := e.Scene(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v View
-	if err := json.Unmarshal(sc.View.KindView, &v); err != nil {
-		t.Fatal(err)
-	}
+	sc, v := kindtest.SceneView[View](t, e, s)
 	if len(v.Plan) != 1 || v.Plan[0].Index != 0 || v.Plan[0].Hours != 8 {
 		t.Fatalf("plan view %+v", v.Plan)
 	}

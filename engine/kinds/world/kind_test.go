@@ -315,14 +315,7 @@ func TestABreakdownNamesItsBuilding(t *testing.T) {
 			break // the season is over
 		}
 		s = res.Value
-		sc, err := e.Scene(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var v View
-		if err := json.Unmarshal(sc.View.KindView, &v); err != nil {
-			t.Fatal(err)
-		}
+		_, v := kindtest.SceneView[View](t, e, s)
 		for _, a := range v.Alerts {
 			if a.Type != AlertBuildingBroken && a.Type != AlertBuildingRepaired {
 				continue
