@@ -157,51 +157,50 @@ step compile "$OUT/compile.txt" \
 #    point is the same search as BenchmarkTier3Generated10k, which is left
 #    out; the Targets table reads the series point.)
 native_out=()
+
+# native_step NAME PART CMD: step "native NAME PART" (PART may be empty),
+# its output in $OUT/native-NAME-PART.txt (PART's spaces as dashes), which
+# joins the native results.
+native_step() {
+	local out="$OUT/native-$1${2:+-${2// /-}}.txt"
+	step "native $1${2:+ $2}" "$out" "$3"
+	native_out+=("$out")
+}
+
 for d in "${native_dirs[@]}"; do
 	name=$(basename "$d")
 	case $d in
 	engine/kinds/story)
-		step "native $name" "$OUT/native-$name.txt" \
+		native_step "$name" "" \
 			"$(bench "$d" -test.bench . -test.count "$COUNT" -test.benchtime "$BENCHTIME" -test.skip "'Tier3Generated10k|Tier3AtGraphSize/nodes=100000'")"
-		native_out+=("$OUT/native-$name.txt")
-		step "native $name 100k" "$OUT/native-$name-100k.txt" \
+		native_step "$name" 100k \
 			"$(bench "$d" -test.bench "'Tier3AtGraphSize/nodes=100000\$'" -test.count "$COUNT" -test.benchtime 1x)"
-		native_out+=("$OUT/native-$name-100k.txt")
 		;;
 	bundle/nativehost)
-		step "native $name rooms" "$OUT/native-$name-rooms.txt" \
+		native_step "$name" rooms \
 			"$(bench "$d" -test.bench "'^BenchmarkRooms'" -test.count 1 -test.benchtime "${ROOMS_ITERS}x")"
-		native_out+=("$OUT/native-$name-rooms.txt")
-		step "native $name lobby" "$OUT/native-$name-lobby.txt" \
+		native_step "$name" lobby \
 			"$(bench "$d" -test.bench "'^BenchmarkLobby'" -test.count 1 -test.benchtime "${LOBBY_ITERS}x")"
-		native_out+=("$OUT/native-$name-lobby.txt")
-		step "native $name" "$OUT/native-$name.txt" \
+		native_step "$name" "" \
 			"$(bench "$d" -test.bench . -test.skip "'^BenchmarkRooms|^BenchmarkLobby'" -test.count "$COUNT" -test.benchtime 2000x)"
-		native_out+=("$OUT/native-$name.txt")
 		;;
 	bundle/owp)
-		step "native $name reads" "$OUT/native-$name-reads.txt" \
+		native_step "$name" reads \
 			"$(bench "$d" -test.bench "'^BenchmarkSignedRead'" -test.count "$COUNT" -test.benchtime "${OWP_READS}x")"
-		native_out+=("$OUT/native-$name-reads.txt")
-		step "native $name rounds" "$OUT/native-$name-rounds.txt" \
+		native_step "$name" rounds \
 			"$(bench "$d" -test.bench "'Round\$'" -test.count "$COUNT" -test.benchtime "${OWP_ROUNDS}x")"
-		native_out+=("$OUT/native-$name-rounds.txt")
 		;;
 	bundle/edge)
-		step "native $name" "$OUT/native-$name.txt" \
+		native_step "$name" "" \
 			"$(bench "$d" -test.bench "'Command/native/'" -test.count "$COUNT" -test.benchtime "${EDGE_NATIVE_ITERS}x")"
-		native_out+=("$OUT/native-$name.txt")
-		step "native $name worker" "$OUT/native-$name-worker.txt" \
+		native_step "$name" worker \
 			"$(bench "$d" -test.bench . -test.skip "'Command/native/|^BenchmarkRooms'" -test.count 1 -test.benchtime "${EDGE_WORKER_ITERS}x")"
-		native_out+=("$OUT/native-$name-worker.txt")
-		step "native $name worker rooms" "$OUT/native-$name-worker-rooms.txt" \
+		native_step "$name" "worker rooms" \
 			"$(bench "$d" -test.bench "'^BenchmarkRooms'" -test.count 1 -test.benchtime "${ROOMS_ITERS}x")"
-		native_out+=("$OUT/native-$name-worker-rooms.txt")
 		;;
 	*)
-		step "native $name" "$OUT/native-$name.txt" \
+		native_step "$name" "" \
 			"$(bench "$d" -test.bench . -test.count "$COUNT" -test.benchtime "$BENCHTIME")"
-		native_out+=("$OUT/native-$name.txt")
 		;;
 	esac
 done
