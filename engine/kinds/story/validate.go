@@ -67,6 +67,16 @@ func (k *checker) composedID(id, path, what string) {
 	}
 }
 
+// declared checks the id of a declared element (a what) at path: its
+// form, and that no element before it in seen has it; it adds it to seen.
+func (k *checker) declared(seen map[string]bool, id, path, what string) {
+	k.composedID(id, path+".id", what)
+	if seen[id] {
+		k.errf(ReasonDuplicateID, path, "story: %s %q declared twice", what, id)
+	}
+	seen[id] = true
+}
+
 // key checks a LocKey the content references: its shape, and that the
 // campaign's table holds text for it. required says whether empty is an error.
 func (k *checker) key(key core.LocKey, path string, required bool) {
@@ -92,11 +102,7 @@ func (k *checker) tier1() {
 	seen := map[string]bool{}
 	for _, v := range c.Variables {
 		path := "content.variables." + v.ID
-		k.composedID(v.ID, path+".id", "variable")
-		if seen[v.ID] {
-			k.errf(ReasonDuplicateID, path, "story: variable %q declared twice", v.ID)
-		}
-		seen[v.ID] = true
+		k.declared(seen, v.ID, path, "variable")
 		switch v.Type {
 		case TypeInt, TypeBool, TypeString:
 		default:
@@ -125,11 +131,7 @@ func (k *checker) tier1() {
 	seen = map[string]bool{}
 	for _, a := range c.Achievements {
 		path := "content.achievements." + a.ID
-		k.composedID(a.ID, path+".id", "achievement")
-		if seen[a.ID] {
-			k.errf(ReasonDuplicateID, path, "story: achievement %q declared twice", a.ID)
-		}
-		seen[a.ID] = true
+		k.declared(seen, a.ID, path, "achievement")
 		k.key(a.TitleKey, path+".titleKey", true)
 		k.key(a.DescriptionKey, path+".descriptionKey", false)
 	}
@@ -144,11 +146,7 @@ func (k *checker) tier1() {
 	endings := map[string]endingDecl{}
 	for _, n := range c.Nodes {
 		path := "content.nodes." + n.ID
-		k.composedID(n.ID, path+".id", "node")
-		if seen[n.ID] {
-			k.errf(ReasonDuplicateID, path, "story: node %q declared twice", n.ID)
-		}
-		seen[n.ID] = true
+		k.declared(seen, n.ID, path, "node")
 		k.effects(n.Effects, path+".effects")
 		switch n.Type {
 		case NodeChoice:
