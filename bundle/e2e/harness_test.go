@@ -39,12 +39,20 @@ func TestMain(m *testing.M) {
 	if !set {
 		_ = flag.Set("test.parallel", "4")
 	}
-	os.Exit(browsertest.Main(m, "e2e", true, func(s browsertest.Suite) {
+	dir, err := os.MkdirTemp("", "storyloom-e2e-versions-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.Exit(1)
+	}
+	versions.dir = dir
+	code := browsertest.Main(m, "e2e", true, func(s browsertest.Suite) {
 		suite.env, suite.root, suite.res, suite.b = s, s.Root, s.Res, s.Browser
 		if s.Res != nil {
 			suite.dist, suite.offline = s.Res.Out, s.Res.OfflinePath
 		}
-	}))
+	})
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // need skips t when the browser suite cannot run, and fails it when the

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,7 +27,7 @@ func TestAnImportedSaveOfAVersionNotHeld(t *testing.T) {
 	t.Parallel()
 	need(t)
 	dir := t.TempDir()
-	v1, v2, v3 := buildVersion(t, dir, "1.0.0", false), buildVersion(t, dir, "2.0.0", false), buildVersion(t, dir, "3.0.0", false)
+	v1, v2, v3 := buildVersion(t, "1.0.0"), buildVersion(t, "2.0.0"), buildVersion(t, "3.0.0")
 	v31 := buildMigratingV3(t, dir)
 
 	// A save of version 1, standing on the deck, exported to a file.
@@ -104,28 +105,20 @@ func jsString(s string) string {
 // cannot be carried over.
 func buildMigratingV3(t *testing.T, dir string) *site.Result {
 	t.Helper()
-	static := filepath.Join(dir, "static-3.1.0")
-	if err := os.CopyFS(filepath.Join(static, "icons"), os.DirFS(filepath.Join(suite.root, "static", "icons"))); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.CopyFS(filepath.Join(static, "campaigns"), os.DirFS(filepath.Join(suite.root, "bundle", "testdata", "update", "3.0.0"))); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(static, "campaigns", "ferry", "campaign.json")
-	src, err := os.ReadFile(path)
+	res, err := buildCampaigns(dir, "3.1.0", "3.0.0", false, func(campaigns string) error {
+		path := filepath.Join(campaigns, "ferry", "campaign.json")
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		edited := strings.Replace(string(src), `"version":"3.0.0",`, `"version":"3.1.0","migration":{"from":["1.0.0"],"renames":{"variable":{"coins":"fare"}}},`, 1)
+		if edited == string(src) {
+			return fmt.Errorf("the ferry at 3.0.0 names no version to edit: %.200s", src)
+		}
+		return os.WriteFile(path, []byte(edited), 0o644)
+	})
 	if err != nil {
-		t.Fatal(err)
-	}
-	edited := strings.Replace(string(src), `"version":"3.0.0",`, `"version":"3.1.0","migration":{"from":["1.0.0"],"renames":{"variable":{"coins":"fare"}}},`, 1)
-	if edited == string(src) {
-		t.Fatalf("the ferry at 3.0.0 names no version to edit: %.200s", src)
-	}
-	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res, err := browsertest.BuildStatic(t.Context(), filepath.Join(dir, "dist-3.1.0"), os.DirFS(static), false)
-	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("building the site with the ferry at 3.1.0: %v", err)
 	}
 	return res
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,24 +16,65 @@ import (
 	"github.com/storyloom/storyloom/bundle/site"
 )
 
-// buildVersion builds the site with version of the test campaigns of
-// bundle/testdata/update (the ferry story, first-flat and pier-fair) as its
-// only campaigns, into a directory of its own under dir, with the offline
-// file when offline is set.
-func buildVersion(t *testing.T, dir, version string, offline bool) *site.Result {
+// versions holds the sites of the test campaigns of bundle/testdata/update
+// (the ferry story, first-flat and pier-fair), one per version, each built
+// once for the package, with its offline file, on first use: building a
+// site (the WASM module, its compression) costs several seconds of CPU,
+// and the tests that take updates all read the same three builds.
+var versions struct {
+	dir   string // made by TestMain, removed after the tests
+	mu    sync.Mutex
+	built map[string]*versionBuild
+}
+
+// versionBuild is one version's site, built once.
+type versionBuild struct {
+	once sync.Once
+	res  *site.Result
+	err  error
+}
+
+// buildVersion returns the site with version of the test campaigns as its
+// only campaigns, with its offline file, building it on first use. The
+// tests share it: they serve it, read it and copy it, never change it.
+func buildVersion(t *testing.T, version string) *site.Result {
 	t.Helper()
-	static := filepath.Join(dir, "static-"+version)
+	versions.mu.Lock()
+	if versions.built == nil {
+		versions.built = map[string]*versionBuild{}
+	}
+	b := versions.built[version]
+	if b == nil {
+		b = &versionBuild{}
+		versions.built[version] = b
+	}
+	versions.mu.Unlock()
+	b.once.Do(func() { b.res, b.err = buildCampaigns(versions.dir, version, version, true, nil) })
+	if b.err != nil {
+		t.Fatalf("building the site with the campaigns at %s: %v", version, b.err)
+	}
+	return b.res
+}
+
+// buildCampaigns builds the site with the test campaigns at version, with
+// the offline file when offline is set, into dir's static-name and
+// dist-name; edit, when not nil, changes the copied campaigns before the
+// build.
+func buildCampaigns(dir, name, version string, offline bool, edit func(campaigns string) error) (*site.Result, error) {
+	static := filepath.Join(dir, "static-"+name)
 	if err := os.CopyFS(filepath.Join(static, "icons"), os.DirFS(filepath.Join(suite.root, "static", "icons"))); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	if err := os.CopyFS(filepath.Join(static, "campaigns"), os.DirFS(filepath.Join(suite.root, "bundle", "testdata", "update", version))); err != nil {
-		t.Fatal(err)
+	campaigns := filepath.Join(static, "campaigns")
+	if err := os.CopyFS(campaigns, os.DirFS(filepath.Join(suite.root, "bundle", "testdata", "update", version))); err != nil {
+		return nil, err
 	}
-	res, err := browsertest.BuildStatic(context.Background(), filepath.Join(dir, "dist-"+version), os.DirFS(static), offline)
-	if err != nil {
-		t.Fatalf("building the site with the campaigns at %s: %v", version, err)
+	if edit != nil {
+		if err := edit(campaigns); err != nil {
+			return nil, err
+		}
 	}
-	return res
+	return browsertest.BuildStatic(context.Background(), filepath.Join(dir, "dist-"+name), os.DirFS(static), offline)
 }
 
 // deploy serves res on the page's origin and takes the update the way a
@@ -145,8 +187,7 @@ func (p *page) started(campaign, kind, act string) string {
 func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 	t.Parallel()
 	need(t)
-	dir := t.TempDir()
-	v1, v2, v3 := buildVersion(t, dir, "1.0.0", false), buildVersion(t, dir, "2.0.0", false), buildVersion(t, dir, "3.0.0", false)
+	v1, v2, v3 := buildVersion(t, "1.0.0"), buildVersion(t, "2.0.0"), buildVersion(t, "3.0.0")
 	s := browsertest.ServeDir(v1.Out, v1)
 	t.Cleanup(s.Close)
 	// Offline, the browser's own update check of sw.js fails, and says so.
@@ -274,7 +315,7 @@ func TestOfflineFileKeepsOldVersions(t *testing.T) {
 	t.Parallel()
 	need(t)
 	dir := t.TempDir()
-	v1, v2, v3 := buildVersion(t, dir, "1.0.0", true), buildVersion(t, dir, "2.0.0", true), buildVersion(t, dir, "3.0.0", true)
+	v1, v2, v3 := buildVersion(t, "1.0.0"), buildVersion(t, "2.0.0"), buildVersion(t, "3.0.0")
 	file := filepath.Join(dir, "storyloom-offline.html")
 	put := func(res *site.Result) {
 		data, err := os.ReadFile(res.OfflinePath)
@@ -343,11 +384,18 @@ func TestOfflineFileKeepsOldVersions(t *testing.T) {
 func TestABuiltDocumentWithoutProvenanceIsLeftOut(t *testing.T) {
 	t.Parallel()
 	need(t)
-	v1 := buildVersion(t, t.TempDir(), "1.0.0", false)
+	// A copy of version 1's site: the shared build stays as it was built.
+	shared := buildVersion(t, "1.0.0")
+	v1 := *shared
+	v1.Out = filepath.Join(t.TempDir(), "dist")
+	v1.OfflinePath = filepath.Join(v1.Out, site.OfflineName)
+	if err := os.CopyFS(v1.Out, os.DirFS(shared.Out)); err != nil {
+		t.Fatal(err)
+	}
 	if err := browsertest.DropProvenance(v1.Out, "ferry"); err != nil {
 		t.Fatal(err)
 	}
-	p := served(t, v1)
+	p := served(t, &v1)
 	p.screen("library")
 	if p.count(`[data-start="ferry"]`) != 0 || p.count(`[data-start="first-flat"]`) != 1 || p.count(`[data-start="pier-fair"]`) != 1 {
 		t.Errorf("the library offers %q", p.text("main"))
