@@ -135,6 +135,7 @@ func roomHost(t *testing.T, reg *rooms.Registry, withWebSocket bool, more []site
 // server cuts both players' sockets, and the game is played to its end.
 // bundle/edge plays the same scenario against the edge worker.
 func TestRoomsCheat(t *testing.T) {
+	t.Parallel()
 	need(t)
 	base, cut := roomServer(t, true)
 	multiplayer.PlayCheat(t, suite.b, multiplayer.CheatOptions{Base: base, Transport: "ws", Cut: cut})
@@ -145,6 +146,7 @@ func TestRoomsCheat(t *testing.T) {
 // across a reload (going straight to HTTP this time), and plays the lobby
 // over it.
 func TestRoomsHTTPFallback(t *testing.T) {
+	t.Parallel()
 	need(t)
 	base, _ := roomServer(t, false)
 	// The browser reports the refused WebSocket handshake itself.
@@ -203,6 +205,7 @@ func postRooms(t *testing.T, base, bearer, frame string) string {
 // page, browses forward and back, and when the rooms of the page it
 // shows close it steps back to one that has rooms.
 func TestRoomsDirectoryPages(t *testing.T) {
+	t.Parallel()
 	need(t)
 	base, _ := roomServer(t, true)
 	n := 2*rooms.DirectoryPageSize + 1
@@ -239,6 +242,7 @@ func TestRoomsDirectoryPages(t *testing.T) {
 // network that sleeps would. The page must take the poll for lost once it
 // is overdue, ask again, and so still show a room that opens meanwhile.
 func TestRoomsLostLongPoll(t *testing.T) {
+	t.Parallel()
 	need(t)
 	base, _ := roomServer(t, false)
 	target, err := url.Parse(base)

@@ -18,6 +18,7 @@ const topBarJS = `(() => [
 // top bar, the same links to the same places, and one theme toggle that
 // says which theme it switches to (Freeport's read "Theme" for good).
 func TestOneTopBar(t *testing.T) {
+	t.Parallel()
 	need(t)
 	base, _ := roomServer(t, true)
 	// Freeport's endpoint is not mounted here: its requests fail.
