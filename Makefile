@@ -50,23 +50,28 @@ lint: tools
 	$(STATICCHECK) ./...
 	GOOS=js GOARCH=wasm $(STATICCHECK) ./wasm/... ./bundle/hosting
 
-## test: lint, then every test natively (browser tests included) and,
-## beside them, the concurrency tests under -race, the engine's tests again
-## as WASM under Node, and short fuzzing runs of every parser.
-test: lint deps
+## test: every test natively (browser tests included) and, beside them,
+## lint, the concurrency tests under -race, the engine's tests again as
+## WASM under Node, and short fuzzing runs of every parser.
+test: deps
 	$(MAKE) --no-print-directory -j2 --output-sync=target test-native test-checks
 
 # The browser and worker tests spend most of their time waiting on Chromium
 # and wrangler rather than on the CPU, so the other checks run beside them,
-# one after another. The whole-package timeout is a bound on a busy 2-core
-# machine, where bundle/edge alone takes several minutes.
+# one after another, lint first: it fails `make test` all the same, without
+# holding every test back until it is done.
 test-checks:
-	$(MAKE) --no-print-directory -j1 test-race test-wasm fuzz
+	$(MAKE) --no-print-directory -j1 lint test-race test-wasm fuzz
 
 # The browser tests skip without chromium unless told to require it: after
 # `deps`, a missing browser is a failure, never a silent skip.
+# bundle/e2e and bundle/edge are the two longest packages by far: named
+# first, they start first, side by side, and with -p 3 the other packages
+# run one at a time beside them instead of waiting for one of the two to
+# end. The whole-package timeout is a bound on a busy 2-core machine, where
+# bundle/edge alone takes several minutes.
 test-native:
-	STORYLOOM_REQUIRE_BROWSER=1 $(GO) test -count=1 -timeout 20m ./...
+	STORYLOOM_REQUIRE_BROWSER=1 $(GO) test -count=1 -p 3 -timeout 20m ./bundle/e2e ./bundle/edge ./...
 
 test-race:
 	$(GO) test -count=1 -race ./engine/session/... ./engine/core/... ./bundle/hosting/... ./bundle/owp/...
