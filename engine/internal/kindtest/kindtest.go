@@ -366,6 +366,23 @@ func Unlocked(t testing.TB, res core.ActionResult, campaign string) []string {
 	return ids
 }
 
+// MigratedSave returns a save of s, taken by e, migrated on an engine of
+// kind k holding only reg (the save's version gone), failing t unless it
+// migrates, and migrates no more once migrated.
+func MigratedSave(t *testing.T, k core.Kind, e *core.Engine, s *core.GameState, reg *core.Registry) []byte {
+	t.Helper()
+	only := Engine(t, k, reg, nil)
+	res, migrated := only.MigrateSave(Serialize(t, e, s), k.Version())
+	if !migrated || !res.OK {
+		t.Fatalf("not migrated: %v", res.Errors)
+	}
+	got := Serialize(t, only, res.Value)
+	if again, m := only.MigrateSave(got, k.Version()); !again.OK || m {
+		t.Fatal("a migrated save migrated again")
+	}
+	return got
+}
+
 // EarlierSave loads data, a save made by an earlier version of the code
 // and of its campaign (kept in a test's testdata), on e, whose registry
 // serves only the versions shipped now: it must load through the
