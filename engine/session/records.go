@@ -262,9 +262,14 @@ func NewMemoryRecords() *MemoryRecords {
 
 // GetSession implements RecordStore.
 func (m *MemoryRecords) GetSession(_ context.Context, id string) (SessionRecord, bool, error) {
+	return getRecord(m, m.sessions, id)
+}
+
+// getRecord returns a copy of the record id of recs, one of m's maps.
+func getRecord[R interface{ clone() R }](m *MemoryRecords, recs map[string]R, id string) (R, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	r, ok := m.sessions[id]
+	r, ok := recs[id]
 	return r.clone(), ok, nil
 }
 
@@ -283,10 +288,7 @@ func (m *MemoryRecords) PutSession(_ context.Context, rec SessionRecord) error {
 
 // GetSave implements RecordStore.
 func (m *MemoryRecords) GetSave(_ context.Context, id string) (SaveRecord, bool, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	r, ok := m.saves[id]
-	return r.clone(), ok, nil
+	return getRecord(m, m.saves, id)
 }
 
 // PutSave implements RecordStore. The record's Blob is kept, not copied.
