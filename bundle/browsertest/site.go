@@ -42,7 +42,10 @@ func ModuleRoot() (string, error) {
 // Build builds the site from the working tree (web/site, static/ and
 // ./wasm/play) into dir, and the offline file too when offline is set. It
 // compresses fast (brotli 5) unless STORYLOOM_FULL_COMPRESSION=1, which
-// `make bench` sets so that transfer figures match a real deploy.
+// `make bench` sets so that transfer figures match a real deploy. Like
+// `bundle build`, it keeps the compressed copies in the module's
+// .cache/site, so that the many builds of a test run, whose WASM module
+// is the same, compress it once.
 func Build(ctx context.Context, dir string, offline bool) (*site.Result, error) {
 	root, err := ModuleRoot()
 	if err != nil {
@@ -73,6 +76,7 @@ func BuildStatic(ctx context.Context, dir string, static fs.FS, offline bool) (*
 		Static:    static,
 		Out:       dir,
 		ModuleDir: root,
+		Cache:     filepath.Join(root, ".cache", "site"),
 		Fast:      os.Getenv("STORYLOOM_FULL_COMPRESSION") != "1",
 		Offline:   offline,
 		Kinds:     []core.Kind{story.Kind{}, sim.Kind{}, world.Kind{}},
