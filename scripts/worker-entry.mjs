@@ -68,7 +68,20 @@ class GoObject extends DurableObject {
       ready = resolve;
     });
     const instance = new WebAssembly.Instance(mod, { ...go.importObject, workers: { ready: () => ready() } });
-    const object = { role, storage: this.ctx.storage, ...extra };
+    const storage = this.ctx.storage;
+    const object = {
+      role,
+      storage,
+      // commit makes one commit's puts ({key: value}) and deletes
+      // ([key]) in one transaction: all of them, or none when one
+      // throws (wasm/worker/object.go, objectStore).
+      commit: (puts, deletes) =>
+        storage.transactionSync(() => {
+          for (const key in puts) storage.kv.put(key, puts[key]);
+          for (const key of deletes) storage.kv.delete(key);
+        }),
+      ...extra,
+    };
     go.run(instance, { env: this.env, ctx: this.ctx, binding: this.binding, object });
     await registered;
     if (this.binding.failed) throw new Error(this.binding.failed);

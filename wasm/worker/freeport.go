@@ -36,8 +36,12 @@ func runFreeport(ctx js.Value) error {
 	} else if secret, err = hosting.LoadSecret(context.Background(), d1); err != nil {
 		return err
 	}
+	st, err := newObjectStore(ctx.Get("object"))
+	if err != nil {
+		return err
+	}
 	fp, err := hosting.NewFreeport(context.Background(), hosting.FreeportConfig{
-		Store: &objectStore{storage: ctx.Get("object").Get("storage")}, Clock: dateNow,
+		Store: st, Clock: dateNow,
 		Games: map[string]*freeport.Game{g.ID(): g}, Secret: secret, Rate: d1,
 		TokensPerMinute: hosting.DefaultTokensPerMinute, TokenRate: d1, ClientAddr: clientAddr, Logf: logf})
 	if err != nil {

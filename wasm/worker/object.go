@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -22,7 +23,8 @@ import (
 // (RoomsObject, FreeportObject); the constructor starts one instance of
 // this module per object and passes, as context.object, what the Go side
 // needs of the object: its role ("rooms" or "freeport"), storage (the
-// object's transactional storage) and, for the room server, sockets()
+// object's transactional storage), commit(puts, deletes) (one commit's
+// writes in one storage.transactionSync) and, for the room server, sockets()
 // (the connection ids of its hibernatable WebSockets) and send(conn,
 // frame, close, reason). This side registers on context.binding the
 // handlers the class forwards to: objectFetch for both, and socketOpen,
@@ -37,8 +39,9 @@ type object struct {
 	rooms *hosting.Rooms
 	api   http.Handler
 
-	amu   sync.Mutex // held while the alarm is read or set
-	alarm int64      // the alarm last set (0: none)
+	amu         sync.Mutex // held while the alarm is read or set
+	alarm       int64      // the alarm last set (0: none)
+	alarmFailed js.Func    // logs a rejected setAlarm or deleteAlarm
 
 	trace  bool   // traceVar is on
 	events uint64 // events begun, numbering them in the trace
@@ -85,6 +88,14 @@ func truncate(s string, n int) string {
 // runRooms starts the room server's object and registers its handlers.
 func runRooms(ctx js.Value) error {
 	o := &object{js: ctx.Get("object"), trace: cloudflare.Getenv(traceVar) == "on"}
+	o.alarmFailed = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		reason := js.Undefined()
+		if len(args) > 0 {
+			reason = args[0]
+		}
+		logf("rooms object: alarm: %v", jsError(reason))
+		return nil
+	})
 	reg, err := hosting.Games()
 	if err != nil {
 		return err
@@ -99,8 +110,12 @@ func runRooms(ctx js.Value) error {
 		logf("rooms object: ids derived from %s, for tests only", testIDSecretVar)
 		ids = &rooms.DerivedIDs{Secret: s}
 	}
+	st, err := newObjectStore(o.js)
+	if err != nil {
+		return err
+	}
 	h, err := hosting.NewRooms(context.Background(), hosting.RoomsConfig{
-		Store: &objectStore{storage: o.js.Get("storage")}, Registry: reg, Clock: dateNow, IDs: ids,
+		Store: st, Registry: reg, Clock: dateNow, IDs: ids,
 		KeepWebSocket: func(conn string) bool { return live[conn] },
 		ClientAddr:    clientAddr,
 	})
@@ -213,7 +228,13 @@ func (o *object) sink(conn string) hosting.Sink {
 }
 
 // setAlarm points the object's alarm at the room server's next wake, or
-// removes it when nothing is due.
+// removes it when nothing is due. It does not await the storage's
+// promise: the storage applies its calls in the order they are made, and
+// holds the object's outgoing messages until they are durable, so the
+// frames and answers of the call that moved the deadline leave only once
+// the alarm is set. Nothing yields between reading the wake and making
+// the call, so two events cannot set the alarms they read out of order.
+// A failure to set it is logged (alarmFailed).
 func (o *object) setAlarm() error {
 	o.amu.Lock()
 	defer o.amu.Unlock()
@@ -225,16 +246,20 @@ func (o *object) setAlarm() error {
 		return nil
 	}
 	st := o.js.Get("storage")
-	var err error
-	if at == 0 {
-		_, err = await(st.Call("deleteAlarm"))
-	} else {
-		_, err = await(st.Call("setAlarm", at))
+	var p js.Value
+	err := catch(func() {
+		if at == 0 {
+			p = st.Call("deleteAlarm")
+		} else {
+			p = st.Call("setAlarm", at)
+		}
+	})
+	if err != nil {
+		return err
 	}
-	if err == nil {
-		o.alarm = at
-	}
-	return err
+	p.Call("catch", o.alarmFailed)
+	o.alarm = at
+	return nil
 }
 
 // serveJS serves one HTTP request with h, given as {method, url,
@@ -290,96 +315,122 @@ func promiseFunc(fn func(args []js.Value) (any, error)) js.Func {
 	})
 }
 
-// objectStore is a hosting.Store over a Durable Object's storage. The
-// object is the one writer of its storage, so a version check never
-// fails but on a bug; it is kept so that the host's contract holds.
-// (Its error messages say "object": the room server's and Freeport's
-// objects both use it.)
-// Each record is stored under its key as {v: version, d: text}.
+// objectStore is a hosting.Store over a Durable Object's SQLite-backed
+// storage, through its synchronous key-value API (storage.kv): a call
+// reads or writes the object's SQLite database and returns, with no
+// promise to await, so an event's load, apply and commit run to their
+// end without yielding to the event loop, and no other event of the
+// object can come between them. Each record is stored under its key as
+// {v: version, d: text}, the layout of the asynchronous API, which
+// reads the same table. (Its error messages say "object": the room
+// server's and Freeport's objects both use it.)
+//
+// The object is the one writer of its storage, so a version check never
+// fails but on a bug; it is kept so that the host's contract holds. The
+// store knows the version of every record it has read or written (the
+// storage changes only through it), so a commit reads only the records
+// it has not seen.
 type objectStore struct {
-	storage js.Value
+	kv     js.Value // storage.kv
+	commit js.Value // the entry module's commit(puts, deletes)
+
+	mu   sync.Mutex
+	vers map[string]int64 // key → stored version, of the keys seen
 }
 
 var _ hosting.Store = (*objectStore)(nil)
 
-// record turns a stored value into a Record.
-func storedRecord(key string, v js.Value) hosting.Record {
+// newObjectStore returns the store over the storage of the object that
+// context.object (obj) describes.
+func newObjectStore(obj js.Value) (*objectStore, error) {
+	kv := obj.Get("storage").Get("kv")
+	if kv.Type() != js.TypeObject {
+		return nil, errors.New("object storage: no synchronous storage.kv (the class must be SQLite-backed: new_sqlite_classes)")
+	}
+	return &objectStore{kv: kv, commit: obj.Get("commit"), vers: map[string]int64{}}, nil
+}
+
+// record turns a stored value into a Record, noting its version. The
+// caller holds s.mu.
+func (s *objectStore) record(key string, v js.Value) hosting.Record {
 	if v.IsUndefined() || v.IsNull() {
+		s.vers[key] = 0
 		return hosting.Record{Key: key}
 	}
-	return hosting.Record{Key: key, Version: int64(v.Get("v").Int()), Data: []byte(v.Get("d").String())}
+	r := hosting.Record{Key: key, Version: int64(v.Get("v").Int()), Data: []byte(v.Get("d").String())}
+	s.vers[key] = r.Version
+	return r
 }
 
 func (s *objectStore) Load(_ context.Context, key string) (hosting.Record, error) {
-	v, err := await(s.storage.Call("get", key))
-	if err != nil {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.load(key)
+}
+
+// load is Load with s.mu held.
+func (s *objectStore) load(key string) (hosting.Record, error) {
+	var v js.Value
+	if err := catch(func() { v = s.kv.Call("get", key) }); err != nil {
 		return hosting.Record{}, storeError("load "+key, err)
 	}
-	return storedRecord(key, v), nil
+	return s.record(key, v), nil
 }
 
 func (s *objectStore) List(_ context.Context, prefix string) ([]hosting.Record, error) {
-	m, err := await(s.storage.Call("list", map[string]any{"prefix": prefix}))
-	if err != nil {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var entries js.Value
+	if err := catch(func() {
+		entries = js.Global().Get("Array").Call("from", s.kv.Call("list", map[string]any{"prefix": prefix}))
+	}); err != nil {
 		return nil, storeError("list "+prefix, err)
 	}
-	var out []hosting.Record
-	it := m.Call("entries")
-	for {
-		n := it.Call("next")
-		if n.Get("done").Bool() {
-			break
-		}
-		e := n.Get("value")
-		out = append(out, storedRecord(e.Index(0).String(), e.Index(1)))
+	out := make([]hosting.Record, entries.Length())
+	for i := range out {
+		e := entries.Index(i)
+		out[i] = s.record(e.Index(0).String(), e.Index(1))
 	}
-	return out, nil // storage.list returns keys in order
+	return out, nil // storage.kv.list returns keys in order
 }
 
-// putLimit is how many keys one storage.put or delete may carry.
-const putLimit = 128
-
-// Commit checks every write's version, then issues the puts and deletes
-// without awaiting between them, so the object's storage applies them as
-// one atomic write.
+// Commit checks every write's version, then has the entry module make
+// the puts and deletes in one storage.transactionSync, which applies
+// them all or, when one fails, none.
 func (s *objectStore) Commit(_ context.Context, writes []hosting.Write) error {
-	keys := make([]any, len(writes))
-	for i, w := range writes {
-		keys[i] = w.Key
-	}
-	for start := 0; start < len(keys); start += putLimit {
-		m, err := await(s.storage.Call("get", keys[start:min(start+putLimit, len(keys))]))
-		if err != nil {
-			return storeError("commit", err)
-		}
-		for _, w := range writes[start:min(start+putLimit, len(writes))] {
-			if cur := storedRecord(w.Key, m.Call("get", w.Key)); cur.Version != w.Version {
-				return storeError("commit", fmt.Errorf("%s at version %d, want %d: %w", w.Key, cur.Version, w.Version, hosting.ErrConflict))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, w := range writes {
+		cur, seen := s.vers[w.Key]
+		if !seen {
+			r, err := s.load(w.Key)
+			if err != nil {
+				return err
 			}
+			cur = r.Version
+		}
+		if cur != w.Version {
+			return storeError("commit", fmt.Errorf("%s at version %d, want %d: %w", w.Key, cur, w.Version, hosting.ErrConflict))
 		}
 	}
-	var pending []js.Value
-	puts, n := js.Global().Get("Object").New(), 0
+	puts := js.Global().Get("Object").New()
 	var dels []any
-	for i, w := range writes {
+	for _, w := range writes {
 		if w.Data == nil {
 			dels = append(dels, w.Key)
 		} else {
 			puts.Set(w.Key, map[string]any{"v": w.Version + 1, "d": string(w.Data)})
-			n++
-		}
-		if last := i == len(writes)-1; n == putLimit || (last && n > 0) {
-			pending = append(pending, s.storage.Call("put", puts))
-			puts, n = js.Global().Get("Object").New(), 0
-		}
-		if last := i == len(writes)-1; len(dels) == putLimit || (last && len(dels) > 0) {
-			pending = append(pending, s.storage.Call("delete", dels))
-			dels = nil
 		}
 	}
-	for _, p := range pending {
-		if _, err := await(p); err != nil {
-			return storeError("commit", err)
+	if err := catch(func() { s.commit.Invoke(puts, dels) }); err != nil {
+		// Nothing was written; what this store knew still holds.
+		return storeError("commit", err)
+	}
+	for _, w := range writes {
+		if w.Data == nil {
+			s.vers[w.Key] = 0
+		} else {
+			s.vers[w.Key] = w.Version + 1
 		}
 	}
 	return nil
