@@ -130,3 +130,53 @@ func TestRoomsLobbyPartsFromAnOldLobbyRecord(t *testing.T) {
 		t.Fatalf("restored from the parts:\n%s\nwant\n%s", b, a)
 	}
 }
+
+// loadCounter is a Store that counts its Loads.
+type loadCounter struct {
+	*MemStore
+	loads int
+}
+
+func (s *loadCounter) Load(ctx context.Context, key string) (Record, error) {
+	s.loads++
+	return s.MemStore.Load(ctx, key)
+}
+
+// TestRoomsSoleWriterReadsNoHead checks that a server whose store has no
+// other writer applies its batches without reading the head record
+// first, as one whose store is shared does before each, and commits the
+// same records.
+func TestRoomsSoleWriterReadsNoHead(t *testing.T) {
+	ctx := context.Background()
+	stored := map[bool][]Record{}
+	for _, sole := range []bool{false, true} {
+		store, clock := &loadCounter{MemStore: &MemStore{}}, newTestClock()
+		h, err := NewRooms(ctx, RoomsConfig{Store: store, Registry: cheattest.Registry(t), Clock: clock.now,
+			IDs: &rooms.DerivedIDs{Secret: "sole"}, SoleWriter: sole})
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs := []rooms.Input{
+			{Kind: rooms.InputConnect, Conn: "h:a"},
+			{Kind: rooms.InputFrame, Conn: "h:a", Frame: []byte(`{"type":"set_name","name":"Ada"}`)},
+			{Kind: rooms.InputFrame, Conn: "h:a", Frame: []byte(`{"type":"create_room","config":{"seats":2,"game_setup":"` + cheat.ID + `"}}`)},
+		}
+		store.loads = 0
+		for _, in := range inputs {
+			if _, err := h.Do(ctx, []rooms.Input{in}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if want := map[bool]int{false: len(inputs), true: 0}[sole]; store.loads != want {
+			t.Errorf("sole writer %v: %d loads for %d batches, want %d", sole, store.loads, len(inputs), want)
+		}
+		if stored[sole], err = store.List(ctx, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !slices.EqualFunc(stored[false], stored[true], func(a, b Record) bool {
+		return a.Key == b.Key && a.Version == b.Version && bytes.Equal(a.Data, b.Data)
+	}) || len(stored[true]) == 0 {
+		t.Errorf("a sole writer stored %d records unlike a shared one's %d", len(stored[true]), len(stored[false]))
+	}
+}

@@ -86,6 +86,11 @@ type RoomsConfig struct {
 	// ClientAddr names a request's client address, for SessionsPerMinute
 	// and for rooms.SeatlessPerClient; nil takes the IP of RemoteAddr.
 	ClientAddr func(*http.Request) string
+	// SoleWriter says that nothing but this server writes its records (a
+	// Durable Object's storage, which only its object can reach): a batch
+	// is then applied to the state in memory without first reading the
+	// head record to see whether another process committed.
+	SoleWriter bool
 }
 
 // DefaultSessionsPerMinute is RoomsConfig.SessionsPerMinute's default:
@@ -278,7 +283,7 @@ func (h *Rooms) runBatch(ctx context.Context, batch []*job[[]rooms.Input, []room
 	var err error
 	for attempt := range commitAttempts {
 		backOff(ctx, attempt)
-		if h.srv != nil {
+		if h.srv != nil && !h.cfg.SoleWriter {
 			// Another process may have committed since: apply nothing to
 			// a stale state.
 			hr, herr := h.cfg.Store.Load(ctx, h.prefix+keyHead)

@@ -118,6 +118,7 @@ func runRooms(ctx js.Value) error {
 		Store: st, Registry: reg, Clock: dateNow, IDs: ids,
 		KeepWebSocket: func(conn string) bool { return live[conn] },
 		ClientAddr:    clientAddr,
+		SoleWriter:    true, // only this object reaches its storage
 	})
 	if err != nil {
 		return err
