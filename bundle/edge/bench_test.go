@@ -235,3 +235,83 @@ func BenchmarkRooms200x4WebSocket(b *testing.B) {
 		b.ReportMetric(float64(len(lat))/b.Elapsed().Seconds(), "cmds/s")
 	})
 }
+
+// BenchmarkWebSocketCommand measures one committed command over the room
+// server's WebSocket at the worker under wrangler dev: benchClients
+// clients, each on its own socket, send set_name commands, each the next
+// once the last one's view arrived. A client paces itself as a page under
+// the machine's per-connection limit (rooms.DefaultLimits, 20 commands a
+// second) would: never two sends of one socket closer than wsPace, so the
+// limit refuses none and the figure is the object's, not the limiter's
+// (at most benchClients/wsPace, about 154 commands a second). A refused
+// command would fail the benchmark. It reports the median and p99 from a
+// send to its view, and the commands per second.
+func BenchmarkWebSocketCommand(b *testing.B) {
+	base := worker(b).fork(b, perAddressVar+":off").base
+	ps := make([]*wsPeer, benchClients)
+	var wg sync.WaitGroup
+	for i := range ps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ps[i] = dialWS(b, base, fmt.Sprintf("bench%d", i))
+			ps[i].Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+		}()
+	}
+	wg.Wait()
+	if b.Failed() {
+		return
+	}
+	lat := make([]time.Duration, b.N)
+	var next, refused atomic.Int64
+	b.ResetTimer()
+	start := time.Now()
+	for c, p := range ps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var last time.Time
+			for n := int(next.Add(1) - 1); n < b.N; n = int(next.Add(1) - 1) {
+				name := fmt.Sprintf("b%d-%d", c, n)
+				var first time.Time
+				for {
+					time.Sleep(wsPace - time.Since(last))
+					errs := p.ErrCount()
+					last = time.Now()
+					if first.IsZero() {
+						first = last
+					}
+					p.send(rooms.SetName{Name: name})
+					p.Wait(name, func(k string, v []byte) bool {
+						got, ok := lobbyName(k, v)
+						return ok && got == name || p.ErrCount() > errs
+					})
+					if p.ErrCount() == errs {
+						break
+					}
+					// Refused (not applied): sent again at the pace.
+					if code := p.LastErr().Code; code != rooms.CodeRateLimited {
+						b.Errorf("%s: %s refused: %s", p.Name, name, code)
+						return
+					}
+					refused.Add(1)
+				}
+				lat[n] = time.Since(first)
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "cmds/s")
+	b.ReportMetric(float64(refused.Load()), "refused")
+}
+
+// wsPace is the least time between two sends of one socket in
+// BenchmarkWebSocketCommand: the machine's per-connection limit (a
+// twentieth of a second) and 2 ms more, so that a send the network
+// delays less than the one before it still arrives within the limit.
+var wsPace = time.Second/time.Duration(rooms.DefaultLimits().CommandsPerSecond) + 2*time.Millisecond
