@@ -150,9 +150,22 @@ func freePort() (int, error) {
 // root, on the configuration of the package's prebuilt worker (built).
 func npx(ctx context.Context, config string, args ...string) *exec.Cmd {
 	args = append([]string{"--no-install", "wrangler"}, args...)
-	cmd := exec.CommandContext(ctx, "npx", append(args, "--config", config)...)
-	cmd.Dir = repoRoot
+	cmd := groupCommand(ctx, "npx", append(args, "--config", config)...)
 	cmd.Env = append(os.Environ(), "WRANGLER_SEND_METRICS=false", "CI=1", "NO_COLOR=1", "FORCE_COLOR=0")
+	return cmd
+}
+
+// groupCommand is a command run in the repository root in a process group
+// of its own, which ctx's end kills whole. exec.CommandContext alone kills
+// only the process it started: npx's node and workerd, or the build's
+// compiler, would live on holding the output pipe, and the wait for the
+// command would never end.
+func groupCommand(ctx context.Context, name string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = repoRoot
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
 	return cmd
 }
 
@@ -192,8 +205,7 @@ func buildWorker() (dir, config string, err error) {
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), startLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", "scripts/worker.sh", "build")
-	cmd.Dir = repoRoot
+	cmd := groupCommand(ctx, "bash", "scripts/worker.sh", "build")
 	cmd.Env = append(os.Environ(), "WORKER_OUT="+filepath.Join(dir, "worker"))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", "", fmt.Errorf("scripts/worker.sh build: %v\n%s", err, out)
@@ -367,7 +379,6 @@ func (w *wrangler) launch() error {
 	}
 	w.cmd = npx(context.Background(), config, args...)
 	w.cmd.Stdout, w.cmd.Stderr = &w.log, &w.log
-	w.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := w.cmd.Start(); err != nil {
 		return err
 	}
