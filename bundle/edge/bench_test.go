@@ -248,20 +248,11 @@ func BenchmarkRooms200x4WebSocket(b *testing.B) {
 // send to its view, and the commands per second.
 func BenchmarkWebSocketCommand(b *testing.B) {
 	base := worker(b).fork(b, perAddressVar+":off").base
-	ps := make([]*wsPeer, benchClients)
-	var wg sync.WaitGroup
-	for i := range ps {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ps[i] = dialWS(b, base, fmt.Sprintf("bench%d", i))
-			ps[i].Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
-		}()
-	}
-	wg.Wait()
+	ps := dialLobbies(b, base, "bench", benchClients)
 	if b.Failed() {
 		return
 	}
+	var wg sync.WaitGroup
 	lat := make([]time.Duration, b.N)
 	var next, refused atomic.Int64
 	b.ResetTimer()
@@ -276,21 +267,16 @@ func BenchmarkWebSocketCommand(b *testing.B) {
 				var first time.Time
 				for {
 					time.Sleep(wsPace - time.Since(last))
-					errs := p.ErrCount()
 					last = time.Now()
 					if first.IsZero() {
 						first = last
 					}
-					p.send(rooms.SetName{Name: name})
-					p.Wait(name, func(k string, v []byte) bool {
-						got, ok := lobbyName(k, v)
-						return ok && got == name || p.ErrCount() > errs
-					})
-					if p.ErrCount() == errs {
+					code := p.setName(name)
+					if code == "" {
 						break
 					}
 					// Refused (not applied): sent again at the pace.
-					if code := p.LastErr().Code; code != rooms.CodeRateLimited {
+					if code != rooms.CodeRateLimited {
 						b.Errorf("%s: %s refused: %s", p.Name, name, code)
 						return
 					}

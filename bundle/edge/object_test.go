@@ -68,6 +68,40 @@ func (p *wsPeer) close() {
 	<-p.done
 }
 
+// dialLobbies connects n WebSocket clients at once, named prefix0,
+// prefix1, …, and waits until each has its lobby view.
+func dialLobbies(t testing.TB, base, prefix string, n int) []*wsPeer {
+	t.Helper()
+	ps := make([]*wsPeer, n)
+	var wg sync.WaitGroup
+	for i := range ps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ps[i] = dialWS(t, base, fmt.Sprintf("%s%d", prefix, i))
+			ps[i].Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+		}()
+	}
+	wg.Wait()
+	return ps
+}
+
+// setName sends set_name and waits for the lobby view that carries the
+// name or for a refusal; it returns the refusal's code, "" when the
+// name was applied.
+func (p *wsPeer) setName(name string) string {
+	errs := p.ErrCount()
+	p.send(rooms.SetName{Name: name})
+	p.Wait(name, func(k string, b []byte) bool {
+		got, ok := lobbyName(k, b)
+		return ok && got == name || p.ErrCount() > errs
+	})
+	if p.ErrCount() == errs {
+		return ""
+	}
+	return p.LastErr().Code
+}
+
 // lobbyName is the name a lobby view shows for its receiver ("" for none).
 func lobbyName(kind string, b []byte) (string, bool) {
 	if kind != rooms.KindLobby {
@@ -91,24 +125,18 @@ func TestWorkerWebSocketLoad(t *testing.T) {
 	var mu sync.Mutex
 	var lat []time.Duration
 	rateRefused := 0
-	tokens, last := make([]string, clients), make([]int, clients)
+	last := make([]int, clients)
 	// Every client connects before the clock starts: on a busy machine the
 	// connections alone may take longer than the run.
-	ps := make([]*wsPeer, clients)
-	var wg sync.WaitGroup
-	for i := range ps {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ps[i] = dialWS(t, w.base, fmt.Sprintf("load%d", i))
-			ps[i].Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
-			tokens[i] = ps[i].Session()
-		}()
-	}
-	wg.Wait()
+	ps := dialLobbies(t, w.base, "load", clients)
 	if t.Failed() {
 		return
 	}
+	tokens := make([]string, clients)
+	for i, p := range ps {
+		tokens[i] = p.Session()
+	}
+	var wg sync.WaitGroup
 	start := time.Now()
 	for i, p := range ps {
 		wg.Add(1)
@@ -120,14 +148,9 @@ func TestWorkerWebSocketLoad(t *testing.T) {
 				n++
 				name := fmt.Sprintf("c%d-%d", i, n)
 				for {
-					errs := p.ErrCount()
 					t0 := time.Now()
-					p.send(rooms.SetName{Name: name})
-					p.Wait(name, func(k string, b []byte) bool {
-						got, ok := lobbyName(k, b)
-						return ok && got == name || p.ErrCount() > errs
-					})
-					if p.ErrCount() == errs {
+					code := p.setName(name)
+					if code == "" {
 						mu.Lock()
 						lat = append(lat, time.Since(t0))
 						mu.Unlock()
@@ -136,7 +159,7 @@ func TestWorkerWebSocketLoad(t *testing.T) {
 					// Over the machine's 20 commands a second per
 					// connection: refused, not applied; send it again
 					// later, as a client does.
-					if code := p.LastErr().Code; code != rooms.CodeRateLimited {
+					if code != rooms.CodeRateLimited {
 						t.Errorf("%s: %s refused %s", p.Name, name, code)
 						return
 					}
