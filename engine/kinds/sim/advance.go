@@ -61,25 +61,19 @@ var declared = map[string][]string{
 // end_week. Every bad parameter is refused with a reason code and changes
 // nothing; an undeclared parameter key is refused with unexpected_params
 // before any value is read.
-func (k Kind) Advance(state any, actionID string, params core.Params, ctx *core.Context) core.AdvanceResult {
-	s, err := stateOf(state)
-	if err != nil {
-		return contentkind.RejectState(state, err)
-	}
-	c := contentOf(ctx.Campaign)
-	if refusal, refused := spec.Refuse(s, s.Resolution != "", actionID, params, declared); refused {
-		return refusal
-	}
-	switch actionID {
-	case ActionPlanAdd:
-		return planAdd(s, c, params)
-	case ActionPlanRemove:
-		return planRemove(s, params)
-	case ActionPlanClear:
-		return planClear(s)
-	}
-	// Achievements are met by what a week does, so they unlock at its end.
-	return contentkind.WithAchievements(c.Achievements, s, endWeek(s, c, ctx.Strings(), ctx.Emit, ctx.Derive))
+func (Kind) Advance(state any, actionID string, params core.Params, ctx *core.Context) core.AdvanceResult {
+	return spec.Advance(state, actionID, params, ctx, declared, func(s *State, c *Content) core.AdvanceResult {
+		switch actionID {
+		case ActionPlanAdd:
+			return planAdd(s, c, params)
+		case ActionPlanRemove:
+			return planRemove(s, params)
+		case ActionPlanClear:
+			return planClear(s)
+		}
+		// Achievements are met by what a week does, so they unlock at its end.
+		return contentkind.WithAchievements(c.Achievements, s, endWeek(s, c, ctx.Strings(), ctx.Emit, ctx.Derive))
+	})
 }
 
 // planTotals returns the hours and money the plan commits.

@@ -226,6 +226,9 @@ var spec = contentkind.Spec[Content, State]{
 	Compile:  (*Content).compile,
 	Compiled: func(c *Content) bool { return c.idx != nil },
 	LocKeys:  (*Content).locKeys,
+
+	Resolution: func(s *State) string { return s.Resolution },
+	Ending:     (*Content).endingKey,
 }
 
 // contentOf returns the campaign's content, which BuildContent or

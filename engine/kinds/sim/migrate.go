@@ -101,5 +101,5 @@ func (Kind) MigrateForCampaign(old json.RawMessage, to *core.Campaign, fromVersi
 // within its budget: the game goes on on to's rules from the week it is
 // in. A game that has ended stays on the version it ended on.
 func (Kind) AdoptContent(state any, _, _ *core.Campaign) (any, string) {
-	return spec.Adopt(state, func(s *State) bool { return s.Resolution != "" })
+	return spec.Adopt(state)
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/display"
-	"github.com/storyloom/storyloom/engine/kinds/internal/contentkind"
 )
 
 // endingKey is the authored ending text of a resolution.
@@ -24,25 +23,18 @@ func (c *Content) endingKey(resolution string) core.LocKey {
 // engine-owned simulation.scene.week with the week, cash and free hours as
 // params; once it has ended it is the campaign's authored ending text.
 func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
-	s, err := stateOf(state)
-	if err != nil {
-		return contentkind.InvalidStateScene(ctx)
-	}
-	c := contentOf(ctx.Campaign)
-	if s.Resolution != "" {
-		return contentkind.EndingScene(ctx, c.endingKey(s.Resolution))
-	}
-	hours, _ := planTotals(s, c)
-	params := map[string]any{
-		"week":         s.Week + 1,
-		"weeks":        c.Weeks,
-		"money":        display.Money(c.Currency, s.Money),
-		"moneyCents":   s.Money,
-		"currency":     c.Currency,
-		"hoursFree":    c.HoursPerWeek - hours,
-		"hoursPerWeek": c.HoursPerWeek,
-	}
-	return contentkind.EngineScene(ctx, KeySceneWeek, params)
+	return spec.Scene(state, ctx, func(s *State, c *Content) (string, map[string]any) {
+		hours, _ := planTotals(s, c)
+		return KeySceneWeek, map[string]any{
+			"week":         s.Week + 1,
+			"weeks":        c.Weeks,
+			"money":        display.Money(c.Currency, s.Money),
+			"moneyCents":   s.Money,
+			"currency":     c.Currency,
+			"hoursFree":    c.HoursPerWeek - hours,
+			"hoursPerWeek": c.HoursPerWeek,
+		}
+	})
 }
 
 // AvailableActions implements core.Kind: the four verbs, each available or

@@ -55,15 +55,9 @@ var declared = map[string][]string{
 // before any value is read. After an accepted action, every achievement
 // whose condition now holds is unlocked.
 func (Kind) Advance(state any, actionID string, params core.Params, ctx *core.Context) core.AdvanceResult {
-	s, err := stateOf(state)
-	if err != nil {
-		return contentkind.RejectState(state, err)
-	}
-	c := contentOf(ctx.Campaign)
-	if refusal, refused := spec.Refuse(s, s.Resolution != "", actionID, params, declared); refused {
-		return refusal
-	}
-	return contentkind.WithAchievements(c.Achievements, s, act(s, c, actionID, params, ctx))
+	return spec.Advance(state, actionID, params, ctx, declared, func(s *State, c *Content) core.AdvanceResult {
+		return contentkind.WithAchievements(c.Achievements, s, act(s, c, actionID, params, ctx))
+	})
 }
 
 // act runs one declared action.

@@ -119,5 +119,5 @@ func (Kind) MigrateForCampaign(old json.RawMessage, to *core.Campaign, fromVersi
 // to's limit: the world goes on on to's rules from where it stands. A
 // world that has been resolved stays on the version it ended on.
 func (Kind) AdoptContent(state any, _, _ *core.Campaign) (any, string) {
-	return spec.Adopt(state, func(s *State) bool { return s.Resolution != "" })
+	return spec.Adopt(state)
 }

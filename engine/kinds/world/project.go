@@ -6,9 +6,9 @@ import (
 
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/display"
-	"github.com/storyloom/storyloom/engine/kinds/internal/contentkind"
 )
 
+// endingKey is the authored ending text of a resolution.
 func (c *Content) endingKey(resolution string) core.LocKey {
 	if resolution == ResolutionObjectivesMet {
 		return c.Endings.ObjectivesMet
@@ -20,17 +20,10 @@ func (c *Content) endingKey(resolution string) core.LocKey {
 // world-graph.scene.status with the hour, guests, cash and rating as
 // params; once it has ended, the campaign's authored ending text.
 func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
-	s, err := stateOf(state)
-	if err != nil {
-		return contentkind.InvalidStateScene(ctx)
-	}
-	c := contentOf(ctx.Campaign)
-	if s.Resolution != "" {
-		return contentkind.EndingScene(ctx, c.endingKey(s.Resolution))
-	}
-	params := map[string]any{"tick": s.Tick, "tickLimit": c.TickLimit, "guests": int64(len(s.Guests)),
-		"money": display.Money(c.Currency, s.Money), "moneyCents": s.Money, "currency": c.Currency, "rating": s.Rating}
-	return contentkind.EngineScene(ctx, KeySceneStatus, params)
+	return spec.Scene(state, ctx, func(s *State, c *Content) (string, map[string]any) {
+		return KeySceneStatus, map[string]any{"tick": s.Tick, "tickLimit": c.TickLimit, "guests": int64(len(s.Guests)),
+			"money": display.Money(c.Currency, s.Money), "moneyCents": s.Money, "currency": c.Currency, "rating": s.Rating}
+	})
 }
 
 // AvailableActions implements core.Kind: the seven verbs, each available or

@@ -50,6 +50,11 @@ type Spec[C, S any] struct {
 	Compiled func(*C) bool
 	// LocKeys lists every LocKey the content uses, with its path.
 	LocKeys func(*C) authoring.Keys
+	// Resolution is the resolution a game's state ended on, "" while the
+	// game runs.
+	Resolution func(*S) string
+	// Ending is the campaign's authored ending text of a resolution.
+	Ending func(c *C, resolution string) core.LocKey
 }
 
 // findings starts the tier 1 findings of the kind.
@@ -86,18 +91,6 @@ func (sp Spec[C, S]) State(v any) (*S, error) {
 		return nil, fmt.Errorf("%s: kind state is %T, not %T", sp.Prefix, v, s)
 	}
 	return s, nil
-}
-
-// RejectState is Advance's answer to a state State refused: invalid_state,
-// the state unchanged.
-func RejectState(state any, err error) core.AdvanceResult {
-	return core.Reject(state, core.Errorf(core.ReasonInvalidState, "kindState", "%v", err))
-}
-
-// InvalidStateScene is the scene of a state State refused: the engine's
-// invalid_state text.
-func InvalidStateScene(ctx *core.ProjectionContext) core.SceneBody {
-	return EngineScene(ctx, core.CoreReasonKey(core.ReasonInvalidState), nil)
 }
 
 // Build implements core.Kind's BuildContent: it decodes the author's
@@ -173,33 +166,60 @@ func (sp Spec[C, S]) Reject(state any, code, path, format string, args ...any) c
 	return core.Reject(state, core.KindErrorf(sp.KindID, code, path, sp.Prefix+": "+format, args...))
 }
 
-// Refuse is what Advance checks before a verb reads its parameters: a game
+// Advance implements core.Kind's Advance: a state State refuses is
+// answered with invalid_state, then come the refusals before a verb
+// (refuse), and only then does act run the declared action on the state
+// and the campaign's content.
+func (sp Spec[C, S]) Advance(state any, actionID string, params core.Params, ctx *core.Context, declared map[string][]string, act func(s *S, c *C) core.AdvanceResult) core.AdvanceResult {
+	s, err := sp.State(state)
+	if err != nil {
+		return core.Reject(state, core.Errorf(core.ReasonInvalidState, "kindState", "%v", err))
+	}
+	c := sp.Content(ctx.Campaign)
+	if refusal, refused := sp.refuse(s, actionID, params, declared); refused {
+		return refusal
+	}
+	return act(s, c)
+}
+
+// refuse is what Advance checks before a verb reads its parameters: a game
 // that has ended takes no action, an action must be one of declared's, and
 // a parameter key it does not declare is refused with unexpected_params
 // before any value is read. ok is false when none applies.
-func (sp Spec[C, S]) Refuse(state any, ended bool, actionID string, params core.Params, declared map[string][]string) (refusal core.AdvanceResult, ok bool) {
-	if ended {
-		return core.Reject(state, core.Errorf(core.ReasonSessionEnded, "", "%s: the game has ended", sp.Prefix)), true
+func (sp Spec[C, S]) refuse(s *S, actionID string, params core.Params, declared map[string][]string) (refusal core.AdvanceResult, ok bool) {
+	if sp.Resolution(s) != "" {
+		return core.Reject(s, core.Errorf(core.ReasonSessionEnded, "", "%s: the game has ended", sp.Prefix)), true
 	}
 	allowed, known := declared[actionID]
 	if !known {
-		return core.Reject(state, core.Errorf(core.ReasonUnknownAction, "actionId", "%s: unknown action %q", sp.Prefix, actionID)), true
+		return core.Reject(s, core.Errorf(core.ReasonUnknownAction, "actionId", "%s: unknown action %q", sp.Prefix, actionID)), true
 	}
 	if key := params.Unexpected(allowed...); key != "" {
-		return sp.Reject(state, ReasonUnexpectedParams, "params."+key, "%s does not take %q", actionID, key), true
+		return sp.Reject(s, ReasonUnexpectedParams, "params."+key, "%s does not take %q", actionID, key), true
 	}
 	return core.AdvanceResult{}, false
 }
 
-// EndingScene is the scene of a game that has ended: the campaign's
-// authored ending text.
-func EndingScene(ctx *core.ProjectionContext, ending core.LocKey) core.SceneBody {
-	return core.SceneBody{TextKey: ending, Text: ctx.Strings()[ending]}
+// Scene implements core.Kind's Scene: the engine's invalid_state text for
+// a state State refuses, the campaign's authored ending text (Ending) once
+// the game has ended, and while it runs the engine-owned text key that
+// running returns, filled with its params.
+func (sp Spec[C, S]) Scene(state any, ctx *core.ProjectionContext, running func(s *S, c *C) (key string, params map[string]any)) core.SceneBody {
+	s, err := sp.State(state)
+	if err != nil {
+		return engineScene(ctx, core.CoreReasonKey(core.ReasonInvalidState), nil)
+	}
+	c := sp.Content(ctx.Campaign)
+	if r := sp.Resolution(s); r != "" {
+		ending := sp.Ending(c, r)
+		return core.SceneBody{TextKey: ending, Text: ctx.Strings()[ending]}
+	}
+	key, params := running(s, c)
+	return engineScene(ctx, key, params)
 }
 
-// EngineScene is the scene of a running game: the engine-owned text key
-// filled with params.
-func EngineScene(ctx *core.ProjectionContext, key string, params map[string]any) core.SceneBody {
+// engineScene is the engine-owned text key filled with params.
+func engineScene(ctx *core.ProjectionContext, key string, params map[string]any) core.SceneBody {
 	return core.SceneBody{TextKey: ctx.EngineRef(key), Text: display.Fill(ctx.Strings()[key], params), Params: params}
 }
 

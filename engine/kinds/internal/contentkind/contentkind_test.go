@@ -20,6 +20,14 @@ var spec = Spec[content, state]{
 	Compile:  func(c *content) { c.compiled = true },
 	Compiled: func(c *content) bool { return c.compiled },
 	LocKeys:  func(*content) authoring.Keys { return nil },
+
+	Resolution: func(s *state) string {
+		if s.Ended {
+			return "over"
+		}
+		return ""
+	},
+	Ending: func(_ *content, resolution string) core.LocKey { return "c.ending." + resolution },
 }
 
 func TestChange(t *testing.T) {
@@ -64,9 +72,9 @@ func TestRefuse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, refused := spec.Refuse(&state{}, tt.ended, tt.action, tt.params, declared)
+			res, refused := spec.refuse(&state{Ended: tt.ended}, tt.action, tt.params, declared)
 			if refused != (tt.code != "") || refused && res.Error.Code != tt.code {
-				t.Fatalf("Refuse = %v, %+v; want %q", refused, res.Error, tt.code)
+				t.Fatalf("refuse = %v, %+v; want %q", refused, res.Error, tt.code)
 			}
 		})
 	}
@@ -108,10 +116,57 @@ func TestMigrate(t *testing.T) {
 	}
 }
 
+// TestAdvance: a foreign state is invalid_state, a refusal comes before
+// the verb, and a declared action runs on the state and the content.
+func TestAdvance(t *testing.T) {
+	declared := map[string][]string{"go": nil}
+	ctx := &core.Context{Campaign: &core.Campaign{ID: "c", Content: &content{compiled: true}}}
+	tests := []struct {
+		name  string
+		state any
+		code  string
+	}{
+		{"foreign", "nope", core.ReasonInvalidState},
+		{"ended", &state{Ended: true}, core.ReasonSessionEnded},
+		{"running", &state{}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ran := false
+			res := spec.Advance(tt.state, "go", nil, ctx, declared, func(s *state, c *content) core.AdvanceResult {
+				ran = s == tt.state && c == ctx.Campaign.Content
+				return core.AdvanceResult{State: s, Status: core.StatusActive}
+			})
+			got := ""
+			if res.Error != nil {
+				got = res.Error.Code
+			}
+			if got != tt.code || ran != (tt.code == "") || res.State != tt.state {
+				t.Fatalf("Advance = %+v (ran %v); want %q", res, ran, tt.code)
+			}
+		})
+	}
+}
+
+// TestScene: an ended game shows its authored ending text, a running one
+// the engine's text filled with the params running gives.
+func TestScene(t *testing.T) {
+	ctx := &core.ProjectionContext{Context: core.Context{
+		Campaign: &core.Campaign{ID: "c", Content: &content{compiled: true}},
+		Registry: &core.Registry{Strings: map[core.LocKey]string{"c.ending.over": "The end.", "test.scene": "Hour {hour}."}},
+	}}
+	running := func(*state, *content) (string, map[string]any) { return "test.scene", map[string]any{"hour": 3} }
+	if got := spec.Scene(&state{Ended: true}, ctx, running); got.TextKey != "c.ending.over" || got.Text != "The end." || got.Params != nil {
+		t.Errorf("ended: %+v", got)
+	}
+	if got := spec.Scene(&state{}, ctx, running); got.TextKey != "test.scene" || got.Text != "Hour 3." || got.Params["hour"] != 3 {
+		t.Errorf("running: %+v", got)
+	}
+}
+
 // TestAdopt: a running game adopts the new content, an ended one stays on
 // its version, and a state of another kind is incompatible.
 func TestAdopt(t *testing.T) {
-	ended := func(s *state) bool { return s.Ended }
 	tests := []struct {
 		name  string
 		state any
@@ -123,7 +178,7 @@ func TestAdopt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, code := spec.Adopt(tt.state, ended)
+			got, code := spec.Adopt(tt.state)
 			if code != tt.code || (code == "") != (got == tt.state) {
 				t.Fatalf("Adopt = %v, %q; want %q", got, code, tt.code)
 			}

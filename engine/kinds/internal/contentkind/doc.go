@@ -1,8 +1,10 @@
 // Package contentkind holds what the kinds built from authored content —
 // the simulation kind and the world-graph kind — do alike in implementing
 // core.Kind: typed access to a campaign's content and a game's state,
-// building, decoding and validating content, refusing an action before its
-// verb runs, the scene of an ended game, and numeric state changes.
+// building, decoding and validating content, the frame of Advance (a
+// foreign state, the refusals before a verb) and of Scene (a foreign
+// state, an ended game), migration, achievements, and numeric state
+// changes.
 //
 // A kind describes itself once with a Spec; what differs between the kinds
 // (their content, checks, verbs and views) stays in the kind.

@@ -74,14 +74,14 @@ func (sp Spec[C, S]) Migrate(old json.RawMessage, to *core.Campaign, fromVersion
 
 // Adopt is a kind's AdoptContent (core.ContentAdopter) once the engine
 // has migrated and decoded the state against the new content: a game goes
-// on on the new rules unless it has ended (ended), when it stays on the
+// on on the new rules unless it has ended (Resolution), when it stays on the
 // version it ended on; a state of another kind is incompatible.
-func (sp Spec[C, S]) Adopt(state any, ended func(*S) bool) (any, string) {
+func (sp Spec[C, S]) Adopt(state any) (any, string) {
 	s, err := sp.State(state)
 	if err != nil {
 		return nil, core.ReasonContentIncompatible
 	}
-	if ended(s) {
+	if sp.Resolution(s) != "" {
 		return nil, core.ReasonContentNotAdoptable
 	}
 	return s, ""
