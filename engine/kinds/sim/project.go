@@ -6,6 +6,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/display"
+	"github.com/storyloom/storyloom/engine/kinds/internal/contentkind"
 )
 
 // endingKey is the authored ending text of a resolution.
@@ -41,31 +42,22 @@ func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
 // not with the reason. Their parameter domain is in the projection
 // (View.Activities and View.Plan); see docs/simulation-kind.md.
 func (Kind) AvailableActions(state any, ctx *core.ProjectionContext) []core.AvailableAction {
-	s, err := stateOf(state)
-	if err != nil || s.Resolution != "" {
-		return []core.AvailableAction{}
-	}
-	c := contentOf(ctx.Campaign)
-	canAdd := false
-	for _, id := range c.activityIDs() {
-		a, _ := c.activity(id)
-		if maxAddable(s, c, a) > 0 {
-			canAdd = true
-			break
+	return spec.AvailableActions(state, ctx, func(s *State, c *Content) []core.AvailableAction {
+		canAdd := false
+		for _, id := range c.activityIDs() {
+			a, _ := c.activity(id)
+			if maxAddable(s, c, a) > 0 {
+				canAdd = true
+				break
+			}
 		}
-	}
-	add := core.AvailableAction{ID: ActionPlanAdd, LabelKey: ctx.EngineRef(KeyActionPlanAdd), Available: canAdd}
-	if !canAdd {
-		add.ReasonKey = ctx.EngineRef(KeyNothingToAdd)
-	}
-	remove := core.AvailableAction{ID: ActionPlanRemove, LabelKey: ctx.EngineRef(KeyActionPlanRemove), Available: len(s.Plan) > 0}
-	clear := core.AvailableAction{ID: ActionPlanClear, LabelKey: ctx.EngineRef(KeyActionPlanClear), Available: len(s.Plan) > 0}
-	if len(s.Plan) == 0 {
-		remove.ReasonKey = ctx.EngineRef(KeyPlanEmpty)
-		clear.ReasonKey = ctx.EngineRef(KeyPlanEmpty)
-	}
-	end := core.AvailableAction{ID: ActionEndWeek, LabelKey: ctx.EngineRef(KeyActionEndWeek), Available: true}
-	return []core.AvailableAction{add, remove, clear, end}
+		return []core.AvailableAction{
+			contentkind.Verb(ctx, ActionPlanAdd, KeyActionPlanAdd, canAdd, KeyNothingToAdd),
+			contentkind.Verb(ctx, ActionPlanRemove, KeyActionPlanRemove, len(s.Plan) > 0, KeyPlanEmpty),
+			contentkind.Verb(ctx, ActionPlanClear, KeyActionPlanClear, len(s.Plan) > 0, KeyPlanEmpty),
+			contentkind.Verb(ctx, ActionEndWeek, KeyActionEndWeek, true, ""),
+		}
+	})
 }
 
 // View is the simulation kind's projection (§9): everything a client needs

@@ -6,6 +6,7 @@ import (
 
 	"github.com/storyloom/storyloom/engine/core"
 	"github.com/storyloom/storyloom/engine/display"
+	"github.com/storyloom/storyloom/engine/kinds/internal/contentkind"
 )
 
 // endingKey is the authored ending text of a resolution.
@@ -30,42 +31,32 @@ func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
 // not with the reason. Their parameter domain (the build catalogue, free
 // sites, price bands, staff roster, tick bounds) is in the projection.
 func (Kind) AvailableActions(state any, ctx *core.ProjectionContext) []core.AvailableAction {
-	s, err := stateOf(state)
-	if err != nil || s.Resolution != "" {
-		return []core.AvailableAction{}
-	}
-	c := contentOf(ctx.Campaign)
-	canBuild := false
-	for _, n := range c.Nodes {
-		if _, taken := s.Sites[n.ID]; n.Buildable && !taken {
-			for _, b := range c.Buildings {
-				canBuild = canBuild || b.Cost <= s.Money
+	return spec.AvailableActions(state, ctx, func(s *State, c *Content) []core.AvailableAction {
+		canBuild := false
+		for _, n := range c.Nodes {
+			if _, taken := s.Sites[n.ID]; n.Buildable && !taken {
+				for _, b := range c.Buildings {
+					canBuild = canBuild || b.Cost <= s.Money
+				}
 			}
 		}
-	}
-	canHire, hired := false, false
-	for _, st := range c.Staff {
-		canHire = canHire || s.Staff[st.ID] < st.Max
-		hired = hired || s.Staff[st.ID] > 0
-	}
-	act := func(id, label string, ok bool, reason string) core.AvailableAction {
-		a := core.AvailableAction{ID: id, LabelKey: ctx.EngineRef(label), Available: ok}
-		if !ok {
-			a.ReasonKey = ctx.EngineRef(reason)
+		canHire, hired := false, false
+		for _, st := range c.Staff {
+			canHire = canHire || s.Staff[st.ID] < st.Max
+			hired = hired || s.Staff[st.ID] > 0
 		}
-		return a
-	}
-	out := []core.AvailableAction{
-		act(ActionBuild, KeyActionBuild, canBuild, KeyActionNothingToBuild),
-		act(ActionDemolish, KeyActionDemolish, len(s.Sites) > 0, KeyActionNothingBuilt),
-		act(ActionSetPrice, KeyActionSetPrice, len(s.Sites) > 0, KeyActionNothingBuilt),
-		act(ActionHire, KeyActionHire, canHire, KeyActionNoHire),
-		act(ActionFire, KeyActionFire, hired, KeyActionNoStaff),
-		act(ActionAdvanceTicks, KeyActionAdvanceTicks, true, ""),
-		act(ActionDecide, KeyActionDecide, s.Offer != nil, KeyActionNoOffer),
-	}
-	out[len(out)-2].Params = map[string]any{"min": 1, "max": MaxTicksPerAdvance}
-	return out
+		advance := contentkind.Verb(ctx, ActionAdvanceTicks, KeyActionAdvanceTicks, true, "")
+		advance.Params = map[string]any{"min": 1, "max": MaxTicksPerAdvance}
+		return []core.AvailableAction{
+			contentkind.Verb(ctx, ActionBuild, KeyActionBuild, canBuild, KeyActionNothingToBuild),
+			contentkind.Verb(ctx, ActionDemolish, KeyActionDemolish, len(s.Sites) > 0, KeyActionNothingBuilt),
+			contentkind.Verb(ctx, ActionSetPrice, KeyActionSetPrice, len(s.Sites) > 0, KeyActionNothingBuilt),
+			contentkind.Verb(ctx, ActionHire, KeyActionHire, canHire, KeyActionNoHire),
+			contentkind.Verb(ctx, ActionFire, KeyActionFire, hired, KeyActionNoStaff),
+			advance,
+			contentkind.Verb(ctx, ActionDecide, KeyActionDecide, s.Offer != nil, KeyActionNoOffer),
+		}
+	})
 }
 
 // View is the world-graph kind's projection (§9). Guests appear as counts

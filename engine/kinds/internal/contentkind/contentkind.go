@@ -218,6 +218,28 @@ func (sp Spec[C, S]) Scene(state any, ctx *core.ProjectionContext, running func(
 	return engineScene(ctx, key, params)
 }
 
+// AvailableActions implements core.Kind's AvailableActions: none for a
+// state State refuses or a game that has ended; otherwise the verbs verbs
+// lists for the state and the campaign's content.
+func (sp Spec[C, S]) AvailableActions(state any, ctx *core.ProjectionContext, verbs func(s *S, c *C) []core.AvailableAction) []core.AvailableAction {
+	s, err := sp.State(state)
+	if err != nil || sp.Resolution(s) != "" {
+		return []core.AvailableAction{}
+	}
+	return verbs(s, sp.Content(ctx.Campaign))
+}
+
+// Verb is one verb as AvailableActions lists it: labelled by the
+// engine-owned key label, available when ok, and otherwise with the
+// engine-owned key unavailable saying why.
+func Verb(ctx *core.ProjectionContext, id, label string, ok bool, unavailable string) core.AvailableAction {
+	a := core.AvailableAction{ID: id, LabelKey: ctx.EngineRef(label), Available: ok}
+	if !ok {
+		a.ReasonKey = ctx.EngineRef(unavailable)
+	}
+	return a
+}
+
 // engineScene is the engine-owned text key filled with params.
 func engineScene(ctx *core.ProjectionContext, key string, params map[string]any) core.SceneBody {
 	return core.SceneBody{TextKey: ctx.EngineRef(key), Text: display.Fill(ctx.Strings()[key], params), Params: params}

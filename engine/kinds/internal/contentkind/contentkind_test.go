@@ -2,6 +2,7 @@ package contentkind
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -183,5 +184,22 @@ func TestAdopt(t *testing.T) {
 				t.Fatalf("Adopt = %v, %q; want %q", got, code, tt.code)
 			}
 		})
+	}
+}
+
+// TestAvailableActions: a game that has ended offers nothing; a running
+// one offers the verbs, an unavailable one with why.
+func TestAvailableActions(t *testing.T) {
+	ctx := &core.ProjectionContext{Context: core.Context{Campaign: &core.Campaign{ID: "c", Content: &content{compiled: true}}}}
+	verbs := func(s *state, _ *content) []core.AvailableAction {
+		return []core.AvailableAction{Verb(ctx, "go", "test.go", true, "test.never"), Verb(ctx, "stop", "test.stop", false, "test.moving")}
+	}
+	if got := spec.AvailableActions(&state{Ended: true}, ctx, verbs); got == nil || len(got) != 0 {
+		t.Errorf("ended: %+v", got)
+	}
+	got := spec.AvailableActions(&state{}, ctx, verbs)
+	want := []core.AvailableAction{{ID: "go", LabelKey: "test.go", Available: true}, {ID: "stop", LabelKey: "test.stop", ReasonKey: "test.moving"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("running: %+v, want %+v", got, want)
 	}
 }

@@ -2,8 +2,8 @@
 // the simulation kind and the world-graph kind — do alike in implementing
 // core.Kind: typed access to a campaign's content and a game's state,
 // building, decoding and validating content, the frame of Advance (a
-// foreign state, the refusals before a verb) and of Scene (a foreign
-// state, an ended game), migration, achievements, and numeric state
+// foreign state, the refusals before a verb), of Scene and of
+// AvailableActions (a foreign state, an ended game), migration, achievements, and numeric state
 // changes.
 //
 // A kind describes itself once with a Spec; what differs between the kinds
