@@ -272,25 +272,15 @@ func (Kind) activityLabel(a activityView, ctx *core.ProjectionContext) core.LocK
 // the outcome is widened with resolution, goalsMet and goalsFailed (goal
 // ids, sorted).
 func (Kind) Outcome(state any) core.Outcome {
-	s, err := stateOf(state)
-	if err != nil {
-		return core.Outcome{}
-	}
-	met, failed := []string{}, []string{}
-	for _, id := range slices.Sorted(maps.Keys(s.Goals)) {
-		if s.Goals[id] == GoalMet {
-			met = append(met, id)
-		} else {
-			failed = append(failed, id)
+	return spec.Outcome(state, func(s *State) map[string]any {
+		met, failed := []string{}, []string{}
+		for _, id := range slices.Sorted(maps.Keys(s.Goals)) {
+			if s.Goals[id] == GoalMet {
+				met = append(met, id)
+			} else {
+				failed = append(failed, id)
+			}
 		}
-	}
-	var resolution any
-	if s.Resolution != "" {
-		resolution = s.Resolution
-	}
-	return core.Outcome{
-		Terminal:   s.Resolution != "",
-		TerminalID: s.Resolution,
-		Fields:     map[string]any{"resolution": resolution, "goalsMet": met, "goalsFailed": failed},
-	}
+		return map[string]any{"goalsMet": met, "goalsFailed": failed}
+	})
 }

@@ -265,23 +265,17 @@ func (k Kind) Project(state any, _ core.Audience, ctx *core.ProjectionContext) a
 // failureId (the failure, missed objective or "tick_limit"; null unless
 // failed).
 func (Kind) Outcome(state any) core.Outcome {
-	s, err := stateOf(state)
-	if err != nil {
-		return core.Outcome{}
-	}
-	met := []string{}
-	for _, id := range slices.Sorted(maps.Keys(s.Objectives)) {
-		if s.Objectives[id] == ObjectiveMet {
-			met = append(met, id)
+	return spec.Outcome(state, func(s *State) map[string]any {
+		met := []string{}
+		for _, id := range slices.Sorted(maps.Keys(s.Objectives)) {
+			if s.Objectives[id] == ObjectiveMet {
+				met = append(met, id)
+			}
 		}
-	}
-	var resolution, failure any
-	if s.Resolution != "" {
-		resolution = s.Resolution
-	}
-	if s.FailureID != "" {
-		failure = s.FailureID
-	}
-	return core.Outcome{Terminal: s.Resolution != "", TerminalID: s.Resolution,
-		Fields: map[string]any{"resolution": resolution, "objectivesMet": met, "failureId": failure}}
+		var failure any
+		if s.FailureID != "" {
+			failure = s.FailureID
+		}
+		return map[string]any{"objectivesMet": met, "failureId": failure}
+	})
 }

@@ -240,6 +240,24 @@ func Verb(ctx *core.ProjectionContext, id, label string, ok bool, unavailable st
 	return a
 }
 
+// Outcome implements core.Kind's Outcome (§3.2): the terminal id is the
+// resolution, and the fields are those fields gives for the state with
+// "resolution" added (null while the game runs); a state State refuses
+// has no outcome.
+func (sp Spec[C, S]) Outcome(state any, fields func(s *S) map[string]any) core.Outcome {
+	s, err := sp.State(state)
+	if err != nil {
+		return core.Outcome{}
+	}
+	r := sp.Resolution(s)
+	out := core.Outcome{Terminal: r != "", TerminalID: r, Fields: fields(s)}
+	out.Fields["resolution"] = nil
+	if r != "" {
+		out.Fields["resolution"] = r
+	}
+	return out
+}
+
 // engineScene is the engine-owned text key filled with params.
 func engineScene(ctx *core.ProjectionContext, key string, params map[string]any) core.SceneBody {
 	return core.SceneBody{TextKey: ctx.EngineRef(key), Text: display.Fill(ctx.Strings()[key], params), Params: params}

@@ -203,3 +203,19 @@ func TestAvailableActions(t *testing.T) {
 		t.Errorf("running: %+v, want %+v", got, want)
 	}
 }
+
+// TestOutcome: the resolution is the terminal id and a field, null while
+// the game runs, beside the kind's own fields.
+func TestOutcome(t *testing.T) {
+	fields := func(*state) map[string]any { return map[string]any{"score": 7} }
+	if got := spec.Outcome(&state{Ended: true}, fields); !got.Terminal || got.TerminalID != "over" || got.Fields["resolution"] != "over" || got.Fields["score"] != 7 {
+		t.Errorf("ended: %+v", got)
+	}
+	got := spec.Outcome(&state{}, fields)
+	if r, ok := got.Fields["resolution"]; got.Terminal || got.TerminalID != "" || !ok || r != nil || got.Fields["score"] != 7 {
+		t.Errorf("running: %+v", got)
+	}
+	if got := spec.Outcome("nope", fields); got.Terminal || got.Fields != nil {
+		t.Errorf("foreign: %+v", got)
+	}
+}

@@ -3,8 +3,8 @@
 // core.Kind: typed access to a campaign's content and a game's state,
 // building, decoding and validating content, the frame of Advance (a
 // foreign state, the refusals before a verb), of Scene and of
-// AvailableActions (a foreign state, an ended game), migration, achievements, and numeric state
-// changes.
+// AvailableActions (a foreign state, an ended game), migration,
+// achievements, and numeric state changes.
 //
 // A kind describes itself once with a Spec; what differs between the kinds
 // (their content, checks, verbs and views) stays in the kind.
