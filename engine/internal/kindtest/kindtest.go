@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -397,6 +398,48 @@ func EarlierSave(t testing.TB, e *core.Engine, data []byte, kindVersion string) 
 		t.Fatal("the earlier save loaded without its campaign's migration")
 	}
 	return res.Value
+}
+
+// PreAchievements checks a game saved before its kind had achievements:
+// data, a save made by the code of kindVersion's day, loads on e
+// (EarlierSave) onto the version e serves now, holding no achievement;
+// next, the kind's move that lets time pass, then unlocks every one of
+// want its past already earned, which the state holds after, and the
+// same move again unlocks none of them a second time.
+func PreAchievements(t *testing.T, e *core.Engine, data []byte, kindVersion string, next func(*core.GameState) core.ActionResult, want ...string) {
+	t.Helper()
+	s := EarlierSave(t, e, data, kindVersion)
+	if got, want := s.CampaignVersion, e.Registry().Campaign(s.CampaignID).Version; got != want {
+		t.Fatalf("the save plays version %s, not %s", got, want)
+	}
+	held := func(s *core.GameState) []string {
+		return *s.KindState.(interface{ UnlockedAchievements() *[]string }).UnlockedAchievements()
+	}
+	if got := held(s); len(got) != 0 {
+		t.Fatalf("the loaded game holds achievements %v", got)
+	}
+	res := next(s)
+	if !res.OK {
+		t.Fatal(res.Errors)
+	}
+	got := Unlocked(t, res, s.CampaignID)
+	for _, id := range want {
+		if !slices.Contains(got, id) {
+			t.Errorf("the next move unlocked %v, not %s", got, id)
+		}
+	}
+	if h := held(res.Value); !slices.Equal(h, got) {
+		t.Errorf("the state holds %v after unlocking %v", h, got)
+	}
+	again := next(res.Value)
+	if !again.OK {
+		t.Fatal(again.Errors)
+	}
+	for _, id := range Unlocked(t, again, s.CampaignID) {
+		if slices.Contains(got, id) {
+			t.Errorf("%s unlocked twice", id)
+		}
+	}
 }
 
 // MigratesAchievements checks k's campaign migration of the achievements
