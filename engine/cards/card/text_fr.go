@@ -187,10 +187,13 @@ type frNounPhrase struct {
 
 // frNoun gives kind's phrases.
 func frNoun(kind string) frNounPhrase {
-	fem := func(bare, after string) frNounPhrase {
-		return frNounPhrase{bare, "la " + bare + " ciblée" + after, "une " + bare + " ciblée" + after, "cette " + frHead(bare), true}
+	// A feminine noun may be qualified after "ciblée": "la créature
+	// ciblée que vous contrôlez", its bare form "créature que vous
+	// contrôlez".
+	fem := func(noun, after string) frNounPhrase {
+		return frNounPhrase{noun + after, "la " + noun + " ciblée" + after, "une " + noun + " ciblée" + after, "cette " + frHead(noun), true}
 	}
-	masc := func(bare, after string) frNounPhrase {
+	masc := func(bare string) frNounPhrase {
 		art := "le "
 		if frVowel(bare) {
 			art = "l'"
@@ -199,63 +202,53 @@ func frNoun(kind string) frNounPhrase {
 		if frVowel(bare) {
 			this = "cet " + frHead(bare)
 		}
-		return frNounPhrase{bare, art + bare + " ciblé" + after, "un " + bare + " ciblé" + after, this, false}
+		return frNounPhrase{bare, art + bare + " ciblé", "un " + bare + " ciblé", this, false}
 	}
 	switch kind {
 	case "any":
 		return frNounPhrase{"cible", "n'importe quelle cible", "n'importe quelle cible", "cette cible", true}
 	case "player":
-		return masc("joueur", "")
+		return masc("joueur")
 	case "opponent":
-		return masc("adversaire", "")
+		return masc("adversaire")
 	case "creature":
 		return fem("créature", "")
 	case "creature_you_control":
-		p := fem("créature", " que vous contrôlez")
-		p.bare = "créature que vous contrôlez"
-		return p
+		return fem("créature", " que vous contrôlez")
 	case "creature_opponent_controls":
-		p := fem("créature", " qu'un adversaire contrôle")
-		p.bare = "créature qu'un adversaire contrôle"
-		return p
+		return fem("créature", " qu'un adversaire contrôle")
 	case "tapped_creature":
 		return fem("créature engagée", "")
 	case "attacking_creature":
 		return fem("créature attaquante", "")
 	case "flying_creature":
-		p := fem("créature", " avec le vol")
-		p.bare = "créature avec le vol"
-		return p
+		return fem("créature", " avec le vol")
 	case "planeswalker":
-		return masc("planeswalker", "")
+		return masc("planeswalker")
 	case "permanent", "card":
-		return masc("permanent", "")
+		return masc("permanent")
 	case "nonland_permanent", "nonland":
-		return masc("permanent non-terrain", "")
+		return masc("permanent non-terrain")
 	case "artifact_or_enchantment":
-		p := masc("artefact ou enchantement", "")
+		p := masc("artefact ou enchantement")
 		p.target, p.some, p.this = "l'artefact ou l'enchantement ciblé", "un artefact ou un enchantement ciblé", "ce permanent"
 		return p
 	case "land":
-		return masc("terrain", "")
+		return masc("terrain")
 	case "nonbasic_land":
-		return masc("terrain non-base", "")
+		return masc("terrain non-base")
 	case "spell":
-		return masc("sort", "")
+		return masc("sort")
 	case "creature_spell":
-		return masc("sort de créature", "")
+		return masc("sort de créature")
 	case "noncreature_spell":
-		return masc("sort non-créature", "")
+		return masc("sort non-créature")
 	case "creature_card_in_your_graveyard":
-		p := fem("carte de créature", " de votre cimetière")
-		p.bare = "carte de créature de votre cimetière"
-		return p
+		return fem("carte de créature", " de votre cimetière")
 	case "card_in_a_graveyard":
-		p := fem("carte", " d'un cimetière")
-		p.bare = "carte d'un cimetière"
-		return p
+		return fem("carte", " d'un cimetière")
 	}
-	return masc(strings.ReplaceAll(kind, "_", " "), "")
+	return masc(strings.ReplaceAll(kind, "_", " "))
 }
 
 // frHead is a noun phrase's head word: "créature" of "créature engagée".
