@@ -4,7 +4,7 @@
 // grouped, folded in a <details>. A change is shown only when the kind can
 // name it and its values for the player (describe returns null
 // otherwise): no identifier reaches the page.
-import { h } from "./dom.js";
+import { h, panel } from "./dom.js";
 import { tr } from "./lang.js";
 
 /**
@@ -15,7 +15,7 @@ import { tr } from "./lang.js";
  * of messages the summary already says (an incident's title and text).
  */
 export function changesPanel(g, { id, summary, describe, reason, empty, said = [] }) {
-  const box = h("section.panel.changes", { "aria-labelledby": id }, h("h2", { id }, tr("What changed")));
+  const box = panel(".changes", id, tr("What changed"));
   // The ending is said by the resolution panel above, not again here.
   const ending = g.scene?.status === "ended" ? g.scene.view?.kindView?.endingKey : "";
   const msgs = (g.result?.messages || []).filter(

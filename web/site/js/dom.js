@@ -45,6 +45,15 @@ export function h(tag, attrs, ...children) {
 }
 
 /**
+ * panel(".goals", "goals-h", "Goals", ...children) is a page's panel: a
+ * section.panel (with the classes given after it) named by its h2
+ * heading, whose id it is labelled by.
+ */
+export function panel(classes, id, heading, ...children) {
+  return h(`section.panel${classes}`, { "aria-labelledby": id }, h("h2", { id }, heading), ...children);
+}
+
+/**
  * Appends children to el: nodes, or strings (as text), or arrays of them;
  * null, undefined and false are skipped.
  */

@@ -2,7 +2,7 @@
 // parameter domain (activities with what one more costs and whether the
 // engine would take it), end of week, what changed, a chart of resources
 // over the weeks, and the goals.
-import { h, replace, nextId } from "./dom.js";
+import { h, panel, replace, nextId } from "./dom.js";
 import { money } from "./i18n.js";
 import { lineChart } from "./chart.js";
 import { changesPanel, signed, statusText } from "./changes.js";
@@ -40,10 +40,10 @@ export function render(root, g, act) {
     ),
   );
 
-  const goals = h(
-    "section.panel.goals",
-    { "aria-labelledby": "goals-h" },
-    h("h2", { id: "goals-h" }, tr("Goals")),
+  const goals = panel(
+    ".goals",
+    "goals-h",
+    tr("Goals"),
     h(
       "ul",
       null,
@@ -60,10 +60,10 @@ export function render(root, g, act) {
     ),
   );
 
-  const stats = h(
-    "section.panel.stats",
-    { "aria-labelledby": "stats-h" },
-    h("h2", { id: "stats-h" }, tr("How you are")),
+  const stats = panel(
+    ".stats",
+    "stats-h",
+    tr("How you are"),
     h(
       "dl",
       null,
@@ -97,10 +97,10 @@ export function render(root, g, act) {
   const parts = [headline];
   if (scene.status === "ended") {
     parts.push(
-      h(
-        "section.panel.resolution",
-        { "aria-labelledby": "res-h" },
-        h("h2", { id: "res-h" }, tr("The end")),
+      panel(
+        ".resolution",
+        "res-h",
+        tr("The end"),
         h("p", null, t(v.endingKey || scene.body.textKey, null, scene.body.text)),
       ),
     );
@@ -130,10 +130,10 @@ export function render(root, g, act) {
         format: String,
       });
     parts.push(
-      h(
-        "section.panel.history",
-        { "aria-labelledby": "hist-h" },
-        h("h2", { id: "hist-h" }, tr("Over the weeks")),
+      panel(
+        ".history",
+        "hist-h",
+        tr("Over the weeks"),
         lineChart(tr("Resources over the weeks"), xs, series.slice(0, 6), { xLabel: tr("Week") }),
       ),
     );
@@ -164,11 +164,7 @@ function planEditor(v, g, act, action, t, cur, statLabel) {
   const remove = action("plan.remove");
   const clear = action("plan.clear");
   const end = action("end_week");
-  const plan = h(
-    "section.panel.plan",
-    { "aria-labelledby": "plan-h" },
-    h("h2", { id: "plan-h" }, tr("This week’s plan")),
-  );
+  const plan = panel(".plan", "plan-h", tr("This week’s plan"));
   const last = g.lastPlan || [];
   if (v.plan.length === 0) {
     plan.append(h("p.muted", null, tr("Nothing planned yet. Add activities below, then end the week.")));
@@ -251,11 +247,7 @@ function planEditor(v, g, act, action, t, cur, statLabel) {
   }
   plan.append(row);
 
-  const acts = h(
-    "section.panel.activities",
-    { "aria-labelledby": "acts-h" },
-    h("h2", { id: "acts-h" }, tr("Activities")),
-  );
+  const acts = panel(".activities", "acts-h", tr("Activities"));
   const list = h("ul.activity-list", null);
   for (const a of v.activities) {
     if (!a.offerable && a.maxAddable === 0 && a.reasonKey && a.engine) continue;

@@ -1,7 +1,7 @@
 // The world-graph screen: a map of the world's nodes, what stands on each
 // and what can be built there (the view's catalogue, with what the engine
 // says is affordable), staff, objectives, and letting time pass.
-import { h, svg, replace, nextId } from "./dom.js";
+import { h, panel, svg, replace, nextId } from "./dom.js";
 import { money } from "./i18n.js";
 import { confirm, guard } from "./ui.js";
 import { changesPanel, signed, statusText } from "./changes.js";
@@ -72,10 +72,10 @@ export function render(root, g, act) {
   parts.push(messages(g, t, v, label));
   parts.push(map(v, label, t));
   parts.push(
-    h(
-      "section.panel",
-      { "aria-labelledby": "places-h" },
-      h("h2", { id: "places-h" }, tr("Places")),
+    panel(
+      "",
+      "places-h",
+      tr("Places"),
       h(
         "ul.places",
         null,
@@ -87,10 +87,10 @@ export function render(root, g, act) {
   const side = h(
     "div.sim-side",
     null,
-    h(
-      "section.panel.goals",
-      { "aria-labelledby": "obj-h" },
-      h("h2", { id: "obj-h" }, tr("Objectives")),
+    panel(
+      ".goals",
+      "obj-h",
+      tr("Objectives"),
       h(
         "ul",
         null,
@@ -150,10 +150,10 @@ function timePanel(adv, v, t, act) {
     }
     act("advance_ticks", { ticks: n });
   };
-  return h(
-    "section.panel.time",
-    { "aria-labelledby": "time-h" },
-    h("h2", { id: "time-h" }, t(adv.labelKey, null, tr("Let time pass"))),
+  return panel(
+    ".time",
+    "time-h",
+    t(adv.labelKey, null, tr("Let time pass")),
     h(
       "p.muted",
       null,
@@ -458,10 +458,10 @@ function place(n, v, g, t, cur, action, act, label) {
 function staffPanel(v, t, cur, action, act, ended) {
   const hire = action("hire"),
     fire = action("fire");
-  return h(
-    "section.panel",
-    { "aria-labelledby": "staff-h" },
-    h("h2", { id: "staff-h" }, tr("Staff")),
+  return panel(
+    "",
+    "staff-h",
+    tr("Staff"),
     h(
       "ul.staff",
       null,
@@ -510,10 +510,10 @@ function staffPanel(v, t, cur, action, act, ended) {
 function alerts(v, t, ended) {
   const shown = v.alerts.filter((a) => !(ended && a.type === "scenario_resolved"));
   if (!shown.length) return null;
-  return h(
-    "section.panel",
-    { "aria-labelledby": "alerts-h" },
-    h("h2", { id: "alerts-h" }, tr("News")),
+  return panel(
+    "",
+    "alerts-h",
+    tr("News"),
     h(
       "ul.messages",
       null,
