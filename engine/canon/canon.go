@@ -115,6 +115,45 @@ func SkipSpace(data []byte, i int) int {
 	return i
 }
 
+// SkipNumber reads the number literal at data[i] by JSON's grammar (a
+// minus sign, an integer part without leading zeros, then an optional
+// fraction and exponent): it returns the index just after it and true, or,
+// for a literal that breaks the grammar, the index where it breaks and
+// false. The one number rule of the engine's JSON readers that check it.
+func SkipNumber(data []byte, i int) (int, bool) {
+	if i < len(data) && data[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	intStart := i
+	if n := digits(); n == 0 || (n > 1 && data[intStart] == '0') {
+		return i, false
+	}
+	if i < len(data) && data[i] == '.' {
+		i++
+		if digits() == 0 {
+			return i, false
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return i, false
+		}
+	}
+	return i, true
+}
+
 func (p *parser) skipSpace() { p.pos = SkipSpace(p.data, p.pos) }
 
 func (p *parser) value(depth int) error {
@@ -370,35 +409,10 @@ func (p *parser) hex4() (rune, bool) {
 
 func (p *parser) number() error {
 	start := p.pos
-	if p.data[p.pos] == '-' {
-		p.pos++
-	}
-	digits := func() int {
-		n := 0
-		for p.pos < len(p.data) && p.data[p.pos] >= '0' && p.data[p.pos] <= '9' {
-			p.pos++
-			n++
-		}
-		return n
-	}
-	intStart := p.pos
-	if n := digits(); n == 0 || (n > 1 && p.data[intStart] == '0') {
+	end, ok := SkipNumber(p.data, p.pos)
+	p.pos = end
+	if !ok {
 		return p.errorf("malformed number")
-	}
-	if p.pos < len(p.data) && p.data[p.pos] == '.' {
-		p.pos++
-		if digits() == 0 {
-			return p.errorf("malformed number")
-		}
-	}
-	if p.pos < len(p.data) && (p.data[p.pos] == 'e' || p.data[p.pos] == 'E') {
-		p.pos++
-		if p.pos < len(p.data) && (p.data[p.pos] == '+' || p.data[p.pos] == '-') {
-			p.pos++
-		}
-		if digits() == 0 {
-			return p.errorf("malformed number")
-		}
 	}
 	f, err := strconv.ParseFloat(string(p.data[start:p.pos]), 64)
 	if err != nil {

@@ -158,3 +158,31 @@ func TestMarshalDirectMatchesEncodingJSON(t *testing.T) {
 		t.Errorf("failing MarshalJSON: Marshal error %v, encoding/json error %v", err, werr)
 	}
 }
+
+// TestSkipNumber: a literal by JSON's grammar is read to its end, and one
+// that breaks it stops where it breaks.
+func TestSkipNumber(t *testing.T) {
+	tests := []struct {
+		name, in string
+		end      int
+		ok       bool
+	}{
+		{"integer", "42,", 2, true},
+		{"negative", "-7]", 2, true},
+		{"zero", "0", 1, true},
+		{"fraction and exponent", "-1.5e+3}", 7, true},
+		{"capital exponent", "2E8", 3, true},
+		{"leading zero", "012", 3, false},
+		{"bare minus", "-x", 1, false},
+		{"no fraction digits", "1.e5", 2, false},
+		{"no exponent digits", "1e+", 3, false},
+		{"not a number", "x", 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if end, ok := SkipNumber([]byte(tt.in), 0); end != tt.end || ok != tt.ok {
+				t.Errorf("SkipNumber(%q) = %d, %v; want %d, %v", tt.in, end, ok, tt.end, tt.ok)
+			}
+		})
+	}
+}

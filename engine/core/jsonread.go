@@ -186,35 +186,10 @@ func intern(b []byte) string {
 func (r *reader) number() ([]byte, error) {
 	r.ws()
 	start := r.i
-	if r.i < len(r.b) && r.b[r.i] == '-' {
-		r.i++
-	}
-	digits := func() int {
-		n := 0
-		for r.i < len(r.b) && r.b[r.i] >= '0' && r.b[r.i] <= '9' {
-			r.i++
-			n++
-		}
-		return n
-	}
-	intStart := r.i
-	if n := digits(); n == 0 || (n > 1 && r.b[intStart] == '0') {
+	end, ok := canon.SkipNumber(r.b, r.i)
+	r.i = end
+	if !ok {
 		return nil, r.errorf("malformed number")
-	}
-	if r.i < len(r.b) && r.b[r.i] == '.' {
-		r.i++
-		if digits() == 0 {
-			return nil, r.errorf("malformed number")
-		}
-	}
-	if r.i < len(r.b) && (r.b[r.i] == 'e' || r.b[r.i] == 'E') {
-		r.i++
-		if r.i < len(r.b) && (r.b[r.i] == '+' || r.b[r.i] == '-') {
-			r.i++
-		}
-		if digits() == 0 {
-			return nil, r.errorf("malformed number")
-		}
 	}
 	return r.b[start:r.i], nil
 }
