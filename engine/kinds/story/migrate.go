@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/storyloom/storyloom/engine/core"
+	"github.com/storyloom/storyloom/engine/kinds/internal/contentkind"
 	"github.com/storyloom/storyloom/engine/strictjson"
 )
 
@@ -25,13 +26,10 @@ func (Kind) MigrationIDs(c *core.Campaign) map[string]func(string) bool {
 		return nil
 	}
 	ix := sc.index()
-	in := func(m map[string]int32) func(string) bool {
-		return func(id string) bool { _, ok := m[id]; return ok }
-	}
 	return map[string]func(string) bool{
-		CategoryNode:        in(ix.nodeByID),
-		CategoryVariable:    in(ix.varByID),
-		CategoryAchievement: in(ix.achByID),
+		CategoryNode:        contentkind.Declares(ix.nodeByID),
+		CategoryVariable:    contentkind.Declares(ix.varByID),
+		CategoryAchievement: contentkind.Declares(ix.achByID),
 		CategoryEnding:      func(id string) bool { return slices.Contains(ix.endings, id) },
 	}
 }
@@ -66,56 +64,22 @@ func (Kind) MigrateForCampaign(old json.RawMessage, to *core.Campaign, fromVersi
 		return nil, fmt.Errorf("story: state: %w", err)
 	}
 	ix := sc.index()
-	removed := func(cat, id string) bool {
-		for _, r := range m.Removed[cat] {
-			if r == id {
-				return true
-			}
-		}
-		return false
-	}
-	rename := func(cat, id string) string {
-		if to, ok := m.Renames[cat][id]; ok {
-			return to
-		}
-		return id
-	}
+	mig := contentkind.Migration{M: m}
 	// node: the cursor must survive.
-	if removed(CategoryNode, w.CurrentNodeID) {
+	cur, keep := mig.ID(CategoryNode, w.CurrentNodeID)
+	if !keep {
 		return nil, fmt.Errorf("story: the current node %q was removed", w.CurrentNodeID)
 	}
-	w.CurrentNodeID = rename(CategoryNode, w.CurrentNodeID)
+	w.CurrentNodeID = cur
 	if _, ok := ix.nodeByID[w.CurrentNodeID]; !ok {
 		return nil, fmt.Errorf("story: unknown node %q", w.CurrentNodeID)
 	}
-	visits := map[string]json.RawMessage{}
-	for id, n := range w.VisitedCounts {
-		if removed(CategoryNode, id) {
-			continue
-		}
-		nid := rename(CategoryNode, id)
-		if _, ok := ix.nodeByID[nid]; !ok {
-			return nil, fmt.Errorf("story: unknown node %q", nid)
-		}
-		if _, dup := visits[nid]; dup {
-			return nil, fmt.Errorf("story: two nodes migrate to %q", nid)
-		}
-		visits[nid] = n
+	if w.VisitedCounts, err = contentkind.Keys(mig, CategoryNode, w.VisitedCounts, contentkind.Declares(ix.nodeByID)); err != nil {
+		return nil, fmt.Errorf("story: %w", err)
 	}
-	w.VisitedCounts = visits
-	vars := map[string]json.RawMessage{}
-	for id, v := range w.Variables {
-		if removed(CategoryVariable, id) {
-			continue
-		}
-		nid := rename(CategoryVariable, id)
-		if _, ok := ix.varByID[nid]; !ok {
-			return nil, fmt.Errorf("story: unknown variable %q", nid)
-		}
-		if _, dup := vars[nid]; dup {
-			return nil, fmt.Errorf("story: two variables migrate to %q", nid)
-		}
-		vars[nid] = v
+	vars, err := contentkind.Keys(mig, CategoryVariable, w.Variables, contentkind.Declares(ix.varByID))
+	if err != nil {
+		return nil, fmt.Errorf("story: %w", err)
 	}
 	for _, decl := range sc.Variables {
 		if _, ok := vars[decl.ID]; !ok {
@@ -130,10 +94,10 @@ func (Kind) MigrateForCampaign(old json.RawMessage, to *core.Campaign, fromVersi
 	var achs []string
 	seen := map[string]bool{}
 	for _, id := range w.UnlockedAchievements {
-		if removed(CategoryAchievement, id) {
+		nid, keep := mig.ID(CategoryAchievement, id)
+		if !keep {
 			continue
 		}
-		nid := rename(CategoryAchievement, id)
 		if _, ok := ix.achByID[nid]; !ok {
 			return nil, fmt.Errorf("story: unknown achievement %q", nid)
 		}
@@ -147,10 +111,10 @@ func (Kind) MigrateForCampaign(old json.RawMessage, to *core.Campaign, fromVersi
 	}
 	w.UnlockedAchievements = achs
 	if w.EndingID != nil {
-		if removed(CategoryEnding, *w.EndingID) {
+		e, keep := mig.ID(CategoryEnding, *w.EndingID)
+		if !keep {
 			return nil, fmt.Errorf("story: the game's ending %q was removed", *w.EndingID)
 		}
-		e := rename(CategoryEnding, *w.EndingID)
 		w.EndingID = &e
 	}
 	return json.Marshal(w)

@@ -8,4 +8,7 @@
 //
 // A kind describes itself once with a Spec; what differs between the kinds
 // (their content, checks, verbs and views) stays in the kind.
+//
+// The story kind, whose content and state are its own, shares only the
+// id migration (Migration, Keys, Declares).
 package contentkind

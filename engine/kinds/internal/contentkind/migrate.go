@@ -27,7 +27,7 @@ func (m Migration) ID(cat, id string) (string, bool) {
 
 // Declares says whether an id is a key of index (a content index from id
 // to position), for a kind's MigrationIDs.
-func Declares(index map[string]int) func(string) bool {
+func Declares[I any](index map[string]I) func(string) bool {
 	return func(id string) bool { _, ok := index[id]; return ok }
 }
 
