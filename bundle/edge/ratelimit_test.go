@@ -1,18 +1,22 @@
 package edge
 
 import (
-	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/storyloom/storyloom/bundle/hosting"
 	"github.com/storyloom/storyloom/bundle/internal/freeportclient"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver, for d1Exec
 )
 
 // rateKey is the worker's key for a token in the rate table
@@ -22,28 +26,53 @@ func rateKey(token string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// d1Exec runs SQL on the running worker's local D1 database. The running
-// worker may hold the database's lock for a moment (SQLITE_BUSY): it tries
-// again then.
-func (w *wrangler) d1Exec(t *testing.T, sql string) {
+// d1Exec runs SQL on the running worker's local D1 database: the one
+// SQLite file wrangler dev keeps it in under its --persist-to directory
+// (d1File), opened beside the running worker as any second SQLite client
+// opens a database in WAL mode. It does what `wrangler d1 execute --local`
+// does without starting node, wrangler and a second workerd for one
+// statement, which on a busy machine took most of a minute each time. The
+// running worker may hold the database's write lock for a moment: the
+// busy timeout waits for it.
+func (w *wrangler) d1Exec(t *testing.T, query string) {
 	t.Helper()
-	var out []byte
-	err := retry(10, time.Second, func() (bool, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), migrateLimit)
-		defer cancel()
-		_, config, err := built()
-		if err != nil {
-			return true, err
-		}
-		out, err = npx(ctx, config, "d1", "execute", "DB", "--local", "--persist-to", w.persist, "--command", sql).CombinedOutput()
-		if err != nil && strings.Contains(string(out), "SQLITE_BUSY") {
-			return false, nil
-		}
-		return true, err
-	})
+	path, err := w.d1File()
 	if err != nil {
-		t.Fatalf("wrangler d1 execute: %v\n%s", err, out)
+		t.Fatal(err)
 	}
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(30000)")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(query); err != nil {
+		t.Fatalf("local D1 %s: %v", path, err)
+	}
+}
+
+// d1File is the SQLite file of w's local D1 database: miniflare keeps each
+// D1 database in v3/d1/miniflare-D1DatabaseObject/<id>.sqlite beside a
+// metadata.sqlite of its own. wrangler.toml binds one database, so there
+// is one such file; anything else is an error, should wrangler change the
+// layout.
+func (w *wrangler) d1File() (string, error) {
+	dir := filepath.Join(w.persist, "v3", "d1", "miniflare-D1DatabaseObject")
+	all, err := filepath.Glob(filepath.Join(dir, "*.sqlite"))
+	if err != nil {
+		return "", err
+	}
+	var dbs []string
+	for _, f := range all {
+		if filepath.Base(f) != "metadata.sqlite" {
+			dbs = append(dbs, f)
+		}
+	}
+	if len(dbs) != 1 {
+		return "", fmt.Errorf("local D1: want one database file in %s, found %q", dir, dbs)
+	}
+	return dbs[0], nil
 }
 
 // TestWorkerFreeportRateLimit: the Freeport endpoint's per-token limit

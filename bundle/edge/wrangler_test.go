@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -588,21 +587,6 @@ func decodeJSON(t testing.TB, b []byte, v any) {
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("%v: %.400s", err, b)
 	}
-}
-
-var errGiveUp = errors.New("gave up")
-
-// retry runs fn until it reports done, at most n times, pausing between
-// attempts.
-func retry(n int, pause time.Duration, fn func() (done bool, err error)) error {
-	for range n {
-		done, err := fn()
-		if err != nil || done {
-			return err
-		}
-		time.Sleep(pause)
-	}
-	return errGiveUp
 }
 
 // TestDevConfig checks the configuration the dev servers run: the
