@@ -82,7 +82,8 @@ test-wasm:
 	GOOS=js GOARCH=wasm $(GO) build ./engine/... ./wasm/...
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -short -exec="$(WASMEXEC)" ./engine/... ./wasm/...
 
-## fuzz: every fuzz target for $(FUZZTIME) each (scripts/fuzz.sh finds them).
+## fuzz: every fuzz target for $(FUZZTIME) each (scripts/fuzz.sh finds them
+## and builds one instrumented test binary per package).
 fuzz:
 	FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh
 
