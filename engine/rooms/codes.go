@@ -17,6 +17,7 @@ const (
 	CodeTooManySpectators  = "too_many_spectators"
 	CodeSessionTaken       = "session_taken"
 	CodeUnknownSession     = "unknown_session"
+	CodeWrongServer        = "wrong_server" // a lobby command sent to a room's server (handoff.go)
 
 	// Table-configuration classes (spec, issue #546) and Storyloom's own.
 	CodeInvalidSeatCount    = "invalid_seat_count"

@@ -23,27 +23,36 @@ type dirEntry struct {
 // summaryOf returns room r's directory entry; ok is false when r is not
 // listed (private or finished).
 func (s *Server) summaryOf(r *Room) (RoomSummary, bool) {
-	if r.Config.Visibility == VisibilityPrivate {
-		return RoomSummary{}, false
-	}
-	st := s.roomState(r)
-	if st == StateFinished {
-		return RoomSummary{}, false
-	}
+	sum := s.summary(r)
+	return sum, listed(sum)
+}
+
+// summary returns room r's summary, listed or not.
+func (s *Server) summary(r *Room) RoomSummary {
 	filled := 0
 	for _, seat := range r.Seats {
 		if seat.occupied() {
 			filled++
 		}
 	}
-	return RoomSummary{RoomID: r.ID, Config: r.Config, Filled: filled, Spectators: len(r.Spectators), State: st}, true
+	return RoomSummary{RoomID: r.ID, Config: r.Config, Filled: filled, Spectators: len(r.Spectators), State: s.roomState(r)}
+}
+
+// listed reports whether a room with summary sum is listed: not private,
+// not finished.
+func listed(sum RoomSummary) bool {
+	return sum.Config.Visibility != VisibilityPrivate && sum.State != StateFinished
 }
 
 // entryOf returns room id's directory entry, or ok false when the room is
-// gone or not listed.
+// gone or not listed. A room handed off is listed by its last reported
+// summary.
 func (s *Server) entryOf(id string) (dirEntry, bool) {
 	r := s.rooms[id]
 	if r == nil {
+		if rm := s.remote[id]; rm != nil && listed(rm.Summary) {
+			return dirEntry{id: id, order: rm.Order, sum: appendSummary(nil, rm.Summary)}, true
+		}
 		return dirEntry{}, false
 	}
 	sum, ok := s.summaryOf(r)
@@ -57,6 +66,11 @@ func (s *Server) entryOf(id string) (dirEntry, bool) {
 func (s *Server) buildDirectory() {
 	s.dir = s.dir[:0]
 	for id := range s.rooms {
+		if e, ok := s.entryOf(id); ok {
+			s.dir = append(s.dir, e)
+		}
+	}
+	for id := range s.remote {
 		if e, ok := s.entryOf(id); ok {
 			s.dir = append(s.dir, e)
 		}

@@ -345,6 +345,11 @@ func appendServer(b []byte, s *Server) []byte {
 	o.Key("limits")
 	o.B = appendLimits(o.B, s.limits)
 	o.Int("now", s.now)
+	if len(s.remote) > 0 {
+		o.Key("remote")
+		o.B = appendMap(o.B, s.remote, appendRemote)
+	}
+	s.appendReportMembers(&o)
 	o.Int("room_seq", s.roomSeq)
 	o.Key("rooms")
 	o.B = appendMap(o.B, s.rooms, appendRoom)

@@ -16,3 +16,6 @@ func StateOf(s *Server) *State {
 	return &State{Schema: Schema, Limits: s.limits, Now: s.now, RoomSeq: s.roomSeq,
 		Conns: s.conns, Sessions: s.sessions, Rooms: s.rooms}
 }
+
+// RemoteOf returns s's rooms handed off, by id.
+func RemoteOf(s *Server) map[string]*Remote { return s.remote }

@@ -2,6 +2,7 @@ package rooms
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -117,6 +118,9 @@ func (x *call) dispatch(cmd Command) *Rejection {
 	if ph == phaseGame {
 		return reject(CodeInGame, "%s is a lobby command and this connection is in a game", cmd.Type())
 	}
+	if _, spectate := cmd.(SpectateRoom); x.s.host != "" && r == nil && !spectate {
+		return reject(CodeWrongServer, "%s is the lobby's; this server hosts room %q alone", cmd.Type(), x.s.host)
+	}
 	switch cmd := cmd.(type) {
 	case CreateRoom:
 		return x.createRoom(r, cmd.Config)
@@ -148,6 +152,12 @@ func (x *call) hello(h Hello) *Rejection {
 		return nil
 	}
 	target := s.sessions[h.Token]
+	if id := s.away[h.Token]; target == nil && id != "" {
+		// Seated in a game another server hosts: go there.
+		s.disconnect(x.conn, x.now, x.ob)
+		s.moveConn(x.conn, MoveRoom(id), x.ob)
+		return nil
+	}
 	if target == nil {
 		return reject(CodeUnknownSession, "that session is unknown or has expired; this connection keeps its new session")
 	}
@@ -279,7 +289,7 @@ func (x *call) createRoom(cur *Room, cfg RoomConfig) *Rejection {
 	if rej != nil {
 		return rej
 	}
-	if len(s.rooms) >= s.limits.MaxRooms {
+	if len(s.rooms)+len(s.remote) >= s.limits.MaxRooms {
 		return reject(CodeTooManyRooms, "the server holds its maximum of %d rooms", s.limits.MaxRooms)
 	}
 	id, err := newID(x.ids, "r:", func(id string) bool { return s.rooms[id] != nil })
@@ -374,6 +384,9 @@ func (x *call) updateRoom(r *Room, seat int, cfg RoomConfig) *Rejection {
 
 func (x *call) joinRoom(cur *Room, id string) *Rejection {
 	r := x.s.rooms[id]
+	if r == nil && x.s.remote[id] != nil {
+		return reject(CodeGameStarted, "room %q is playing; spectate it instead", id)
+	}
 	if r == nil {
 		return reject(CodeUnknownRoom, "unknown room %q", clip(id))
 	}
@@ -397,6 +410,9 @@ func (x *call) joinRoom(cur *Room, id string) *Rejection {
 
 func (x *call) spectate(cur *Room, id string) *Rejection {
 	r := x.s.rooms[id]
+	if rm := x.s.remote[id]; r == nil && rm != nil {
+		return x.spectateRemote(rm, id)
+	}
 	if r == nil {
 		return reject(CodeUnknownRoom, "unknown room %q", clip(id))
 	}
@@ -569,6 +585,7 @@ func (s *Server) vacate(tok string, se *Session, r *Room, ob *outbox) {
 			r.Seats[seat].Session = ""
 		}
 	}
+	s.returnSession(tok, ob)
 	humans := 0
 	for _, st := range r.Seats {
 		if st.Session != "" {
@@ -595,6 +612,13 @@ func (s *Server) deleteRoom(id string, ob *outbox) {
 			ob.views[c] = true
 		}
 	}
+	if s.host != "" {
+		// Nothing is left to watch here: back to the lobby.
+		for _, c := range slices.Clone(r.Spectators) {
+			s.disconnect(c, s.now, ob)
+			s.moveConn(c, MoveLobby, ob)
+		}
+	}
 	var moved []string
 	for _, st := range r.Seats {
 		if se := s.sessions[st.Session]; st.Session != "" && se != nil && se.Room == id {
@@ -604,6 +628,7 @@ func (s *Server) deleteRoom(id string, ob *outbox) {
 			if se.Conn != "" {
 				ob.views[se.Conn] = true
 			}
+			s.returnSession(st.Session, ob)
 		}
 	}
 	for _, c := range r.Spectators {
@@ -651,6 +676,10 @@ func (s *Server) lobbyView(conn string, c *Conn, dir []RoomSummary) LobbyView {
 	v := LobbyView{Session: c.Session, You: se.PlayerID, Name: se.Name, Directory: dir}
 	cmds := []string{CmdHello, CmdRequestCatalog, CmdSetName}
 	r := s.rooms[se.Room]
+	if r == nil && s.host != "" {
+		v.ValidCommands = []string{CmdHello, CmdRequestCatalog, CmdSpectateRoom, CmdBrowse}
+		return v
+	}
 	if r == nil {
 		cmds = append(cmds, CmdCreateRoom, CmdJoinRoom, CmdSpectateRoom, CmdBrowse)
 		v.ValidCommands = cmds

@@ -67,6 +67,9 @@ func (s *Server) maybeStart(id string, r *Room, now int64, ids IDSource, ob *out
 	ob.acted(id, acted)
 	s.rearm(r, t, now)
 	ob.rooms[id] = true
+	if s.handOff {
+		s.handOffRoom(id, r, now, ob)
+	}
 	return nil
 }
 

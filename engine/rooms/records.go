@@ -46,29 +46,35 @@ func lobbyPart(key string) int {
 // put together from records and the state they were taken from have the
 // same DurableState.
 func DurableState(state []byte) ([]byte, error) {
-	st, err := DecodeState(state)
-	if err != nil {
-		return nil, err
+	var st fullState
+	if err := json.Unmarshal(state, &st); err != nil {
+		return nil, fmt.Errorf("rooms: decode state: %w", err)
 	}
 	st.Now = 0
 	for _, c := range st.Conns {
 		c.Window, c.Count = 0, 0
 	}
-	return canon.Marshal(st)
+	return canon.Marshal(&st)
 }
 
 // roomRecord is a room record, decoded.
 type roomRecord struct {
 	Room     *Room               `json:"room"`
 	Sessions map[string]*Session `json:"sessions,omitempty"`
+	Remote   *Remote             `json:"remote,omitempty"` // instead of Room: a room handed off
 }
 
 // AppendRoomRecord appends the record of room id to b. ok is false when
 // the server holds no such room (it was deleted: the host removes its
-// record).
+// record). The record of a room handed off (handoff.go) is its Remote, as
+// {"remote":…}.
 func (s *Server) AppendRoomRecord(b []byte, id string) (_ []byte, ok bool) {
 	r := s.rooms[id]
 	if r == nil {
+		if rm := s.remote[id]; rm != nil {
+			b = append(b, `{"remote":`...)
+			return append(appendRemote(b, rm), '}'), true
+		}
 		return b, false
 	}
 	b = append(b, `{"room":`...)
@@ -86,7 +92,8 @@ func (s *Server) AppendRoomRecord(b []byte, id string) (_ []byte, ok bool) {
 	return append(b, '}'), true
 }
 
-// AppendLobbyRecord appends the lobby record to b.
+// AppendLobbyRecord appends the lobby record to b (in room mode, with
+// the latest report).
 func (s *Server) AppendLobbyRecord(b []byte) []byte {
 	o := canon.OpenObject(b)
 	o.Key("conns")
@@ -94,6 +101,7 @@ func (s *Server) AppendLobbyRecord(b []byte) []byte {
 	o.Key("limits")
 	o.B = appendLimits(o.B, s.limits)
 	o.Int("now", 0)
+	s.appendReportMembers(&o)
 	o.Int("room_seq", s.roomSeq)
 	o.Key("rooms")
 	o.B = append(o.B, "{}"...)
@@ -152,7 +160,7 @@ func (s *Server) AppendLobbyParts(parts []int) map[int][]byte {
 // holds are not used). A lobby record that still holds connections and
 // sessions itself (as one written before the parts did) is read too.
 func RestoreRecords(lobby []byte, parts [][]byte, roomRecords map[string][]byte, reg *Registry, lim Limits) (*Server, error) {
-	st := &State{Schema: Schema}
+	st := &fullState{State: State{Schema: Schema}}
 	if lobby != nil {
 		if err := json.Unmarshal(lobby, st); err != nil {
 			return nil, fmt.Errorf("rooms: lobby record: %w", err)
@@ -195,6 +203,13 @@ func RestoreRecords(lobby []byte, parts [][]byte, roomRecords map[string][]byte,
 		var rr roomRecord
 		if err := json.Unmarshal(roomRecords[id], &rr); err != nil {
 			return nil, fmt.Errorf("rooms: record of room %q: %w", id, err)
+		}
+		if rr.Remote != nil && rr.Room == nil && len(rr.Sessions) == 0 {
+			if st.Remote == nil {
+				st.Remote = map[string]*Remote{}
+			}
+			st.Remote[id] = rr.Remote
+			continue
 		}
 		if rr.Room == nil || rr.Room.ID != id {
 			return nil, fmt.Errorf("rooms: record of room %q holds another room", id)

@@ -37,6 +37,9 @@ func allRecords(s *rooms.Server) map[string][]byte {
 	for id := range rooms.RoomsOf(s) {
 		recs[id], _ = s.AppendRoomRecord(nil, id)
 	}
+	for id := range rooms.RemoteOf(s) {
+		recs[id], _ = s.AppendRoomRecord(nil, id)
+	}
 	return recs
 }
 

@@ -105,12 +105,16 @@ const (
 
 // Outbound is one frame for one connection. Frames for one connection are
 // in the order they must be sent; a view supersedes every earlier view.
-// Close asks the host to close the connection after sending Frame.
+// Close asks the host to close the connection after sending Frame. Move
+// (with Kind KindMove, no Frame, and Close) tells the host to close it as
+// one that must reconnect elsewhere (handoff.go); only a server in
+// hand-off or room mode sends one.
 type Outbound struct {
 	Conn  string `json:"conn"`
 	Kind  string `json:"kind"`
 	Frame []byte `json:"frame"`
 	Close bool   `json:"close,omitempty"`
+	Move  string `json:"move,omitempty"`
 }
 
 // Server is the whole state of the room machine. Marshal encodes it
@@ -125,8 +129,13 @@ type Server struct {
 	conns    map[string]*Conn    // by connection id
 	sessions map[string]*Session // by session token
 	rooms    map[string]*Room    // by room id
+	remote   map[string]*Remote  // rooms handed off, by room id (hand-off mode)
+	report   *Report             // the latest report (room mode)
+	acked    int64               // the last report the lobby acknowledged
 
-	reg *Registry
+	reg     *Registry
+	handOff bool   // SetHandOff: started games leave this server
+	host    string // SetRoomHost: the room this server hosts for a lobby
 	// kept holds, by room, the position the last call decoded or
 	// committed, with the state bytes it stands for: the next call reuses
 	// it instead of decoding the same bytes again. It is a cache, never
@@ -141,6 +150,7 @@ type Server struct {
 	byClient map[string]map[string]bool // disconnected seatless sessions by client
 	parts    [LobbyParts]lobbyIndex     // every connection and session, by lobby part
 	onPage   map[int]map[string]bool    // every connection, by the directory page it chose
+	away     map[string]string          // remote room id by token of each session seated in one
 }
 
 // lobbyIndex is one lobby part's connection ids and session tokens (seated
@@ -176,6 +186,15 @@ type State struct {
 	Conns    map[string]*Conn    `json:"conns"`    // by connection id
 	Sessions map[string]*Session `json:"sessions"` // by session token
 	Rooms    map[string]*Room    `json:"rooms"`    // by room id
+}
+
+// fullState is a State with what only a server in hand-off or room mode
+// holds (handoff.go), which the encoding omits otherwise.
+type fullState struct {
+	State
+	Remote      map[string]*Remote `json:"remote,omitempty"`       // rooms handed off, by room id
+	Report      *Report            `json:"report,omitempty"`       // the latest report
+	ReportAcked int64              `json:"report_acked,omitempty"` // the last report acknowledged
 }
 
 // DecodeState decodes what Marshal returned.
@@ -275,6 +294,7 @@ func New(reg *Registry, lim Limits) *Server {
 		conns:    map[string]*Conn{},
 		sessions: map[string]*Session{},
 		rooms:    map[string]*Room{},
+		remote:   map[string]*Remote{},
 		reg:      reg,
 	}
 	s.derive()
@@ -291,20 +311,21 @@ func (s *Server) Marshal() ([]byte, error) {
 // connections recorded in it are kept (an HTTP host's clients outlive a
 // process); a host whose sockets died with it calls DropConnections.
 func Restore(data []byte, reg *Registry) (*Server, error) {
-	st, err := DecodeState(data)
-	if err != nil {
-		return nil, fmt.Errorf("rooms: restore: %w", err)
+	var st fullState
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, fmt.Errorf("rooms: restore: decode state: %w", err)
 	}
 	if st.Schema != Schema {
 		return nil, fmt.Errorf("rooms: restore: schema %d, want %d", st.Schema, Schema)
 	}
-	return fromState(st, st.Limits, reg)
+	return fromState(&st, st.Limits, reg)
 }
 
 // fromState checks a decoded state and makes it a Server with limits lim.
-func fromState(st *State, lim Limits, reg *Registry) (*Server, error) {
+func fromState(st *fullState, lim Limits, reg *Registry) (*Server, error) {
 	s := &Server{limits: lim.withDefaults(), now: st.Now, roomSeq: st.RoomSeq,
-		conns: st.Conns, sessions: st.Sessions, rooms: st.Rooms, reg: reg}
+		conns: st.Conns, sessions: st.Sessions, rooms: st.Rooms, remote: st.Remote,
+		report: st.Report, acked: st.ReportAcked, reg: reg}
 	if s.conns == nil {
 		s.conns = map[string]*Conn{}
 	}
@@ -313,6 +334,19 @@ func fromState(st *State, lim Limits, reg *Registry) (*Server, error) {
 	}
 	if s.rooms == nil {
 		s.rooms = map[string]*Room{}
+	}
+	if s.remote == nil {
+		s.remote = map[string]*Remote{}
+	}
+	for id, rm := range s.remote {
+		if rm == nil || s.rooms[id] != nil {
+			return nil, fmt.Errorf("rooms: restore: malformed remote room %q", id)
+		}
+		for tok := range rm.Seated {
+			if s.sessions[tok] != nil {
+				return nil, fmt.Errorf("rooms: restore: session %q is both here and in remote room %q", tok, id)
+			}
+		}
 	}
 	for id, c := range s.conns {
 		if c == nil || s.sessions[c.Session] == nil {
@@ -386,6 +420,10 @@ const (
 	InputFrame      = "frame"
 	InputDisconnect = "disconnect"
 	InputTick       = "tick"
+	// Between a lobby in hand-off mode and a room's server (handoff.go):
+	InputHandedOff = "handed_off" // Room: its server holds it (ConfirmHandOff)
+	InputReport    = "report"     // Frame: a Report's JSON, for the lobby (UpdateRemote)
+	InputAcked     = "acked"      // Seq: the report the lobby applied (AckReport)
 )
 
 // Input is one thing that happened to the server, for hosts that log and
@@ -395,6 +433,8 @@ type Input struct {
 	Conn   string `json:"conn,omitempty"`
 	Client string `json:"client,omitempty"` // InputConnect: see ConnectFrom
 	Frame  []byte `json:"frame,omitempty"`
+	Room   string `json:"room,omitempty"` // InputHandedOff
+	Seq    int64  `json:"seq,omitempty"`  // InputAcked
 	Now    int64  `json:"now"`
 }
 
@@ -406,9 +446,12 @@ type Changes struct {
 	Rooms      []string // ids of rooms whose record changed, created or deleted, sorted
 	Lobby      bool     // whether the lobby record changed
 	LobbyParts []int    // the lobby parts whose record changed, sorted
+	HandOffs   []string // rooms handed off by the call (HandOffs has their records), sorted
+	Report     bool     // a new report is due to the lobby (Report)
 }
 
-// Apply dispatches in to Connect, Receive, Disconnect or Tick.
+// Apply dispatches in to Connect, Receive, Disconnect, Tick, or (between
+// a lobby and a room's server) ConfirmHandOff, UpdateRemote or AckReport.
 func (s *Server) Apply(in Input, ids IDSource) ([]Outbound, Changes) {
 	switch in.Kind {
 	case InputConnect:
@@ -419,6 +462,16 @@ func (s *Server) Apply(in Input, ids IDSource) ([]Outbound, Changes) {
 		return s.Disconnect(in.Conn, in.Now)
 	case InputTick:
 		return s.Tick(in.Now)
+	case InputHandedOff:
+		return nil, s.ConfirmHandOff(in.Room)
+	case InputReport:
+		var rep Report
+		if json.Unmarshal(in.Frame, &rep) != nil {
+			return nil, Changes{} // not a report: there is no one to answer
+		}
+		return s.UpdateRemote(rep, in.Now)
+	case InputAcked:
+		return nil, s.AckReport(in.Seq)
 	}
 	return nil, Changes{}
 }
@@ -674,21 +727,24 @@ func (s *Server) expireSessions(now int64, ob *outbox) {
 
 // outbox accumulates what one call sends.
 type outbox struct {
-	direct   []Outbound        // errors and catalogs, in order
-	views    map[string]bool   // connections owed a current view
-	rejected map[string]bool   // game views carrying action_rejected
-	rooms    map[string]bool   // rooms whose every member is owed a view
-	passed   map[string]passes // what the machine did for human seats, by room
-	tables   map[string]*table // loaded positions, by room
-	records  map[string]bool   // rooms whose record changed, beside rooms
-	lobby    bool              // the lobby record changed
-	parts    map[int]bool      // the lobby parts whose record changed
+	direct   []Outbound          // errors and catalogs, in order
+	views    map[string]bool     // connections owed a current view
+	rejected map[string]bool     // game views carrying action_rejected
+	rooms    map[string]bool     // rooms whose every member is owed a view
+	passed   map[string]passes   // what the machine did for human seats, by room
+	tables   map[string]*table   // loaded positions, by room
+	records  map[string]bool     // rooms whose record changed, beside rooms
+	lobby    bool                // the lobby record changed
+	parts    map[int]bool        // the lobby parts whose record changed
+	handOffs map[string]bool     // rooms handed off
+	returned map[string]*Session // sessions sent back to the lobby, by token (room mode)
+	report   bool                // a new report was made
 }
 
 func newOutbox() *outbox {
 	return &outbox{views: map[string]bool{}, rejected: map[string]bool{}, rooms: map[string]bool{},
 		passed: map[string]passes{}, tables: map[string]*table{}, records: map[string]bool{},
-		parts: map[int]bool{}}
+		parts: map[int]bool{}, handOffs: map[string]bool{}, returned: map[string]*Session{}}
 }
 
 // changes returns the records the call changed: every room whose members
@@ -709,6 +765,10 @@ func (ob *outbox) changes() Changes {
 		}
 		sort.Ints(ch.LobbyParts)
 	}
+	if len(ob.handOffs) > 0 {
+		ch.HandOffs = sortedKeys(ob.handOffs)
+	}
+	ch.Report = ob.report
 	return ch
 }
 
@@ -888,6 +948,7 @@ func (s *Server) flush(ob *outbox, now int64) ([]Outbound, Changes) {
 		}
 		out = append(out, Outbound{Conn: id, Kind: kind, Frame: frame})
 	}
+	s.noteReport(ob)
 	// Every table left in the outbox stands for its room's committed
 	// state (a transition that failed dropped its table).
 	for id, t := range ob.tables {

@@ -57,6 +57,13 @@ func (s *Server) derive() {
 		s.partOf(tok).sessions[tok] = true
 		s.indexIdle(tok, se)
 	}
+	s.away = map[string]string{}
+	for id, rm := range s.remote {
+		for tok, pid := range rm.Seated {
+			s.away[tok] = id
+			s.pids[pid] = true
+		}
+	}
 	heap.Init(&s.idle)
 	s.buildDirectory()
 }
