@@ -26,6 +26,10 @@ type RoomsResponse struct {
 	Session string      `json:"session,omitempty"`
 	Seq     int64       `json:"seq"`
 	Frames  []MailFrame `json:"frames"`
+	// Move, when set, says the connection was moved (rooms.KindMove): to
+	// a room's server at the edge (room:<id>, spectate:<id>) or back to
+	// the lobby's. The native host never moves one.
+	Move string `json:"move,omitempty"`
 }
 
 // Handler returns the rooms HTTP API (docs/hosting.md):
@@ -140,7 +144,7 @@ func (h *Rooms) serveCommand(w http.ResponseWriter, r *http.Request) {
 	}
 	resp := RoomsResponse{Session: h.sessionOf(conn)}
 	if mb, _ := h.mailboxOf(conn); mb != nil {
-		resp.Seq = mb.Seq
+		resp.Seq, resp.Move = mb.Seq, mb.Move
 		frames = mb.since(prev)
 	}
 	if closed && len(frames) == 0 {
@@ -171,6 +175,11 @@ func (h *Rooms) serveView(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	conn := h.connOf(tok)
+	if room := h.awayIn(tok); conn == "" && room != "" {
+		// Its game went to a server of its own (the edge's hand-off).
+		writeJSON(w, http.StatusOK, RoomsResponse{Frames: []MailFrame{}, Move: rooms.MoveRoom(room)})
+		return
+	}
 	if conn == "" {
 		writeJSON(w, http.StatusNotFound, RoomsResponse{Frames: []MailFrame{
 			rejectionFrame(rooms.CodeUnknownSession, "no HTTP connection holds this session; POST a hello to /rooms/command with it")}})
@@ -190,12 +199,12 @@ func (h *Rooms) serveView(w http.ResponseWriter, r *http.Request) {
 		mb, changed := h.mailboxOf(conn)
 		resp := RoomsResponse{Session: tok, Frames: []MailFrame{}}
 		if mb != nil {
-			resp.Seq = mb.Seq
+			resp.Seq, resp.Move = mb.Seq, mb.Move
 			if f := mb.since(after); len(f) > 0 {
 				resp.Frames = f
 			}
 		}
-		if len(resp.Frames) > 0 || timer == nil {
+		if len(resp.Frames) > 0 || resp.Move != "" || timer == nil {
 			writeJSON(w, http.StatusOK, resp)
 			return
 		}

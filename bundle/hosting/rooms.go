@@ -86,6 +86,16 @@ type RoomsConfig struct {
 	// ClientAddr names a request's client address, for SessionsPerMinute
 	// and for rooms.SeatlessPerClient; nil takes the IP of RemoteAddr.
 	ClientAddr func(*http.Request) string
+	// HandOff makes this server a lobby that hands every game it starts
+	// to a server of its own (rooms.Server.SetHandOff; the edge worker's
+	// one Durable Object per room): the host delivers HandOffs to the
+	// rooms' servers (Adopt) and their reports back (rooms.InputReport).
+	HandOff bool
+	// Room makes this server the one room Room's server, for a lobby in
+	// hand-off mode (rooms.Server.SetRoomHost): it holds nothing until
+	// Adopt gives it the room, and the host delivers its Report to the
+	// lobby.
+	Room string
 	// SoleWriter says that nothing but this server writes its records (a
 	// Durable Object's storage, which only its object can reach): a batch
 	// is then applied to the state in memory without first reading the
@@ -141,6 +151,7 @@ type mailbox struct {
 	View   *MailFrame  `json:"view,omitempty"`
 	Direct []MailFrame `json:"direct,omitempty"`
 	Closed bool        `json:"closed,omitempty"`
+	Move   string      `json:"move,omitempty"` // where the connection was moved (rooms.KindMove)
 }
 
 // MailFrame is one frame as the HTTP API carries it: its number in the
@@ -578,6 +589,10 @@ func (h *Rooms) load(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("hosting: %w", err)
 	}
+	srv.SetHandOff(h.cfg.HandOff)
+	if h.cfg.Room != "" {
+		srv.SetRoomHost(h.cfg.Room)
+	}
 	// A lobby record written before the lobby parts holds the connections
 	// and sessions itself: the next batch moves them into their parts.
 	h.stale = lobby != nil && !bytes.Equal(lobby, srv.AppendLobbyRecord(nil))
@@ -614,6 +629,10 @@ func (mb *mailbox) clone() *mailbox {
 // joins the bounded list.
 func (mb *mailbox) add(o rooms.Outbound) {
 	mb.Seq++
+	if o.Kind == rooms.KindMove {
+		mb.Move, mb.Closed = o.Move, true
+		return
+	}
 	f := MailFrame{Seq: mb.Seq, Kind: o.Kind, Frame: append(json.RawMessage(nil), o.Frame...)}
 	switch o.Kind {
 	case rooms.KindLobby, rooms.KindGame, rooms.KindSpectator:
@@ -671,6 +690,17 @@ func (h *Rooms) connOf(tok string) string {
 	return ""
 }
 
+// awayIn returns the room whose own server holds session tok since its
+// game was handed off, or "".
+func (h *Rooms) awayIn(tok string) string {
+	h.b.lock()
+	defer h.b.unlock()
+	if h.srv == nil {
+		return ""
+	}
+	return h.srv.Away(tok)
+}
+
 // sessionOf returns the session token connection conn holds now.
 func (h *Rooms) sessionOf(conn string) string {
 	h.b.lock()
@@ -694,3 +724,59 @@ func (h *Rooms) Snapshot() ([]byte, error) {
 
 // partKey is the record key (without prefix) of lobby part p.
 func partKey(p int) string { return fmt.Sprintf("%s%02d", keyPart, p) }
+
+// HandOffs returns the room record of every game this lobby handed off
+// that no room's server has confirmed yet (rooms.Server.HandOffs), by room
+// id: the host gives each to its room's server (Adopt), then confirms it
+// here with a rooms.InputHandedOff.
+func (h *Rooms) HandOffs() map[string][]byte {
+	h.b.lock()
+	defer h.b.unlock()
+	if h.srv == nil {
+		return nil
+	}
+	return h.srv.HandOffs()
+}
+
+// Report returns the room server's latest report and whether the lobby
+// has yet to acknowledge it (rooms.Server.Report): the host delivers it
+// to the lobby (a rooms.InputReport there), then acknowledges it here
+// with a rooms.InputAcked.
+func (h *Rooms) Report() (rooms.Report, bool) {
+	h.b.lock()
+	defer h.b.unlock()
+	if h.srv == nil {
+		return rooms.Report{}, false
+	}
+	rep, pending, _ := h.srv.Report()
+	return rep, pending
+}
+
+// Adopt gives this room's server (RoomsConfig.Room) the room record a
+// lobby handed off, and reloads the machine with it. It is idempotent:
+// a server that holds the room, or held it once, keeps what it has.
+func (h *Rooms) Adopt(ctx context.Context, rec []byte) error {
+	id := h.cfg.Room
+	if id == "" {
+		return errors.New("hosting: rooms: Adopt on a server that hosts no room")
+	}
+	h.b.lock()
+	defer h.b.unlock()
+	if h.srv == nil {
+		if err := h.load(ctx); err != nil {
+			return err
+		}
+	}
+	if rep, _, _ := h.srv.Report(); h.saved[keyRoom+id] != nil || rep.Seq > 0 {
+		return nil
+	}
+	head, _ := json.Marshal(headRecord{Seq: h.vers[keyHead] + 1})
+	err := h.cfg.Store.Commit(ctx, []Write{
+		{Key: h.prefix + keyRoom + id, Data: rec},
+		{Key: h.prefix + keyHead, Data: head, Version: h.vers[keyHead]},
+	})
+	if err != nil {
+		return fmt.Errorf("hosting: rooms: adopt %s: %w", id, err)
+	}
+	return h.load(ctx)
+}

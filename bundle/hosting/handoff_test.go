@@ -1,0 +1,157 @@
+package hosting
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/storyloom/storyloom/engine/rooms"
+	"github.com/storyloom/storyloom/engine/rooms/cheat"
+	"github.com/storyloom/storyloom/engine/rooms/cheat/cheattest"
+)
+
+// handOffHost is a room server with a sink on every connection, collecting
+// its frames.
+type handOffHost struct {
+	t   *testing.T
+	h   *Rooms
+	got map[string][]rooms.Outbound
+}
+
+func newHandOffHost(t *testing.T, store Store, cfg RoomsConfig) *handOffHost {
+	t.Helper()
+	cfg.Store, cfg.Registry, cfg.Clock = store, cheattest.Registry(t), newTestClock().now
+	cfg.IDs = &rooms.DerivedIDs{Secret: cfg.Name + cfg.Room}
+	h, err := NewRooms(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &handOffHost{t: t, h: h, got: map[string][]rooms.Outbound{}}
+}
+
+func (x *handOffHost) do(in rooms.Input) {
+	x.t.Helper()
+	if in.Kind == rooms.InputConnect {
+		x.h.Attach(in.Conn, func(o rooms.Outbound) { x.got[in.Conn] = append(x.got[in.Conn], o) })
+	}
+	if _, err := x.h.Do(context.Background(), []rooms.Input{in}); err != nil {
+		x.t.Fatal(err)
+	}
+}
+
+func (x *handOffHost) send(conn string, c rooms.Command) {
+	x.t.Helper()
+	b, err := rooms.EncodeCommand(c)
+	if err != nil {
+		x.t.Fatal(err)
+	}
+	x.do(rooms.Input{Kind: rooms.InputFrame, Conn: conn, Frame: b})
+}
+
+// last returns conn's last frame.
+func (x *handOffHost) last(conn string) rooms.Outbound {
+	x.t.Helper()
+	fs := x.got[conn]
+	if len(fs) == 0 {
+		x.t.Fatalf("%s got no frame", conn)
+	}
+	return fs[len(fs)-1]
+}
+
+// TestRoomsHandOff runs a lobby and a room's server as the edge worker's
+// objects do, each on a store of its own: the lobby's hand-off is adopted
+// (once, however often it is delivered), the room's server survives a
+// restart with the game, and its report reaches the lobby's directory.
+func TestRoomsHandOff(t *testing.T) {
+	ctx := context.Background()
+	lobby := newHandOffHost(t, &MemStore{}, RoomsConfig{HandOff: true})
+	for _, c := range []string{"w:a", "w:b", "w:c"} {
+		lobby.do(rooms.Input{Kind: rooms.InputConnect, Conn: c})
+	}
+	var lv rooms.LobbyView
+	_ = json.Unmarshal(lobby.last("w:a").Frame, &lv)
+	tokA := lv.Session
+	lobby.send("w:a", rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 2, GameSetup: cheat.ID}})
+	_ = json.Unmarshal(lobby.last("w:a").Frame, &lv)
+	id := lv.Room.RoomID
+	lobby.send("w:b", rooms.JoinRoom{RoomID: id})
+	lobby.send("w:a", rooms.Ready{Ready: true})
+	lobby.send("w:b", rooms.Ready{Ready: true})
+	if o := lobby.last("w:a"); o.Kind != rooms.KindMove || o.Move != rooms.MoveRoom(id) {
+		t.Fatalf("a's last frame from the lobby: %+v, want a move to the room", o)
+	}
+
+	// Over HTTP, a hello with a token seated in the room is answered with
+	// the move.
+	hello, _ := rooms.EncodeCommand(rooms.Hello{Token: tokA})
+	req := httptest.NewRequest(http.MethodPost, "/rooms/command", bytes.NewReader(hello))
+	req.Header.Set("Authorization", "Bearer "+tokA)
+	w := httptest.NewRecorder()
+	lobby.h.Handler().ServeHTTP(w, req)
+	var resp RoomsResponse
+	if err := json.Unmarshal(w.Body.Bytes(), &resp); err != nil || w.Code != http.StatusOK || resp.Move != rooms.MoveRoom(id) {
+		t.Fatalf("HTTP hello in the lobby: %d %s, want a move to the room", w.Code, w.Body)
+	}
+	req = httptest.NewRequest(http.MethodGet, "/rooms/view?after=0", nil)
+	req.Header.Set("Authorization", "Bearer "+tokA)
+	w = httptest.NewRecorder()
+	lobby.h.Handler().ServeHTTP(w, req)
+	resp = RoomsResponse{}
+	if err := json.Unmarshal(w.Body.Bytes(), &resp); err != nil || w.Code != http.StatusOK || resp.Move != rooms.MoveRoom(id) {
+		t.Fatalf("HTTP view in the lobby: %d %s, want a move to the room", w.Code, w.Body)
+	}
+
+	roomStore := &MemStore{}
+	cfg := RoomsConfig{Name: "room:" + id, Room: id, SoleWriter: true}
+	room := newHandOffHost(t, roomStore, cfg)
+	rec := lobby.h.HandOffs()[id]
+	if rec == nil {
+		t.Fatal("no hand-off pending")
+	}
+	for range 2 { // delivered twice: adopted once
+		if err := room.h.Adopt(ctx, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lobby.do(rooms.Input{Kind: rooms.InputHandedOff, Room: id})
+	if len(lobby.h.HandOffs()) != 0 {
+		t.Fatal("the confirmed hand-off is still pending")
+	}
+	room.do(rooms.Input{Kind: rooms.InputConnect, Conn: "w:a2"})
+	room.send("w:a2", rooms.Hello{Token: tokA})
+	if o := room.last("w:a2"); o.Kind != rooms.KindGame {
+		t.Fatalf("the hello at the room's server is answered %s", o.Kind)
+	}
+	commits := roomStore.Commits
+	if err := room.h.Adopt(ctx, rec); err != nil || roomStore.Commits != commits {
+		t.Fatalf("a hand-off delivered again once the game went on: err %v, %d commits", err, roomStore.Commits-commits)
+	}
+
+	// A restart of the room's server keeps the game (its socket is gone:
+	// the seat is held), and a spectator's report reaches the lobby.
+	room = newHandOffHost(t, roomStore, cfg)
+	room.do(rooms.Input{Kind: rooms.InputConnect, Conn: "w:a3"})
+	room.send("w:a3", rooms.Hello{Token: tokA})
+	if o := room.last("w:a3"); o.Kind != rooms.KindGame {
+		t.Fatalf("after a restart the hello is answered %s", o.Kind)
+	}
+	room.do(rooms.Input{Kind: rooms.InputConnect, Conn: "w:c2"})
+	room.send("w:c2", rooms.SpectateRoom{RoomID: id})
+	rep, pending := room.h.Report()
+	if !pending || rep.Summary == nil || rep.Summary.Spectators != 1 {
+		t.Fatalf("report %+v (pending %v), want one spectator", rep, pending)
+	}
+	b, _ := json.Marshal(rep)
+	lobby.do(rooms.Input{Kind: rooms.InputReport, Frame: b})
+	room.do(rooms.Input{Kind: rooms.InputAcked, Seq: rep.Seq})
+	if _, pending := room.h.Report(); pending {
+		t.Fatal("the report is pending after its ack")
+	}
+	_ = json.Unmarshal(lobby.last("w:c").Frame, &lv)
+	if len(lv.Directory) != 1 || lv.Directory[0].Spectators != 1 {
+		t.Fatalf("the lobby's directory %+v, want the room with its spectator", lv.Directory)
+	}
+}
