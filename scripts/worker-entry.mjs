@@ -3,7 +3,8 @@
 // runtime.mjs, wasm_exec.js) and the Go module (app.wasm).
 //
 // The room server and each Freeport game live in Durable Objects: one
-// RoomsObject for the room server, one FreeportObject per game. Each holds
+// RoomsObject for the lobby ("main") and one for each started game
+// ("room:<id>"), one FreeportObject per game. Each holds
 // its machine (engine/rooms or engine/freeport, through bundle/hosting) in
 // memory in its own long-lived instance of the Go module, serializes its
 // commands by construction and keeps its records in the object's storage.
@@ -19,15 +20,40 @@ import mod from "./app.wasm";
 // The room server's paths: its WebSocket and its HTTP API.
 const ROOM_PATHS = new Set(["/rooms/ws", "/rooms/command", "/rooms/view"]);
 
-// The room server's name: one object holds it (docs/edge-worker.md).
-const SERVER = "main";
+// The lobby's object; a started game's is "room:<id>" (docs/edge-worker.md).
+const LOBBY = "main";
+
+// A room id as the room server makes them ("r:" and at most 64 printable
+// characters of an id source; ours are hex).
+const ROOM_ID = /^r:[0-9A-Za-z_-]{1,64}$/;
+
+// close code of a socket moved to another object: its reason says where
+// ("room:<id>", "spectate:<id>" or "lobby").
+const MOVED = 4001;
+
+// objectName is the RoomsObject a request of the room server goes to:
+// the room its ?room= names, or the lobby; "" for a malformed room.
+function objectName(url) {
+  const room = url.searchParams.get("room");
+  if (room === null) return LOBBY;
+  return ROOM_ID.test(room) ? `room:${room}` : "";
+}
+
+function roomsStub(env, name) {
+  return env.ROOMS.get(env.ROOMS.idFromName(name));
+}
 
 export default {
   async fetch(req, env, ctx) {
-    const { pathname } = new URL(req.url);
+    const url = new URL(req.url);
+    const { pathname } = url;
     if (req.method !== "OPTIONS") {
       if (ROOM_PATHS.has(pathname)) {
-        return env.ROOMS.get(env.ROOMS.idFromName(SERVER)).fetch(req);
+        const name = objectName(url);
+        if (!name) {
+          return Response.json({ error: "no such room id" }, { status: 400, headers: cors() });
+        }
+        return roomsStub(env, name).fetch(req);
       }
       const game = freeportGame(pathname);
       if (game) {
@@ -53,10 +79,10 @@ function freeportGame(pathname) {
 // machine stays in memory. role says which machine ("rooms" or
 // "freeport"); extra adds members to what Go sees of the object.
 class GoObject extends DurableObject {
-  constructor(ctx, env, role, extra = {}) {
+  constructor(ctx, env) {
     super(ctx, env);
     this.binding = {};
-    this.started = this.start(role, extra);
+    this.started = null;
   }
 
   // start runs the object's instance of the Go module; it resolves once
@@ -116,7 +142,8 @@ class GoObject extends DurableObject {
 // record.
 export class FreeportObject extends GoObject {
   constructor(ctx, env) {
-    super(ctx, env, "freeport");
+    super(ctx, env);
+    this.started = this.start("freeport", {});
   }
 
   fetch(req) {
@@ -124,11 +151,32 @@ export class FreeportObject extends GoObject {
   }
 }
 
-// RoomsObject is the room server: its hibernatable WebSockets, its HTTP
-// API and its alarm.
+// RoomsObject is the lobby (named "main") or one started game's room
+// (named "room:<id>"): its hibernatable WebSockets, its HTTP API and its
+// alarm. The object learns its name from the first request (an object
+// cannot read the name it was made from) and keeps it in its storage
+// for every later construction. After every event it delivers what the
+// event left for the other objects (deliver): the lobby's hand-offs to
+// the rooms' objects, a room's report to the lobby.
 export class RoomsObject extends GoObject {
   constructor(ctx, env) {
-    super(ctx, env, "rooms", {
+    super(ctx, env);
+    this.name = ctx.storage.kv.get("object/name") || "";
+    this.held = []; // sockets moved to the lobby, closed once it has their sessions
+    this.delivering = null;
+    if (this.name) this.begin(this.name);
+  }
+
+  // begin starts the object's Go instance as the server name.
+  begin(name) {
+    if (this.started) return this.started;
+    if (!this.name) {
+      this.ctx.storage.kv.put("object/name", name);
+      this.name = name;
+    }
+    const ctx = this.ctx;
+    this.started = this.start("rooms", {
+      name: this.name,
       sockets: () => ctx.getWebSockets().flatMap((ws) => ctx.getTags(ws)),
       send: (conn, frame, close, reason) => {
         for (const ws of ctx.getWebSockets(conn)) {
@@ -140,14 +188,40 @@ export class RoomsObject extends GoObject {
           }
         }
       },
+      move: (conn, where) => {
+        for (const ws of ctx.getWebSockets(conn)) {
+          if (where === "lobby") this.held.push(ws);
+          else closeMoved(ws, where);
+        }
+      },
     });
+    this.started.then(
+      () => this.deliver(),
+      () => {},
+    );
+    return this.started;
+  }
+
+  // ready waits for the Go instance; an object that has no name yet is the
+  // lobby (an alarm or a socket of the one object there was before rooms
+  // had objects of their own).
+  ready() {
+    return this.begin(this.name || LOBBY);
   }
 
   async fetch(req) {
-    if (new URL(req.url).pathname !== "/rooms/ws") {
-      return this.forward(req);
+    const url = new URL(req.url);
+    await this.begin(objectName(url));
+    const room = url.searchParams.get("room");
+    if (room !== null && !(await this.binding.holds())) {
+      // The lobby handed this room off and the delivery has not come yet
+      // (or was lost): take it from the lobby.
+      const rec = await roomsStub(this.env, LOBBY).handOffOf(room);
+      if (rec) await this.binding.adopt(rec);
     }
-    await this.started;
+    if (url.pathname !== "/rooms/ws") {
+      return this.after(await this.forward(req));
+    }
     if (req.headers.get("Upgrade") !== "websocket") {
       return Response.json({ error: "expected a WebSocket upgrade" }, { status: 426, headers: cors() });
     }
@@ -155,37 +229,115 @@ export class RoomsObject extends GoObject {
     const conn = `w:${crypto.randomUUID().replaceAll("-", "")}`;
     this.ctx.acceptWebSocket(server, [conn]);
     await this.binding.socketOpen(conn, req.headers.get("CF-Connecting-IP") || "");
-    return new Response(null, { status: 101, webSocket: client });
+    return this.after(new Response(null, { status: 101, webSocket: client }));
   }
 
   async webSocketMessage(ws, message) {
-    await this.started;
+    await this.ready();
     const text = typeof message === "string" ? message : new TextDecoder().decode(message);
     await this.binding.socketMessage(this.conn(ws), text);
+    this.after();
   }
 
   async webSocketClose(ws, code, reason) {
-    await this.started;
+    await this.ready();
     await this.binding.socketClose(this.conn(ws));
     try {
       ws.close(code, reason);
     } catch {
       // Closed already.
     }
+    this.after();
   }
 
   async webSocketError(ws) {
-    await this.started;
+    await this.ready();
     await this.binding.socketClose(this.conn(ws));
+    this.after();
   }
 
   async alarm() {
-    await this.started;
+    await this.ready();
     await this.binding.alarm();
+    this.after();
+  }
+
+  // The lobby's side of a hand-off: the record of room id, while no room
+  // object confirmed it ("" when none).
+  async handOffOf(id) {
+    await this.begin(LOBBY);
+    return this.binding.handOffOf(id);
+  }
+
+  // A room's side of a hand-off: take the record of room id the lobby
+  // sends.
+  async adopt(id, rec) {
+    await this.begin(`room:${id}`);
+    await this.binding.adopt(rec);
+    this.after();
+  }
+
+  // The lobby's side of a report: apply it (once, however often it comes).
+  async report(text) {
+    await this.begin(LOBBY);
+    await this.binding.report(text);
+    this.after();
+  }
+
+  // after starts a delivery once an event is done, and passes its answer on.
+  after(res) {
+    this.deliver();
+    return res;
+  }
+
+  // deliver sends, after an event and never inside one, what the object
+  // owes the others: each hand-off to its room's object, then confirmed
+  // here; a room's report to the lobby, then acknowledged here, and only
+  // then the sockets moved to the lobby are closed, so that their hello
+  // there finds the sessions. One delivery runs at a time; one asked for
+  // meanwhile runs after it. A failed one is tried again a second later,
+  // and by every later event.
+  deliver() {
+    if (this.delivering) {
+      this.again = true;
+      return;
+    }
+    this.delivering = (async () => {
+      do {
+        this.again = false;
+        const p = JSON.parse(await this.binding.pending());
+        for (const [id, rec] of Object.entries(p.handOffs || {})) {
+          await roomsStub(this.env, `room:${id}`).adopt(id, rec);
+          await this.binding.handedOff(id);
+        }
+        if (p.report) {
+          await roomsStub(this.env, LOBBY).report(p.report);
+          await this.binding.acked(String(p.seq));
+        }
+        for (const ws of this.held.splice(0)) closeMoved(ws, "lobby");
+      } while (this.again);
+    })()
+      .catch((err) => {
+        console.log(`rooms object ${this.name}: delivery: ${err}`);
+        setTimeout(() => this.deliver(), 1000);
+      })
+      .finally(() => {
+        this.delivering = null;
+      });
   }
 
   conn(ws) {
     return this.ctx.getTags(ws)[0];
+  }
+}
+
+// closeMoved closes a socket whose session moved to another object, with
+// where it went.
+function closeMoved(ws, where) {
+  try {
+    ws.close(MOVED, where);
+  } catch {
+    // Closed already.
   }
 }
 

@@ -3,7 +3,9 @@ package edge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -20,27 +22,32 @@ import (
 // reader keeps its frames in an Inbox.
 type wsPeer struct {
 	*roomsclient.Inbox
-	c    *websocket.Conn
+	base string
+	mu   sync.Mutex
+	c    *websocket.Conn // a move replaces it
 	done chan struct{}
 }
 
+// movedCode is the close code of a socket the worker moved to another
+// object, its reason saying where (docs/edge-worker.md).
+const movedCode = 4001
+
 func dialWS(t testing.TB, base, name string) *wsPeer {
 	t.Helper()
-	// The first event constructs the object (a Go instance of the whole
-	// module, a load of its records), which on a loaded machine may take
-	// as long as the worker's start: the dial is bounded as that is.
-	ctx, cancel := context.WithTimeout(context.Background(), startLimit)
-	defer cancel()
-	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/rooms/ws", nil)
-	if err != nil {
-		t.Fatalf("%s: dial: %v", name, err)
-	}
-	c.SetReadLimit(1 << 20)
-	p := &wsPeer{Inbox: &roomsclient.Inbox{T: t, Name: name, Limit: waitLimit}, c: c, done: make(chan struct{})}
+	p := &wsPeer{Inbox: &roomsclient.Inbox{T: t, Name: name, Limit: waitLimit}, base: base, done: make(chan struct{})}
+	p.c = p.dial("")
 	go func() {
 		defer close(p.done)
 		for {
+			p.mu.Lock()
+			c := p.c
+			p.mu.Unlock()
 			_, b, err := c.Read(context.Background())
+			var ce websocket.CloseError
+			if errors.As(err, &ce) && ce.Code == movedCode {
+				p.follow(ce.Reason)
+				continue
+			}
 			if err != nil {
 				return
 			}
@@ -51,6 +58,41 @@ func dialWS(t testing.TB, base, name string) *wsPeer {
 	return p
 }
 
+// dial opens a WebSocket to the lobby's object, or to room's.
+func (p *wsPeer) dial(room string) *websocket.Conn {
+	// The first event constructs the object (a Go instance of the whole
+	// module, a load of its records), which on a loaded machine may take
+	// as long as the worker's start: the dial is bounded as that is.
+	ctx, cancel := context.WithTimeout(context.Background(), startLimit)
+	defer cancel()
+	u := "ws" + strings.TrimPrefix(p.base, "http") + "/rooms/ws"
+	if room != "" {
+		u += "?room=" + url.QueryEscape(room)
+	}
+	c, _, err := websocket.Dial(ctx, u, nil)
+	if err != nil {
+		p.T.Fatalf("%s: dial: %v", p.Name, err)
+	}
+	c.SetReadLimit(1 << 20)
+	return c
+}
+
+// follow reconnects where the worker moved the peer, as the rooms page
+// does: to a room's object with a hello that reclaims the seat, to watch
+// a room there, or back to the lobby's with a hello.
+func (p *wsPeer) follow(where string) {
+	kind, room, _ := strings.Cut(where, ":")
+	c := p.dial(room)
+	p.mu.Lock()
+	p.c = c
+	p.mu.Unlock()
+	if kind == "spectate" {
+		p.send(rooms.SpectateRoom{RoomID: room})
+	} else {
+		p.send(rooms.Hello{Token: p.Session()})
+	}
+}
+
 func (p *wsPeer) send(c rooms.Command) {
 	b, err := rooms.EncodeCommand(c)
 	if err != nil {
@@ -58,13 +100,19 @@ func (p *wsPeer) send(c rooms.Command) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), requestLimit)
 	defer cancel()
-	if err := p.c.Write(ctx, websocket.MessageText, b); err != nil {
+	p.mu.Lock()
+	conn := p.c
+	p.mu.Unlock()
+	if err := conn.Write(ctx, websocket.MessageText, b); err != nil {
 		p.T.Errorf("%s: write: %v", p.Name, err)
 	}
 }
 
 func (p *wsPeer) close() {
-	_ = p.c.Close(websocket.StatusNormalClosure, "")
+	p.mu.Lock()
+	c := p.c
+	p.mu.Unlock()
+	_ = c.Close(websocket.StatusNormalClosure, "")
 	<-p.done
 }
 

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -27,6 +29,7 @@ type peer struct {
 
 	token atomic.Value // string: the session bearer
 	seq   atomic.Int64 // newest mailbox frame seen
+	room  atomic.Value // string: the room whose object the worker moved this client to ("" for the lobby's)
 
 	// Inbox keeps the latest view, the rejections and the seat's session.
 	*roomsclient.Inbox
@@ -38,6 +41,7 @@ func dial(t testing.TB, base, name string) *peer {
 	p := &peer{base: base}
 	p.Inbox = &roomsclient.Inbox{T: t, Name: name, Limit: waitLimit, Scan: p.scan}
 	p.token.Store("")
+	p.room.Store("")
 	p.send([]byte(`{"type":"hello"}`))
 	p.startPoll()
 	t.Cleanup(p.close)
@@ -77,13 +81,46 @@ func (p *peer) absorb(body []byte) {
 		}
 		p.Record(f.Kind, f.Frame)
 	}
+	if r.Move != "" {
+		p.follow(r.Move)
+	}
+}
+
+// follow goes where the worker moved the client, as the rooms page does
+// (docs/edge-worker.md): to a room's object with a hello that reclaims the
+// seat, to watch a room there (a fresh connection's spectate_room), or
+// back to the lobby's with a hello.
+func (p *peer) follow(where string) {
+	kind, room, _ := strings.Cut(where, ":")
+	tok := p.Session()
+	p.room.Store(room)
+	p.seq.Store(0)
+	p.token.Store("")
+	switch kind {
+	case "spectate":
+		p.sendCmd(rooms.SpectateRoom{RoomID: room})
+	default:
+		p.sendCmd(rooms.Hello{Token: tok})
+	}
+}
+
+// url is path on the object the client is to use.
+func (p *peer) url(path string) string {
+	if room := p.room.Load().(string); room != "" {
+		sep := "?"
+		if strings.Contains(path, "?") {
+			sep = "&"
+		}
+		return p.base + path + sep + "room=" + url.QueryEscape(room)
+	}
+	return p.base + path
 }
 
 // send posts one command frame and absorbs the frames it produced. The
 // room server's object applies commands one at a time, so it never
 // answers 503 for a lost race: any 5xx fails the test.
 func (p *peer) send(frame []byte) {
-	status, body, err := do(http.MethodPost, p.base+"/rooms/command", p.token.Load().(string), frame)
+	status, body, err := do(http.MethodPost, p.url("/rooms/command"), p.token.Load().(string), frame)
 	switch {
 	case err != nil:
 		p.T.Errorf("%s: post %s: %v", p.Name, frame, err)
@@ -115,7 +152,7 @@ func (p *peer) startPoll() {
 				return
 			default:
 			}
-			status, body, err := do(http.MethodGet, fmt.Sprintf("%s/rooms/view?after=%d&wait=2000", p.base, p.seq.Load()),
+			status, body, err := do(http.MethodGet, p.url(fmt.Sprintf("/rooms/view?after=%d&wait=2000", p.seq.Load())),
 				p.token.Load().(string), nil)
 			if err != nil || status != http.StatusOK {
 				time.Sleep(100 * time.Millisecond)
@@ -191,6 +228,12 @@ func seatUp(t *testing.T, base string) *table {
 	}
 	tb.dave.sendCmd(rooms.SpectateRoom{RoomID: tb.room})
 	tb.dave.Wait("the spectator view", func(k string, _ []byte) bool { return k == rooms.KindSpectator })
+	// The game runs in the room's own object, not the lobby's.
+	for _, p := range append(tb.humans, tb.dave) {
+		if got := p.room.Load().(string); got != tb.room {
+			t.Fatalf("%s plays through the object of room %q, want %s's own", p.Name, got, tb.room)
+		}
+	}
 	return tb
 }
 

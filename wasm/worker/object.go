@@ -105,16 +105,28 @@ func runRooms(ctx js.Value) error {
 	for i := range socks.Length() {
 		live[socks.Index(i).String()] = true
 	}
+	// The object's name says its part: "main" is the lobby, which hands
+	// every game it starts to the object named "room:<id>"
+	// (docs/edge-worker.md).
+	name := o.js.Get("name").String()
 	var ids rooms.IDSource // crypto/rand
 	if s := cloudflare.Getenv(testIDSecretVar); s != "" {
 		logf("rooms object: ids derived from %s, for tests only", testIDSecretVar)
+		if name != lobbyName {
+			s += "/" + name // a room's ids never repeat the lobby's
+		}
 		ids = &rooms.DerivedIDs{Secret: s}
 	}
 	st, err := newObjectStore(o.js)
 	if err != nil {
 		return err
 	}
+	room, isRoom := strings.CutPrefix(name, roomPrefix)
+	if !isRoom {
+		room = ""
+	}
 	h, err := hosting.NewRooms(context.Background(), hosting.RoomsConfig{
+		Name: name, HandOff: name == lobbyName, Room: room,
 		Store: st, Registry: reg, Clock: dateNow, IDs: ids,
 		KeepWebSocket: func(conn string) bool { return live[conn] },
 		ClientAddr:    clientAddr,
@@ -153,6 +165,7 @@ func runRooms(ctx js.Value) error {
 		h.Detach(conn)
 		return nil, o.do(rooms.Input{Kind: rooms.InputDisconnect, Conn: conn})
 	})))
+	o.registerHandOff(b)
 	b.Set("alarm", promiseFunc(o.traced("alarm", func([]js.Value) (any, error) {
 		o.amu.Lock()
 		o.alarm = 0 // it fired
@@ -213,6 +226,13 @@ func (o *object) do(in rooms.Input) error {
 // sink sends the frames addressed to WebSocket connection conn.
 func (o *object) sink(conn string) hosting.Sink {
 	return func(out rooms.Outbound) {
+		if out.Kind == rooms.KindMove {
+			if o.trace {
+				logf("trace move %s %s", conn, out.Move)
+			}
+			o.js.Call("move", conn, out.Move)
+			return
+		}
 		reason := ""
 		if out.Close {
 			reason = out.Kind

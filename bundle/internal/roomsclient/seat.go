@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -23,7 +26,8 @@ import (
 // the server under measurement spend little.
 type Seat struct {
 	t       testing.TB
-	conn    *websocket.Conn
+	url     string          // the lobby's /rooms/ws
+	conn    *websocket.Conn // guarded by mu: a move replaces it
 	mu      sync.Mutex
 	view    []byte
 	v       SeatView // view, decoded on demand
@@ -73,15 +77,28 @@ func DialSeat(t testing.TB, url string) *Seat {
 		t.Fatal(err)
 	}
 	c.SetReadLimit(1 << 20) // a card game's view passes the 32 KiB default
-	s := &Seat{t: t, conn: c, wake: make(chan struct{}, 1)}
+	s := &Seat{t: t, url: url, conn: c, wake: make(chan struct{}, 1)}
 	go s.read()
 	return s
 }
 
+// movedCode is the close code of a socket the edge worker moved to
+// another Durable Object, its reason saying where (docs/edge-worker.md):
+// "room:<id>", "spectate:<id>" or "lobby". The native host never moves
+// one.
+const movedCode = 4001
+
 func (s *Seat) read() {
 	for {
-		_, b, err := s.conn.Read(context.Background())
+		s.mu.Lock()
+		c := s.conn
+		s.mu.Unlock()
+		_, b, err := c.Read(context.Background())
 		if err != nil {
+			var ce websocket.CloseError
+			if errors.As(err, &ce) && ce.Code == movedCode && s.follow(ce.Reason) {
+				continue
+			}
 			return
 		}
 		if bytes.HasPrefix(b, []byte(`{"lobby_error"`)) {
@@ -115,8 +132,42 @@ func (s *Seat) decode() {
 	}
 }
 
+// follow reconnects where the worker moved the seat, as the rooms page
+// does: to a room's object with a hello that reclaims the seat, to watch
+// a room there, or back to the lobby's with a hello. It reports whether
+// the new socket opened.
+func (s *Seat) follow(where string) bool {
+	kind, room, _ := strings.Cut(where, ":")
+	u := s.url
+	if kind == "room" || kind == "spectate" {
+		u += "?room=" + url.QueryEscape(room)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, u, nil)
+	if err != nil {
+		s.t.Errorf("following the move to %s: %v", where, err)
+		return false
+	}
+	c.SetReadLimit(1 << 20)
+	s.mu.Lock()
+	s.conn = c
+	s.mu.Unlock()
+	if kind == "spectate" {
+		s.Send(rooms.SpectateRoom{RoomID: room})
+	} else {
+		s.Send(rooms.Hello{Token: s.Token()})
+	}
+	return true
+}
+
 // Close closes the WebSocket at once.
-func (s *Seat) Close() { _ = s.conn.CloseNow() }
+func (s *Seat) Close() {
+	s.mu.Lock()
+	c := s.conn
+	s.mu.Unlock()
+	_ = c.CloseNow()
+}
 
 // Token is the session the first lobby view named: the one to send in a
 // Hello after a reconnect.
@@ -131,7 +182,10 @@ func (s *Seat) Send(cmd rooms.Command) {
 	b, _ := rooms.EncodeCommand(cmd)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := s.conn.Write(ctx, websocket.MessageText, b); err != nil {
+	s.mu.Lock()
+	c := s.conn
+	s.mu.Unlock()
+	if err := c.Write(ctx, websocket.MessageText, b); err != nil {
 		s.t.Fatal(err)
 	}
 }

@@ -13,6 +13,14 @@
 // server gives every fresh connection a fresh session before it reads the
 // hello; that first LobbyView is not adopted (the token to keep is the one
 // that owns the seat), only the answer to the hello is.
+//
+// At the edge each started game has a server of its own (docs/edge-worker.md).
+// The server moves a connection there and back below the protocol: it
+// closes the WebSocket with code 4001 (MOVED) and says where in the
+// reason (or, over HTTP, in the answer's "move"): "room:<id>" (reconnect
+// to that room's server with ?room=<id> and say hello there),
+// "spectate:<id>" (watch that room there: spectate_room, no hello) or
+// "lobby" (back, with hello). The native host never moves a connection.
 
 import { frameKind } from "./protocol.js";
 
@@ -24,6 +32,8 @@ const POLL_WAIT = 20000;
 // before the page takes it for lost on the way (a proxy or a sleeping
 // network dropped it) and asks again.
 const POLL_GRACE = 10000;
+// MOVED is the close code of a WebSocket the server moved elsewhere.
+const MOVED = 4001;
 
 function storage() {
   try {
@@ -101,6 +111,10 @@ export class Connection {
     this.lastSeq = 0;
     this.pollAbort = null;
     this.generation = 0;
+    // Where the server moved this connection: the room whose server to
+    // use ("" for the lobby's), and whether only to watch it.
+    this.target = "";
+    this.spectate = false;
   }
 
   start() {
@@ -124,8 +138,10 @@ export class Connection {
     return true;
   }
 
-  /** Drops the connection and opens a fresh one at once (after "taken", or to stop watching). */
+  /** Drops the connection and opens a fresh one at once (after "taken", or to stop watching), to the lobby. */
   restart() {
+    this.target = "";
+    this.spectate = false;
     this.teardown();
     this.attempt = 0;
     this.connect();
@@ -178,9 +194,36 @@ export class Connection {
     this.timer = setTimeout(() => this.connect(), wait);
   }
 
+  /** Follows a move of the server ("room:<id>", "spectate:<id>" or "lobby") at once. */
+  follow(where) {
+    const at = where.indexOf(":");
+    const kind = at < 0 ? where : where.slice(0, at);
+    this.target = kind === "room" || kind === "spectate" ? where.slice(at + 1) : "";
+    this.spectate = kind === "spectate" && this.target !== "";
+    this.teardown();
+    this.attempt = 0;
+    this.connect();
+  }
+
+  /** The URL of path on the server the connection is to use. */
+  serverURL(path) {
+    const url = new URL(path, window.location.href);
+    if (this.target) url.searchParams.set("room", this.target);
+    return url;
+  }
+
   // Frames from either transport.
   deliver(frame) {
     const kind = frameKind(frame);
+    // A room's server greets a watcher as any new connection: that
+    // lobby is not the page's.
+    if (this.spectate && kind === "lobby") return;
+    // The room's server no longer holds the session (its game ended
+    // meanwhile): back to the lobby.
+    if (this.target && !this.spectate && kind === "lobby_error" && frame.lobby_error.code === "unknown_session") {
+      this.follow("lobby");
+      return;
+    }
     if (this.helloPending) {
       if (kind === "lobby" && frame.session !== this.token) return; // the fresh pre-hello session
       if (kind === "lobby" || kind === "game" || kind === "spectator") this.helloPending = false;
@@ -204,9 +247,8 @@ export class Connection {
     let ws;
     const gen = ++this.generation;
     try {
-      const url = new URL("ws", window.location.href);
+      const url = this.serverURL("ws");
       url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-      url.search = "";
       url.hash = "";
       ws = new WebSocket(url.href);
     } catch {
@@ -221,7 +263,9 @@ export class Connection {
       this.wsEverOpened = true;
       this.wsFailures = 0;
       this.open = true;
-      if (this.token) {
+      if (this.spectate) {
+        ws.send(JSON.stringify({ type: "spectate_room", room_id: this.target }));
+      } else if (this.token) {
         this.helloPending = true;
         ws.send(JSON.stringify({ type: "hello", token: this.token }));
       }
@@ -237,12 +281,16 @@ export class Connection {
       }
       this.deliver(frame);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (gen !== this.generation) return;
       this.ws = null;
       this.open = false;
       this.helloPending = false;
       if (this.stopped) return;
+      if (ev.code === MOVED) {
+        this.follow(ev.reason);
+        return;
+      }
       if (!opened) this.wsFailed();
       else this.scheduleReconnect();
     };
@@ -268,9 +316,10 @@ export class Connection {
   // HTTP transport.
   async request(path, init) {
     const headers = { "Content-Type": "application/json" };
-    const tok = this.bearer || this.token;
+    // A watcher's session at a room's server is that server's own.
+    const tok = this.bearer || (this.spectate ? "" : this.token);
     if (tok) headers.Authorization = `Bearer ${tok}`;
-    const res = await fetch(new URL(path, window.location.href), { ...init, headers, cache: "no-store" });
+    const res = await fetch(this.serverURL(path), { ...init, headers, cache: "no-store" });
     let body = null;
     try {
       body = await res.json();
@@ -295,6 +344,7 @@ export class Connection {
       this.lastSeq = f.seq;
       this.deliver(f.frame);
     }
+    if (body.move) this.follow(body.move);
   }
 
   /** The HTTP API answered: a host whose WebSocket never opened has none. */
@@ -311,7 +361,7 @@ export class Connection {
     // An HTTP connection may still hold our session (a reload): take its
     // latest view, not the refusals it kept from before, and go on from
     // there.
-    if (this.token) {
+    if (this.token && !this.spectate) {
       let held = null;
       try {
         held = await this.request("view?after=0", { method: "GET" });
@@ -337,7 +387,8 @@ export class Connection {
       // With a token the server opens a connection and says hello with it
       // before the command; the answer is the reclaimed seat, or
       // unknown_session and a fresh one.
-      reply = await this.request("command", { method: "POST", body: JSON.stringify({ type: "request_catalog" }) });
+      const first = this.spectate ? { type: "spectate_room", room_id: this.target } : { type: "request_catalog" };
+      reply = await this.request("command", { method: "POST", body: JSON.stringify(first) });
     } catch {
       reply = null;
     }
