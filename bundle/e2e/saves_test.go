@@ -36,9 +36,11 @@ func startStory(t *testing.T, p *page, campaign string) {
 }
 
 // quickSave saves the game from the play screen's quick-save dialog, under
-// name (the dialog's suggestion when empty), and waits for it to close.
+// name (the dialog's suggestion when empty), and waits until the save is
+// in the store.
 func (p *page) quickSave(name string) {
 	p.t.Helper()
+	before := eval[int](p, `storyloom.listSaves({}).then((r) => r.saves.length)`)
 	p.click(`[data-role="quick-save"]`)
 	p.waitJS(`document.querySelector("dialog[open] input") !== null`)
 	if name != "" {
@@ -46,6 +48,14 @@ func (p *page) quickSave(name string) {
 	}
 	p.dialogButton(`button[type="submit"]`)
 	p.waitJS(`document.querySelector("dialog[open]") === null`)
+	// The dialog closes as the page starts writing the save: wait until
+	// it is written, so that what follows reads it (on a busy machine a
+	// test once read the store before the write and found no save). The
+	// evaluation's bound fails the test if it never is.
+	eval[bool](p, fmt.Sprintf(`new Promise((resolve) => {
+		const check = () => storyloom.listSaves({}).then((r) => r.saves.length > %d ? resolve(true) : setTimeout(check, 20));
+		check();
+	})`, before))
 }
 
 // dialogButton clicks sel inside the open dialog.
