@@ -28,7 +28,6 @@ type peer struct {
 	base string
 
 	token atomic.Value // string: the session bearer
-	seq   atomic.Int64 // newest mailbox frame seen
 	room  atomic.Value // string: the room whose object the worker moved this client to ("" for the lobby's)
 
 	// Inbox keeps the latest view, the rejections and the seat's session.
@@ -74,10 +73,8 @@ func (p *peer) absorb(body []byte) {
 	}
 	for _, f := range r.Frames {
 		if f.Seq > 0 {
-			if f.Seq <= p.seq.Load() {
-				continue
-			}
-			p.seq.Store(f.Seq)
+			p.RecordSeq(f.Seq, f.Kind, f.Frame)
+			continue
 		}
 		p.Record(f.Kind, f.Frame)
 	}
@@ -94,7 +91,7 @@ func (p *peer) follow(where string) {
 	kind, room, _ := strings.Cut(where, ":")
 	tok := p.Session()
 	p.room.Store(room)
-	p.seq.Store(0)
+	p.ForgetSeq()
 	p.token.Store("")
 	switch kind {
 	case "spectate":
@@ -152,7 +149,7 @@ func (p *peer) startPoll() {
 				return
 			default:
 			}
-			status, body, err := do(http.MethodGet, p.url(fmt.Sprintf("/rooms/view?after=%d&wait=2000", p.seq.Load())),
+			status, body, err := do(http.MethodGet, p.url(fmt.Sprintf("/rooms/view?after=%d&wait=2000", p.Seq())),
 				p.token.Load().(string), nil)
 			if err != nil || status != http.StatusOK {
 				time.Sleep(100 * time.Millisecond)
@@ -181,7 +178,7 @@ func (p *peer) close() {
 // with a hello from a fresh connection, as a reloaded page does.
 func (p *peer) reconnect() {
 	p.close()
-	p.seq.Store(0)
+	p.ForgetSeq()
 	p.token.Store("")
 	p.sendCmd(rooms.Hello{Token: p.Session()})
 	p.startPoll()

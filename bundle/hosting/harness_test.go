@@ -275,7 +275,6 @@ func (c *wsClient) close() {
 type httpClient struct {
 	p     *peer
 	token atomic.Value // session bearer
-	seq   atomic.Int64
 	stop  chan struct{}
 	done  chan struct{}
 }
@@ -301,10 +300,8 @@ func (c *httpClient) absorb(status int, body []byte) {
 	}
 	for _, f := range r.Frames {
 		if f.Seq > 0 {
-			if f.Seq <= c.seq.Load() {
-				continue // already seen through the poll
-			}
-			c.seq.Store(f.Seq)
+			c.p.RecordSeq(f.Seq, f.Kind, f.Frame)
+			continue
 		}
 		c.p.Record(f.Kind, f.Frame)
 	}
@@ -340,7 +337,7 @@ func (c *httpClient) startPoll() {
 				return
 			default:
 			}
-			req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/rooms/view?after=%d&wait=500", c.p.e.url(), c.seq.Load()), nil)
+			req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/rooms/view?after=%d&wait=500", c.p.e.url(), c.p.Seq()), nil)
 			req.Header.Set("Authorization", "Bearer "+c.token.Load().(string))
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
@@ -362,7 +359,7 @@ func (c *httpClient) reconnect() {
 	// An HTTP client has no socket to drop: it forgets its mailbox
 	// position and reclaims its seat with a hello from a fresh connection.
 	c.close()
-	c.seq.Store(0)
+	c.p.ForgetSeq()
 	tok := c.p.Session()
 	c.token.Store("")
 	sendCmd(c, rooms.Hello{Token: tok})

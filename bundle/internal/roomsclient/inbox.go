@@ -31,6 +31,7 @@ type Inbox struct {
 	errs    []rooms.Rejection
 	session string
 	frames  int
+	seq     int64 // the latest mailbox sequence number recorded
 }
 
 // Record takes one frame of the given kind: a rejection is kept in order,
@@ -42,6 +43,44 @@ func (in *Inbox) Record(kind string, frame []byte) {
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
+	in.record(kind, frame)
+}
+
+// RecordSeq records a frame numbered seq in the client's HTTP mailbox,
+// unless a frame numbered seq or later is recorded already: a long-poll
+// and a command's answer may carry the same frames and arrive in either
+// order. The check and the record are one step, so an older view never
+// replaces a newer one.
+func (in *Inbox) RecordSeq(seq int64, kind string, frame []byte) {
+	if in.Scan != nil {
+		in.Scan(kind, frame)
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if seq <= in.seq {
+		return
+	}
+	in.seq = seq
+	in.record(kind, frame)
+}
+
+// Seq is the latest mailbox sequence number recorded: a long-poll asks
+// for the frames after it.
+func (in *Inbox) Seq() int64 {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.seq
+}
+
+// ForgetSeq starts the mailbox numbering again, for a fresh connection.
+func (in *Inbox) ForgetSeq() {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.seq = 0
+}
+
+// record takes one frame; the caller holds in.mu.
+func (in *Inbox) record(kind string, frame []byte) {
 	in.frames++
 	switch kind {
 	case rooms.KindError:
