@@ -194,6 +194,12 @@ export class RoomsObject extends GoObject {
           else closeMoved(ws, where);
         }
       },
+      // Go deleted the released room's records: delete the rest (the
+      // object's name and anything an older layout left), so that a
+      // finished game keeps nothing.
+      vacated: () => {
+        ctx.storage.deleteAll().catch((err) => console.log(`rooms object ${this.name}: deleteAll: ${err}`));
+      },
     });
     this.started.then(
       () => this.deliver(),
@@ -295,8 +301,9 @@ export class RoomsObject extends GoObject {
   // here; a room's report to the lobby, then acknowledged here, and only
   // then the sockets moved to the lobby are closed, so that their hello
   // there finds the sessions. One delivery runs at a time; one asked for
-  // meanwhile runs after it. A failed one is tried again a second later,
-  // and by every later event.
+  // meanwhile runs after it. While one is pending, Go keeps the object's
+  // alarm at its retry (hosting.Rooms.NextWake), so a failed one is tried
+  // again by the alarm, or by an earlier event, even after an eviction.
   deliver() {
     if (this.delivering) {
       this.again = true;
@@ -318,8 +325,7 @@ export class RoomsObject extends GoObject {
       } while (this.again);
     })()
       .catch((err) => {
-        console.log(`rooms object ${this.name}: delivery: ${err}`);
-        setTimeout(() => this.deliver(), 1000);
+        console.log(`rooms object ${this.name}: delivery: ${err} (the alarm retries it)`);
       })
       .finally(() => {
         this.delivering = null;

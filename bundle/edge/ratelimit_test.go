@@ -40,16 +40,24 @@ func (w *wrangler) d1Exec(t *testing.T, query string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	db := openSQLite(t, path)
+	defer db.Close()
+	if _, err := db.Exec(query); err != nil {
+		t.Fatalf("local D1 %s: %v", path, err)
+	}
+}
+
+// openSQLite opens a SQLite file of the running worker's local state as
+// a second client, waiting out the worker's write lock.
+func openSQLite(t *testing.T, path string) *sql.DB {
+	t.Helper()
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(30000)")
 	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	if _, err := db.Exec(query); err != nil {
-		t.Fatalf("local D1 %s: %v", path, err)
-	}
+	return db
 }
 
 // d1File is the SQLite file of w's local D1 database: miniflare keeps each

@@ -3,9 +3,13 @@ package edge
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -266,7 +270,8 @@ func (tb *table) finished() bool {
 // TestWorkerFullGame plays the reference game to its end against the
 // worker over HTTP: three humans, a fox AI, a spectator, an undo, a
 // reconnect, forged and spectator actions, and a deadline auto-pass on
-// the worker's real clock.
+// the worker's real clock. Once everyone leaves, the room's object keeps
+// nothing in its storage.
 func TestWorkerFullGame(t *testing.T) {
 	w := worker(t)
 	tb := seatUp(t, w.base)
@@ -362,6 +367,72 @@ func TestWorkerFullGame(t *testing.T) {
 			undone, reconnected, forged, autoPassed)
 	}
 	t.Logf("game over; %d steps lost to the clock on the way", lateSteps)
+
+	// Everyone leaves the finished game: the room is released, every
+	// client is back in the lobby, and the room's object keeps nothing.
+	file := w.roomObjectFile(t, tb.room)
+	for _, p := range tb.humans {
+		p.sendCmd(rooms.Leave{})
+	}
+	for _, p := range append(tb.humans, tb.dave) {
+		p.Wait("the lobby after the release", func(k string, _ []byte) bool {
+			return k == rooms.KindLobby && p.room.Load().(string) == ""
+		})
+	}
+	deadline = time.Now().Add(waitLimit)
+	for n := objectKeys(t, file); n != 0; n = objectKeys(t, file) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the released room's object still keeps %d keys", n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// roomObjectFile is the SQLite file in which wrangler dev keeps the
+// storage of room id's object (v3/do/<worker>-RoomsObject/<object id>.sqlite):
+// the one whose object/name is the room's.
+func (w *wrangler) roomObjectFile(t *testing.T, id string) string {
+	t.Helper()
+	all, err := filepath.Glob(filepath.Join(w.persist, "v3", "do", "*-RoomsObject", "*.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range all {
+		db := openSQLite(t, f)
+		var n int
+		// The value is the V8 serialization of the string, which holds
+		// its bytes as they are.
+		err := db.QueryRow("SELECT count(*) FROM _cf_KV WHERE key = 'object/name' AND instr(value, CAST(? AS BLOB)) > 0",
+			"room:"+id).Scan(&n)
+		db.Close()
+		if err == nil && n == 1 {
+			return f
+		}
+	}
+	t.Fatalf("no object storage of room %s among %q", id, all)
+	return ""
+}
+
+// objectKeys counts the keys an object's storage file holds (none when
+// the file or its table is gone).
+func objectKeys(t *testing.T, file string) int {
+	t.Helper()
+	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+		return 0
+	}
+	db := openSQLite(t, file)
+	defer db.Close()
+	var tables, n int
+	if err := db.QueryRow("SELECT count(*) FROM sqlite_master WHERE name = '_cf_KV'").Scan(&tables); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	if tables == 0 {
+		return 0
+	}
+	if err := db.QueryRow("SELECT count(*) FROM _cf_KV").Scan(&n); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return n
 }
 
 // TestWorkerSeatRace has six clients join a 4-seat room whose host holds

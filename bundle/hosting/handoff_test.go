@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
@@ -16,20 +17,22 @@ import (
 // handOffHost is a room server with a sink on every connection, collecting
 // its frames.
 type handOffHost struct {
-	t   *testing.T
-	h   *Rooms
-	got map[string][]rooms.Outbound
+	t     *testing.T
+	h     *Rooms
+	clock *testClock
+	got   map[string][]rooms.Outbound
 }
 
 func newHandOffHost(t *testing.T, store Store, cfg RoomsConfig) *handOffHost {
 	t.Helper()
-	cfg.Store, cfg.Registry, cfg.Clock = store, cheattest.Registry(t), newTestClock().now
+	clock := newTestClock()
+	cfg.Store, cfg.Registry, cfg.Clock = store, cheattest.Registry(t), clock.now
 	cfg.IDs = &rooms.DerivedIDs{Secret: cfg.Name + cfg.Room}
 	h, err := NewRooms(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &handOffHost{t: t, h: h, got: map[string][]rooms.Outbound{}}
+	return &handOffHost{t: t, h: h, clock: clock, got: map[string][]rooms.Outbound{}}
 }
 
 func (x *handOffHost) do(in rooms.Input) {
@@ -61,19 +64,21 @@ func (x *handOffHost) last(conn string) rooms.Outbound {
 	return fs[len(fs)-1]
 }
 
-// TestRoomsHandOff runs a lobby and a room's server as the edge worker's
-// objects do, each on a store of its own: the lobby's hand-off is adopted
-// (once, however often it is delivered), the room's server survives a
-// restart with the game, and its report reaches the lobby's directory.
-func TestRoomsHandOff(t *testing.T) {
-	ctx := context.Background()
+// startHandedOff starts a two-seat game (w:a and w:b seated, w:c in the
+// lobby) in a lobby in hand-off mode, and returns the lobby, the room's id
+// and the seated tokens.
+func startHandedOff(t *testing.T) (*handOffHost, string, [2]string) {
+	t.Helper()
 	lobby := newHandOffHost(t, &MemStore{}, RoomsConfig{HandOff: true})
-	for _, c := range []string{"w:a", "w:b", "w:c"} {
-		lobby.do(rooms.Input{Kind: rooms.InputConnect, Conn: c})
-	}
+	var toks [2]string
 	var lv rooms.LobbyView
-	_ = json.Unmarshal(lobby.last("w:a").Frame, &lv)
-	tokA := lv.Session
+	for i, c := range []string{"w:a", "w:b", "w:c"} {
+		lobby.do(rooms.Input{Kind: rooms.InputConnect, Conn: c})
+		if i < len(toks) {
+			_ = json.Unmarshal(lobby.last(c).Frame, &lv)
+			toks[i] = lv.Session
+		}
+	}
 	lobby.send("w:a", rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 2, GameSetup: cheat.ID}})
 	_ = json.Unmarshal(lobby.last("w:a").Frame, &lv)
 	id := lv.Room.RoomID
@@ -83,6 +88,26 @@ func TestRoomsHandOff(t *testing.T) {
 	if o := lobby.last("w:a"); o.Kind != rooms.KindMove || o.Move != rooms.MoveRoom(id) {
 		t.Fatalf("a's last frame from the lobby: %+v, want a move to the room", o)
 	}
+	return lobby, id, toks
+}
+
+// wantWake fails unless x's next wake is at (none when !ok).
+func (x *handOffHost) wantWake(what string, at int64, ok bool) {
+	x.t.Helper()
+	if got, gotOK := x.h.NextWake(); got != at || gotOK != ok {
+		x.t.Fatalf("%s: next wake %d (%v), want %d (%v)", what, got, gotOK, at, ok)
+	}
+}
+
+// TestRoomsHandOff runs a lobby and a room's server as the edge worker's
+// objects do, each on a store of its own: the lobby's hand-off is adopted
+// (once, however often it is delivered), the room's server survives a
+// restart with the game, and its report reaches the lobby's directory.
+func TestRoomsHandOff(t *testing.T) {
+	ctx := context.Background()
+	lobby, id, toks := startHandedOff(t)
+	tokA := toks[0]
+	var lv rooms.LobbyView
 
 	// Over HTTP, a hello with a token seated in the room is answered with
 	// the move.
@@ -153,5 +178,103 @@ func TestRoomsHandOff(t *testing.T) {
 	_ = json.Unmarshal(lobby.last("w:c").Frame, &lv)
 	if len(lv.Directory) != 1 || lv.Directory[0].Spectators != 1 {
 		t.Fatalf("the lobby's directory %+v, want the room with its spectator", lv.Directory)
+	}
+}
+
+// TestRoomsDeliveryRetry: a hand-off, and a room's report, that wait for
+// their delivery keep the server's next wake at their retry, a second
+// after they began to wait and a second after each Tick that found them
+// due (the host delivers after the Tick), and no longer once delivered.
+func TestRoomsDeliveryRetry(t *testing.T) {
+	ctx := context.Background()
+	lobby, id, _ := startHandedOff(t)
+	lobby.wantWake("a hand-off pending", lobby.clock.now()+DeliveryRetryMillis, true)
+	lobby.clock.advance(DeliveryRetryMillis * time.Millisecond)
+	if err := lobby.h.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	lobby.wantWake("a hand-off still pending after its retry's Tick", lobby.clock.now()+DeliveryRetryMillis, true)
+
+	room := newHandOffHost(t, &MemStore{}, RoomsConfig{Name: "room:" + id, Room: id, SoleWriter: true})
+	if err := room.h.Adopt(ctx, lobby.h.HandOffs()[id]); err != nil {
+		t.Fatal(err)
+	}
+	lobby.do(rooms.Input{Kind: rooms.InputHandedOff, Room: id})
+	lobby.wantWake("the hand-off confirmed", 0, false)
+
+	// A spectator comes: the report that counts it waits too.
+	room.do(rooms.Input{Kind: rooms.InputConnect, Conn: "w:c2"})
+	at, ok := room.h.NextWake() // the game's clock
+	room.send("w:c2", rooms.SpectateRoom{RoomID: id})
+	rep, pending := room.h.Report()
+	if !pending {
+		t.Fatal("no report pending after a spectator came")
+	}
+	if retry := room.clock.now() + DeliveryRetryMillis; !ok || retry < at {
+		at, ok = retry, true
+	}
+	room.wantWake("a report pending", at, ok)
+	b, _ := json.Marshal(rep)
+	lobby.do(rooms.Input{Kind: rooms.InputReport, Frame: b})
+	room.do(rooms.Input{Kind: rooms.InputAcked, Seq: rep.Seq})
+	if at, ok := room.h.NextWake(); ok && at == room.clock.now()+DeliveryRetryMillis {
+		t.Fatalf("the acknowledged report still wakes the room's server at %d", at)
+	}
+}
+
+// TestRoomsVacate: once its room is released (here an abandoned table)
+// and the lobby took the report that says so, a room's server deletes
+// every record it kept, and stays empty; the lobby has the sessions back.
+func TestRoomsVacate(t *testing.T) {
+	ctx := context.Background()
+	lobby, id, toks := startHandedOff(t)
+	store := &MemStore{}
+	room := newHandOffHost(t, store, RoomsConfig{Name: "room:" + id, Room: id, SoleWriter: true})
+	if err := room.h.Adopt(ctx, lobby.h.HandOffs()[id]); err != nil {
+		t.Fatal(err)
+	}
+	lobby.do(rooms.Input{Kind: rooms.InputHandedOff, Room: id})
+	if done, err := room.h.Vacate(ctx); done || err != nil {
+		t.Fatalf("Vacate with the game running: %v %v", done, err)
+	}
+	// Nobody comes to the table: it is abandoned, and released.
+	for range 4 {
+		if rep, _ := room.h.Report(); rep.Seq > 0 && rep.Summary == nil {
+			break
+		}
+		room.clock.advance(time.Duration(rooms.DefaultLimits().SessionIdleMillis) * time.Millisecond)
+		if err := room.h.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, pending := room.h.Report()
+	if !pending || rep.Summary != nil {
+		t.Fatalf("report %+v (pending %v), want the room released", rep, pending)
+	}
+	if done, err := room.h.Vacate(ctx); done || err != nil {
+		t.Fatalf("Vacate before the lobby took the report: %v %v", done, err)
+	}
+	b, _ := json.Marshal(rep)
+	lobby.do(rooms.Input{Kind: rooms.InputReport, Frame: b})
+	room.do(rooms.Input{Kind: rooms.InputAcked, Seq: rep.Seq})
+	if done, err := room.h.Vacate(ctx); !done || err != nil {
+		t.Fatalf("Vacate once released and reported: %v %v", done, err)
+	}
+	if recs, _ := store.List(ctx, ""); len(recs) != 0 {
+		t.Fatalf("%d records left after Vacate, first %s", len(recs), recs[0].Key)
+	}
+	room.do(rooms.Input{Kind: rooms.InputDisconnect, Conn: "w:a2"}) // a socket's close that comes late
+	if err := room.h.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if recs, _ := store.List(ctx, ""); len(recs) != 0 {
+		t.Fatalf("%d records written after Vacate, first %s", len(recs), recs[0].Key)
+	}
+	room.wantWake("vacated", 0, false)
+	lobby.do(rooms.Input{Kind: rooms.InputConnect, Conn: "w:a9"})
+	lobby.send("w:a9", rooms.Hello{Token: toks[0]})
+	var lv rooms.LobbyView
+	if err := json.Unmarshal(lobby.last("w:a9").Frame, &lv); err != nil || lv.Session != toks[0] || len(lv.Directory) != 0 {
+		t.Fatalf("the lobby after the release: %s", lobby.last("w:a9").Frame)
 	}
 }

@@ -128,6 +128,7 @@ type Rooms struct {
 	vers  map[string]int64  // key (without prefix) → committed version
 	boxes map[string]*mailbox
 	seen  map[string]int64 // HTTP connection → last request
+	retry int64            // when a pending hand-off or report is due again (0: none pending)
 
 	smu   sync.Mutex
 	sinks map[string]Sink
@@ -265,9 +266,17 @@ func (h *Rooms) Tick(ctx context.Context) error {
 	return err
 }
 
+// DeliveryRetryMillis is how long a hand-off or report waits for its
+// delivery before NextWake calls for it again: a host delivers what is
+// pending (HandOffs, Report) after every event, its Tick included, and a
+// delivery that fails is tried again on the wake.
+const DeliveryRetryMillis = 1000
+
 // NextWake returns the earliest instant at which Tick has work: a
-// deadline or a session release of the machine, or an HTTP connection's
-// idle limit (ok false when none).
+// deadline or a session release of the machine, an HTTP connection's
+// idle limit, or the retry of a pending delivery (DeliveryRetryMillis
+// after it became pending, or after the Tick that found it due); ok is
+// false when none.
 func (h *Rooms) NextWake() (int64, bool) {
 	h.b.lock()
 	defer h.b.unlock()
@@ -275,6 +284,9 @@ func (h *Rooms) NextWake() (int64, bool) {
 		return 0, false
 	}
 	at, ok := h.srv.NextWake()
+	if h.retry != 0 && (!ok || h.retry < at) {
+		at, ok = h.retry, true
+	}
 	for _, id := range h.srv.Connections() {
 		if !strings.HasPrefix(id, HTTPConnPrefix) {
 			continue
@@ -320,6 +332,7 @@ func (h *Rooms) runBatch(ctx context.Context, batch []*job[[]rooms.Input, []room
 		}
 		if err == nil {
 			h.committed(writes, boxes)
+			h.noteDelivery(h.cfg.Clock())
 			h.stale = false
 			if h.observe != nil {
 				state, _ := h.srv.Marshal()
@@ -388,9 +401,13 @@ func (h *Rooms) applyBatch(batch []*job[[]rooms.Input, []rooms.Outbound]) ([][]r
 }
 
 // tick runs the machine's Tick when it is due and disconnects idle HTTP
-// connections.
+// connections. A pending delivery found due is given its next retry: the
+// host delivers it after this Tick, and should that fail, then.
 func (h *Rooms) tick(now int64, ch *changed) []rooms.Outbound {
 	s := h.srv
+	if h.retry != 0 && h.retry <= now {
+		h.retry = now + DeliveryRetryMillis
+	}
 	var out []rooms.Outbound
 	for _, id := range s.Connections() {
 		if !strings.HasPrefix(id, HTTPConnPrefix) {
@@ -606,7 +623,24 @@ func (h *Rooms) load(ctx context.Context) error {
 		h.pub[id] = mb
 	}
 	h.mmu.Unlock()
+	h.noteDelivery(h.cfg.Clock())
 	return nil
+}
+
+// noteDelivery keeps h.retry set while a hand-off or a report waits for
+// its delivery: DeliveryRetryMillis after now when it just began to wait.
+// The caller holds b.run.
+func (h *Rooms) noteDelivery(now int64) {
+	if !h.cfg.HandOff && h.cfg.Room == "" {
+		return
+	}
+	_, reported, _ := h.srv.Report()
+	switch {
+	case !reported && len(h.srv.HandOffs()) == 0:
+		h.retry = 0
+	case h.retry == 0:
+		h.retry = now + DeliveryRetryMillis
+	}
 }
 
 // noteDecode tells the decoded hook, if any, that record key is decoded.
@@ -779,4 +813,41 @@ func (h *Rooms) Adopt(ctx context.Context, rec []byte) error {
 		return fmt.Errorf("hosting: rooms: adopt %s: %w", id, err)
 	}
 	return h.load(ctx)
+}
+
+// Vacate empties the store of a room's server (RoomsConfig.Room) whose
+// work is done: its room was released, the lobby acknowledged the report
+// that says so, and no connection is left. It deletes every record of
+// the server and starts it over empty, as before its hand-off, so that a
+// finished game keeps nothing. It reports whether it did; at any other
+// time it does nothing.
+func (h *Rooms) Vacate(ctx context.Context) (bool, error) {
+	if h.cfg.Room == "" {
+		return false, nil
+	}
+	h.b.lock()
+	defer h.b.unlock()
+	if h.srv == nil {
+		if err := h.load(ctx); err != nil {
+			return false, err
+		}
+	}
+	rep, pending, _ := h.srv.Report()
+	if rep.Seq == 0 || pending || rep.Summary != nil || len(h.srv.Connections()) > 0 {
+		return false, nil
+	}
+	recs, err := h.cfg.Store.List(ctx, h.prefix)
+	if err != nil {
+		return false, fmt.Errorf("hosting: rooms: vacate: %w", err)
+	}
+	writes := make([]Write, len(recs))
+	for i, r := range recs {
+		writes[i] = Write{Key: r.Key, Version: r.Version}
+	}
+	if err := h.cfg.Store.Commit(ctx, writes); err != nil {
+		h.srv = nil // reload at the next call
+		return false, fmt.Errorf("hosting: rooms: vacate: %w", err)
+	}
+	h.seen = map[string]int64{}
+	return true, h.load(ctx)
 }

@@ -71,7 +71,7 @@ func (o *object) registerHandOff(b js.Value) {
 		if err := h.Adopt(context.Background(), []byte(args[0].String())); err != nil {
 			return nil, err
 		}
-		return nil, o.setAlarm()
+		return nil, o.settle()
 	})))
 	b.Set("acked", promiseFunc(o.traced("acked", func(args []js.Value) (any, error) {
 		seq, err := strconv.ParseInt(args[0].String(), 10, 64)

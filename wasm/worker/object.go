@@ -25,8 +25,9 @@ import (
 // needs of the object: its role ("rooms" or "freeport"), storage (the
 // object's transactional storage), commit(puts, deletes) (one commit's
 // writes in one storage.transactionSync) and, for the room server, sockets()
-// (the connection ids of its hibernatable WebSockets) and send(conn,
-// frame, close, reason). This side registers on context.binding the
+// (the connection ids of its hibernatable WebSockets), send(conn, frame,
+// close, reason), move(conn, where) and vacated() (a released room's
+// records are gone: delete the rest of its storage). This side registers on context.binding the
 // handlers the class forwards to: objectFetch for both, and socketOpen,
 // socketMessage, socketClose and alarm for the room server. The instance
 // lives as long as the object stays in memory, so the machine is loaded
@@ -143,8 +144,8 @@ func runRooms(ctx js.Value) error {
 	b.Set("objectFetch", promiseFunc(o.traced("objectFetch", func(args []js.Value) (any, error) {
 		res, err := serveJS(o.api, args[0])
 		if err == nil {
-			if aerr := o.setAlarm(); aerr != nil {
-				logf("rooms object: alarm: %v", aerr)
+			if serr := o.settle(); serr != nil {
+				logf("rooms object: %v", serr)
 			}
 		}
 		return res, err
@@ -172,7 +173,7 @@ func runRooms(ctx js.Value) error {
 		o.amu.Unlock()
 		err := h.Tick(context.Background())
 		if err == nil {
-			err = o.setAlarm()
+			err = o.settle()
 		}
 		return nil, err
 	})))
@@ -215,12 +216,31 @@ func serveObject(ctx js.Value) {
 	select {}
 }
 
-// do applies one input and sets the alarm the machine needs next.
+// do applies one input, then settles the object.
 func (o *object) do(in rooms.Input) error {
 	if _, err := o.rooms.Do(context.Background(), []rooms.Input{in}); err != nil {
 		return err
 	}
-	return o.setAlarm()
+	return o.settle()
+}
+
+// settle ends an event: a room's object whose room is released and
+// reported empties its storage (hosting.Rooms.Vacate, then the entry
+// module's vacated, which deletes what else it keeps), and the alarm is
+// pointed at the room server's next wake, the retry of a pending delivery
+// included.
+func (o *object) settle() error {
+	done, err := o.rooms.Vacate(context.Background())
+	if err != nil {
+		return err
+	}
+	if err := o.setAlarm(); err != nil {
+		return err
+	}
+	if done {
+		return catch(func() { o.js.Call("vacated") })
+	}
+	return nil
 }
 
 // sink sends the frames addressed to WebSocket connection conn.
