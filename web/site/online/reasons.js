@@ -34,6 +34,7 @@ const roomsText = {
   too_many_spectators: () => tr("That game has as many spectators as it allows."),
   session_taken: () => tr("This session was opened in another tab or window, which now holds your seat."),
   unknown_session: () => tr("Your earlier session had expired: you have a new one."),
+  wrong_server: () => tr("That is done from the lobby: leave the table first."),
   invalid_seat_count: () => tr("A room has from 2 to 8 seats."),
   seat_count_for_format: () => tr("This game cannot be played with that number of seats."),
   unknown_format: () => tr("This server does not offer that game."),

@@ -727,6 +727,7 @@ export default {
   "You are already in a room: leave it first.": "Vous êtes déjà dans une salle : quittez-la d’abord.",
   "You are not in a room.": "Vous n’êtes dans aucune salle.",
   "That game has started: watch it instead.": "Cette partie a commencé : regardez-la plutôt.",
+  "That is done from the lobby: leave the table first.": "Cela se fait depuis le hall : quittez d’abord la table.",
   "That room has no game running to watch.": "Cette salle n’a pas de partie en cours à regarder.",
   "There is no such seat.": "Cette place n’existe pas.",
   "That seat is taken.": "Cette place est prise.",
