@@ -81,16 +81,12 @@ func (p *wsPeer) dial(room string) *websocket.Conn {
 // does: to a room's object with a hello that reclaims the seat, to watch
 // a room there, or back to the lobby's with a hello.
 func (p *wsPeer) follow(where string) {
-	kind, room, _ := strings.Cut(where, ":")
+	room, enter := roomsclient.Move(where, p.Session())
 	c := p.dial(room)
 	p.mu.Lock()
 	p.c = c
 	p.mu.Unlock()
-	if kind == "spectate" {
-		p.send(rooms.SpectateRoom{RoomID: room})
-	} else {
-		p.send(rooms.Hello{Token: p.Session()})
-	}
+	p.send(enter)
 }
 
 func (p *wsPeer) send(c rooms.Command) {

@@ -92,17 +92,11 @@ func (p *peer) absorb(body []byte) {
 // seat, to watch a room there (a fresh connection's spectate_room), or
 // back to the lobby's with a hello.
 func (p *peer) follow(where string) {
-	kind, room, _ := strings.Cut(where, ":")
-	tok := p.Session()
+	room, enter := roomsclient.Move(where, p.Session())
 	p.room.Store(room)
 	p.ForgetSeq()
 	p.token.Store("")
-	switch kind {
-	case "spectate":
-		p.sendCmd(rooms.SpectateRoom{RoomID: room})
-	default:
-		p.sendCmd(rooms.Hello{Token: tok})
-	}
+	p.sendCmd(enter)
 }
 
 // url is path on the object the client is to use.

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -137,9 +136,9 @@ func (s *Seat) decode() {
 // a room there, or back to the lobby's with a hello. It reports whether
 // the new socket opened.
 func (s *Seat) follow(where string) bool {
-	kind, room, _ := strings.Cut(where, ":")
+	room, enter := Move(where, s.Token())
 	u := s.url
-	if kind == "room" || kind == "spectate" {
+	if room != "" {
 		u += "?room=" + url.QueryEscape(room)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -153,11 +152,7 @@ func (s *Seat) follow(where string) bool {
 	s.mu.Lock()
 	s.conn = c
 	s.mu.Unlock()
-	if kind == "spectate" {
-		s.Send(rooms.SpectateRoom{RoomID: room})
-	} else {
-		s.Send(rooms.Hello{Token: s.Token()})
-	}
+	s.Send(enter)
 	return true
 }
 
