@@ -84,15 +84,9 @@ func (sp space) Moves(st validate.State) []validate.Move {
 		}
 	}
 	if free != "" {
-		best, cheap := -1, -1
+		best, cheap := sp.c.mostAppealing(s.Money, 0), -1
 		for i, b := range sp.c.Buildings {
-			if b.Cost > s.Money {
-				continue
-			}
-			if best < 0 || b.Appeal > sp.c.Buildings[best].Appeal {
-				best = i
-			}
-			if cheap < 0 || b.Cost < sp.c.Buildings[cheap].Cost {
+			if b.Cost <= s.Money && (cheap < 0 || b.Cost < sp.c.Buildings[cheap].Cost) {
 				cheap = i
 			}
 		}
@@ -102,8 +96,7 @@ func (sp space) Moves(st validate.State) []validate.Move {
 			}
 			b := &sp.c.Buildings[i]
 			next := s.clone()
-			next.Money -= b.Cost
-			next.Sites[free] = Site{Building: b.ID, Band: b.DefaultBand}
+			next.place(placement{node: free, building: b})
 			moves = append(moves, then("build "+b.ID+" on "+free, next))
 		}
 	}
@@ -114,36 +107,64 @@ func (sp space) Moves(st validate.State) []validate.Move {
 }
 
 // fill builds, on every free site in node order, the most appealing
-// building that leaves a reserve of a tenth of the starting money; nil when
-// it builds nothing.
+// building that leaves a reserve of a tenth of the starting money
+// (placements); nil when it builds nothing.
 func (sp space) fill(s *State) *State {
-	reserve := sp.c.StartingMoney / 10
-	var next *State
-	for _, n := range sp.c.Nodes {
-		cur := s
-		if next != nil {
-			cur = next
-		}
-		if _, taken := cur.Sites[n.ID]; !n.Buildable || taken {
+	ps := sp.c.placements(s, sp.c.StartingMoney/10)
+	if len(ps) == 0 {
+		return nil
+	}
+	next := s.clone()
+	for _, p := range ps {
+		next.place(p)
+	}
+	return next
+}
+
+// A placement is a building for a free site.
+type placement struct {
+	node     string
+	building *Building
+}
+
+// placements lists, on every free site in node order, the most appealing
+// building the money left affords while keeping reserve, paying for each
+// as it goes; it stops at the first site where none is affordable.
+func (c *Content) placements(s *State, reserve int64) []placement {
+	var out []placement
+	money := s.Money
+	for _, n := range c.Nodes {
+		if _, taken := s.Sites[n.ID]; !n.Buildable || taken {
 			continue
 		}
-		best := -1
-		for i, b := range sp.c.Buildings {
-			if b.Cost+reserve <= cur.Money && (best < 0 || b.Appeal > sp.c.Buildings[best].Appeal) {
-				best = i
-			}
-		}
+		best := c.mostAppealing(money, reserve)
 		if best < 0 {
 			break
 		}
-		if next == nil {
-			next = s.clone()
-		}
-		b := &sp.c.Buildings[best]
-		next.Money -= b.Cost
-		next.Sites[n.ID] = Site{Building: b.ID, Band: b.DefaultBand}
+		b := &c.Buildings[best]
+		money -= b.Cost
+		out = append(out, placement{node: n.ID, building: b})
 	}
-	return next
+	return out
+}
+
+// mostAppealing is the index of the most appealing building (the first of
+// equals) that money affords while keeping reserve, or -1.
+func (c *Content) mostAppealing(money, reserve int64) int {
+	best := -1
+	for i, b := range c.Buildings {
+		if b.Cost+reserve <= money && (best < 0 || b.Appeal > c.Buildings[best].Appeal) {
+			best = i
+		}
+	}
+	return best
+}
+
+// place pays for p's building and puts it up on p's site, at its default
+// price band.
+func (s *State) place(p placement) {
+	s.Money -= p.building.Cost
+	s.Sites[p.node] = Site{Building: p.building.ID, Band: p.building.DefaultBand}
 }
 
 func (sp space) Terminal(st validate.State) string { return st.(*State).Resolution }
@@ -205,23 +226,8 @@ func carefulDecisions(s *State, c *Content) []decision {
 			out = append(out, decision{ActionHire, core.Params{"staff": st.ID}})
 		}
 	}
-	reserve := c.StartingMoney / 8
-	money := s.Money
-	for _, n := range c.Nodes {
-		if _, taken := s.Sites[n.ID]; !n.Buildable || taken {
-			continue
-		}
-		best := -1
-		for i, b := range c.Buildings {
-			if b.Cost+reserve <= money && (best < 0 || b.Appeal > c.Buildings[best].Appeal) {
-				best = i
-			}
-		}
-		if best < 0 {
-			break
-		}
-		money -= c.Buildings[best].Cost
-		out = append(out, decision{ActionBuild, core.Params{"building": c.Buildings[best].ID, "node": n.ID}})
+	for _, p := range c.placements(s, c.StartingMoney/8) {
+		out = append(out, decision{ActionBuild, core.Params{"building": p.building.ID, "node": p.node}})
 	}
 	return out
 }
