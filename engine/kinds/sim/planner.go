@@ -59,42 +59,39 @@ func carefulPlan(s *State, c *Content, margin int64, first []string) []PlanItem 
 				add(a)
 			}
 		}
-		// restorer returns the activity that best raises stat per hour.
-		restorer := func(stat string) (activityView, bool) {
-			var best activityView
-			bestScore := int64(0)
-			for _, id := range c.activityIDs() {
-				a, ok := fits(id)
-				if !ok || a.Authored == nil || money-a.Cost < reserve {
-					continue
-				}
-				score := a.Authored.Effects[stat] * 100
-				if a.Hours > 0 {
-					score /= a.Hours
-				}
-				if score > bestScore {
-					best, bestScore = a, score
-				}
-			}
-			return best, bestScore > 0
-		}
-		earner := func() (activityView, bool) {
-			var best activityView
-			bestScore := int64(0)
+		// best returns the fitting authored activity with the highest
+		// positive gain per hour (a gain of 0 passes an activity over).
+		best := func(gain func(a activityView) int64) (activityView, bool) {
+			var top activityView
+			topScore := int64(0)
 			for _, id := range c.activityIDs() {
 				a, ok := fits(id)
 				if !ok || a.Authored == nil {
 					continue
 				}
-				score := (a.Authored.Effects["money"] - a.Cost) * 100
+				score := gain(a) * 100
 				if a.Hours > 0 {
 					score /= a.Hours
 				}
-				if score > bestScore {
-					best, bestScore = a, score
+				if score > topScore {
+					top, topScore = a, score
 				}
 			}
-			return best, bestScore > 0
+			return top, topScore > 0
+		}
+		// restorer returns the activity that best raises stat per hour
+		// and leaves the reserve.
+		restorer := func(stat string) (activityView, bool) {
+			return best(func(a activityView) int64 {
+				if money-a.Cost < reserve {
+					return 0
+				}
+				return a.Authored.Effects[stat]
+			})
+		}
+		// earner returns the activity that earns the most per hour.
+		earner := func() (activityView, bool) {
+			return best(func(a activityView) int64 { return a.Authored.Effects["money"] - a.Cost })
 		}
 		lowest := func() string {
 			low, lowID := int64(1<<62), ""
