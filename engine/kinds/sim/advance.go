@@ -145,6 +145,25 @@ func maxAddable(s *State, c *Content, a activityView) int64 {
 	return n
 }
 
+// readCount reads the optional count of plan.add and plan.remove: def
+// when it is absent, else a whole number from 1 to hi.
+func readCount(s *State, p core.Params, def, hi int64) (int64, *core.AdvanceResult) {
+	raw, present := p["count"]
+	if !present {
+		return def, nil
+	}
+	f, isNum := raw.(float64)
+	if !isNum {
+		r := reject(s, ReasonInvalidParam, "params.count", "count must be a number")
+		return 0, &r
+	}
+	if f < 1 || f > float64(hi) || f != math.Trunc(f) {
+		r := reject(s, ReasonInvalidCount, "params.count", "count must be a whole number from 1 to %d, got %v", hi, f)
+		return 0, &r
+	}
+	return int64(f), nil
+}
+
 func planAdd(s *State, c *Content, p core.Params) core.AdvanceResult {
 	id, ok, err := p.String("activity")
 	if err != nil {
@@ -157,16 +176,9 @@ func planAdd(s *State, c *Content, p core.Params) core.AdvanceResult {
 	if !known {
 		return reject(s, ReasonUnknownActivity, "params.activity", "unknown activity %q", id)
 	}
-	count := int64(1)
-	if raw, present := p["count"]; present {
-		f, isNum := raw.(float64)
-		if !isNum {
-			return reject(s, ReasonInvalidParam, "params.count", "count must be a number")
-		}
-		if f < 1 || f > MaxHoursPerWeek || f != math.Trunc(f) {
-			return reject(s, ReasonInvalidCount, "params.count", "count must be a whole number from 1 to %d, got %v", MaxHoursPerWeek, f)
-		}
-		count = int64(f)
+	count, bad := readCount(s, p, 1, MaxHoursPerWeek)
+	if bad != nil {
+		return *bad
 	}
 	if code := addCheck(s, c, a, count); code != "" {
 		return reject(s, code, "params.activity", "cannot add %d × %q to the plan", count, id)
@@ -191,16 +203,9 @@ func planRemove(s *State, p core.Params) core.AdvanceResult {
 	i := int(f)
 	// count takes that many off the item (one of "Café shift × 3"); without
 	// it, or with the item's whole count, the item goes.
-	count := s.Plan[i].Count
-	if raw, present := p["count"]; present {
-		c, isNum := raw.(float64)
-		if !isNum {
-			return reject(s, ReasonInvalidParam, "params.count", "count must be a number")
-		}
-		if c < 1 || c > float64(s.Plan[i].Count) || c != math.Trunc(c) {
-			return reject(s, ReasonInvalidCount, "params.count", "count must be a whole number from 1 to %d, got %v", s.Plan[i].Count, c)
-		}
-		count = int64(c)
+	count, bad := readCount(s, p, s.Plan[i].Count, s.Plan[i].Count)
+	if bad != nil {
+		return *bad
 	}
 	next := s.clone()
 	if count < next.Plan[i].Count {
