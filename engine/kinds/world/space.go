@@ -96,7 +96,7 @@ func (sp space) Moves(st validate.State) []validate.Move {
 			}
 			b := &sp.c.Buildings[i]
 			next := s.clone()
-			next.place(placement{node: free, building: b})
+			next.place(plot{node: free, building: b})
 			moves = append(moves, then("build "+b.ID+" on "+free, next))
 		}
 	}
@@ -108,9 +108,9 @@ func (sp space) Moves(st validate.State) []validate.Move {
 
 // fill builds, on every free site in node order, the most appealing
 // building that leaves a reserve of a tenth of the starting money
-// (placements); nil when it builds nothing.
+// (plots); nil when it builds nothing.
 func (sp space) fill(s *State) *State {
-	ps := sp.c.placements(s, sp.c.StartingMoney/10)
+	ps := sp.c.plots(s, sp.c.StartingMoney/10)
 	if len(ps) == 0 {
 		return nil
 	}
@@ -121,17 +121,17 @@ func (sp space) fill(s *State) *State {
 	return next
 }
 
-// A placement is a building for a free site.
-type placement struct {
+// A plot is a free site and the building chosen for it.
+type plot struct {
 	node     string
 	building *Building
 }
 
-// placements lists, on every free site in node order, the most appealing
+// plots lists, on every free site in node order, the most appealing
 // building the money left affords while keeping reserve, paying for each
 // as it goes; it stops at the first site where none is affordable.
-func (c *Content) placements(s *State, reserve int64) []placement {
-	var out []placement
+func (c *Content) plots(s *State, reserve int64) []plot {
+	var out []plot
 	money := s.Money
 	for _, n := range c.Nodes {
 		if _, taken := s.Sites[n.ID]; !n.Buildable || taken {
@@ -143,7 +143,7 @@ func (c *Content) placements(s *State, reserve int64) []placement {
 		}
 		b := &c.Buildings[best]
 		money -= b.Cost
-		out = append(out, placement{node: n.ID, building: b})
+		out = append(out, plot{node: n.ID, building: b})
 	}
 	return out
 }
@@ -162,7 +162,7 @@ func (c *Content) mostAppealing(money, reserve int64) int {
 
 // place pays for p's building and puts it up on p's site, at its default
 // price band.
-func (s *State) place(p placement) {
+func (s *State) place(p plot) {
 	s.Money -= p.building.Cost
 	s.Sites[p.node] = Site{Building: p.building.ID, Band: p.building.DefaultBand}
 }
@@ -226,7 +226,7 @@ func carefulDecisions(s *State, c *Content) []decision {
 			out = append(out, decision{ActionHire, core.Params{"staff": st.ID}})
 		}
 	}
-	for _, p := range c.placements(s, c.StartingMoney/8) {
+	for _, p := range c.plots(s, c.StartingMoney/8) {
 		out = append(out, decision{ActionBuild, core.Params{"building": p.building.ID, "node": p.node}})
 	}
 	return out
