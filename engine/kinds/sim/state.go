@@ -244,13 +244,5 @@ func (r resolver) Field(path string) (any, bool) {
 
 func (r resolver) Collection(string) ([]condition.Resolver, bool) { return nil, false }
 
-// holds evaluates c against s. Tier 1 guarantees c only reads fields of the
-// right type, so an evaluation error cannot occur for validated content; it
-// reads as false.
-func holds(c *condition.Condition, s *State) bool {
-	if c == nil {
-		return true
-	}
-	ok, err := condition.Eval(*c, resolver{s})
-	return err == nil && ok
-}
+// holds evaluates c against s (contentkind.Holds: nil holds).
+func holds(c *condition.Condition, s *State) bool { return contentkind.Holds(c, resolver{s}) }

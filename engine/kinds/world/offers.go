@@ -182,7 +182,7 @@ func runOffers(f *tickFrame) *tickFrame {
 	}
 	var pool []rng.Weighted[int]
 	for i := range c.Offers {
-		if c.Offers[i].Requires == nil || holds(c.Offers[i].Requires, f.s) {
+		if holds(c.Offers[i].Requires, f.s) {
 			pool = append(pool, rng.Weighted[int]{Item: i, Weight: c.Offers[i].Weight})
 		}
 	}

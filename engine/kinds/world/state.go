@@ -270,7 +270,5 @@ func (r resolver) Field(path string) (any, bool) {
 
 func (r resolver) Collection(string) ([]condition.Resolver, bool) { return nil, false }
 
-func holds(c *condition.Condition, s *State) bool {
-	ok, err := condition.Eval(*c, resolver{s})
-	return err == nil && ok
-}
+// holds evaluates c against s (contentkind.Holds: nil holds).
+func holds(c *condition.Condition, s *State) bool { return contentkind.Holds(c, resolver{s}) }

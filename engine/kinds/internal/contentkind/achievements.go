@@ -94,7 +94,7 @@ func Unlock(as []Achievement, achieved []string, r condition.Resolver, res *core
 		if slices.Contains(achieved, a.ID) {
 			continue
 		}
-		if ok, err := condition.Eval(a.When, r); err != nil || !ok {
+		if !Holds(&a.When, r) {
 			continue
 		}
 		achieved = append(slices.Clip(achieved), a.ID)

@@ -74,3 +74,27 @@ func TestWithAchievements(t *testing.T) {
 		})
 	}
 }
+
+func TestHolds(t *testing.T) {
+	r := tallyResolver{&tally{n: 3}}
+	atLeast := func(v any) *condition.Condition {
+		return &condition.Condition{Field: "n", Operator: condition.GreaterOrEqual, Value: v}
+	}
+	tests := []struct {
+		name string
+		c    *condition.Condition
+		want bool
+	}{
+		{"a missing condition holds", nil, true},
+		{"true", atLeast(float64(2)), true},
+		{"false", atLeast(float64(4)), false},
+		{"an evaluation error reads as false", &condition.Condition{Exists: &condition.Quantifier{Collection: "none", Where: *atLeast(float64(0))}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Holds(tt.c, r); got != tt.want {
+				t.Fatalf("Holds = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -263,6 +263,18 @@ func engineScene(ctx *core.ProjectionContext, key string, params map[string]any)
 	return core.SceneBody{TextKey: ctx.EngineRef(key), Text: display.Fill(ctx.Strings()[key], params), Params: params}
 }
 
+// Holds evaluates a condition of checked content against r; a missing one
+// (nil) holds. Tier 1 guarantees a condition reads only fields of the
+// right type, so an evaluation error cannot occur for checked content; it
+// reads as false.
+func Holds(c *condition.Condition, r condition.Resolver) bool {
+	if c == nil {
+		return true
+	}
+	ok, err := condition.Eval(*c, r)
+	return err == nil && ok
+}
+
 // Change is the visible change of the number at path from prev to next:
 // an increment when it grew, a decrement otherwise.
 func Change(path string, prev, next int64, reason string) core.StateChange {

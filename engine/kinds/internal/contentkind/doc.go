@@ -4,7 +4,7 @@
 // building, decoding and validating content, the frame of Advance (a
 // foreign state, the refusals before a verb), of Scene and of
 // AvailableActions (a foreign state, an ended game), migration,
-// achievements, and numeric state changes.
+// achievements, whether a condition holds, and numeric state changes.
 //
 // A kind describes itself once with a Spec; what differs between the kinds
 // (their content, checks, verbs and views) stays in the kind.
