@@ -65,14 +65,11 @@ func careful(s *State, c *Content) ([]action, int64) {
 func reckless(s *State, c *Content) ([]action, int64) {
 	var out []action
 	money := s.Money
-	for _, n := range c.Nodes {
-		if _, taken := s.Sites[n.ID]; !n.Buildable || taken {
-			continue
-		}
+	for node := range c.freeSites(s) {
 		for i := len(c.Buildings) - 1; i >= 0; i-- {
 			if b := c.Buildings[i]; b.Cost <= money {
 				money -= b.Cost
-				out = append(out, action{ActionBuild, core.Params{"building": b.ID, "node": n.ID, "band": "steep"}})
+				out = append(out, action{ActionBuild, core.Params{"building": b.ID, "node": node, "band": "steep"}})
 				break
 			}
 		}

@@ -2,10 +2,12 @@ package world
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -210,6 +212,54 @@ func TestCampaignPlaysToEveryResolution(t *testing.T) {
 			}
 			if wins != 10 {
 				t.Fatalf("%s reached %s in %d of 10 games", tc.name, tc.resolution, wins)
+			}
+		})
+	}
+}
+
+// TestBuildIsAvailable: build is offered while a site is free and money
+// affords some building, and otherwise says there is nothing to build.
+func TestBuildIsAvailable(t *testing.T) {
+	e := newEngine(t, shippedRegistry(t), nil)
+	fresh := start(t, e, "pier-fair", "build")
+	c := contentOf(e.Registry().Campaign("pier-fair"))
+	with := func(change func(s *State)) *core.GameState {
+		ks := kindState(fresh).clone()
+		change(ks)
+		st := *fresh
+		st.KindState = ks
+		return &st
+	}
+	cheapest := slices.MinFunc(c.Buildings, func(a, b Building) int { return cmp.Compare(a.Cost, b.Cost) })
+	tests := []struct {
+		name  string
+		state *core.GameState
+		want  bool
+	}{
+		{"a free site and money", fresh, true},
+		{"money for the cheapest building only", with(func(s *State) { s.Money = cheapest.Cost }), true},
+		{"too little money", with(func(s *State) { s.Money = cheapest.Cost - 1 }), false},
+		{"no free site", with(func(s *State) {
+			for _, n := range c.Nodes {
+				if n.Buildable {
+					s.Sites[n.ID] = Site{Building: cheapest.ID, Band: cheapest.DefaultBand}
+				}
+			}
+		}), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			acts, err := e.AvailableActions(tt.state)
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := slices.IndexFunc(acts, func(a core.AvailableAction) bool { return a.ID == ActionBuild })
+			if i < 0 {
+				t.Fatalf("no build among %+v", acts)
+			}
+			a := acts[i]
+			if a.Available != tt.want || !tt.want && a.ReasonKey != KeyActionNothingToBuild {
+				t.Fatalf("build %+v, want available %v", a, tt.want)
 			}
 		})
 	}

@@ -32,13 +32,12 @@ func (Kind) Scene(state any, ctx *core.ProjectionContext) core.SceneBody {
 // sites, price bands, staff roster, tick bounds) is in the projection.
 func (Kind) AvailableActions(state any, ctx *core.ProjectionContext) []core.AvailableAction {
 	return spec.AvailableActions(state, ctx, func(s *State, c *Content) []core.AvailableAction {
+		// Something can be built when a site is free and money affords a
+		// building.
 		canBuild := false
-		for _, n := range c.Nodes {
-			if _, taken := s.Sites[n.ID]; n.Buildable && !taken {
-				for _, b := range c.Buildings {
-					canBuild = canBuild || b.Cost <= s.Money
-				}
-			}
+		for range c.freeSites(s) {
+			canBuild = c.mostAppealing(s.Money, 0) >= 0
+			break
 		}
 		canHire, hired := false, false
 		for _, st := range c.Staff {

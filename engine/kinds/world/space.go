@@ -2,6 +2,7 @@ package world
 
 import (
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -76,14 +77,7 @@ func (sp space) Moves(st validate.State) []validate.Move {
 		{Label: fmt.Sprintf("hour %d: play carefully", s.Tick), Outcomes: []validate.State{sp.carefully(s)}},
 		then("wait", s),
 	}
-	free := ""
-	for _, n := range sp.c.Nodes {
-		if _, taken := s.Sites[n.ID]; n.Buildable && !taken {
-			free = n.ID
-			break
-		}
-	}
-	if free != "" {
+	for free := range sp.c.freeSites(s) {
 		best, cheap := sp.c.mostAppealing(s.Money, 0), -1
 		for i, b := range sp.c.Buildings {
 			if b.Cost <= s.Money && (cheap < 0 || b.Cost < sp.c.Buildings[cheap].Cost) {
@@ -99,6 +93,7 @@ func (sp space) Moves(st validate.State) []validate.Move {
 			next.place(plot{node: free, building: b})
 			moves = append(moves, then("build "+b.ID+" on "+free, next))
 		}
+		break // the first free site only
 	}
 	if fill := sp.fill(s); fill != nil {
 		moves = append(moves, then("build the best it can afford everywhere, keeping a reserve", fill))
@@ -133,19 +128,28 @@ type plot struct {
 func (c *Content) plots(s *State, reserve int64) []plot {
 	var out []plot
 	money := s.Money
-	for _, n := range c.Nodes {
-		if _, taken := s.Sites[n.ID]; !n.Buildable || taken {
-			continue
-		}
+	for node := range c.freeSites(s) {
 		best := c.mostAppealing(money, reserve)
 		if best < 0 {
 			break
 		}
 		b := &c.Buildings[best]
 		money -= b.Cost
-		out = append(out, plot{node: n.ID, building: b})
+		out = append(out, plot{node: node, building: b})
 	}
 	return out
+}
+
+// freeSites yields, in node order, the buildable nodes nothing stands on
+// in s.
+func (c *Content) freeSites(s *State) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, n := range c.Nodes {
+			if _, taken := s.Sites[n.ID]; n.Buildable && !taken && !yield(n.ID) {
+				return
+			}
+		}
+	}
 }
 
 // mostAppealing is the index of the most appealing building (the first of
