@@ -10,7 +10,7 @@ WASMEXEC    := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 ADDR        ?= 127.0.0.1:8080
 FUZZTIME    ?= 10000x
 
-.PHONY: all play build bundle test lint tools deps test-native test-checks test-race test-wasm fuzz bench worker worker-dev
+.PHONY: all play build bundle test lint lint-src lint-go tools deps test-native test-checks test-race test-wasm fuzz bench worker worker-dev
 
 all: test
 
@@ -40,11 +40,21 @@ deps:
 ## points; Biome (biome.json) over the page's and the scripts' JavaScript:
 ## its formatter (`biome format --write` mends what it finds) and its
 ## linter, import cycles included.
-lint: tools
+lint: lint-src lint-go
+
+# lint-src reads the sources only; lint-go needs the packages compiled.
+lint-src:
 	sh scripts/setup-node.sh
 	node_modules/.bin/biome check
 	@out=$$(gofmt -l $$(git ls-files '*.go') 2>/dev/null); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+# go vet here is the whole of it, over every package and its tests,
+# natively and for js/wasm: the go test runs below leave out their own
+# (-vet=off), a subset of the same checks over the same packages, which
+# would analyse every dependency, the standard library included, once
+# more in each of their build modes.
+lint-go: tools
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... ./engine/... ./bundle/hosting
 	$(STATICCHECK) ./...
@@ -58,10 +68,15 @@ test: deps
 
 # The browser and worker tests spend most of their time waiting on Chromium
 # and wrangler rather than on the CPU, so the other checks run beside them,
-# one after another, lint first: it fails `make test` all the same, without
-# holding every test back until it is done.
+# one after another; each fails `make test` all the same, without holding
+# every test back until it is done. go vet and staticcheck come last: they
+# need the native packages that test-native compiles as it starts, and the
+# Go build cache shares only what is finished, so run beside that compile
+# on a fresh clone's empty cache they would compile every package again.
+# By the time the js/wasm, -race and fuzzing builds (none of which
+# test-native shares) are done, the cache has them.
 test-checks:
-	$(MAKE) --no-print-directory -j1 lint test-race test-wasm fuzz
+	$(MAKE) --no-print-directory -j1 lint-src test-wasm test-race fuzz lint-go
 
 # The browser tests skip without chromium unless told to require it: after
 # `deps`, a missing browser is a failure, never a silent skip.
@@ -71,16 +86,16 @@ test-checks:
 # end. The whole-package timeout is a bound on a busy 2-core machine, where
 # bundle/edge alone takes several minutes.
 test-native:
-	STORYLOOM_REQUIRE_BROWSER=1 $(GO) test -count=1 -p 3 -timeout 20m ./bundle/e2e ./bundle/edge ./...
+	STORYLOOM_REQUIRE_BROWSER=1 $(GO) test -count=1 -vet=off -p 3 -timeout 20m ./bundle/e2e ./bundle/edge ./...
 
 test-race:
-	$(GO) test -count=1 -race ./engine/session/... ./engine/core/... ./bundle/hosting/... ./bundle/owp/...
+	$(GO) test -count=1 -vet=off -race ./engine/session/... ./engine/core/... ./bundle/hosting/... ./bundle/owp/...
 
 # The same engine tests under Node; -short trims only the longest sweeps
 # (the rooms corpus's save/restore replay, random-game counts).
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) build ./engine/... ./wasm/...
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -short -exec="$(WASMEXEC)" ./engine/... ./wasm/...
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -vet=off -short -exec="$(WASMEXEC)" ./engine/... ./wasm/...
 
 ## fuzz: every fuzz target for $(FUZZTIME) each (scripts/fuzz.sh finds them
 ## and builds one instrumented test binary per package).
