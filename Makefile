@@ -9,6 +9,12 @@ STATICCHECK := $(GOBIN)/staticcheck
 WASMEXEC    := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 ADDR        ?= 127.0.0.1:8080
 FUZZTIME    ?= 10000x
+# What the go test runs of `make test` share: no cached results; no vet of
+# their own (lint-go runs the whole of go vet over the same packages); no
+# DWARF in the test binaries, which only a debugger reads (a panic's or a
+# race report's stack comes from the binary's own tables) and which is a
+# quarter of linking one.
+TESTFLAGS   := -count=1 -vet=off -ldflags=-w
 
 .PHONY: all play build bundle test lint lint-src lint-go tools deps test-native test-checks test-race test-wasm fuzz bench worker worker-dev
 
@@ -86,16 +92,16 @@ test-checks:
 # end. The whole-package timeout is a bound on a busy 2-core machine, where
 # bundle/edge alone takes several minutes.
 test-native:
-	STORYLOOM_REQUIRE_BROWSER=1 $(GO) test -count=1 -vet=off -p 3 -timeout 20m ./bundle/e2e ./bundle/edge ./...
+	STORYLOOM_REQUIRE_BROWSER=1 $(GO) test $(TESTFLAGS) -p 3 -timeout 20m ./bundle/e2e ./bundle/edge ./...
 
 test-race:
-	$(GO) test -count=1 -vet=off -race ./engine/session/... ./engine/core/... ./bundle/hosting/... ./bundle/owp/...
+	$(GO) test $(TESTFLAGS) -race ./engine/session/... ./engine/core/... ./bundle/hosting/... ./bundle/owp/...
 
 # The same engine tests under Node; -short trims only the longest sweeps
 # (the rooms corpus's save/restore replay, random-game counts).
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) build ./engine/... ./wasm/...
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -vet=off -short -exec="$(WASMEXEC)" ./engine/... ./wasm/...
+	GOOS=js GOARCH=wasm $(GO) test $(TESTFLAGS) -short -exec="$(WASMEXEC)" ./engine/... ./wasm/...
 
 ## fuzz: every fuzz target for $(FUZZTIME) each (scripts/fuzz.sh finds them
 ## and builds one instrumented test binary per package).

@@ -7,9 +7,10 @@
 # Each package's instrumented test binary is built once (`go test -c
 # -fuzz`), and every target of the package is fuzzed by running it from the
 # package's directory with the flags `go test -fuzz` would pass: one link
-# per package instead of one per target. It builds with -vet=off: `make
-# lint` runs the whole of go vet over the same packages, and a vet here
-# would analyse every dependency once more, instrumented.
+# per package instead of one per target. It builds as the Makefile's
+# TESTFLAGS do: -vet=off, since `make lint` runs the whole of go vet over
+# the same packages and a vet here would analyse every dependency once
+# more, instrumented; -ldflags=-w, no DWARF, which only a debugger reads.
 #
 # The budget is a count of inputs (FUZZTIME, 10000x by default) rather than a
 # duration, whose deadline can end a run mid-exchange with the fuzzing
@@ -28,7 +29,7 @@ grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u | wh
 	importpath=$(go list -f '{{.ImportPath}}' "$pkg")
 	bin="$bins/$(echo "${dir#./}" | tr / _).test"
 	echo "fuzz $pkg: building its instrumented test binary"
-	go test -c -vet=off -fuzz=. -o "$bin" "$pkg"
+	go test -c -vet=off -ldflags=-w -fuzz=. -o "$bin" "$pkg"
 	for file in $(grep -l '^func Fuzz' "$dir"/*_test.go); do
 		for name in $(grep -o '^func Fuzz[A-Za-z0-9_]*' "$file" | cut -d' ' -f2); do
 			budget="$fuzztime"
