@@ -101,6 +101,11 @@ type RoomsConfig struct {
 	// is then applied to the state in memory without first reading the
 	// head record to see whether another process committed.
 	SoleWriter bool
+	// DeliveryRetryMillis is how long a pending hand-off or report waits
+	// before NextWake calls for its delivery again; 0 means
+	// DeliveryRetryMillis. Only a test sets it (the edge worker's
+	// eviction test lets a room's object go idle that long).
+	DeliveryRetryMillis int64
 }
 
 // DefaultSessionsPerMinute is RoomsConfig.SessionsPerMinute's default:
@@ -189,6 +194,9 @@ func NewRooms(ctx context.Context, cfg RoomsConfig) (*Rooms, error) {
 	if cfg.MaxBatch <= 0 {
 		cfg.MaxBatch = 512
 	}
+	if cfg.DeliveryRetryMillis <= 0 {
+		cfg.DeliveryRetryMillis = DeliveryRetryMillis
+	}
 	if cfg.SessionsPerMinute == 0 {
 		cfg.SessionsPerMinute = DefaultSessionsPerMinute
 	}
@@ -267,15 +275,16 @@ func (h *Rooms) Tick(ctx context.Context) error {
 }
 
 // DeliveryRetryMillis is how long a hand-off or report waits for its
-// delivery before NextWake calls for it again: a host delivers what is
+// delivery before NextWake calls for it again, unless
+// RoomsConfig.DeliveryRetryMillis says otherwise: a host delivers what is
 // pending (HandOffs, Report) after every event, its Tick included, and a
 // delivery that fails is tried again on the wake.
 const DeliveryRetryMillis = 1000
 
 // NextWake returns the earliest instant at which Tick has work: a
 // deadline or a session release of the machine, an HTTP connection's
-// idle limit, or the retry of a pending delivery (DeliveryRetryMillis
-// after it became pending, or after the Tick that found it due); ok is
+// idle limit, or the retry of a pending delivery (DeliveryRetryMillis,
+// or RoomsConfig's, after it became pending, or after the Tick that found it due); ok is
 // false when none.
 func (h *Rooms) NextWake() (int64, bool) {
 	h.b.lock()
@@ -406,7 +415,7 @@ func (h *Rooms) applyBatch(batch []*job[[]rooms.Input, []rooms.Outbound]) ([][]r
 func (h *Rooms) tick(now int64, ch *changed) []rooms.Outbound {
 	s := h.srv
 	if h.retry != 0 && h.retry <= now {
-		h.retry = now + DeliveryRetryMillis
+		h.retry = now + h.cfg.DeliveryRetryMillis
 	}
 	var out []rooms.Outbound
 	for _, id := range s.Connections() {
@@ -628,7 +637,7 @@ func (h *Rooms) load(ctx context.Context) error {
 }
 
 // noteDelivery keeps h.retry set while a hand-off or a report waits for
-// its delivery: DeliveryRetryMillis after now when it just began to wait.
+// its delivery: the retry's delay after now when it just began to wait.
 // The caller holds b.run.
 func (h *Rooms) noteDelivery(now int64) {
 	if !h.cfg.HandOff && h.cfg.Room == "" {
@@ -639,7 +648,7 @@ func (h *Rooms) noteDelivery(now int64) {
 	case !reported && len(h.srv.HandOffs()) == 0:
 		h.retry = 0
 	case h.retry == 0:
-		h.retry = now + DeliveryRetryMillis
+		h.retry = now + h.cfg.DeliveryRetryMillis
 	}
 }
 
