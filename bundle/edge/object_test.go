@@ -22,10 +22,11 @@ import (
 // reader keeps its frames in an Inbox.
 type wsPeer struct {
 	*roomsclient.Inbox
-	base string
-	mu   sync.Mutex
-	c    *websocket.Conn // a move replaces it
-	done chan struct{}
+	base  string
+	mu    sync.Mutex
+	c     *websocket.Conn // a move replaces it
+	moves []string        // where the worker moved it, in order
+	done  chan struct{}
 }
 
 // movedCode is the close code of a socket the worker moved to another
@@ -34,8 +35,15 @@ const movedCode = 4001
 
 func dialWS(t testing.TB, base, name string) *wsPeer {
 	t.Helper()
+	return dialWSRoom(t, base, name, "")
+}
+
+// dialWSRoom connects a WebSocket client to room's object ("" for the
+// lobby's), as a page does after a move.
+func dialWSRoom(t testing.TB, base, name, room string) *wsPeer {
+	t.Helper()
 	p := &wsPeer{Inbox: &roomsclient.Inbox{T: t, Name: name, Limit: waitLimit}, base: base, done: make(chan struct{})}
-	p.c = p.dial("")
+	p.c = p.dial(room)
 	go func() {
 		defer close(p.done)
 		for {
@@ -85,8 +93,16 @@ func (p *wsPeer) follow(where string) {
 	c := p.dial(room)
 	p.mu.Lock()
 	p.c = c
+	p.moves = append(p.moves, where)
 	p.mu.Unlock()
 	p.send(enter)
+}
+
+// Moves returns where the worker moved the peer so far, in order.
+func (p *wsPeer) Moves() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.moves)
 }
 
 func (p *wsPeer) send(c rooms.Command) {

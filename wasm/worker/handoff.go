@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"syscall/js"
 
@@ -45,6 +46,9 @@ func (o *object) registerHandOff(b js.Value) {
 			}
 		}
 		if rep, pending := h.Report(); pending {
+			if o.hold && rep.Seq > o.holdAfter && len(rep.Returned) > 0 {
+				return nil, fmt.Errorf("report %d held until the object restarts (%s, a test hook)", rep.Seq, testHoldReportsVar)
+			}
 			enc, err := json.Marshal(rep)
 			if err != nil {
 				return nil, err
@@ -80,4 +84,28 @@ func (o *object) registerHandOff(b js.Value) {
 		}
 		return nil, o.do(rooms.Input{Kind: rooms.InputAcked, Seq: seq})
 	})))
+}
+
+// moveStrays sends back to the lobby, as a room's object starts, every
+// open socket its machine does not know: one it had moved to the lobby
+// and held until the lobby took the sessions, when the object was
+// evicted before that (the entry module closes it once the report is
+// delivered, as it would have). Every other socket is the machine's own
+// connection, recorded since its open (a seat, a spectator, or a fresh
+// session that has not said hello), and stays.
+func (o *object) moveStrays(live map[string]bool) error {
+	b, err := o.rooms.Snapshot()
+	if err != nil {
+		return err
+	}
+	st, err := rooms.DecodeState(b)
+	if err != nil {
+		return err
+	}
+	for conn := range live {
+		if st.Conns[conn] == nil {
+			o.sink(conn)(rooms.Outbound{Conn: conn, Kind: rooms.KindMove, Move: rooms.MoveLobby, Close: true})
+		}
+	}
+	return nil
 }

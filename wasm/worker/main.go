@@ -52,10 +52,25 @@ const (
 	perAddressVar = "STORYLOOM_PER_ADDRESS_LIMITS"
 	// traceVar set to "on" has the room server's object log every event
 	// it is handed (a request, a socket's open, message or close, the
-	// alarm) when it starts and when it is answered, and every frame it
-	// sends: an event that never ends shows as a start with no end. The
+	// alarm) when it starts and when it is answered, every frame it
+	// sends and every socket it moves: an event that never ends shows as
+	// a start with no end. It also logs each start of an object's Go
+	// instance (its first event, or the first after an eviction). The
 	// tests turn it on; it costs a console line per event.
 	traceVar = "STORYLOOM_TRACE"
+	// testHoldReportsVar, a Worker variable for tests only, is a number
+	// of milliseconds: a room's object then never delivers a report that
+	// returns sessions (players who left) and was made while its Go
+	// instance runs (the delivery fails, as when the lobby is out of
+	// reach, so the sockets it moved stay held), and retries a pending
+	// delivery after that many milliseconds instead of
+	// hosting.DeliveryRetryMillis. Idle meanwhile, the object is
+	// evicted (workerd: after 10 s), and the instance its alarm then
+	// starts delivers the report it finds pending: the edge test of an
+	// eviction between a room's release of sessions and the lobby's
+	// acknowledgement (docs/edge-worker.md). Never set it in a
+	// deployment: its players would wait for evictions.
+	testHoldReportsVar = "STORYLOOM_TEST_HOLD_REPORTS"
 )
 
 func main() {

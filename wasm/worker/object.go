@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall/js"
@@ -47,6 +48,12 @@ type object struct {
 	trace  bool   // traceVar is on
 	events uint64 // events begun, numbering them in the trace
 	emu    sync.Mutex
+
+	// hold is testHoldReportsVar's hook; holdAfter is the report
+	// sequence number the instance found at its start: a later report
+	// that returns sessions is held (pending).
+	hold      bool
+	holdAfter int64
 }
 
 // traced wraps an event handler of the object: with the trace on it logs
@@ -126,19 +133,41 @@ func runRooms(ctx js.Value) error {
 	if !isRoom {
 		room = ""
 	}
+	var retry int64 // hosting.DeliveryRetryMillis
+	if v := cloudflare.Getenv(testHoldReportsVar); v != "" && room != "" {
+		ms, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || ms <= 0 {
+			return fmt.Errorf("%s=%q: want a positive number of milliseconds", testHoldReportsVar, v)
+		}
+		logf("rooms object %s: reports held, retried after %d ms (%s, for tests only)", name, ms, testHoldReportsVar)
+		o.hold, retry = true, ms
+	}
 	h, err := hosting.NewRooms(context.Background(), hosting.RoomsConfig{
 		Name: name, HandOff: name == lobbyName, Room: room,
 		Store: st, Registry: reg, Clock: dateNow, IDs: ids,
-		KeepWebSocket: func(conn string) bool { return live[conn] },
-		ClientAddr:    clientAddr,
-		SoleWriter:    true, // only this object reaches its storage
+		KeepWebSocket:       func(conn string) bool { return live[conn] },
+		ClientAddr:          clientAddr,
+		SoleWriter:          true, // only this object reaches its storage
+		DeliveryRetryMillis: retry,
 	})
 	if err != nil {
 		return err
 	}
 	o.rooms, o.api = h, h.Handler()
+	if o.trace {
+		logf("trace start %s (%d sockets)", name, len(live))
+	}
+	if o.hold {
+		rep, _ := h.Report()
+		o.holdAfter = rep.Seq
+	}
 	for conn := range live {
 		h.Attach(conn, o.sink(conn))
+	}
+	if room != "" {
+		if err := o.moveStrays(live); err != nil {
+			return err
+		}
 	}
 	b := ctx.Get("binding")
 	b.Set("objectFetch", promiseFunc(o.traced("objectFetch", func(args []js.Value) (any, error) {

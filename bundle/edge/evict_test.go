@@ -1,0 +1,199 @@
+package edge
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/storyloom/storyloom/bundle/internal/roomsclient"
+	"github.com/storyloom/storyloom/engine/rooms"
+	"github.com/storyloom/storyloom/engine/rooms/cheat"
+)
+
+// holdReportsVar is the Worker variable of the test hook that holds a
+// room's reports (wasm/worker/main.go): a room's object never delivers a
+// report that returns sessions and was made while its Go instance runs,
+// and retries a pending delivery after this many milliseconds.
+const holdReportsVar = "STORYLOOM_TEST_HOLD_REPORTS"
+
+// holdRetry is the hook's retry in TestWorkerEvictedRoomReturnsHeld:
+// longer than workerd takes to evict an object that no event reaches
+// (10 seconds, workerd's ActorContainer::handleShutdown), so that the
+// alarm finds the object evicted. An alarm that came first would find the
+// report still held and retry it once more.
+const holdRetry = 15 * time.Second
+
+// TestWorkerEvictedRoomReturnsHeld: a room's object that is evicted
+// after it moved a player's socket to the lobby, and before the lobby
+// took the report that returns the player's session, finds the socket
+// again when its alarm restarts it, and closes it with the move to the
+// lobby once the report is delivered: the player is back in the lobby,
+// with the name the lobby kept, without acting. The other sockets of the
+// object (a seat of the finished game, a spectator, a fresh connection
+// that said nothing) stay where they are. The hook makes the window: the
+// delivery after the leave fails, the object goes idle and is evicted
+// (workerd hibernates its sockets), and only the instance that its alarm
+// starts delivers. The trace shows the eviction: the object's Go instance
+// starts again after the leave, and moves the held socket, and only it.
+func TestWorkerEvictedRoomReturnsHeld(t *testing.T) {
+	w := worker(t).fork(t, holdReportsVar+":"+strconv.FormatInt(holdRetry.Milliseconds(), 10))
+	alice, bob, dave := dialWS(t, w.base, "alice"), dialWS(t, w.base, "bob"), dialWS(t, w.base, "dave")
+	for _, p := range []*wsPeer{alice, bob, dave} {
+		p.Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+	}
+	if code := alice.setName("Alice"); code != "" {
+		t.Fatalf("set_name refused %s", code)
+	}
+	roomOf := func(b []byte) *rooms.RoomView {
+		var v rooms.LobbyView
+		_ = json.Unmarshal(b, &v)
+		return v.Room
+	}
+	alice.send(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID}})
+	room := roomOf(alice.Wait("a room", roomsclient.InRoom)).RoomID
+	bob.send(rooms.JoinRoom{RoomID: room})
+	bob.Wait("a seat", roomsclient.InRoom)
+	for seat := 2; seat < 4; seat++ {
+		alice.send(rooms.AddAI{Seat: seat, Kind: "fox"})
+		alice.Wait("an AI seat", func(_ string, b []byte) bool { r := roomOf(b); return r != nil && r.Seats[seat].AI != "" })
+	}
+	humans := []*wsPeer{alice, bob}
+	for _, p := range humans {
+		p.send(rooms.Ready{Ready: true})
+	}
+	for _, p := range humans {
+		p.Wait("the game", roomsclient.IsGame)
+	}
+	dave.send(rooms.SpectateRoom{RoomID: room})
+	dave.Wait("the spectator view", func(k string, _ []byte) bool { return k == rooms.KindSpectator })
+	playToResult(t, humans)
+
+	// A fresh connection to the room's object that says nothing: its
+	// machine knows it from its open, so it is no stray.
+	eve := dialWSRoom(t, w.base, "eve", room)
+	eve.Wait("the room object's lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+	stay := []*wsPeer{bob, dave, eve}
+	moved := make([]int, len(stay))
+	for i, p := range stay {
+		moved[i] = len(p.Moves())
+	}
+
+	from := w.log.Len()
+	left := time.Now()
+	alice.send(rooms.Leave{})
+	// Nothing but the hook's retry, after the eviction, brings her back.
+	alice.Limit = 3 * holdRetry
+	alice.Wait("the lobby, with her name", func(k string, b []byte) bool {
+		m := alice.Moves()
+		name, ok := lobbyName(k, b)
+		return len(m) > 0 && m[len(m)-1] == rooms.MoveLobby && ok && name == "Alice"
+	})
+	t.Logf("alice back in the lobby %v after she left", time.Since(left).Round(time.Millisecond))
+
+	// The trace: alice's socket moved when she left, the object started
+	// again (evicted meanwhile) with the four sockets, and moved hers, and
+	// no other, to the lobby.
+	log := w.log.String()[from:]
+	starts := regexp.MustCompile(`trace start `+regexp.QuoteMeta(rooms.MoveRoom(room))+` \((\d+) sockets\)`).FindAllStringSubmatchIndex(log, -1)
+	if len(starts) == 0 {
+		t.Fatalf("the room's object did not start again after alice left: it was not evicted")
+	}
+	restart := starts[len(starts)-1]
+	if n := log[restart[2]:restart[3]]; n != "4" {
+		t.Errorf("the room's object restarted with %s sockets, want 4 (alice's held, bob, dave, eve)", n)
+	}
+	moves := regexp.MustCompile(`trace move (w:\w+) `+rooms.MoveLobby+`\b`).FindAllStringSubmatchIndex(log, -1)
+	if len(moves) != 2 || moves[0][0] > restart[0] || moves[1][0] < restart[0] ||
+		log[moves[0][2]:moves[0][3]] != log[moves[1][2]:moves[1][3]] {
+		var lines []string
+		for _, m := range moves {
+			lines = append(lines, fmt.Sprintf("%s at %d", log[m[0]:m[1]], m[0]))
+		}
+		t.Fatalf("moves to the lobby %q around the restart at %d; want alice's when she left, then the same socket's once, after", lines, restart[0])
+	}
+
+	// Bob's seat, the spectator and eve were not moved, and their sockets
+	// still reach the room's object.
+	for _, p := range []*wsPeer{bob, eve} {
+		n := p.Frames()
+		p.send(rooms.Hello{})
+		p.Wait("a view of the hello", func(string, []byte) bool { return p.Frames() > n })
+	}
+	for i, p := range stay {
+		if m := p.Moves(); len(m) != moved[i] {
+			t.Errorf("%s was moved %q, want no move after alice left", p.Name, m[moved[i]:])
+		}
+	}
+	if k, b := bob.Latest(); k != rooms.KindGame || roomsclient.DecodeGame(b).Result == nil {
+		t.Errorf("bob, seated at the finished game, sees %s %.200s", k, b)
+	}
+}
+
+// playToResult plays a Cheat game of WebSocket clients humans to its
+// result: one decision at a time, each by the first human who has one,
+// answered by its pass or first action and acknowledged before the next
+// (a command refused over the per-connection rate is sent again).
+func playToResult(t *testing.T, humans []*wsPeer) {
+	t.Helper()
+	over := func() bool {
+		k, b := humans[0].Latest()
+		return k == rooms.KindGame && roomsclient.DecodeGame(b).Result != nil
+	}
+	for step := 0; !over(); step++ {
+		if step == 400 {
+			t.Fatal("no result after 400 decisions")
+		}
+		var actor *wsPeer
+		var v roomsclient.GameView
+		deadline := time.Now().Add(waitLimit)
+		for actor == nil && !over() {
+			if time.Now().After(deadline) {
+				t.Fatal("nobody has a decision and the game is not over")
+			}
+			for _, p := range humans {
+				k, b := p.Latest()
+				if gv := roomsclient.DecodeGame(b); k == rooms.KindGame && len(gv.ValidActions) > 0 && gv.Result == nil {
+					actor, v = p, gv
+					break
+				}
+			}
+			if actor == nil {
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		if actor == nil {
+			break
+		}
+		sub := fmt.Sprintf("s%d", step)
+		for {
+			n := actor.ErrCount()
+			actor.send(roomsclient.Answer(roomsclient.Pick(v), sub))
+			b := actor.Wait("ack "+sub, func(k string, b []byte) bool {
+				gv := roomsclient.DecodeGame(b)
+				return k == rooms.KindGame && (gv.ActionAck != nil && gv.ActionAck.Submission == sub || gv.Result != nil) ||
+					actor.ErrCount() > n
+			})
+			if errs := actor.ErrsSince(n); len(errs) > 0 {
+				// Over the machine's 20 commands a second per
+				// connection: not applied; sent again a moment later.
+				if errs[0].Code == rooms.CodeRateLimited {
+					time.Sleep(250 * time.Millisecond)
+					continue
+				}
+				t.Fatalf("%s: %s refused: %+v", actor.Name, sub, errs[0])
+			}
+			if ack := roomsclient.DecodeGame(b).ActionAck; ack != nil && ack.Submission == sub && !ack.Accepted {
+				t.Fatalf("%s: %s not accepted: %.300s", actor.Name, sub, b)
+			}
+			break
+		}
+	}
+	for _, p := range humans {
+		p.Wait("the result", func(k string, b []byte) bool {
+			return k == rooms.KindGame && roomsclient.DecodeGame(b).Result != nil
+		})
+	}
+}
