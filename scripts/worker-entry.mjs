@@ -175,32 +175,38 @@ export class RoomsObject extends GoObject {
       this.name = name;
     }
     const ctx = this.ctx;
-    this.started = this.start("rooms", {
-      name: this.name,
-      sockets: () => ctx.getWebSockets().flatMap((ws) => ctx.getTags(ws)),
-      send: (conn, frame, close, reason) => {
-        for (const ws of ctx.getWebSockets(conn)) {
-          try {
-            ws.send(frame);
-            if (close) ws.close(1008, reason);
-          } catch {
-            // Already closed: its webSocketClose disconnects it.
+    // The alarm the object already has, read before Go starts: Go's
+    // start-up takes it as the alarm set, so that it never sets its
+    // alarm anew (which would cancel the alarm that woke the object).
+    this.started = ctx.storage.getAlarm().then((alarm) =>
+      this.start("rooms", {
+        name: this.name,
+        alarm: alarm ?? 0,
+        sockets: () => ctx.getWebSockets().flatMap((ws) => ctx.getTags(ws)),
+        send: (conn, frame, close, reason) => {
+          for (const ws of ctx.getWebSockets(conn)) {
+            try {
+              ws.send(frame);
+              if (close) ws.close(1008, reason);
+            } catch {
+              // Already closed: its webSocketClose disconnects it.
+            }
           }
-        }
-      },
-      move: (conn, where) => {
-        for (const ws of ctx.getWebSockets(conn)) {
-          if (where === "lobby") this.held.push(ws);
-          else closeMoved(ws, where);
-        }
-      },
-      // Go deleted the released room's records: delete the rest (the
-      // object's name and anything an older layout left), so that a
-      // finished game keeps nothing.
-      vacated: () => {
-        ctx.storage.deleteAll().catch((err) => console.log(`rooms object ${this.name}: deleteAll: ${err}`));
-      },
-    });
+        },
+        move: (conn, where) => {
+          for (const ws of ctx.getWebSockets(conn)) {
+            if (where === "lobby") this.held.push(ws);
+            else closeMoved(ws, where);
+          }
+        },
+        // Go deleted the released room's records: delete the rest (the
+        // object's name and anything an older layout left), so that a
+        // finished game keeps nothing.
+        vacated: () => {
+          ctx.storage.deleteAll().catch((err) => console.log(`rooms object ${this.name}: deleteAll: ${err}`));
+        },
+      }),
+    );
     this.started.then(
       () => this.deliver(),
       () => {},

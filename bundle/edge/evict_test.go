@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -97,7 +98,7 @@ func TestWorkerEvictedRoomReturnsHeld(t *testing.T) {
 	// again (evicted meanwhile) with the four sockets, and moved hers, and
 	// no other, to the lobby.
 	log := w.log.String()[from:]
-	starts := regexp.MustCompile(`trace start `+regexp.QuoteMeta(rooms.MoveRoom(room))+` \((\d+) sockets\)`).FindAllStringSubmatchIndex(log, -1)
+	starts := regexp.MustCompile(`trace start `+regexp.QuoteMeta(rooms.MoveRoom(room))+` \((\d+) sockets, alarm (\d+)\)`).FindAllStringSubmatchIndex(log, -1)
 	if len(starts) == 0 {
 		t.Fatalf("the room's object did not start again after alice left: it was not evicted")
 	}
@@ -195,5 +196,75 @@ func playToResult(t *testing.T, humans []*wsPeer) {
 		p.Wait("the result", func(k string, b []byte) bool {
 			return k == rooms.KindGame && roomsclient.DecodeGame(b).Result != nil
 		})
+	}
+}
+
+// evictClock is the decision clock (action_seconds) of
+// TestWorkerEvictedRoomClockFires: well beyond the 10 seconds after which
+// workerd evicts an object that no event reaches, so that the clock runs
+// out while the room's object is evicted.
+const evictClock = 25
+
+// TestWorkerEvictedRoomClockFires: a started game whose players stay
+// connected and idle has its room's object evicted (workerd hibernates
+// the sockets); its alarm then starts the object again at the decision
+// clock's deadline, and the timeout is applied and sent to every open
+// socket, without anyone acting. The object's start-up leaves the alarm
+// that woke it alone: workerd cancels a running alarm handler whose
+// object sets its alarm anew ("alarm handler canceled"), which the log
+// must not show. The trace shows the eviction: the room's Go instance
+// starts again, with both sockets, after the game began.
+func TestWorkerEvictedRoomClockFires(t *testing.T) {
+	w := worker(t).fork(t)
+	alice, bob := dialWS(t, w.base, "alice"), dialWS(t, w.base, "bob")
+	for _, p := range []*wsPeer{alice, bob} {
+		p.Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+	}
+	roomOf := func(b []byte) *rooms.RoomView {
+		var v rooms.LobbyView
+		_ = json.Unmarshal(b, &v)
+		return v.Room
+	}
+	alice.send(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID, ActionSeconds: evictClock}})
+	room := roomOf(alice.Wait("a room", roomsclient.InRoom)).RoomID
+	bob.send(rooms.JoinRoom{RoomID: room})
+	bob.Wait("a seat", roomsclient.InRoom)
+	for seat := 2; seat < 4; seat++ {
+		alice.send(rooms.AddAI{Seat: seat, Kind: "fox"})
+		alice.Wait("an AI seat", func(_ string, b []byte) bool { r := roomOf(b); return r != nil && r.Seats[seat].AI != "" })
+	}
+	humans := []*wsPeer{alice, bob}
+	for _, p := range humans {
+		p.send(rooms.Ready{Ready: true})
+	}
+	var seq int64
+	for _, p := range humans {
+		b := p.Wait("the game", roomsclient.IsGame)
+		seq = max(seq, roomsclient.DecodeGame(b).LastSeq())
+	}
+	from := w.log.Len()
+	started := time.Now()
+
+	// Nobody acts: only the clock, after the eviction, moves the game.
+	for _, p := range humans {
+		p.Limit = 3 * evictClock * time.Second
+		p.Wait("a timed_out event", func(k string, b []byte) bool {
+			return k == rooms.KindGame && roomsclient.DecodeGame(b).LoggedAfter("timed_out", seq)
+		})
+	}
+	t.Logf("the timeout reached both players %v after the game began", time.Since(started).Round(time.Millisecond))
+
+	log := w.log.String()[from:]
+	start := regexp.MustCompile(`trace start ` + regexp.QuoteMeta(rooms.MoveRoom(room)) + ` \((\d+) sockets, alarm (\d+)\)`).FindStringSubmatch(log)
+	if start == nil {
+		t.Fatalf("the room's object did not start again before its clock ran out: it was not evicted")
+	}
+	if start[1] != "2" {
+		t.Errorf("the room's object restarted with %s sockets, want 2 (alice, bob)", start[1])
+	}
+	for _, sign := range []string{"alarm handler canceled", "AlarmManager mismatch"} {
+		if strings.Contains(log, sign) {
+			t.Errorf("the object's start-up moved the alarm that woke it (workerd: %q)", sign)
+		}
 	}
 }

@@ -25,8 +25,9 @@ import (
 // this module per object and passes, as context.object, what the Go side
 // needs of the object: its role ("rooms" or "freeport"), storage (the
 // object's transactional storage), commit(puts, deletes) (one commit's
-// writes in one storage.transactionSync) and, for the room server, sockets()
-// (the connection ids of its hibernatable WebSockets), send(conn, frame,
+// writes in one storage.transactionSync) and, for the room server, alarm
+// (the object's alarm as the entry module read it before the start, 0 for
+// none), sockets() (the connection ids of its hibernatable WebSockets), send(conn, frame,
 // close, reason), move(conn, where) and vacated() (a released room's
 // records are gone: delete the rest of its storage). This side registers on context.binding the
 // handlers the class forwards to: objectFetch for both, and socketOpen,
@@ -42,7 +43,7 @@ type object struct {
 	api   http.Handler
 
 	amu         sync.Mutex // held while the alarm is read or set
-	alarm       int64      // the alarm last set (0: none)
+	alarm       int64      // the alarm the storage holds, as last read or set (0: none)
 	alarmFailed js.Func    // logs a rejected setAlarm or deleteAlarm
 
 	trace  bool   // traceVar is on
@@ -96,6 +97,7 @@ func truncate(s string, n int) string {
 // runRooms starts the room server's object and registers its handlers.
 func runRooms(ctx js.Value) error {
 	o := &object{js: ctx.Get("object"), trace: cloudflare.Getenv(traceVar) == "on"}
+	o.alarm = int64(o.js.Get("alarm").Float())
 	o.alarmFailed = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		reason := js.Undefined()
 		if len(args) > 0 {
@@ -155,7 +157,7 @@ func runRooms(ctx js.Value) error {
 	}
 	o.rooms, o.api = h, h.Handler()
 	if o.trace {
-		logf("trace start %s (%d sockets)", name, len(live))
+		logf("trace start %s (%d sockets, alarm %d)", name, len(live), o.alarm)
 	}
 	if o.hold {
 		rep, _ := h.Report()
@@ -206,7 +208,11 @@ func runRooms(ctx js.Value) error {
 		}
 		return nil, err
 	})))
-	return o.setAlarm()
+	// The start-up leaves the alarm as it is: the event that started the
+	// object settles it when done (every event does), and an alarm set
+	// now, while workerd runs the alarm that woke the object, would
+	// cancel that alarm's handler and fire it again.
+	return nil
 }
 
 // clientAddr is a request's client address at the edge: the
