@@ -42,7 +42,14 @@ func dialWS(t testing.TB, base, name string) *wsPeer {
 // lobby's), as a page does after a move.
 func dialWSRoom(t testing.TB, base, name, room string) *wsPeer {
 	t.Helper()
-	p := &wsPeer{Inbox: &roomsclient.Inbox{T: t, Name: name, Limit: waitLimit}, base: base, done: make(chan struct{})}
+	return dialWSScan(t, base, name, room, nil)
+}
+
+// dialWSScan is dialWSRoom with scan (when not nil) called on every frame
+// the client receives, before it is recorded (roomsclient.Inbox.Scan).
+func dialWSScan(t testing.TB, base, name, room string, scan func(kind string, frame []byte)) *wsPeer {
+	t.Helper()
+	p := &wsPeer{Inbox: &roomsclient.Inbox{T: t, Name: name, Limit: waitLimit, Scan: scan}, base: base, done: make(chan struct{})}
 	p.c = p.dial(room)
 	go func() {
 		defer close(p.done)
@@ -132,13 +139,20 @@ func (p *wsPeer) close() {
 // prefix1, …, and waits until each has its lobby view.
 func dialLobbies(t testing.TB, base, prefix string, n int) []*wsPeer {
 	t.Helper()
+	return dialLobbiesScan(t, base, prefix, n, nil)
+}
+
+// dialLobbiesScan is dialLobbies with scan called on every frame of every
+// client (dialWSScan).
+func dialLobbiesScan(t testing.TB, base, prefix string, n int, scan func(kind string, frame []byte)) []*wsPeer {
+	t.Helper()
 	ps := make([]*wsPeer, n)
 	var wg sync.WaitGroup
 	for i := range ps {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ps[i] = dialWS(t, base, fmt.Sprintf("%s%d", prefix, i))
+			ps[i] = dialWSScan(t, base, fmt.Sprintf("%s%d", prefix, i), "", scan)
 			ps[i].Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
 		}()
 	}
@@ -170,91 +184,6 @@ func lobbyName(kind string, b []byte) (string, bool) {
 	var v rooms.LobbyView
 	_ = json.Unmarshal(b, &v)
 	return v.Name, true
-}
-
-// TestWorkerWebSocketLoad has eight WebSocket clients send room commands
-// to the room server's Durable Object for 30 seconds, each the next only
-// once the last one's view arrived: every command is answered, by exactly
-// one view, in order, with no dropped socket and no refusal but the
-// machine's per-connection rate limit (a refused command is not applied
-// and is sent again); afterwards a fresh connection of each session finds
-// its last name. It logs the commands per second and the latencies.
-func TestWorkerWebSocketLoad(t *testing.T) {
-	w := worker(t)
-	const clients, run = 8, 30 * time.Second
-	var mu sync.Mutex
-	var lat []time.Duration
-	rateRefused := 0
-	last := make([]int, clients)
-	// Every client connects before the clock starts: on a busy machine the
-	// connections alone may take longer than the run.
-	ps := dialLobbies(t, w.base, "load", clients)
-	if t.Failed() {
-		return
-	}
-	tokens := make([]string, clients)
-	for i, p := range ps {
-		tokens[i] = p.Session()
-	}
-	var wg sync.WaitGroup
-	start := time.Now()
-	for i, p := range ps {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			views := p.Frames()
-			n, refused := 0, 0
-			for time.Since(start) < run {
-				n++
-				name := fmt.Sprintf("c%d-%d", i, n)
-				for {
-					t0 := time.Now()
-					code := p.setName(name)
-					if code == "" {
-						mu.Lock()
-						lat = append(lat, time.Since(t0))
-						mu.Unlock()
-						break
-					}
-					// Over the machine's 20 commands a second per
-					// connection: refused, not applied; send it again
-					// later, as a client does.
-					if code != rooms.CodeRateLimited {
-						t.Errorf("%s: %s refused %s", p.Name, name, code)
-						return
-					}
-					refused++
-					time.Sleep(100 * time.Millisecond)
-				}
-				// Exactly one frame per command and per refusal: a
-				// command applied twice would add one.
-				if got := p.Frames() - views; got != n+refused {
-					t.Errorf("%s: %d frames after %d commands and %d refusals", p.Name, got, n, refused)
-					return
-				}
-			}
-			mu.Lock()
-			rateRefused += refused
-			mu.Unlock()
-			last[i] = n
-		}()
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	if t.Failed() {
-		return
-	}
-	for i, tok := range tokens {
-		p := dialWS(t, w.base, fmt.Sprintf("again%d", i))
-		p.Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
-		p.send(rooms.Hello{Token: tok})
-		want := fmt.Sprintf("c%d-%d", i, last[i])
-		p.Wait(want, func(k string, b []byte) bool { got, ok := lobbyName(k, b); return ok && got == want })
-	}
-	slices.Sort(lat)
-	t.Logf("%d commands from %d WebSocket clients in %v: %.0f commands/s, p50 %v, p99 %v; %d refused over the per-connection rate and sent again",
-		len(lat), clients, elapsed.Round(time.Millisecond), float64(len(lat))/elapsed.Seconds(),
-		lat[len(lat)/2].Round(time.Millisecond), lat[len(lat)*99/100].Round(time.Millisecond), rateRefused)
 }
 
 // TestWorkerRestartResumes stops the dev server mid-game and starts it

@@ -9,6 +9,7 @@ import (
 // GameView is what a scenario reads from a game view.
 type GameView struct {
 	You          string         `json:"you"`
+	RoomID       string         `json:"room_id"`
 	ValidActions []rooms.Action `json:"valid_actions"`
 	Result       *rooms.Result  `json:"result"`
 	Log          []struct {
