@@ -129,21 +129,46 @@ func (l *loadRun) answered(key string, accepted bool, d time.Duration) {
 	l.refused[key] = true
 }
 
+// loadClient is one client of TestWorkerWebSocketLoad, over a WebSocket
+// (wsPeer) or over HTTP (peer).
+type loadClient interface {
+	Wait(what string, ok func(kind string, view []byte) bool) []byte
+	ErrCount() int
+	ErrsSince(n int) []rooms.Rejection
+	// command sends one command.
+	command(rooms.Command)
+	// atLobby reports whether the client speaks to the lobby's object.
+	atLobby() bool
+	// name names the client in failures and submission ids.
+	name() string
+}
+
+func (p *wsPeer) command(c rooms.Command) { p.send(c) }
+func (p *wsPeer) name() string            { return p.Name }
+func (p *wsPeer) atLobby() bool {
+	moves := p.Moves()
+	return len(moves) == 0 || moves[len(moves)-1] == rooms.MoveLobby
+}
+
+func (p *peer) command(c rooms.Command) { p.sendCmd(c) }
+func (p *peer) name() string            { return p.Name }
+func (p *peer) atLobby() bool           { return p.room.Load().(string) == "" }
+
 // startLoadTable seats the four clients at a new four-seat Cheat table of
 // human seats, without a clock, and returns its room once every seat has
 // the game's view.
-func startLoadTable(seats []*wsPeer) string {
+func startLoadTable(seats []loadClient) string {
 	host := seats[0]
-	host.send(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: len(seats), GameSetup: cheat.ID}})
+	host.command(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: len(seats), GameSetup: cheat.ID}})
 	var lv rooms.LobbyView
 	_ = json.Unmarshal(host.Wait("a room", roomsclient.InRoom), &lv)
 	room := lv.Room.RoomID
 	for _, p := range seats[1:] {
-		p.send(rooms.JoinRoom{RoomID: room})
+		p.command(rooms.JoinRoom{RoomID: room})
 		p.Wait("a seat", roomsclient.InRoom)
 	}
 	for _, p := range seats {
-		p.send(rooms.Ready{Ready: true})
+		p.command(rooms.Ready{Ready: true})
 	}
 	for _, p := range seats {
 		p.Wait("the game of "+room, func(k string, b []byte) bool {
@@ -155,14 +180,13 @@ func startLoadTable(seats []*wsPeer) string {
 
 // leaveLoadTable has every seat leave a finished game and waits until
 // each is back in the lobby's object.
-func leaveLoadTable(seats []*wsPeer) {
+func leaveLoadTable(seats []loadClient) {
 	for _, p := range seats {
-		p.send(rooms.Leave{})
+		p.command(rooms.Leave{})
 	}
 	for _, p := range seats {
 		p.Wait("the lobby", func(k string, b []byte) bool {
-			moves := p.Moves()
-			return k == rooms.KindLobby && !roomsclient.InRoom(k, b) && len(moves) > 0 && moves[len(moves)-1] == rooms.MoveLobby
+			return k == rooms.KindLobby && !roomsclient.InRoom(k, b) && p.atLobby()
 		})
 	}
 }
@@ -174,7 +198,7 @@ func leaveLoadTable(seats []*wsPeer) {
 // the per-connection rate, after which the seat sends its then current
 // decision again a little later, as a page does. In a challenge it calls
 // every tenth time and otherwise lets the play stand.
-func (l *loadRun) play(p *wsPeer, room string) {
+func (l *loadRun) play(p loadClient, room string) {
 	for n := 1; ; n++ {
 		var v roomsclient.GameView
 		p.Wait("a decision in "+room, func(k string, b []byte) bool {
@@ -191,11 +215,11 @@ func (l *loadRun) play(p *wsPeer, room string) {
 		if n%10 == 0 {
 			a = v.ValidActions[0] // a play, or a call
 		}
-		sub := fmt.Sprintf("%s-%d", p.Name, n)
+		sub := fmt.Sprintf("%s-%d", p.name(), n)
 		key := commandKey(room, v.You, a.ID)
 		errs := p.ErrCount()
 		t0 := time.Now()
-		p.send(loadAnswer(a, sub))
+		p.command(loadAnswer(a, sub))
 		var ack *rooms.ActionAck
 		p.Wait("the answer to "+sub, func(k string, b []byte) bool {
 			if got := roomsclient.DecodeGame(b).ActionAck; k == rooms.KindGame && got != nil && got.Submission == sub {
@@ -232,29 +256,40 @@ func loadAnswer(a rooms.Action, sub string) rooms.ChooseAction {
 	return ca
 }
 
-// TestWorkerWebSocketLoad has eight WebSocket clients, the four seats of
-// each of two Cheat tables, play for 30 seconds through the rooms'
-// objects: each answers every decision it is offered with a
-// choose_action of its own submission id, the next once the last was
-// answered, and a finished game is left and a new one started. Three
-// seats of a table answer each challenge at once, so the object meets
-// concurrent commands. The room's public log, reassembled from the views
-// every seat received and, for the games still running at the end, from
-// a spectator's view of the final state, must then hold every command the
-// server accepted exactly once and nothing else: no command refused (over
-// the per-connection rate, or as no longer offered) applied, none applied
-// twice. Every WebSocket upgrade is a request of its own, so a 5xx fails
-// the dial and the test. It logs the commands per second and the
-// latencies of the accepted ones.
+// TestWorkerWebSocketLoad has eight clients, the four seats of each of
+// two Cheat tables (three over WebSockets, one over HTTP), play for 30
+// seconds through the rooms' objects: each answers every decision it is
+// offered with a choose_action of its own submission id, the next once
+// the last was answered, and a finished game is left and a new one
+// started. Three seats of a table answer each challenge at once, so the
+// object meets concurrent commands. The room's public log, reassembled
+// from the views every seat received and, for the games still running at
+// the end, from a spectator's view of the final state, must then hold
+// every command the server accepted exactly once and nothing else: no
+// command refused (over the per-connection rate, or as no longer offered)
+// applied, none applied twice. Any 5xx fails the test: an HTTP client's
+// command or long poll, or a WebSocket upgrade, which fails the dial. It
+// logs the commands per second and the latencies of the accepted ones.
 func TestWorkerWebSocketLoad(t *testing.T) {
 	w := worker(t)
 	const tables, seats, run = 2, 4, 30 * time.Second
 	l := &loadRun{t: t, logs: map[string]map[int64]json.RawMessage{}, accepted: map[string]int{}, refused: map[string]bool{}}
 	// Every client connects before the clock starts: on a busy machine the
 	// connections alone may take longer than the run.
-	ps := dialLobbiesScan(t, w.base, "load", tables*seats, l.scan)
+	ws := dialLobbiesScan(t, w.base, "load", tables*(seats-1), l.scan)
 	if t.Failed() {
 		return
+	}
+	// The last seat of each table plays over HTTP, the rooms page's
+	// fallback.
+	ps := make([]loadClient, 0, tables*seats)
+	for i := range tables {
+		h := dialScan(t, w.base, fmt.Sprintf("http%d", i), l.scan)
+		h.Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+		for _, p := range ws[i*(seats-1) : (i+1)*(seats-1)] {
+			ps = append(ps, p)
+		}
+		ps = append(ps, h)
 	}
 	var mu sync.Mutex
 	var current []string // each table's last game
@@ -349,7 +384,7 @@ func TestWorkerWebSocketLoad(t *testing.T) {
 	for _, p := range ps {
 		for _, r := range p.ErrsSince(0) {
 			if r.Code != rooms.CodeRateLimited && r.Code != rooms.CodeStaleAction && r.Code != rooms.CodeGameOver {
-				t.Errorf("%s: refused %s: %s", p.Name, r.Code, r.Reason)
+				t.Errorf("%s: refused %s: %s", p.name(), r.Code, r.Reason)
 			}
 		}
 	}
@@ -357,9 +392,9 @@ func TestWorkerWebSocketLoad(t *testing.T) {
 		t.Fatal("no command was accepted")
 	}
 	slices.Sort(l.lat)
-	t.Logf("%d commands accepted from %d WebSocket clients in %v, all in the rooms' logs once: %.0f commands/s, p50 %v, p99 %v; "+
+	t.Logf("%d commands accepted from %d WebSocket and %d HTTP clients in %v, no 5xx, all in the rooms' logs once: %.0f commands/s, p50 %v, p99 %v; "+
 		"%d refused over the per-connection rate and sent again, %d refused as no longer offered, none applied; %d games, %d of them finished",
-		applied, tables*seats, elapsed.Round(time.Millisecond), float64(applied)/elapsed.Seconds(),
+		applied, len(ws), tables, elapsed.Round(time.Millisecond), float64(applied)/elapsed.Seconds(),
 		l.lat[len(l.lat)/2].Round(time.Millisecond), l.lat[len(l.lat)*99/100].Round(time.Millisecond),
 		l.rate, l.stale, games, finished)
 }

@@ -37,11 +37,20 @@ type peer struct {
 	// Inbox keeps the latest view, the rejections and the seat's session.
 	*roomsclient.Inbox
 
+	// tap, when set, is called on every frame after scan's checks.
+	tap func(kind string, frame []byte)
+
 	stop, done chan struct{}
 }
 
 func dial(t testing.TB, base, name string) *peer {
-	p := &peer{base: base}
+	return dialScan(t, base, name, nil)
+}
+
+// dialScan is dial with tap (when not nil) called on every frame the
+// client receives, before it is recorded.
+func dialScan(t testing.TB, base, name string, tap func(kind string, frame []byte)) *peer {
+	p := &peer{base: base, tap: tap}
 	p.Inbox = &roomsclient.Inbox{T: t, Name: name, Limit: waitLimit, Scan: p.scan}
 	p.token.Store("")
 	p.room.Store("")
@@ -63,6 +72,9 @@ func (p *peer) scan(kind string, frame []byte) {
 				p.T.Errorf("spectator frame to %s carries %s", p.Name, k)
 			}
 		}
+	}
+	if p.tap != nil {
+		p.tap(kind, frame)
 	}
 }
 
@@ -135,7 +147,7 @@ func (p *peer) sendCmd(c rooms.Command) {
 }
 
 // startPoll long-polls GET /rooms/view in a goroutine, bounded in count
-// and time.
+// and time. A 5xx answer fails the test, as a command's does.
 func (p *peer) startPoll() {
 	p.stop, p.done = make(chan struct{}), make(chan struct{})
 	go func() {
@@ -149,6 +161,9 @@ func (p *peer) startPoll() {
 			}
 			status, body, err := do(http.MethodGet, p.url(fmt.Sprintf("/rooms/view?after=%d&wait=2000", p.Seq())),
 				p.token.Load().(string), nil)
+			if err == nil && status >= 500 {
+				p.T.Errorf("%s: long poll: %d %.300s", p.Name, status, body)
+			}
 			if err != nil || status != http.StatusOK {
 				time.Sleep(100 * time.Millisecond)
 				continue
