@@ -40,6 +40,13 @@ type peer struct {
 	// tap, when set, is called on every frame after scan's checks.
 	tap func(kind string, frame []byte)
 
+	// mu guards gen, which counts the client's moves and reconnects: an
+	// answer from before one (a long poll or a command still in flight to
+	// the object it left) is dropped whole, or its mailbox numbers would
+	// hide the new object's frames (Inbox.RecordSeq).
+	mu  sync.Mutex
+	gen int
+
 	stop, done chan struct{}
 }
 
@@ -78,10 +85,17 @@ func (p *peer) scan(kind string, frame []byte) {
 	}
 }
 
-func (p *peer) absorb(body []byte) {
+// absorb takes the answer to a request the client made in generation
+// gen (peer.gen), unless it moved or reconnected since.
+func (p *peer) absorb(body []byte, gen int) {
 	var r hosting.RoomsResponse
 	if err := json.Unmarshal(body, &r); err != nil {
 		p.T.Errorf("%s: response is not JSON: %.300s", p.Name, body)
+		return
+	}
+	p.mu.Lock()
+	if p.gen != gen {
+		p.mu.Unlock()
 		return
 	}
 	if r.Session != "" {
@@ -94,6 +108,7 @@ func (p *peer) absorb(body []byte) {
 		}
 		p.Record(f.Kind, f.Frame)
 	}
+	p.mu.Unlock()
 	if r.Move != "" {
 		p.follow(r.Move)
 	}
@@ -105,10 +120,28 @@ func (p *peer) absorb(body []byte) {
 // back to the lobby's with a hello.
 func (p *peer) follow(where string) {
 	room, enter := roomsclient.Move(where, p.Session())
+	p.restart(room)
+	p.sendCmd(enter)
+}
+
+// restart starts a new generation of the client's connection state, on
+// room's object ("" for the lobby's): no mailbox numbers, no bearer yet.
+func (p *peer) restart(room string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.gen++
 	p.room.Store(room)
 	p.ForgetSeq()
 	p.token.Store("")
-	p.sendCmd(enter)
+}
+
+// request is what a request of the client's current generation carries:
+// the URL of the path that path returns on the object it uses, its
+// bearer, and the generation.
+func (p *peer) request(path func() string) (url, bearer string, gen int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.url(path()), p.token.Load().(string), p.gen
 }
 
 // url is path on the object the client is to use.
@@ -127,14 +160,15 @@ func (p *peer) url(path string) string {
 // room server's object applies commands one at a time, so it never
 // answers 503 for a lost race: any 5xx fails the test.
 func (p *peer) send(frame []byte) {
-	status, body, err := do(http.MethodPost, p.url("/rooms/command"), p.token.Load().(string), frame)
+	u, bearer, gen := p.request(func() string { return "/rooms/command" })
+	status, body, err := do(http.MethodPost, u, bearer, frame)
 	switch {
 	case err != nil:
 		p.T.Errorf("%s: post %s: %v", p.Name, frame, err)
 	case status >= 500:
 		p.T.Errorf("%s: post %s: %d %.300s", p.Name, frame, status, body)
 	default:
-		p.absorb(body)
+		p.absorb(body, gen)
 	}
 }
 
@@ -159,8 +193,8 @@ func (p *peer) startPoll() {
 				return
 			default:
 			}
-			status, body, err := do(http.MethodGet, p.url(fmt.Sprintf("/rooms/view?after=%d&wait=2000", p.Seq())),
-				p.token.Load().(string), nil)
+			u, bearer, gen := p.request(func() string { return fmt.Sprintf("/rooms/view?after=%d&wait=2000", p.Seq()) })
+			status, body, err := do(http.MethodGet, u, bearer, nil)
 			if err == nil && status >= 500 {
 				p.T.Errorf("%s: long poll: %d %.300s", p.Name, status, body)
 			}
@@ -168,7 +202,7 @@ func (p *peer) startPoll() {
 				time.Sleep(100 * time.Millisecond)
 				continue
 			}
-			p.absorb(body)
+			p.absorb(body, gen)
 		}
 	}()
 }
@@ -191,8 +225,7 @@ func (p *peer) close() {
 // with a hello from a fresh connection, as a reloaded page does.
 func (p *peer) reconnect() {
 	p.close()
-	p.ForgetSeq()
-	p.token.Store("")
+	p.restart(p.room.Load().(string))
 	p.sendCmd(rooms.Hello{Token: p.Session()})
 	p.startPoll()
 }
