@@ -101,16 +101,19 @@ class GoObject extends DurableObject {
       // commit makes one commit's puts ({key: value}) and deletes
       // ([key]) in one transaction: all of them, or none when one
       // throws (wasm/worker/object.go, objectStore).
-      commit: (puts, deletes) =>
-        storage.transactionSync(() => {
-          for (const key in puts) storage.kv.put(key, puts[key]);
-          for (const key of deletes) storage.kv.delete(key);
-        }),
+      commit: (puts, deletes) => storage.transactionSync(() => this.commit(puts, deletes)),
       ...extra,
     };
     go.run(instance, { env: this.env, ctx: this.ctx, binding: this.binding, object });
     await registered;
     if (this.binding.failed) throw new Error(this.binding.failed);
+  }
+
+  // commit makes one commit's writes, inside the transaction.
+  commit(puts, deletes) {
+    const { kv } = this.ctx.storage;
+    for (const key in puts) kv.put(key, puts[key]);
+    for (const key of deletes) kv.delete(key);
   }
 
   // forward hands an HTTP request to Go as {method, url, headers, body}
@@ -153,27 +156,44 @@ export class FreeportObject extends GoObject {
 
 // RoomsObject is the lobby (named "main") or one started game's room
 // (named "room:<id>"): its hibernatable WebSockets, its HTTP API and its
-// alarm. The object learns its name from the first request (an object
-// cannot read the name it was made from) and keeps it in its storage
-// for every later construction. After every event it delivers what the
-// event left for the other objects (deliver): the lobby's hand-offs to
-// the rooms' objects, a room's report to the lobby.
+// alarm. An object cannot read the name it was made from, so every event
+// brings it (docs/edge-worker.md, "Between the objects"): a request in its
+// URL, a call from another object as the method's part, a WebSocket in
+// its attachment (set when it was accepted), and the alarm, which carries
+// nothing, in the object's storage, where the name is committed with the
+// object's first records and deleted with its last. An event that cannot
+// tell the name (an alarm or an old socket of an object that keeps
+// nothing) is ignored: the object never guesses it. After every event it
+// delivers what the event left for the other objects (deliver): the
+// lobby's hand-offs to the rooms' objects, a room's report to the lobby.
 export class RoomsObject extends GoObject {
   constructor(ctx, env) {
     super(ctx, env);
-    this.name = ctx.storage.kv.get("object/name") || "";
+    this.name = storedName(ctx.storage);
+    this.named = ctx.storage.kv.get(NAME_KEY) !== undefined; // the storage holds the name
     this.held = []; // sockets moved to the lobby, closed once it has their sessions
     this.delivering = null;
     if (this.name) this.begin(this.name);
   }
 
-  // begin starts the object's Go instance as the server name.
-  begin(name) {
-    if (this.started) return this.started;
-    if (!this.name) {
-      this.ctx.storage.kv.put("object/name", name);
-      this.name = name;
+  // commit stores the object's name with its records, so that an alarm
+  // finds it; vacated deletes it with them.
+  commit(puts, deletes) {
+    if (!this.named) {
+      this.ctx.storage.kv.put(NAME_KEY, this.name);
+      this.named = true;
     }
+    super.commit(puts, deletes);
+  }
+
+  // begin starts the object's Go instance as the server name; it fails
+  // for an object already started as another.
+  begin(name) {
+    if (this.name && name !== this.name) {
+      return Promise.reject(new Error(`rooms object ${this.name}: an event for ${name}`));
+    }
+    if (this.started) return this.started;
+    this.name = name;
     const ctx = this.ctx;
     // The alarm the object already has, read before Go starts: Go's
     // start-up takes it as the alarm set, so that it never sets its
@@ -203,6 +223,7 @@ export class RoomsObject extends GoObject {
         // object's name and anything an older layout left), so that a
         // finished game keeps nothing.
         vacated: () => {
+          this.named = false;
           ctx.storage.deleteAll().catch((err) => console.log(`rooms object ${this.name}: deleteAll: ${err}`));
         },
       }),
@@ -214,11 +235,29 @@ export class RoomsObject extends GoObject {
     return this.started;
   }
 
-  // ready waits for the Go instance; an object that has no name yet is the
-  // lobby (an alarm or a socket of the one object there was before rooms
-  // had objects of their own).
-  ready() {
-    return this.begin(this.name || LOBBY);
+  // ready waits for the Go instance of the server named name (a
+  // socket's, or "" for the stored name): false, with nothing started, when
+  // the object cannot tell its name.
+  async ready(name) {
+    name ||= this.name;
+    if (!name) return false;
+    await this.begin(name);
+    return true;
+  }
+
+  // socketReady is ready for WebSocket ws's event: the socket carries its
+  // object's name in its attachment (one accepted before sockets carried
+  // it belongs to the stored name). An event the object cannot place is
+  // logged and the socket closed.
+  async socketReady(ws) {
+    if (await this.ready(ws.deserializeAttachment()?.object)) return true;
+    console.log("rooms object: a WebSocket event of an object that keeps nothing and has no name: ignored");
+    try {
+      ws.close(1011, "no such room");
+    } catch {
+      // Closed already.
+    }
+    return false;
   }
 
   async fetch(req) {
@@ -240,19 +279,20 @@ export class RoomsObject extends GoObject {
     const [client, server] = Object.values(new WebSocketPair());
     const conn = `w:${crypto.randomUUID().replaceAll("-", "")}`;
     this.ctx.acceptWebSocket(server, [conn]);
+    server.serializeAttachment({ object: this.name });
     await this.binding.socketOpen(conn, req.headers.get("CF-Connecting-IP") || "");
     return this.after(new Response(null, { status: 101, webSocket: client }));
   }
 
   async webSocketMessage(ws, message) {
-    await this.ready();
+    if (!(await this.socketReady(ws))) return;
     const text = typeof message === "string" ? message : new TextDecoder().decode(message);
     await this.binding.socketMessage(this.conn(ws), text);
     this.after();
   }
 
   async webSocketClose(ws, code, reason) {
-    await this.ready();
+    if (!(await this.socketReady(ws))) return;
     await this.binding.socketClose(this.conn(ws));
     try {
       ws.close(code, reason);
@@ -263,13 +303,16 @@ export class RoomsObject extends GoObject {
   }
 
   async webSocketError(ws) {
-    await this.ready();
+    if (!(await this.socketReady(ws))) return;
     await this.binding.socketClose(this.conn(ws));
     this.after();
   }
 
   async alarm() {
-    await this.ready();
+    if (!(await this.ready())) {
+      console.log("rooms object: an alarm of an object that keeps nothing: ignored");
+      return;
+    }
     await this.binding.alarm();
     this.after();
   }
@@ -341,6 +384,19 @@ export class RoomsObject extends GoObject {
   conn(ws) {
     return this.ctx.getTags(ws)[0];
   }
+}
+
+// NAME_KEY is the key of an object's name in its storage.
+const NAME_KEY = "object/name";
+
+// storedName is the name a RoomsObject's storage holds: the one committed
+// with its records, or the lobby's for the lobby's records from before
+// names were stored; "" for an object that keeps nothing.
+function storedName(storage) {
+  const name = storage.kv.get(NAME_KEY);
+  if (name) return name;
+  const lobby = Array.from(storage.kv.list({ prefix: `rooms/${LOBBY}/`, limit: 1 }));
+  return lobby.length > 0 ? LOBBY : "";
 }
 
 // closeMoved closes a socket whose session moved to another object, with

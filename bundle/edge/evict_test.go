@@ -268,3 +268,98 @@ func TestWorkerEvictedRoomClockFires(t *testing.T) {
 		}
 	}
 }
+
+// evictIdle is how long TestWorkerReleasedRoomKeepsNothing leaves a
+// room's object without an event: longer than the 10 seconds after which
+// workerd evicts it (workerd's ActorContainer::handleShutdown).
+const evictIdle = 15 * time.Second
+
+// TestWorkerReleasedRoomKeepsNothing: a released game's object, which
+// deleted all its storage, is woken after an eviction by a late event of
+// a socket it had (its client answers the close of its move to the lobby
+// only then), and starts again as the room it was, from the name the
+// socket carries, not as the lobby: it keeps nothing, and the player is
+// in the lobby with her name. Alice plays Cheat against three fox AIs to
+// its result; her client stops reading (so the close the object sends
+// once the lobby took her session stays unanswered), she leaves, the
+// object empties its storage and is evicted, and then her client reads
+// on.
+func TestWorkerReleasedRoomKeepsNothing(t *testing.T) {
+	w := worker(t).fork(t)
+	alice := dialWS(t, w.base, "alice")
+	alice.Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+	if code := alice.setName("Alice"); code != "" {
+		t.Fatalf("set_name refused %s", code)
+	}
+	roomOf := func(b []byte) *rooms.RoomView {
+		var v rooms.LobbyView
+		_ = json.Unmarshal(b, &v)
+		return v.Room
+	}
+	alice.send(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID}})
+	room := roomOf(alice.Wait("a room", roomsclient.InRoom)).RoomID
+	for seat := 1; seat < 4; seat++ {
+		alice.send(rooms.AddAI{Seat: seat, Kind: "fox"})
+		alice.Wait("an AI seat", func(_ string, b []byte) bool { r := roomOf(b); return r != nil && r.Seats[seat].AI != "" })
+	}
+	alice.send(rooms.Ready{Ready: true})
+	alice.Wait("the game", roomsclient.IsGame)
+	playToResult(t, []*wsPeer{alice})
+	file := w.roomObjectFile(t, room)
+
+	// Her client reads the view of a hello, then nothing until resume.
+	n := alice.Frames()
+	alice.pause()
+	alice.send(rooms.Hello{})
+	alice.Wait("a view of the hello", func(string, []byte) bool { return alice.Frames() > n })
+	from := w.log.Len()
+	alice.send(rooms.Leave{})
+	deadline := time.Now().Add(waitLimit)
+	for k := objectKeys(t, file); k != 0; k = objectKeys(t, file) {
+		if time.Now().After(deadline) {
+			alice.resume()
+			t.Fatalf("the released room's object still keeps %d keys", k)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(evictIdle)
+	vacated := w.log.Len()
+	alice.resume()
+	alice.Wait("the lobby, with her name", func(k string, b []byte) bool {
+		m := alice.Moves()
+		name, ok := lobbyName(k, b)
+		return len(m) > 0 && m[len(m)-1] == rooms.MoveLobby && ok && name == "Alice"
+	})
+
+	// The trace: her socket's close reached the object, which served it
+	// as the room's, and keeps nothing after it.
+	move := regexp.MustCompile(`trace move (w:\w+) ` + rooms.MoveLobby + `\b`).FindStringSubmatch(w.log.String()[from:])
+	if move == nil {
+		t.Fatal("the trace shows no move of alice's socket to the lobby")
+	}
+	begin := regexp.MustCompile(`trace (\S+) (\d+) begin socketClose ` + move[1] + `\b`)
+	var m []string
+	deadline = time.Now().Add(waitLimit)
+	for m = begin.FindStringSubmatch(w.log.String()[from:]); m == nil; m = begin.FindStringSubmatch(w.log.String()[from:]) {
+		if time.Now().After(deadline) {
+			t.Fatal("the close of alice's socket never reached the room's object")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if want := rooms.MoveRoom(room); m[1] != want {
+		t.Fatalf("the released room's object served the close of alice's socket as %q, want %q", m[1], want)
+	}
+	if !strings.Contains(w.log.String()[vacated:], "trace start "+rooms.MoveRoom(room)+" (") {
+		t.Fatal("the room's object did not start again for the late close: it was not evicted")
+	}
+	end := regexp.MustCompile(`trace ` + regexp.QuoteMeta(m[1]) + ` ` + m[2] + ` end`)
+	for !end.MatchString(w.log.String()[from:]) {
+		if time.Now().After(deadline) {
+			t.Fatal("the close of alice's socket never ended")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if k := objectKeys(t, file); k != 0 {
+		t.Errorf("the released room's object keeps %d keys after the late close", k)
+	}
+}

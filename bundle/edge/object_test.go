@@ -27,6 +27,8 @@ type wsPeer struct {
 	c     *websocket.Conn // a move replaces it
 	moves []string        // where the worker moved it, in order
 	done  chan struct{}
+
+	held chan struct{} // while paused, closed by resume
 }
 
 // movedCode is the close code of a socket the worker moved to another
@@ -54,6 +56,12 @@ func dialWSScan(t testing.TB, base, name, room string, scan func(kind string, fr
 	go func() {
 		defer close(p.done)
 		for {
+			p.mu.Lock()
+			held := p.held
+			p.mu.Unlock()
+			if held != nil {
+				<-held
+			}
 			p.mu.Lock()
 			c := p.c
 			p.mu.Unlock()
@@ -103,6 +111,23 @@ func (p *wsPeer) follow(where string) {
 	p.moves = append(p.moves, where)
 	p.mu.Unlock()
 	p.send(enter)
+}
+
+// pause stops the peer reading once it has read the frame it waits for
+// now: what comes meanwhile, a close included, stays unread (and a close
+// unanswered) until resume.
+func (p *wsPeer) pause() {
+	p.mu.Lock()
+	p.held = make(chan struct{})
+	p.mu.Unlock()
+}
+
+// resume ends a pause.
+func (p *wsPeer) resume() {
+	p.mu.Lock()
+	close(p.held)
+	p.held = nil
+	p.mu.Unlock()
 }
 
 // Moves returns where the worker moved the peer so far, in order.

@@ -39,6 +39,7 @@ import (
 // object is the Go side of one RoomsObject.
 type object struct {
 	js    js.Value // context.object
+	name  string   // the object's name, as the entry module gave it
 	rooms *hosting.Rooms
 	api   http.Handler
 
@@ -58,8 +59,8 @@ type object struct {
 }
 
 // traced wraps an event handler of the object: with the trace on it logs
-// the event's start and its end, numbered, so that an event that never
-// ends shows in the worker's log.
+// the event's start and its end, with the object's name and numbered, so
+// that an event that never ends shows in the worker's log.
 func (o *object) traced(name string, fn func(args []js.Value) (any, error)) func(args []js.Value) (any, error) {
 	if !o.trace {
 		return fn
@@ -79,9 +80,9 @@ func (o *object) traced(name string, fn func(args []js.Value) (any, error)) func
 		if name == "objectFetch" && len(args) > 0 && args[0].Type() == js.TypeObject {
 			what += " " + args[0].Get("method").String() + " " + args[0].Get("url").String()
 		}
-		logf("trace %d begin %s", n, what)
+		logf("trace %s %d begin %s", o.name, n, what)
 		v, err := fn(args)
-		logf("trace %d end (err %v)", n, err)
+		logf("trace %s %d end (err %v)", o.name, n, err)
 		return v, err
 	}
 }
@@ -119,6 +120,7 @@ func runRooms(ctx js.Value) error {
 	// every game it starts to the object named "room:<id>"
 	// (docs/edge-worker.md).
 	name := o.js.Get("name").String()
+	o.name = name
 	var ids rooms.IDSource // crypto/rand
 	if s := cloudflare.Getenv(testIDSecretVar); s != "" {
 		logf("rooms object: ids derived from %s, for tests only", testIDSecretVar)
