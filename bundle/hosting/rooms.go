@@ -754,6 +754,17 @@ func (h *Rooms) sessionOf(conn string) string {
 	return h.srv.SessionOf(conn)
 }
 
+// Connections returns the ids of the machine's open connections, sorted
+// (rooms.Server.Connections); none before it is loaded.
+func (h *Rooms) Connections() []string {
+	h.b.lock()
+	defer h.b.unlock()
+	if h.srv == nil {
+		return nil
+	}
+	return h.srv.Connections()
+}
+
 // Snapshot returns the canonical encoding of the whole machine, as
 // rooms.Server.Marshal gives it.
 func (h *Rooms) Snapshot() ([]byte, error) {

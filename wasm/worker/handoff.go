@@ -93,19 +93,14 @@ func (o *object) registerHandOff(b js.Value) {
 // delivered, as it would have). Every other socket is the machine's own
 // connection, recorded since its open (a seat, a spectator, or a fresh
 // session that has not said hello), and stays.
-func (o *object) moveStrays(live map[string]bool) error {
-	b, err := o.rooms.Snapshot()
-	if err != nil {
-		return err
-	}
-	st, err := rooms.DecodeState(b)
-	if err != nil {
-		return err
+func (o *object) moveStrays(live map[string]bool) {
+	known := map[string]bool{}
+	for _, conn := range o.rooms.Connections() {
+		known[conn] = true
 	}
 	for conn := range live {
-		if st.Conns[conn] == nil {
+		if !known[conn] {
 			o.sink(conn)(rooms.Outbound{Conn: conn, Kind: rooms.KindMove, Move: rooms.MoveLobby, Close: true})
 		}
 	}
-	return nil
 }

@@ -169,9 +169,7 @@ func runRooms(ctx js.Value) error {
 		h.Attach(conn, o.sink(conn))
 	}
 	if room != "" {
-		if err := o.moveStrays(live); err != nil {
-			return err
-		}
+		o.moveStrays(live)
 	}
 	b := ctx.Get("binding")
 	b.Set("objectFetch", promiseFunc(o.traced("objectFetch", func(args []js.Value) (any, error) {
