@@ -1,7 +1,6 @@
 package edge
 
 import (
-	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -71,27 +70,22 @@ func seatCardGame(t *testing.T, base, format string, seats, humans int, ai strin
 		ps[i] = dialWS(t, base, fmt.Sprintf("%s-seat%d", format, i))
 		ps[i].Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
 	}
-	room := func(b []byte) *rooms.RoomView {
-		var v rooms.LobbyView
-		_ = json.Unmarshal(b, &v)
-		return v.Room
-	}
 	host := ps[0]
 	host.send(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: seats, GameSetup: format}})
-	id := room(host.Wait("a room", roomsclient.InRoom)).RoomID
+	id := roomOf(host.Wait("a room", roomsclient.InRoom)).RoomID
 	for i, p := range ps[1:] {
 		p.send(rooms.JoinRoom{RoomID: id})
-		p.Wait("a seat", func(_ string, b []byte) bool { r := room(b); return r != nil && r.Seats[i+1].OccupiedBy != "" })
+		p.Wait("a seat", func(_ string, b []byte) bool { r := roomOf(b); return r != nil && r.Seats[i+1].OccupiedBy != "" })
 	}
 	for s := humans; s < seats; s++ {
 		d := decks[s%len(decks)]
 		host.send(rooms.AddAI{Seat: s, Kind: ai, Cards: d.Cards, Commander: d.Commander})
-		host.Wait("an AI seat", func(_ string, b []byte) bool { r := room(b); return r != nil && r.Seats[s].AI != "" })
+		host.Wait("an AI seat", func(_ string, b []byte) bool { r := roomOf(b); return r != nil && r.Seats[s].AI != "" })
 	}
 	for i, p := range ps {
 		d := decks[i%len(decks)]
 		p.send(rooms.SubmitDeck{Cards: d.Cards, Commander: d.Commander})
-		p.Wait("a deck", func(_ string, b []byte) bool { r := room(b); return r != nil && r.Seats[i].Decked })
+		p.Wait("a deck", func(_ string, b []byte) bool { r := roomOf(b); return r != nil && r.Seats[i].Decked })
 		p.send(rooms.Ready{Ready: true})
 	}
 	out := make([]roomsclient.CardSeat, humans)

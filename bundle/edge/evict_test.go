@@ -48,26 +48,8 @@ func TestWorkerEvictedRoomReturnsHeld(t *testing.T) {
 	if code := alice.setName("Alice"); code != "" {
 		t.Fatalf("set_name refused %s", code)
 	}
-	roomOf := func(b []byte) *rooms.RoomView {
-		var v rooms.LobbyView
-		_ = json.Unmarshal(b, &v)
-		return v.Room
-	}
-	alice.send(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID}})
-	room := roomOf(alice.Wait("a room", roomsclient.InRoom)).RoomID
-	bob.send(rooms.JoinRoom{RoomID: room})
-	bob.Wait("a seat", roomsclient.InRoom)
-	for seat := 2; seat < 4; seat++ {
-		alice.send(rooms.AddAI{Seat: seat, Kind: "fox"})
-		alice.Wait("an AI seat", func(_ string, b []byte) bool { r := roomOf(b); return r != nil && r.Seats[seat].AI != "" })
-	}
 	humans := []*wsPeer{alice, bob}
-	for _, p := range humans {
-		p.send(rooms.Ready{Ready: true})
-	}
-	for _, p := range humans {
-		p.Wait("the game", roomsclient.IsGame)
-	}
+	room, _ := startCheat(t, 0, humans...)
 	dave.send(rooms.SpectateRoom{RoomID: room})
 	dave.Wait("the spectator view", func(k string, _ []byte) bool { return k == rooms.KindSpectator })
 	playToResult(t, humans)
@@ -220,26 +202,10 @@ func TestWorkerEvictedRoomClockFires(t *testing.T) {
 	for _, p := range []*wsPeer{alice, bob} {
 		p.Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
 	}
-	roomOf := func(b []byte) *rooms.RoomView {
-		var v rooms.LobbyView
-		_ = json.Unmarshal(b, &v)
-		return v.Room
-	}
-	alice.send(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID, ActionSeconds: evictClock}})
-	room := roomOf(alice.Wait("a room", roomsclient.InRoom)).RoomID
-	bob.send(rooms.JoinRoom{RoomID: room})
-	bob.Wait("a seat", roomsclient.InRoom)
-	for seat := 2; seat < 4; seat++ {
-		alice.send(rooms.AddAI{Seat: seat, Kind: "fox"})
-		alice.Wait("an AI seat", func(_ string, b []byte) bool { r := roomOf(b); return r != nil && r.Seats[seat].AI != "" })
-	}
 	humans := []*wsPeer{alice, bob}
-	for _, p := range humans {
-		p.send(rooms.Ready{Ready: true})
-	}
+	room, games := startCheat(t, evictClock, humans...)
 	var seq int64
-	for _, p := range humans {
-		b := p.Wait("the game", roomsclient.IsGame)
+	for _, b := range games {
 		seq = max(seq, roomsclient.DecodeGame(b).LastSeq())
 	}
 	from := w.log.Len()
@@ -291,19 +257,7 @@ func TestWorkerReleasedRoomKeepsNothing(t *testing.T) {
 	if code := alice.setName("Alice"); code != "" {
 		t.Fatalf("set_name refused %s", code)
 	}
-	roomOf := func(b []byte) *rooms.RoomView {
-		var v rooms.LobbyView
-		_ = json.Unmarshal(b, &v)
-		return v.Room
-	}
-	alice.send(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID}})
-	room := roomOf(alice.Wait("a room", roomsclient.InRoom)).RoomID
-	for seat := 1; seat < 4; seat++ {
-		alice.send(rooms.AddAI{Seat: seat, Kind: "fox"})
-		alice.Wait("an AI seat", func(_ string, b []byte) bool { r := roomOf(b); return r != nil && r.Seats[seat].AI != "" })
-	}
-	alice.send(rooms.Ready{Ready: true})
-	alice.Wait("the game", roomsclient.IsGame)
+	room, _ := startCheat(t, 0, alice)
 	playToResult(t, []*wsPeer{alice})
 	file := w.roomObjectFile(t, room)
 
@@ -362,4 +316,39 @@ func TestWorkerReleasedRoomKeepsNothing(t *testing.T) {
 	if k := objectKeys(t, file); k != 0 {
 		t.Errorf("the released room's object keeps %d keys after the late close", k)
 	}
+}
+
+// startCheat starts a game of Cheat at a table of four whose decision
+// clock is actionSeconds (0: none): the first of humans creates the room,
+// the others join it in turn, fox AIs take the seats left, and every
+// human is ready. It returns the room's id and the first game view each
+// human got, in the order of humans.
+func startCheat(t *testing.T, actionSeconds int, humans ...*wsPeer) (string, [][]byte) {
+	t.Helper()
+	host := humans[0]
+	host.send(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: 4, GameSetup: cheat.ID, ActionSeconds: actionSeconds}})
+	room := roomOf(host.Wait("a room", roomsclient.InRoom)).RoomID
+	for _, p := range humans[1:] {
+		p.send(rooms.JoinRoom{RoomID: room})
+		p.Wait("a seat", roomsclient.InRoom)
+	}
+	for seat := len(humans); seat < 4; seat++ {
+		host.send(rooms.AddAI{Seat: seat, Kind: "fox"})
+		host.Wait("an AI seat", func(_ string, b []byte) bool { r := roomOf(b); return r != nil && r.Seats[seat].AI != "" })
+	}
+	for _, p := range humans {
+		p.send(rooms.Ready{Ready: true})
+	}
+	games := make([][]byte, len(humans))
+	for i, p := range humans {
+		games[i] = p.Wait("the game", roomsclient.IsGame)
+	}
+	return room, games
+}
+
+// roomOf is the room a lobby view shows its recipient in, or nil.
+func roomOf(b []byte) *rooms.RoomView {
+	var v rooms.LobbyView
+	_ = json.Unmarshal(b, &v)
+	return v.Room
 }
