@@ -1,9 +1,12 @@
 package e2e
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -44,5 +47,78 @@ func TestOneTopBar(t *testing.T) {
 		p.waitJS(`document.getElementById("theme-label").textContent !== "` + strings.TrimPrefix(want[4], "toggle ") + `"`)
 		p.click("#theme-toggle")
 		p.shot(strings.TrimSuffix(path, "/"))
+	}
+}
+
+// paletteJS resolves every custom property the page's sheets declare (the
+// palette and a page's own colours) on an element in the body: its value
+// as a colour and as a shadow, so that a theme reads as the colours it
+// paints with, whatever CSS names them.
+const paletteJS = `(() => {
+	const names = new Set();
+	const walk = (rules) => {
+		for (const r of rules) {
+			for (const p of r.style ?? []) if (p.startsWith("--")) names.add(p);
+			if (r.cssRules) walk(r.cssRules);
+		}
+	};
+	for (const s of document.styleSheets) walk(s.cssRules);
+	const probe = document.body.appendChild(document.createElement("i"));
+	const out = [...names].sort().map((n) => {
+		probe.style.color = "var(" + n + ")";
+		probe.style.boxShadow = "var(" + n + ")";
+		const cs = getComputedStyle(probe);
+		return n + " " + cs.color + " " + cs.boxShadow;
+	});
+	probe.remove();
+	return out;
+})()`
+
+// TestThemesFollowTheSystem: on the library, the rooms and Freeport pages,
+// with no theme chosen the palette follows the system's preference, and a
+// chosen theme paints the same colours as the system's of that name,
+// whatever the system prefers. The dark palette differs from the light.
+func TestThemesFollowTheSystem(t *testing.T) {
+	t.Parallel()
+	need(t)
+	base, _ := roomServer(t, true)
+	// Freeport's endpoint is not mounted here: its requests fail.
+	p := &page{t: t, base: base}
+	p.attach([]string{"freeport", "Failed to load resource", "404"})
+	palette := func(system, chosen string) []string {
+		p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: system}},
+			})
+			return err
+		}))
+		if chosen == "" {
+			eval[bool](p, `delete document.documentElement.dataset.theme`)
+		} else {
+			eval[string](p, `document.documentElement.dataset.theme = "`+chosen+`"`)
+		}
+		return eval[[]string](p, paletteJS)
+	}
+	for _, path := range []string{"", "rooms/", "freeport/"} {
+		p.do(chromedp.Navigate(base + path))
+		p.waitJS(`document.getElementById("theme-label")?.textContent !== "Theme"`)
+		light, dark := palette("light", ""), palette("dark", "")
+		t.Logf("%s: light %q, dark %q", path, light, dark)
+		if len(light) < 10 || strings.Join(light, "|") == strings.Join(dark, "|") {
+			t.Fatalf("%s: the system's dark palette is its light one, or there is none: %q", path, light)
+		}
+		for _, tc := range []struct {
+			system, chosen string
+			want           []string
+		}{
+			{"dark", "light", light},
+			{"light", "dark", dark},
+			{"light", "light", light},
+			{"dark", "dark", dark},
+		} {
+			if got := palette(tc.system, tc.chosen); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("%s: %s chosen on a %s system paints %q, want %q", path, tc.chosen, tc.system, got, tc.want)
+			}
+		}
 	}
 }
