@@ -24,19 +24,14 @@ func TestComposedCampaignPlaysFromTheBuiltSite(t *testing.T) {
 	need(t)
 	dir := t.TempDir()
 	static := filepath.Join(dir, "static")
-	if err := os.CopyFS(filepath.Join(static, "icons"), os.DirFS(filepath.Join(suite.root, "static", "icons"))); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.CopyFS(filepath.Join(static, "packs"), os.DirFS(filepath.Join(suite.root, "engine", "kinds", "story", "testdata", "compose"))); err != nil {
+	if err := staticTree(static, "packs", filepath.Join("engine", "kinds", "story", "testdata", "compose")); err != nil {
 		t.Fatal(err)
 	}
 	res, err := browsertest.BuildStatic(context.Background(), filepath.Join(dir, "dist"), os.DirFS(static), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := browsertest.ServeDir(res.Out, res)
-	t.Cleanup(s.Close)
-	p := &page{t: t, base: s.URL(), site: s}
+	p := origin(t, res)
 	p.attach(nil)
 
 	startStory(t, p, "harbour-night")

@@ -74,14 +74,20 @@ type page struct {
 	site *browsertest.Site
 }
 
+// origin serves the site res built on a new port, an origin of its own,
+// until t ends: a page with no tab yet (attach opens one).
+func origin(t testing.TB, res *site.Result) *page {
+	s := browsertest.ServeDir(res.Out, res)
+	t.Cleanup(s.Close)
+	return &page{t: t, base: s.URL(), site: s}
+}
+
 // open serves the built site on a new port and opens a tab on it; allow
 // lists console errors the test provokes on purpose.
 func open(t testing.TB, allow ...string) *page {
 	t.Helper()
 	need(t)
-	s := browsertest.ServeDir(suite.res.Out, suite.res)
-	t.Cleanup(s.Close)
-	p := &page{t: t, base: s.URL(), site: s}
+	p := origin(t, suite.res)
 	p.attach(allow)
 	return p
 }
@@ -93,9 +99,7 @@ func open(t testing.TB, allow ...string) *page {
 func openDownloading(t testing.TB, dir string, allow ...string) *page {
 	t.Helper()
 	need(t)
-	s := browsertest.ServeDir(suite.res.Out, suite.res)
-	t.Cleanup(s.Close)
-	p := &page{t: t, base: s.URL(), site: s}
+	p := origin(t, suite.res)
 	p.attachPage(suite.b.NewIsolatedPage(t), allow)
 	p.do(chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		c := chromedp.FromContext(p.ctx)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/storyloom/storyloom/bundle/browsertest"
 	"github.com/storyloom/storyloom/bundle/site"
 )
 
@@ -85,9 +84,7 @@ func TestAnImportedSaveOfAVersionNotHeld(t *testing.T) {
 // IndexedDB, and opens a tab on it.
 func served(t *testing.T, res *site.Result) *page {
 	t.Helper()
-	s := browsertest.ServeDir(res.Out, res)
-	t.Cleanup(s.Close)
-	p := &page{t: t, base: s.URL(), site: s}
+	p := origin(t, res)
 	p.attach(nil)
 	p.visit("")
 	return p

@@ -62,19 +62,24 @@ func buildVersion(t *testing.T, version string) *site.Result {
 // build.
 func buildCampaigns(dir, name, version string, offline bool, edit func(campaigns string) error) (*site.Result, error) {
 	static := filepath.Join(dir, "static-"+name)
-	if err := os.CopyFS(filepath.Join(static, "icons"), os.DirFS(filepath.Join(suite.root, "static", "icons"))); err != nil {
-		return nil, err
-	}
-	campaigns := filepath.Join(static, "campaigns")
-	if err := os.CopyFS(campaigns, os.DirFS(filepath.Join(suite.root, "bundle", "testdata", "update", version))); err != nil {
+	if err := staticTree(static, "campaigns", filepath.Join("bundle", "testdata", "update", version)); err != nil {
 		return nil, err
 	}
 	if edit != nil {
-		if err := edit(campaigns); err != nil {
+		if err := edit(filepath.Join(static, "campaigns")); err != nil {
 			return nil, err
 		}
 	}
 	return browsertest.BuildStatic(context.Background(), filepath.Join(dir, "dist-"+name), os.DirFS(static), offline)
+}
+
+// staticTree makes static a tree for the site build: the shipped icons,
+// and src (a folder, from the repository's root) as its folder sub.
+func staticTree(static, sub, src string) error {
+	if err := os.CopyFS(filepath.Join(static, "icons"), os.DirFS(filepath.Join(suite.root, "static", "icons"))); err != nil {
+		return err
+	}
+	return os.CopyFS(filepath.Join(static, sub), os.DirFS(filepath.Join(suite.root, src)))
 }
 
 // deploy serves res on the page's origin and takes the update the way a
@@ -188,10 +193,8 @@ func TestCampaignUpdatesNeverStrandAPlayer(t *testing.T) {
 	t.Parallel()
 	need(t)
 	v1, v2, v3 := buildVersion(t, "1.0.0"), buildVersion(t, "2.0.0"), buildVersion(t, "3.0.0")
-	s := browsertest.ServeDir(v1.Out, v1)
-	t.Cleanup(s.Close)
 	// Offline, the browser's own update check of sw.js fails, and says so.
-	p := &page{t: t, base: s.URL(), site: s}
+	p := origin(t, v1)
 	p.attach([]string{"sw.js", "ERR_INTERNET_DISCONNECTED", "ERR_CONNECTION_REFUSED"})
 
 	// A simulation and a world, a step into each; the story last.
