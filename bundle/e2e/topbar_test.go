@@ -17,16 +17,24 @@ const topBarJS = `(() => [
 	"toggle " + document.getElementById("theme-label")?.textContent,
 ])()`
 
+// everyPage opens a tab on a room server that serves the site too: the
+// library, the rooms and the Freeport pages, at base. Freeport's endpoint
+// is not mounted: its requests fail, which the tab allows.
+func everyPage(t *testing.T) (*page, string) {
+	t.Helper()
+	base, _ := roomServer(t, true)
+	p := &page{t: t, base: base}
+	p.attach([]string{"freeport", "Failed to load resource", "404"})
+	return p, base
+}
+
 // TestOneTopBar: the library, the rooms and the Freeport pages share one
 // top bar, the same links to the same places, and one theme toggle that
 // says which theme it switches to (Freeport's read "Theme" for good).
 func TestOneTopBar(t *testing.T) {
 	t.Parallel()
 	need(t)
-	base, _ := roomServer(t, true)
-	// Freeport's endpoint is not mounted here: its requests fail.
-	p := &page{t: t, base: base}
-	p.attach([]string{"freeport", "Failed to load resource", "404"})
+	p, base := everyPage(t)
 	p.visit("")
 	p.screen("library")
 	want := eval[[]string](p, topBarJS)
@@ -81,10 +89,7 @@ const paletteJS = `(() => {
 func TestThemesFollowTheSystem(t *testing.T) {
 	t.Parallel()
 	need(t)
-	base, _ := roomServer(t, true)
-	// Freeport's endpoint is not mounted here: its requests fail.
-	p := &page{t: t, base: base}
-	p.attach([]string{"freeport", "Failed to load resource", "404"})
+	p, base := everyPage(t)
 	palette := func(system, chosen string) []string {
 		p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
