@@ -58,10 +58,20 @@ func (s *cardSeat) Await(n int, what string) {
 	}
 }
 
-// seatCardGame has the first of humans WebSocket clients create a room of
-// format with seats seats, the others join, AI seats of kind ai fill the
-// rest, every seat gets a preconstructed deck of the format, and the
-// humans ready up; it returns the humans once the game has started.
+// seating is a WebSocket client of the room server's object as
+// roomsclient.SeatCards seats it.
+type seating struct{ *wsPeer }
+
+func (p seating) Send(c rooms.Command) { p.send(c) }
+
+func (p seating) WaitRoom(what string, ok func(r *rooms.RoomView) bool) {
+	p.Wait(what, func(_ string, b []byte) bool { r := roomOf(b); return r != nil && ok(r) })
+}
+
+// seatCardGame dials humans WebSocket clients and seats them at a room of
+// format with seats seats (roomsclient.SeatCards: AI seats of kind ai
+// fill the rest, every seat gets a preconstructed deck of the format);
+// it returns the humans once the game has started.
 func seatCardGame(t *testing.T, base, format string, seats, humans int, ai string) []roomsclient.CardSeat {
 	t.Helper()
 	decks := roomsclient.Precons(t, format)
@@ -70,24 +80,11 @@ func seatCardGame(t *testing.T, base, format string, seats, humans int, ai strin
 		ps[i] = dialWS(t, base, fmt.Sprintf("%s-seat%d", format, i))
 		ps[i].Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
 	}
-	host := ps[0]
-	host.send(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: seats, GameSetup: format}})
-	id := roomOf(host.Wait("a room", roomsclient.InRoom)).RoomID
-	for i, p := range ps[1:] {
-		p.send(rooms.JoinRoom{RoomID: id})
-		p.Wait("a seat", func(_ string, b []byte) bool { r := roomOf(b); return r != nil && r.Seats[i+1].OccupiedBy != "" })
-	}
-	for s := humans; s < seats; s++ {
-		d := decks[s%len(decks)]
-		host.send(rooms.AddAI{Seat: s, Kind: ai, Cards: d.Cards, Commander: d.Commander})
-		host.Wait("an AI seat", func(_ string, b []byte) bool { r := roomOf(b); return r != nil && r.Seats[s].AI != "" })
-	}
+	clients := make([]roomsclient.CardClient, humans)
 	for i, p := range ps {
-		d := decks[i%len(decks)]
-		p.send(rooms.SubmitDeck{Cards: d.Cards, Commander: d.Commander})
-		p.Wait("a deck", func(_ string, b []byte) bool { r := roomOf(b); return r != nil && r.Seats[i].Decked })
-		p.send(rooms.Ready{Ready: true})
+		clients[i] = seating{p}
 	}
+	roomsclient.SeatCards(clients, format, seats, ai, decks)
 	out := make([]roomsclient.CardSeat, humans)
 	for i, p := range ps {
 		p.Wait("the game", roomsclient.IsGame)
@@ -106,15 +103,7 @@ func TestWorkerCardGame(t *testing.T) {
 	seats := seatCardGame(t, w.base, deck.StarterDuel, 2, 2, "")
 	start := time.Now()
 	p := roomsclient.PlayCards(t, seats, deck.StarterDuel, false, cardLimit, nil)
-	if p.Result == nil {
-		t.Fatalf("no result after %d answers", p.Moves)
-	}
-	b, _ := seats[0].View()
-	var v roomsclient.CardView
-	decodeJSON(t, b, &v)
-	if casts := v.Logged("spell_cast"); p.Result.Reason == "" || len(p.Result.Losers) != 1 || casts == 0 || !p.Paid || !p.PassedFor {
-		t.Fatalf("result %+v, casts in the log window %d, paid through pay_mana %v, auto-passed %v", p.Result, casts, p.Paid, p.PassedFor)
-	}
+	p.EndedDuel(t, seats[0])
 	t.Logf("%d answers (%d refused) in %v, result %+v", p.Moves, p.Refusals, time.Since(start).Round(time.Millisecond), *p.Result)
 }
 
@@ -126,11 +115,6 @@ func TestWorkerCardAISeats(t *testing.T) {
 	seats := seatCardGame(t, w.base, deck.Commander, 4, 1, "pilot")
 	start := time.Now()
 	p := roomsclient.PlayCards(t, seats, deck.Commander, true, cardLimit, nil)
-	if p.Result == nil {
-		t.Fatalf("no result after %d answers", p.Moves)
-	}
-	if !p.PassedFor {
-		t.Fatal("the settle never passed for the human")
-	}
+	p.Ended(t)
 	t.Logf("%d answers (%d refused) in %v, result %+v", p.Moves, p.Refusals, time.Since(start).Round(time.Millisecond), *p.Result)
 }

@@ -2,7 +2,6 @@ package nativehost_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 	"github.com/storyloom/storyloom/bundle/internal/roomsclient"
 	"github.com/storyloom/storyloom/bundle/nativehost"
 	"github.com/storyloom/storyloom/engine/cards/deck"
-	"github.com/storyloom/storyloom/engine/rooms"
 )
 
 // cardHost serves a native host on a real socket and returns its
@@ -46,9 +44,10 @@ type cardTable struct {
 	format  string
 }
 
-// seatCards has the first client create a room of format (seats seats), the
-// others join, the AIs of kind ai fill the remaining seats, everyone
-// submits a deck (decks[i] for seat i) and readies.
+// seatCards dials humans clients and seats them at a room of format with
+// seats seats (roomsclient.SeatCards: the AIs of kind ai fill the
+// remaining seats, everyone submits a deck, decks[i] for seat i, and
+// readies); it returns them once the game has started.
 func seatCards(t *testing.T, url string, now *atomic.Int64, format string, seats, humans int, ai string, decks []deck.Precon) *cardTable {
 	t.Helper()
 	tb := &cardTable{t: t, now: now, format: format}
@@ -57,30 +56,11 @@ func seatCards(t *testing.T, url string, now *atomic.Int64, format string, seats
 		c.WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.Session != "" })
 		tb.clients = append(tb.clients, c)
 	}
-	host := tb.clients[0]
-	host.Send(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: seats, GameSetup: format}})
-	var id string
-	host.WaitFor(func(v roomsclient.SeatView, _ int64) bool {
-		if v.Room != nil {
-			id = v.Room.RoomID
-		}
-		return v.Room != nil
-	})
-	for i, c := range tb.clients[1:] {
-		c.Send(rooms.JoinRoom{RoomID: id})
-		c.WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.Room != nil && v.Room.Seats[i+1].OccupiedBy != "" })
-	}
-	for s := humans; s < seats; s++ {
-		d := decks[s%len(decks)]
-		host.Send(rooms.AddAI{Seat: s, Kind: ai, Cards: d.Cards, Commander: d.Commander})
-		host.WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.Room != nil && v.Room.Seats[s].AI != "" })
-	}
+	clients := make([]roomsclient.CardClient, len(tb.clients))
 	for i, c := range tb.clients {
-		d := decks[i%len(decks)]
-		c.Send(rooms.SubmitDeck{Cards: d.Cards, Commander: d.Commander})
-		c.WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.Room != nil && v.Room.Seats[i].Decked })
-		c.Send(rooms.Ready{Ready: true})
+		clients[i] = c
 	}
+	roomsclient.SeatCards(clients, format, seats, ai, decks)
 	for _, c := range tb.clients {
 		c.WaitFor(func(v roomsclient.SeatView, _ int64) bool { return v.You != "" && v.Session == "" })
 	}
@@ -111,16 +91,7 @@ func TestCardGameOverWebSocket(t *testing.T) {
 	url, now, decks := cardHost(t, deck.StarterDuel)
 	tb := seatCards(t, url, now, deck.StarterDuel, 2, 2, "", decks)
 	p := tb.play(1500)
-	if p.Result == nil {
-		t.Fatalf("no result after %d moves", p.Moves)
-	}
-	b, _ := tb.clients[0].View()
-	var v roomsclient.CardView
-	_ = json.Unmarshal(b, &v)
-	casts := v.Logged("spell_cast")
-	if p.Result.Reason == "" || len(p.Result.Losers) != 1 || casts == 0 || !p.Paid || !p.PassedFor {
-		t.Fatalf("result %+v, casts in the log window %d, paid through pay_mana %v, auto-passed %v", p.Result, casts, p.Paid, p.PassedFor)
-	}
+	p.EndedDuel(t, tb.clients[0])
 	t.Logf("%d moves (%d answers refused), result %+v", p.Moves, p.Refusals, *p.Result)
 }
 
@@ -131,11 +102,6 @@ func TestCardGameWithAISeats(t *testing.T) {
 	url, now, decks := cardHost(t, deck.Commander)
 	tb := seatCards(t, url, now, deck.Commander, 4, 1, "pilot", decks)
 	p := tb.play(1500)
-	if p.Result == nil {
-		t.Fatalf("no result after %d moves", p.Moves)
-	}
-	if !p.PassedFor {
-		t.Fatal("the settle never passed for the human")
-	}
+	p.Ended(t)
 	t.Logf("%d moves (%d answers refused), result %+v", p.Moves, p.Refusals, *p.Result)
 }

@@ -224,3 +224,67 @@ func PlayCards(t testing.TB, seats []CardSeat, format string, commander bool, li
 	}
 	return out
 }
+
+// Ended fails t unless p ended with a result, the settle having passed
+// for a human client between its stops.
+func (p CardPlay) Ended(t testing.TB) {
+	t.Helper()
+	if p.Result == nil {
+		t.Fatalf("no result after %d answers", p.Moves)
+	}
+	if !p.PassedFor {
+		t.Fatal("the settle never passed for a human client")
+	}
+}
+
+// EndedDuel is Ended for a duel of two human clients: the result also
+// has its reason and one loser, the log window of first's latest view
+// holds a spell cast, and a cast was paid through a pay_mana prompt.
+func (p CardPlay) EndedDuel(t testing.TB, first CardSeat) {
+	t.Helper()
+	p.Ended(t)
+	b, _ := first.View()
+	var v CardView
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("the last view does not decode: %v: %.300s", err, b)
+	}
+	if casts := v.Logged("spell_cast"); p.Result.Reason == "" || len(p.Result.Losers) != 1 || casts == 0 || !p.Paid {
+		t.Fatalf("result %+v, casts in the log window %d, paid through pay_mana %v", p.Result, casts, p.Paid)
+	}
+}
+
+// CardClient is a human client of a card game before its game starts,
+// whatever carries its frames.
+type CardClient interface {
+	// Send sends one command.
+	Send(c rooms.Command)
+	// WaitRoom waits for a lobby view whose room ok accepts, failing the
+	// test after its bound; what names the wait.
+	WaitRoom(what string, ok func(r *rooms.RoomView) bool)
+}
+
+// SeatCards has the first of clients create a room of format with seats
+// seats, the others join it, AI seats of kind ai fill the rest, and every
+// client submits a deck (decks[i] for seat i, round the list) and readies.
+// The game starts then; awaiting its first view is the caller's.
+func SeatCards(clients []CardClient, format string, seats int, ai string, decks []deck.Precon) {
+	host := clients[0]
+	host.Send(rooms.CreateRoom{Config: rooms.RoomConfig{Seats: seats, GameSetup: format}})
+	var id string
+	host.WaitRoom("a room", func(r *rooms.RoomView) bool { id = r.RoomID; return true })
+	for i, c := range clients[1:] {
+		c.Send(rooms.JoinRoom{RoomID: id})
+		c.WaitRoom("a seat", func(r *rooms.RoomView) bool { return r.Seats[i+1].OccupiedBy != "" })
+	}
+	for s := len(clients); s < seats; s++ {
+		d := decks[s%len(decks)]
+		host.Send(rooms.AddAI{Seat: s, Kind: ai, Cards: d.Cards, Commander: d.Commander})
+		host.WaitRoom("an AI seat", func(r *rooms.RoomView) bool { return r.Seats[s].AI != "" })
+	}
+	for i, c := range clients {
+		d := decks[i%len(decks)]
+		c.Send(rooms.SubmitDeck{Cards: d.Cards, Commander: d.Commander})
+		c.WaitRoom("a deck", func(r *rooms.RoomView) bool { return r.Seats[i].Decked })
+		c.Send(rooms.Ready{Ready: true})
+	}
+}

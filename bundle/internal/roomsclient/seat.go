@@ -236,6 +236,13 @@ func (s *Seat) WaitSeq(seq int64) {
 		func() bool { n, _ := s.Arrived(); return n > seq })
 }
 
+// WaitRoom waits until the latest view is a lobby view whose room ok
+// accepts (CardClient); what names the wait.
+func (s *Seat) WaitRoom(what string, ok func(r *rooms.RoomView) bool) {
+	s.wait(func() string { b, _ := s.View(); return what + "; latest " + string(b[:min(len(b), 300)]) },
+		func() bool { v, _, _ := s.Latest(); return v.Room != nil && ok(v.Room) })
+}
+
 // Await waits until more than n views came (CardSeat).
 func (s *Seat) Await(n int, what string) {
 	s.wait(func() string { return what }, func() bool { _, got := s.View(); return got > n })
