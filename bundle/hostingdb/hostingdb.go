@@ -5,13 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 
 	"github.com/storyloom/storyloom/bundle/hosting"
-
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"github.com/storyloom/storyloom/bundle/sqlitefile"
 )
 
 // Store is a SQLite-backed hosting.Store. It is safe for concurrent use.
@@ -32,36 +30,20 @@ CREATE TABLE IF NOT EXISTS records (
 `
 
 // Open opens (creating it and its directory if needed) the database at
-// path in WAL mode with its schema, with synchronous=FULL: a Commit returns
-// only once its transaction is synced to disk, so what the host
-// acknowledges after it survives a power cut (the host's group commit
-// shares one sync among a batch of requests; docs/hosting.md).
+// path with its schema, in WAL mode with synchronous=FULL (as
+// bundle/sqlitefile opens every store): a Commit returns only once its
+// transaction is synced to disk, so what the host acknowledges after it
+// survives a power cut (the host's group commit shares one sync among a
+// batch of requests; docs/hosting.md).
 func Open(path string) (*Store, error) {
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("hostingdb: %w", err)
 		}
 	}
-	q := url.Values{}
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(FULL)")
-	q.Add("_pragma", "busy_timeout(10000)")
-	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sqlitefile.Open(path, schema)
 	if err != nil {
-		return nil, fmt.Errorf("hostingdb: open %s: %w", path, err)
-	}
-	// One connection: SQLite serializes writers anyway, and the host
-	// batches its commits.
-	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(schema); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("hostingdb: schema: %w", err)
-	}
-	var mode string
-	if err := db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
-		db.Close()
-		return nil, fmt.Errorf("hostingdb: %s is not in WAL mode (%q, %v)", path, mode, err)
+		return nil, fmt.Errorf("hostingdb: %w", err)
 	}
 	s := &Store{db: db}
 	for _, p := range []struct {

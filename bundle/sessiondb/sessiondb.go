@@ -6,12 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 
+	"github.com/storyloom/storyloom/bundle/sqlitefile"
 	"github.com/storyloom/storyloom/engine/content"
 	"github.com/storyloom/storyloom/engine/session"
-
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // Store is a SQLite-backed session.RecordStore and session.ProfileStore.
@@ -61,35 +59,18 @@ CREATE TABLE IF NOT EXISTS epochs (
 ) WITHOUT ROWID;
 `
 
-// Open opens (creating if needed) the database at path in WAL mode with
-// its schema, with synchronous=FULL: a write returns only once it is synced
-// to disk, so an acknowledged save or action survives a power cut.
+// Open opens (creating if needed) the database at path with its schema,
+// in WAL mode with synchronous=FULL (as bundle/sqlitefile opens every
+// store): a write returns only once it is synced to disk, so an
+// acknowledged save or action survives a power cut.
 func Open(path string) (*Store, error) {
-	q := url.Values{}
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(FULL)")
-	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "foreign_keys(ON)")
-	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sqlitefile.Open(path, schema, "foreign_keys(ON)")
 	if err != nil {
-		return nil, fmt.Errorf("sessiondb: open %s: %w", path, err)
-	}
-	// One connection: SQLite serializes writers anyway, and a single
-	// connection keeps every statement's view of the database current.
-	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(schema); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("sessiondb: schema: %w", err)
+		return nil, fmt.Errorf("sessiondb: %w", err)
 	}
 	if err := addTailColumn(db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sessiondb: schema: %w", err)
-	}
-	var mode string
-	if err := db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
-		db.Close()
-		return nil, fmt.Errorf("sessiondb: %s is not in WAL mode (%q, %v)", path, mode, err)
 	}
 	return &Store{db: db}, nil
 }
