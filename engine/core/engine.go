@@ -341,12 +341,9 @@ func (e *Engine) Scene(s *GameState) (Scene, error) { return e.SceneFor(s, Audie
 // a session created for the ai audience gets the ai projection in every
 // scene it is handed, not only from View.
 func (e *Engine) SceneFor(s *GameState, audience Audience) (Scene, error) {
-	if !audience.Valid() {
-		return Scene{}, Errorf(ReasonInvalidState, "audience", "unknown audience %q", audience)
-	}
-	r, verr := e.resolve(s)
-	if verr != nil {
-		return Scene{}, *verr
+	r, err := e.resolveFor(s, audience)
+	if err != nil {
+		return Scene{}, err
 	}
 	ctx := e.projectionContext(s, r)
 	view, err := e.project(s, r, audience, ctx)
@@ -363,14 +360,24 @@ func (e *Engine) SceneFor(s *GameState, audience Audience) (Scene, error) {
 // View projects the state for audience (§9). The result shares nothing with
 // the state.
 func (e *Engine) View(s *GameState, audience Audience) (PlayerView, error) {
+	r, err := e.resolveFor(s, audience)
+	if err != nil {
+		return PlayerView{}, err
+	}
+	return e.project(s, r, audience, e.projectionContext(s, r))
+}
+
+// resolveFor resolves s for a projection to audience, refusing an
+// audience the engine does not know before anything else.
+func (e *Engine) resolveFor(s *GameState, audience Audience) (resolved, error) {
 	if !audience.Valid() {
-		return PlayerView{}, Errorf(ReasonInvalidState, "audience", "unknown audience %q", audience)
+		return resolved{}, Errorf(ReasonInvalidState, "audience", "unknown audience %q", audience)
 	}
 	r, verr := e.resolve(s)
 	if verr != nil {
-		return PlayerView{}, *verr
+		return resolved{}, *verr
 	}
-	return e.project(s, r, audience, e.projectionContext(s, r))
+	return r, nil
 }
 
 func (e *Engine) project(s *GameState, r resolved, audience Audience, ctx *ProjectionContext) (PlayerView, error) {
