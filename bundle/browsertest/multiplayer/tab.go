@@ -93,39 +93,69 @@ func (tb *Tab) Visit(path string) {
 	tb.Do(chromedp.Navigate(tb.base + path))
 }
 
-// WaitFor waits until the expression is truthy, failing after d. It asks
-// the page again and again rather than polling inside it, so it also works
-// while the page's own timers are throttled (a background tab).
+// WaitFor waits until the expression is truthy, failing after d. The
+// page looks itself ([awaitTruthy]): after every change to its document
+// and every 50 ms, and answers within a second either way, so a wait
+// costs the page one evaluation per look and the test one round trip a
+// second, and a page whose timers are throttled (a background tab) is
+// still asked again at least every second.
 func (tb *Tab) WaitFor(js string, d time.Duration) {
 	tb.t.Helper()
 	tb.waitFor(js, d, "")
 }
 
+// awaitTruthy is a JavaScript promise that resolves to "" once the
+// expression %[1]s is truthy, looking at once, after every change to the
+// document (a MutationObserver) and every 50 ms, or after %[2]d ms to why
+// it is not yet: "false", or the error its last look threw.
+const awaitTruthy = `new Promise((resolve) => {
+  let why = "false", done = false, obs = null, tick = 0, stop = 0;
+  const look = () => { try { if (Boolean(%[1]s)) return true; why = "false"; } catch (e) { why = String(e); } return false; };
+  const end = (v) => { if (done) return; done = true; obs?.disconnect(); clearTimeout(tick); clearTimeout(stop); resolve(v); };
+  if (look()) return end("");
+  obs = new MutationObserver(() => { if (look()) end(""); });
+  obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  const poll = () => { if (look()) end(""); else tick = setTimeout(poll, 50); };
+  tick = setTimeout(poll, 50);
+  stop = setTimeout(() => end(why), %[2]d);
+})`
+
 // waitFor is WaitFor that, when nudge is set, evaluates it between two
-// looks (to wake a page that polls slowly).
+// waits of a quarter of a second (to wake a page that polls slowly).
 func (tb *Tab) waitFor(js string, d time.Duration, nudge string) {
 	tb.t.Helper()
 	ctx, cancel := context.WithTimeout(tb.P.Ctx, d)
 	defer cancel()
+	span := 1000
+	if nudge != "" {
+		span = 250
+	}
+	wait := fmt.Sprintf(awaitTruthy, js, span)
+	why := "false"
 	var err error
 	for {
-		var ok bool
-		ok, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`Boolean(`+js+`)`))
-		if err == nil && ok {
+		var got string
+		got, err = chromedp.Run(ctx, chromedp.Evaluate[string](wait, chromedp.EvalAwaitPromise))
+		if err == nil && got == "" {
 			return
+		}
+		if err == nil {
+			why = got
 		}
 		if ctx.Err() != nil {
 			break
 		}
+		if err != nil {
+			// The document went away under the wait (a navigation):
+			// look again in the next one.
+			time.Sleep(25 * time.Millisecond)
+		}
 		if nudge != "" {
 			_, _ = chromedp.Run(ctx, chromedp.Evaluate[bool](nudge))
-			time.Sleep(250 * time.Millisecond)
-		} else {
-			time.Sleep(25 * time.Millisecond)
 		}
 	}
 	shot := tb.Shot("stuck")
-	tb.t.Fatalf("%s: waiting for %s: %v\n(the page shows: %.600s)\n(screenshot %s)%s", tb.Label, js, err,
+	tb.t.Fatalf("%s: waiting for %s: %v (its last look: %s)\n(the page shows: %.600s)\n(screenshot %s)%s", tb.Label, js, err, why,
 		Eval[string](tb, `document.querySelector("main")?.innerText ?? ""`), shot, tb.P.Diagnosis())
 }
 
