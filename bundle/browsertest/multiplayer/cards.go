@@ -154,19 +154,25 @@ func (v CardView) logged(typ, player string) int {
 	return n
 }
 
-// cardView reads the tab's current card-game view and the page's count of
-// choose_action frames sent.
-func (tb *Tab) cardView() (CardView, int, bool) {
-	var out struct {
-		View       *CardView `json:"view"`
-		Submission int       `json:"submission"`
+// cardView reads the tab's current card-game view: only the members
+// [CardView] has, and of the log only each entry's sequence and its
+// event's type and player, which is all the scenarios read of it.
+func (tb *Tab) cardView() (CardView, bool) {
+	var v *CardView
+	raw := Eval[string](tb, cardViewJS)
+	if err := json.Unmarshal([]byte(raw), &v); err != nil || v == nil {
+		return CardView{}, false
 	}
-	raw := Eval[string](tb, `JSON.stringify({view: window.storyloomRooms?.game ?? null, submission: window.storyloomRooms?.submission ?? 0})`)
-	if err := json.Unmarshal([]byte(raw), &out); err != nil || out.View == nil {
-		return CardView{}, 0, false
-	}
-	return *out.View, out.Submission, true
+	return *v, true
 }
+
+// cardViewJS is what [Tab.cardView] reads, as JSON.
+const cardViewJS = `(() => { const g = window.storyloomRooms?.game; if (!g) return "null";
+  const { you, turn, phase, active_player, priority_player, valid_actions, my_hand, stack, battlefield, log, opponents,
+    commander_tax, result, action_ack, action_rejected, revealed } = g;
+  return JSON.stringify({ you, turn, phase, active_player, priority_player, valid_actions, my_hand, stack, battlefield,
+    log: log?.map((e) => ({ sequence: e.sequence, event: { type: e.event?.type, player: e.event?.player } })), opponents,
+    commander_tax, result, action_ack, action_rejected, revealed }); })()`
 
 // Move is one answer a scenario gives through the page: an action and its
 // answers by slot (omitted pay_mana, number and order slots keep the
@@ -191,7 +197,7 @@ type Move struct {
 // table. Every step is a click or a key press on what the page shows.
 func (tb *Tab) Play(m Move) bool {
 	tb.t.Helper()
-	_, sent, _ := tb.cardView()
+	sent := Eval[int](tb, `window.storyloomRooms?.submission ?? 0`)
 	press := func(sel, key string) {
 		tb.t.Helper()
 		var err error
@@ -383,8 +389,14 @@ type player struct {
 // it acted.
 func (p *player) step(t *testing.T) bool {
 	t.Helper()
-	v, _, ok := p.tab.cardView()
-	if !ok || v.Result != nil {
+	v, ok := p.tab.cardView()
+	return ok && p.stepFrom(t, v)
+}
+
+// stepFrom is step from v, the view the player's tab shows now.
+func (p *player) stepFrom(t *testing.T, v CardView) bool {
+	t.Helper()
+	if v.Result != nil {
 		return false
 	}
 	m, ok := p.policy(v)
@@ -520,8 +532,8 @@ func PlayCardDuel(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	cy.watchRoom(roomID)
 	Eval[bool](ada, recordAnnouncements)
 
-	va, _, _ := ada.cardView()
-	vb, _, _ := bo.cardView()
+	va, _ := ada.cardView()
+	vb, _ := bo.cardView()
 	adaID, boID := va.You, vb.You
 	var g duelGoals
 	prompted := false
@@ -637,8 +649,8 @@ func PlayCardDuel(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	undone, reloaded, shot := false, false, false
 	phone := -1 // Ada's accepted moves when she took to the phone; -2 once done
 	for {
-		va, _, _ = ada.cardView()
-		vb, _, _ = bo.cardView()
+		va, _ = ada.cardView()
+		vb, _ = bo.cardView()
 		if va.Result != nil && vb.Result != nil {
 			break
 		}
@@ -648,14 +660,21 @@ func PlayCardDuel(t *testing.T, b *browsertest.Browser, o CardOptions) {
 		}
 		g.Counter = g.Counter || va.logged("spell_countered", boID) > 0
 		// Ada's first land is taken back once, then played again.
+		fresh := true // va is what Ada's page shows now
 		if _, ok := va.first("play_land"); ok && !undone && len(va.Stack) == 0 && va.ActivePlayer == adaID && strings.HasSuffix(va.Phase, "main") {
-			undone = true
+			undone, fresh = true, false
 			landTakenBack(t, ada, bo, cy)
 		}
 		// After every move, every view each page shows is scanned.
 		acted := false
 		for _, p := range []*player{ap, bp} {
-			if p.step(t) {
+			var moved bool
+			if p == ap && fresh {
+				moved = p.stepFrom(t, va)
+			} else {
+				moved = p.step(t)
+			}
+			if moved {
 				acted = true
 				NoLeak(t, []*Tab{ada, bo}, cy)
 			}
@@ -824,7 +843,7 @@ func PlayCommander(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	ada.Shot("commander-lobby")
 	ada.Click("#ready")
 	ada.atTable()
-	v, _, _ := ada.cardView()
+	v, _ := ada.cardView()
 	me := v.You
 	if n := ada.Count(`.ct-player .badge`); n == 0 || !strings.Contains(ada.Text(".ct-players"), "AI: Pilot") || !strings.Contains(ada.Text(".ct-players"), "AI: Random") {
 		t.Errorf("the players list does not name the AI seats: %q", ada.Text(".ct-players"))
@@ -848,7 +867,7 @@ func PlayCommander(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	deadline := o.deadline()
 	shot := false
 	for {
-		v, _, _ = ada.cardView()
+		v, _ = ada.cardView()
 		if v.Result != nil {
 			break
 		}
@@ -864,7 +883,7 @@ func PlayCommander(t *testing.T, b *browsertest.Browser, o CardOptions) {
 			ada.Shot("commander-table")
 			ada.Axe("commander table")
 		}
-		if ap.step(t) {
+		if ap.stepFrom(t, v) {
 			scan()
 		} else {
 			time.Sleep(50 * time.Millisecond)

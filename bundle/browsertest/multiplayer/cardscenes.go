@@ -38,7 +38,7 @@ func seatDuel(t *testing.T, b *browsertest.Browser, o CardOptions, adaDeck strin
 func plainSeats(tabs ...*Tab) []*player {
 	var out []*player
 	for _, tb := range tabs {
-		v, _, _ := tb.cardView()
+		v, _ := tb.cardView()
 		out = append(out, &player{tab: tb, policy: (&plainSeat{me: v.You}).policy})
 	}
 	return out
@@ -171,7 +171,7 @@ func takeBack(t *testing.T, mover, other *Tab, m Move, changed string, watchers 
 		}
 	}
 	NoLeak(t, []*Tab{mover, other}, watchers...)
-	v, _, _ := mover.cardView()
+	v, _ := mover.cardView()
 	if name, got := other.Text(fmt.Sprintf(`.ct-player[data-player=%q] strong`, v.You)), other.Text("#ct-log li:last-child"); name == "" || !strings.Contains(got, name) {
 		t.Errorf("%s's log says %q, not who took the move back (%s)", other.Label, got, name)
 	}
@@ -187,7 +187,7 @@ func controlling(pid string, n int) string {
 // it back ([takeBack]): mover then controls as many permanents as before.
 func landTakenBack(t *testing.T, mover, other *Tab, watchers ...*Tab) {
 	t.Helper()
-	v, _, _ := mover.cardView()
+	v, _ := mover.cardView()
 	land, ok := v.first("play_land")
 	if !ok {
 		t.Fatalf("%s is not asked to play a land", mover.Label)
@@ -234,7 +234,7 @@ func PlayCardUndo(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	var mover *Tab
 	playUntil(t, o, "the first land drop", seats, func() bool {
 		for _, p := range seats {
-			if v, _, _ := p.tab.cardView(); slices.ContainsFunc(v.asked(), func(a rooms.Action) bool { return a.Type == "play_land" }) {
+			if v, _ := p.tab.cardView(); slices.ContainsFunc(v.asked(), func(a rooms.Action) bool { return a.Type == "play_land" }) {
 				mover = p.tab
 				return true
 			}
@@ -243,14 +243,14 @@ func PlayCardUndo(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	})
 	settle(t, ada, bo)
 	other := map[*Tab]*Tab{ada: bo, bo: ada}[mover]
-	v, _, _ := mover.cardView()
+	v, _ := mover.cardView()
 	me := v.You
 	n := mover.controls(me)
 	landTakenBack(t, mover, other)
 	mover.Shot("undone")
 	// The table as it was plays on: the land again, then a pass that moves
 	// the game on (the steps it goes through are logged), taken back too.
-	v, _, _ = mover.cardView()
+	v, _ = mover.cardView()
 	land, ok := v.first("play_land")
 	if !ok || !mover.Play(Move{Action: land}) {
 		t.Fatalf("%s could not play the land again after the undo", mover.Label)
@@ -259,7 +259,7 @@ func PlayCardUndo(t *testing.T, b *browsertest.Browser, o CardOptions) {
 		tb.WaitFor(controlling(me, n+1), settleLimit)
 	}
 	settle(t, ada, bo)
-	v, _, _ = mover.cardView()
+	v, _ = mover.cardView()
 	pass, _ := v.first("pass_priority")
 	takeBack(t, mover, other, Move{Action: pass}, fmt.Sprintf(`(window.storyloomRooms.game?.log || []).at(-1)?.sequence > %d`, v.Log[len(v.Log)-1].Sequence))
 
@@ -373,7 +373,7 @@ func PlayCardReconnect(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	ada, bo, _ := seatDuel(t, b, o, "ember_rush", tableRules{clock: reconnectClock})
 	seats := plainSeats(ada, bo)
 	playUntil(t, o, "turn 3", seats, func() bool {
-		v, _, _ := ada.cardView()
+		v, _ := ada.cardView()
 		return v.Turn >= 3
 	})
 	settle(t, ada, bo)
@@ -430,19 +430,19 @@ func PlayCardPhone(t *testing.T, b *browsertest.Browser, o CardOptions) {
 	ada.Shot("phone-lobby")
 	ada.Click("#ready")
 	ada.atTable()
-	v, _, _ := ada.cardView()
+	v, _ := ada.cardView()
 	ps := &plainSeat{me: v.You, touch: true}
 	ap := &player{tab: ada, policy: ps.policy}
 	shot := false
 	playUntil(t, o, "the phone game's result", []*player{ap}, func() bool {
-		v, _, _ := ada.cardView()
+		v, _ := ada.cardView()
 		if !shot && v.Turn >= 3 && len(v.Battlefield) > 2 {
 			shot = true
 			phoneTable(t, ada, "phone-table")
 		}
 		return v.Result != nil
 	})
-	v, _, _ = ada.cardView()
+	v, _ = ada.cardView()
 	t.Logf("the phone game ended on turn %d after %d moves by taps (%d casts, %d refused as stale); result %+v",
 		v.Turn, ap.moves, ps.cast, ap.refused, *v.Result)
 	if ps.cast == 0 || !ps.attacked {

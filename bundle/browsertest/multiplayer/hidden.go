@@ -95,19 +95,25 @@ func (tb *Tab) shows(s Secrets, keep bool) string {
 	return Eval[string](tb, fmt.Sprintf(`window.storyloomLeak(%s, %t)`, b, keep))
 }
 
-// publicView is the tab's view without the receiver's private members
-// (the whole view, for a spectator): what any receiver may know.
-const publicView = `(() => { const { my_hand, revealed, valid_actions, ...v } = window.storyloomRooms.game || {}; return JSON.stringify(v); })()`
+// publicView is whether the tab watches and its view without the
+// receiver's private members (the whole view, for a spectator): what any
+// receiver may know.
+const publicView = `(() => { const { my_hand, revealed, valid_actions, ...v } = window.storyloomRooms.game || {};
+  return { watching: document.getElementById("table").dataset.mode === "spectator", view: JSON.stringify(v) }; })()`
 
 // publicTable is the public table as the tabs hold it: the views of those
 // that watch, or, when none does, the public members of the seated ones'.
 func publicTable(tabs []*Tab) string {
 	var watched, seated string
 	for _, tb := range tabs {
-		if Eval[string](tb, `document.getElementById("table").dataset.mode`) == "spectator" {
-			watched += Eval[string](tb, publicView)
+		pv := Eval[struct {
+			Watching bool   `json:"watching"`
+			View     string `json:"view"`
+		}](tb, publicView)
+		if pv.Watching {
+			watched += pv.View
 		} else {
-			seated += Eval[string](tb, publicView)
+			seated += pv.View
 		}
 	}
 	if watched != "" {
@@ -128,8 +134,7 @@ func NoLeak(t *testing.T, seated []*Tab, watchers ...*Tab) {
 	settle(t, all...)
 	hands := map[*Tab][]CardFace{}
 	for _, tb := range seated {
-		v, _, _ := tb.cardView()
-		hands[tb] = v.MyHand
+		hands[tb] = Eval[[]CardFace](tb, `window.storyloomRooms?.game?.my_hand ?? []`)
 	}
 	public := publicTable(all)
 	for _, viewer := range all {
