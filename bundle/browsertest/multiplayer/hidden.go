@@ -28,39 +28,73 @@ type Secrets struct {
 // table's data-seq changes on every draw; a draw of the same view, for a
 // language's card text, is not a new view). At most 200 are kept between
 // two scans; dropped counts the rest.
+//
+// Each element's text is kept until a MutationObserver sees a change in
+// it or below it (or sees it put back into the document), so taking the text of the document after a draw walks
+// only what the draw changed; the text is the same, part for part, as a
+// walk of the whole document would give. A scan looks for a card by a
+// plain substring search first, and tries the whole-word pattern only
+// where the card's id or name occurs at all, each distinct one once.
 const recordViews = `(() => {
   const views = [];
   let dropped = 0;
-  const text = (el, out) => {
-    if (el.id === "lobby") return;
-    for (const a of el.attributes) out.push(a.value);
-    for (const n of el.childNodes) {
-      if (n.nodeType === 1) text(n, out);
-      else if (n.nodeType === 3) out.push(n.data);
+  // kept holds an element's text (null when it has none) until a change
+  // inside it; mark forgets it for a changed node and its ancestors, and
+  // for every element of a subtree put into the document (which may have
+  // changed while it was out, unobserved).
+  const kept = new WeakMap();
+  const mark = (records) => {
+    for (const r of records) {
+      for (let n = r.target; n; n = n.parentNode) kept.delete(n);
+      for (const n of r.addedNodes) {
+        if (n.nodeType !== 1) continue;
+        kept.delete(n);
+        for (const d of n.querySelectorAll("*")) kept.delete(d);
+      }
     }
   };
-  const seen = (g) => {
+  const changes = new MutationObserver(mark);
+  changes.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  const text = (el) => {
+    if (el.id === "lobby") return null;
+    let got = kept.get(el);
+    if (got !== undefined) return got;
     const out = [];
-    text(document.body, out);
-    return { text: out.join("\n") + "\n" + JSON.stringify(g), own: JSON.stringify([g.my_hand, g.revealed, g.valid_actions]) };
+    for (const a of el.attributes) out.push(a.value);
+    for (const n of el.childNodes) {
+      if (n.nodeType === 1) {
+        const t = text(n);
+        if (t !== null) out.push(t);
+      } else if (n.nodeType === 3) out.push(n.data);
+    }
+    got = out.length ? out.join("\n") : null;
+    kept.set(el, got);
+    return got;
+  };
+  const seen = (g) => {
+    mark(changes.takeRecords());
+    const body = document.body ? text(document.body) : null;
+    return { text: (body ?? "") + "\n" + JSON.stringify(g), own: JSON.stringify([g.my_hand, g.revealed, g.valid_actions]) };
   };
   const word = (w) => new RegExp("(^|[^\\w])" + w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "($|[^\\w])");
+  // shows reports whether the text has w as a whole word.
+  const shows = (text, w, re) => text.includes(w) && re.test(text);
   window.storyloomLeak = (s, keep) => {
     const all = keep ? views.slice() : views.splice(0);
     all.push(seen(window.storyloomRooms?.game || {}));
     const lost = dropped;
     if (!keep) dropped = 0;
-    const names = [...(s.cards || []).map((c) => c.name), ...(s.names || [])].filter((n) => !word(n).test(s.public));
+    const cards = [...new Map((s.cards || []).map((c) => [c.id, c])).values()].map((c) => ({ ...c, re: word(c.id) }));
+    const names = [...new Set([...(s.cards || []).map((c) => c.name), ...(s.names || [])])]
+      .map((n) => ({ n, re: word(n) })).filter(({ n, re }) => !shows(s.public, n, re));
     for (const [i, v] of all.entries()) {
       const at = i === all.length - 1 ? "the page as it is" : "the page after view " + (i + 1) + " of " + (all.length - 1) + " since the last scan";
       const near = (re) => { const m = re.exec(v.text); return v.text.slice(Math.max(0, m.index - 80), m.index + 80).replace(/\s+/g, " "); };
-      for (const c of s.cards || []) {
-        const re = word(c.id);
-        if (re.test(v.text)) return at + " shows the id " + c.id + " (" + c.name + "): …" + near(re) + "…";
+      for (const c of cards) {
+        if (shows(v.text, c.id, c.re)) return at + " shows the id " + c.id + " (" + c.name + "): …" + near(c.re) + "…";
       }
-      for (const n of names) {
-        const re = word(n);
-        if (!re.test(v.own) && re.test(v.text)) return at + " names " + n + ": …" + near(re) + "…";
+      for (const { n, re } of names) {
+        if (!shows(v.own, n, re) && shows(v.text, n, re)) return at + " names " + n + ": …" + near(re) + "…";
       }
     }
     return lost ? lost + " views were drawn but not kept for the scan" : "";
