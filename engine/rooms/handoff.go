@@ -72,6 +72,19 @@ func (s *Server) SetRoomHost(id string) {
 	}
 }
 
+// Vacant returns, for a server in room mode that holds no room (its
+// hand-off has not given it one, or the room was released), the
+// rejection that answers a connection to it, unknown_room, as a lobby
+// answers a room it does not have; nil for any other server. Such a
+// server takes no new connection: ConnectFrom answers it with the
+// rejection and a move to the lobby, and changes nothing.
+func (s *Server) Vacant() *Rejection {
+	if s.host == "" || s.rooms[s.host] != nil {
+		return nil
+	}
+	return reject(CodeUnknownRoom, "unknown room %q", clip(s.host))
+}
+
 // hostSummary returns the summary of the room s hosts, nil when it is
 // removed.
 func (s *Server) hostSummary() *RoomSummary {

@@ -3,6 +3,7 @@ package rooms_test
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"slices"
 	"testing"
 
@@ -242,4 +243,61 @@ func TestReportSurvivesRestore(t *testing.T) {
 	if _, _, ok := rooms.New(room.reg, rooms.Limits{}).Report(); ok {
 		t.Fatal("a native server reports")
 	}
+}
+
+// TestVacantRoomServer: a room's server that holds no room, before the
+// hand-off gave it one or once the room is released, answers a new
+// connection unknown_room and moves it to the lobby, and keeps nothing
+// of it: no session, no connection, no record changed, and nothing more
+// to say to it. A lobby, and a room's server holding its room, are not
+// vacant.
+func TestVacantRoomServer(t *testing.T) {
+	lob := lobbyHarness(t, rooms.Limits{})
+	lob.s.SetHandOff(true)
+	lob.connect("a")
+	lob.connect("b")
+	id := lob.start(rooms.RoomConfig{Seats: 2, GameSetup: "cheat"})
+	if lob.s.Vacant() != nil {
+		t.Fatal("the lobby is vacant")
+	}
+	refused := func(what string, h *harness) {
+		t.Helper()
+		before, conns := allRecords(h.s), h.s.Connections()
+		out := h.connect("x")
+		if m := moves(t, out); len(out) != 2 || out[0].Kind != rooms.KindError || m["x"] != rooms.MoveLobby {
+			t.Fatalf("%s: a new connection got %+v, want unknown_room and the move to the lobby", what, out)
+		}
+		if errs := h.errs["x"]; len(errs) != 1 || errs[0].Code != rooms.CodeUnknownRoom || errs[0] != *h.s.Vacant() {
+			t.Fatalf("%s: refusals %+v, want its Vacant, unknown_room", what, errs)
+		}
+		hello, _ := rooms.EncodeCommand(rooms.Hello{Token: "s:old"})
+		if out := append(h.raw("x", hello), h.disconnect("x")...); len(out) != 0 {
+			t.Fatalf("%s: the refused connection's hello and close got %+v", what, out)
+		}
+		if !slices.Equal(h.s.Connections(), conns) || !maps.EqualFunc(allRecords(h.s), before, bytes.Equal) {
+			t.Fatalf("%s: the refused connection left connections %v or changed a record", what, h.s.Connections())
+		}
+	}
+
+	// Before the hand-off: an empty room's server.
+	empty := newHarness(t, rooms.Limits{})
+	empty.reg, empty.s = lob.reg, rooms.New(lob.reg, rooms.Limits{})
+	empty.s.SetRoomHost(id)
+	refused("before the hand-off", empty)
+
+	// Holding the room, then released: nobody comes to the table.
+	room := roomServer(t, lob, id, lob.s.HandOffs()[id])
+	if room.s.Vacant() != nil {
+		t.Fatal("a room's server holding its room is vacant")
+	}
+	for range 4 {
+		if room.s.Vacant() != nil {
+			break
+		}
+		room.tick(61_000)
+	}
+	if rep, _, _ := room.s.Report(); rep.Summary != nil || rep.Seq == 0 {
+		t.Fatalf("report %+v, want the room released", rep)
+	}
+	refused("released", room)
 }

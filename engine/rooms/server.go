@@ -511,8 +511,9 @@ func newID(ids IDSource, prefix string, taken func(string) bool) (string, error)
 // disconnected session that holds no seat makes way for it (seatless
 // sessions cannot crowd out new players); when every session is connected
 // or seated, and over the connection limit, it is answered with
-// too_many_connections and Close. Its cost does not grow with the number
-// of sessions.
+// too_many_connections and Close. A vacant room's server (Vacant) answers
+// it with unknown_room and a move to the lobby, and keeps nothing of it.
+// Its cost does not grow with the number of sessions.
 func (s *Server) Connect(conn string, now int64, ids IDSource) ([]Outbound, Changes) {
 	return s.ConnectFrom(conn, "", now, ids)
 }
@@ -525,6 +526,11 @@ func (s *Server) Connect(conn string, now int64, ids IDSource) ([]Outbound, Chan
 func (s *Server) ConnectFrom(conn, client string, now int64, ids IDSource) ([]Outbound, Changes) {
 	now = s.clock(now)
 	ob := newOutbox()
+	if rej := s.Vacant(); rej != nil {
+		ob.fail(conn, rej)
+		ob.direct = append(ob.direct, Outbound{Conn: conn, Kind: KindMove, Move: MoveLobby, Close: true})
+		return s.flush(ob, now)
+	}
 	if _, dup := s.conns[conn]; dup {
 		s.disconnect(conn, now, ob)
 	}
