@@ -276,10 +276,74 @@ func TestRoomsVacate(t *testing.T) {
 		t.Fatalf("%d records written after Vacate, first %s", len(recs), recs[0].Key)
 	}
 	room.wantWake("vacated", 0, false)
+	room.wantStraysRefused(store, toks[0])
 	lobby.do(rooms.Input{Kind: rooms.InputConnect, Conn: "w:a9"})
 	lobby.send("w:a9", rooms.Hello{Token: toks[0]})
 	var lv rooms.LobbyView
 	if err := json.Unmarshal(lobby.last("w:a9").Frame, &lv); err != nil || lv.Session != toks[0] || len(lv.Directory) != 0 {
 		t.Fatalf("the lobby after the release: %s", lobby.last("w:a9").Frame)
 	}
+}
+
+// TestRoomsVacantRefuses: a room's server that holds no room, here before
+// any hand-off (TestRoomsVacate checks the same once its room is
+// released and vacated), answers every stray as a lobby answers a room it
+// does not have, unknown_room, sends it to the lobby, and writes nothing.
+func TestRoomsVacantRefuses(t *testing.T) {
+	store := &MemStore{}
+	room := newHandOffHost(t, store, RoomsConfig{Name: "room:r:gone", Room: "r:gone", SoleWriter: true})
+	room.wantStraysRefused(store, "s:old")
+}
+
+// wantStraysRefused checks that x, a room's server that holds no room,
+// answers a new WebSocket connection and HTTP requests with or without
+// the old session token tok with unknown_room and the move to the lobby,
+// keeps no connection or session, and leaves store empty.
+func (x *handOffHost) wantStraysRefused(store *MemStore, tok string) {
+	t := x.t
+	t.Helper()
+	ctx := context.Background()
+	isRefusal := func(kind string, frame []byte) bool {
+		var f rooms.LobbyErrorFrame
+		return kind == rooms.KindError && json.Unmarshal(frame, &f) == nil && f.LobbyError.Code == rooms.CodeUnknownRoom
+	}
+	x.do(rooms.Input{Kind: rooms.InputConnect, Conn: "w:stray"})
+	if got := x.got["w:stray"]; len(got) != 2 || !isRefusal(got[0].Kind, got[0].Frame) ||
+		got[1].Kind != rooms.KindMove || got[1].Move != rooms.MoveLobby || !got[1].Close {
+		t.Fatalf("a new WebSocket connection got %+v, want unknown_room and the move to the lobby", got)
+	}
+	x.do(rooms.Input{Kind: rooms.InputDisconnect, Conn: "w:stray"})
+	catalog, _ := rooms.EncodeCommand(rooms.RequestCatalog{})
+	for _, r := range []struct {
+		name, method, path, bearer string
+		body                       []byte
+	}{
+		{"a command without a session", http.MethodPost, "/rooms/command", "", catalog},
+		{"a command with the old session", http.MethodPost, "/rooms/command", tok, catalog},
+		{"a poll with the old session", http.MethodGet, "/rooms/view?after=0", tok, nil},
+		{"a poll without a session", http.MethodGet, "/rooms/view?after=0", "", nil},
+	} {
+		req := httptest.NewRequest(r.method, r.path, bytes.NewReader(r.body))
+		if r.bearer != "" {
+			req.Header.Set("Authorization", "Bearer "+r.bearer)
+		}
+		w := httptest.NewRecorder()
+		x.h.Handler().ServeHTTP(w, req)
+		var resp RoomsResponse
+		err := json.Unmarshal(w.Body.Bytes(), &resp)
+		if err != nil || w.Code != http.StatusOK || resp.Move != rooms.MoveLobby || resp.Session != "" ||
+			len(resp.Frames) != 1 || !isRefusal(resp.Frames[0].Kind, resp.Frames[0].Frame) {
+			t.Fatalf("%s: %d %s, want unknown_room, no session and the move to the lobby", r.name, w.Code, w.Body)
+		}
+	}
+	if err := x.h.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if c := x.h.Connections(); len(c) != 0 {
+		t.Fatalf("the strays left connections %v", c)
+	}
+	if recs, _ := store.List(ctx, ""); len(recs) != 0 {
+		t.Fatalf("the strays left %d records, first %s", len(recs), recs[0].Key)
+	}
+	x.wantWake("after the strays", 0, false)
 }

@@ -125,12 +125,10 @@ func (h *Rooms) serveCommand(w http.ResponseWriter, r *http.Request) {
 	}
 	status := http.StatusOK
 	var frames []MailFrame
-	closed := false
 	for _, o := range outs {
 		if o.Conn != conn {
 			continue
 		}
-		closed = closed || o.Close
 		if o.Kind == rooms.KindError {
 			var f rooms.LobbyErrorFrame
 			_ = json.Unmarshal(o.Frame, &f)
@@ -146,12 +144,16 @@ func (h *Rooms) serveCommand(w http.ResponseWriter, r *http.Request) {
 	if mb, _ := h.mailboxOf(conn); mb != nil {
 		resp.Seq, resp.Move = mb.Seq, mb.Move
 		frames = mb.since(prev)
-	}
-	if closed && len(frames) == 0 {
-		// The connection never opened (the server is full): its frames
-		// went to no mailbox.
+	} else {
+		// The machine did not keep the connection this request opened (a
+		// full server, a vacant room's server): its frames went to no
+		// mailbox, and are this answer's alone.
 		for _, o := range outs {
-			if o.Conn == conn {
+			switch {
+			case o.Conn != conn:
+			case o.Kind == rooms.KindMove:
+				resp.Move = o.Move
+			default:
 				frames = append(frames, MailFrame{Kind: o.Kind, Frame: o.Frame})
 			}
 		}
@@ -168,13 +170,23 @@ func (h *Rooms) serveCommand(w http.ResponseWriter, r *http.Request) {
 
 func (h *Rooms) serveView(w http.ResponseWriter, r *http.Request) {
 	tok := Bearer(r)
+	conn := ""
+	if tok != "" {
+		conn = h.connOf(tok)
+	}
+	if rej := h.vacant(); rej != nil && conn == "" {
+		// A room's server that holds no room (at the edge, a game released
+		// or never handed off) sends the poll to the lobby, as it does a
+		// new connection.
+		writeJSON(w, http.StatusOK, RoomsResponse{Frames: []MailFrame{rejectionFrame(rej.Code, rej.Reason)}, Move: rooms.MoveLobby})
+		return
+	}
 	if tok == "" {
 		w.Header().Set("WWW-Authenticate", "Bearer")
 		writeJSON(w, http.StatusUnauthorized, RoomsResponse{Frames: []MailFrame{
 			rejectionFrame(rooms.CodeUnknownSession, "send the session token as Authorization: Bearer <token>")}})
 		return
 	}
-	conn := h.connOf(tok)
 	if room := h.awayIn(tok); conn == "" && room != "" {
 		// Its game went to a server of its own (the edge's hand-off).
 		writeJSON(w, http.StatusOK, RoomsResponse{Frames: []MailFrame{}, Move: rooms.MoveRoom(room)})

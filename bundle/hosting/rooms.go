@@ -363,11 +363,13 @@ func (h *Rooms) runBatch(ctx context.Context, batch []*job[[]rooms.Input, []room
 	}
 }
 
-// changed is what a batch changed of the machine's records.
+// changed is what a batch changed of the machine's records, and the
+// HTTP connections it opened.
 type changed struct {
-	rooms map[string]bool
-	lobby bool
-	parts map[int]bool
+	rooms  map[string]bool
+	lobby  bool
+	parts  map[int]bool
+	opened map[string]bool
 }
 
 func (c *changed) add(ch rooms.Changes) {
@@ -383,7 +385,7 @@ func (c *changed) add(ch rooms.Changes) {
 // applyBatch applies every job's inputs and returns their frames and the
 // records they changed.
 func (h *Rooms) applyBatch(batch []*job[[]rooms.Input, []rooms.Outbound]) ([][]rooms.Outbound, *changed) {
-	ch := &changed{rooms: map[string]bool{}, parts: map[int]bool{}}
+	ch := &changed{rooms: map[string]bool{}, parts: map[int]bool{}, opened: map[string]bool{}}
 	if h.stale {
 		ch.lobby = true
 		for p := range rooms.LobbyParts {
@@ -400,10 +402,18 @@ func (h *Rooms) applyBatch(batch []*job[[]rooms.Input, []rooms.Outbound]) ([][]r
 			}
 			if strings.HasPrefix(in.Conn, HTTPConnPrefix) {
 				h.seen[in.Conn] = in.Now
+				if in.Kind == rooms.InputConnect {
+					ch.opened[in.Conn] = true
+				}
 			}
 			out, c := h.srv.Apply(in, h.cfg.IDs)
 			ch.add(c)
 			outs[i] = append(outs[i], out...)
+		}
+	}
+	for id := range ch.opened {
+		if h.srv.SessionOf(id) == "" {
+			delete(h.seen, id) // not kept: nothing to idle out
 		}
 	}
 	return outs, ch
@@ -486,11 +496,14 @@ func (h *Rooms) writes(ch *changed, outs [][]rooms.Outbound) ([]Write, map[strin
 		}
 	}
 
-	// Mailboxes.
+	// Mailboxes. A connection the batch opened and the machine did not
+	// keep (a full server, a vacant room's server, a session that moved
+	// on at once) gets none: no later request can reach it, and the
+	// request that opened it answers its frames itself.
 	boxes := map[string]*mailbox{}
 	for _, out := range outs {
 		for _, o := range out {
-			if !strings.HasPrefix(o.Conn, HTTPConnPrefix) {
+			if !strings.HasPrefix(o.Conn, HTTPConnPrefix) || ch.opened[o.Conn] && s.SessionOf(o.Conn) == "" {
 				continue
 			}
 			mb := boxes[o.Conn]
@@ -752,6 +765,17 @@ func (h *Rooms) sessionOf(conn string) string {
 		return ""
 	}
 	return h.srv.SessionOf(conn)
+}
+
+// vacant returns the rejection of a room's server that holds no room
+// (rooms.Server.Vacant), nil for any other or before it is loaded.
+func (h *Rooms) vacant() *rooms.Rejection {
+	h.b.lock()
+	defer h.b.unlock()
+	if h.srv == nil {
+		return nil
+	}
+	return h.srv.Vacant()
 }
 
 // Connections returns the ids of the machine's open connections, sorted
