@@ -3,12 +3,16 @@ package edge
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/storyloom/storyloom/bundle/hosting"
 	"github.com/storyloom/storyloom/bundle/internal/roomsclient"
 	"github.com/storyloom/storyloom/engine/rooms"
 	"github.com/storyloom/storyloom/engine/rooms/cheat"
@@ -268,13 +272,9 @@ func TestWorkerReleasedRoomKeepsNothing(t *testing.T) {
 	alice.Wait("a view of the hello", func(string, []byte) bool { return alice.Frames() > n })
 	from := w.log.Len()
 	alice.send(rooms.Leave{})
-	deadline := time.Now().Add(waitLimit)
-	for k := objectKeys(t, file); k != 0; k = objectKeys(t, file) {
-		if time.Now().After(deadline) {
-			alice.resume()
-			t.Fatalf("the released room's object still keeps %d keys", k)
-		}
-		time.Sleep(50 * time.Millisecond)
+	if k := emptied(t, file); k != 0 {
+		alice.resume()
+		t.Fatalf("the released room's object still keeps %d keys", k)
 	}
 	time.Sleep(evictIdle)
 	vacated := w.log.Len()
@@ -293,7 +293,7 @@ func TestWorkerReleasedRoomKeepsNothing(t *testing.T) {
 	}
 	begin := regexp.MustCompile(`trace (\S+) (\d+) begin socketClose ` + move[1] + `\b`)
 	var m []string
-	deadline = time.Now().Add(waitLimit)
+	deadline := time.Now().Add(waitLimit)
 	for m = begin.FindStringSubmatch(w.log.String()[from:]); m == nil; m = begin.FindStringSubmatch(w.log.String()[from:]) {
 		if time.Now().After(deadline) {
 			t.Fatal("the close of alice's socket never reached the room's object")
@@ -315,6 +315,118 @@ func TestWorkerReleasedRoomKeepsNothing(t *testing.T) {
 	}
 	if k := objectKeys(t, file); k != 0 {
 		t.Errorf("the released room's object keeps %d keys after the late close", k)
+	}
+}
+
+// emptied waits, up to waitLimit, for an object's storage file to keep
+// no key, and returns the keys it keeps then.
+func emptied(t *testing.T, file string) int {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	k := objectKeys(t, file)
+	for ; k != 0 && time.Now().Before(deadline); k = objectKeys(t, file) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	return k
+}
+
+// TestWorkerReleasedRoomAnswersStrays: a released game's object, evicted
+// since it emptied its storage, is reached again by requests that do not
+// know the game is over: a stale link's command without a session, a
+// duplicated long-poll and a late hello with the old session, and a fresh
+// WebSocket. Each is answered as the native host answers a room it does
+// not have, lobby_error unknown_room, and sent to the lobby (the HTTP
+// answer's move, the socket closed 4001 "lobby" as a held socket is,
+// whose client then finds the lobby). The object starts again for them
+// (the trace) and still keeps no key once the socket's close is served.
+func TestWorkerReleasedRoomAnswersStrays(t *testing.T) {
+	w := worker(t).fork(t)
+	alice := dialWS(t, w.base, "alice")
+	alice.Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+	room, _ := startCheat(t, 0, alice)
+	playToResult(t, []*wsPeer{alice})
+	file := w.roomObjectFile(t, room)
+	token := alice.Session()
+	left := w.log.Len()
+	alice.send(rooms.Leave{})
+	alice.Wait("the lobby", func(k string, _ []byte) bool {
+		m := alice.Moves()
+		return k == rooms.KindLobby && len(m) > 0 && m[len(m)-1] == rooms.MoveLobby
+	})
+	// Her old socket's close is the object's last event: idle from then.
+	w.closeServed(t, left, room, "alice's old socket")
+	if k := emptied(t, file); k != 0 {
+		t.Fatalf("the released room's object still keeps %d keys", k)
+	}
+	time.Sleep(evictIdle)
+	from := w.log.Len()
+
+	q := "?room=" + url.QueryEscape(room)
+	catalog, _ := rooms.EncodeCommand(rooms.RequestCatalog{})
+	for _, r := range []struct{ name, method, path, bearer string }{
+		{"a stale link's command", http.MethodPost, "/rooms/command" + q, ""},
+		{"a duplicated long-poll", http.MethodGet, "/rooms/view" + q + "&after=0&wait=1000", token},
+		{"a late command with the old session", http.MethodPost, "/rooms/command" + q, token},
+	} {
+		var body []byte
+		if r.method == http.MethodPost {
+			body = catalog
+		}
+		status, b, err := do(r.method, w.base+r.path, r.bearer, body)
+		if err != nil {
+			t.Fatalf("%s: %v", r.name, err)
+		}
+		var resp hosting.RoomsResponse
+		_ = json.Unmarshal(b, &resp)
+		var f rooms.LobbyErrorFrame
+		if len(resp.Frames) == 1 {
+			_ = json.Unmarshal(resp.Frames[0].Frame, &f)
+		}
+		if status != http.StatusOK || resp.Move != rooms.MoveLobby || resp.Session != "" || f.LobbyError.Code != rooms.CodeUnknownRoom {
+			t.Errorf("%s: %d %.300s; want 200, unknown_room, no session and the move to the lobby", r.name, status, b)
+		}
+	}
+	if !strings.Contains(w.log.String()[from:], "trace start "+rooms.MoveRoom(room)+" (0 sockets") {
+		t.Errorf("the room's object did not start again for the strays: it was not evicted")
+	}
+	if k := objectKeys(t, file); k != 0 {
+		t.Errorf("the released room's object keeps %d keys after the HTTP requests", k)
+	}
+
+	stray := dialWSRoom(t, w.base, "stray", room)
+	stray.Wait("the lobby, after unknown_room", func(k string, _ []byte) bool {
+		return k == rooms.KindLobby && slices.Equal(stray.Moves(), []string{rooms.MoveLobby})
+	})
+	if errs := stray.ErrsSince(0); len(errs) != 1 || errs[0].Code != rooms.CodeUnknownRoom {
+		t.Errorf("the fresh socket to the released room got %+v, want one unknown_room", errs)
+	}
+
+	// The socket's close reaches the object, which keeps nothing after it.
+	w.closeServed(t, from, room, "the fresh socket")
+	if k := objectKeys(t, file); k != 0 {
+		t.Errorf("the released room's object keeps %d keys after the strays", k)
+	}
+}
+
+// closeServed waits, up to waitLimit, until the object of room has
+// served the close of the socket it moved to the lobby first since log
+// offset from (what names it), as its trace shows.
+func (w *wrangler) closeServed(t *testing.T, from int, room, what string) {
+	t.Helper()
+	obj := regexp.QuoteMeta(rooms.MoveRoom(room))
+	deadline := time.Now().Add(waitLimit)
+	for {
+		log := w.log.String()[from:]
+		if move := regexp.MustCompile(`trace move (w:\w+) ` + rooms.MoveLobby + `\b`).FindStringSubmatch(log); move != nil {
+			b := regexp.MustCompile(`trace ` + obj + ` (\d+) begin socketClose ` + move[1] + `\b`).FindStringSubmatch(log)
+			if b != nil && strings.Contains(log, "trace "+rooms.MoveRoom(room)+" "+b[1]+" end") {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the room's object never served the close of %s, moved to the lobby", what)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
