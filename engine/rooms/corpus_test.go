@@ -16,6 +16,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/storyloom/storyloom/engine/canon"
@@ -73,80 +74,99 @@ type corpusFrame struct {
 // replay restores from Marshal.
 func stateDigest(t testing.TB, s *rooms.Server) string {
 	t.Helper()
-	h := sha256.New()
-	var buf []byte
-	digestValue(h, &buf, reflect.ValueOf(rooms.StateOf(s)))
-	sum := h.Sum(nil)
+	d := digester{h: sha256.New()}
+	d.value(reflect.ValueOf(rooms.StateOf(s)))
+	d.h.Write(d.b)
+	sum := d.h.Sum(nil)
 	return hex.EncodeToString(sum[:12])
 }
 
-// digestValue writes v to h, each value tagged with its length or a nil
-// marker so that no two values write the same bytes.
-func digestValue(h hash.Hash, buf *[]byte, v reflect.Value) {
-	b := (*buf)[:0]
-	defer func() { *buf = b }()
-	flush := func() { h.Write(b); b = b[:0] }
+// digester gathers what stateDigest hashes in b and writes it to h in
+// large pieces: a hash's Write per value cost more than the values.
+type digester struct {
+	h hash.Hash
+	b []byte
+}
+
+// value writes v, each value tagged with its length or a nil marker so
+// that no two values write the same bytes.
+func (d *digester) value(v reflect.Value) {
+	if len(d.b) >= 32<<10 {
+		d.h.Write(d.b)
+		d.b = d.b[:0]
+	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
-			h.Write([]byte{0})
+			d.b = append(d.b, 0)
 			return
 		}
-		h.Write([]byte{1})
-		digestValue(h, buf, v.Elem())
+		d.b = append(d.b, 1)
+		d.value(v.Elem())
 	case reflect.Struct:
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				digestValue(h, buf, v.Field(i))
-			}
+		for _, i := range exportedFields(v.Type()) {
+			d.value(v.Field(i))
 		}
 	case reflect.Map:
 		keys := v.MapKeys()
 		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
-		b = binary.AppendUvarint(b, uint64(len(keys))+1)
 		if v.IsNil() {
-			b = append(b[:0], 0)
+			d.b = append(d.b, 0)
+		} else {
+			d.b = binary.AppendUvarint(d.b, uint64(len(keys))+1)
 		}
-		flush()
 		for _, k := range keys {
-			digestValue(h, buf, k)
-			digestValue(h, buf, v.MapIndex(k))
+			d.value(k)
+			d.value(v.MapIndex(k))
 		}
 	case reflect.Slice:
 		if v.IsNil() {
-			h.Write([]byte{0})
+			d.b = append(d.b, 0)
 			return
 		}
-		b = binary.AppendUvarint(b, uint64(v.Len())+1)
+		d.b = binary.AppendUvarint(d.b, uint64(v.Len())+1)
 		if v.Type().Elem().Kind() == reflect.Uint8 {
-			b = append(b, v.Bytes()...)
-			flush()
+			d.b = append(d.b, v.Bytes()...)
 			return
 		}
-		flush()
 		for i := range v.Len() {
-			digestValue(h, buf, v.Index(i))
+			d.value(v.Index(i))
 		}
 	case reflect.String:
-		b = binary.AppendUvarint(b, uint64(v.Len()))
-		b = append(b, v.String()...)
-		flush()
+		d.b = binary.AppendUvarint(d.b, uint64(v.Len()))
+		d.b = append(d.b, v.String()...)
 	case reflect.Int, reflect.Int64, reflect.Int32:
-		b = binary.AppendVarint(b, v.Int())
-		flush()
+		d.b = binary.AppendVarint(d.b, v.Int())
 	case reflect.Bool:
 		if v.Bool() {
-			h.Write([]byte{1})
+			d.b = append(d.b, 1)
 		} else {
-			h.Write([]byte{0})
+			d.b = append(d.b, 0)
 		}
 	case reflect.Float64:
-		b = binary.BigEndian.AppendUint64(b, math.Float64bits(v.Float()))
-		flush()
+		d.b = binary.BigEndian.AppendUint64(d.b, math.Float64bits(v.Float()))
 	default:
 		panic(fmt.Sprintf("stateDigest: %s is not digested", v.Type()))
 	}
 }
+
+// exportedFields lists the indexes of a struct type's exported fields,
+// found once per type.
+func exportedFields(t reflect.Type) []int {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.([]int)
+	}
+	var f []int
+	for i := range t.NumField() {
+		if t.Field(i).IsExported() {
+			f = append(f, i)
+		}
+	}
+	fieldCache.Store(t, f)
+	return f
+}
+
+var fieldCache sync.Map // reflect.Type -> []int, by exportedFields
 
 func corpusRegistry(t testing.TB, duelToo bool) *rooms.Registry {
 	t.Helper()
