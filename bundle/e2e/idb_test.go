@@ -40,7 +40,9 @@ func TestIndexedDBConformance(t *testing.T) {
 	t.Parallel()
 	need(t)
 	dir := t.TempDir()
-	cmd := exec.Command("go", "test", "-c", "-o", filepath.Join(dir, "idb.test.wasm"), "./wasm/play/idb")
+	// The flags are `make test`'s for js/wasm (Makefile: TESTFLAGS,
+	// WASMGO), whose test-wasm leg has compiled this very test binary.
+	cmd := exec.Command("go", "test", "-c", "-trimpath", "-vet=off", "-ldflags=-w", "-o", filepath.Join(dir, "idb.test.wasm"), "./wasm/play/idb")
 	cmd.Dir = suite.root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := cmd.CombinedOutput(); err != nil {
