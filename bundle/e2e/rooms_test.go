@@ -10,6 +10,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -60,11 +61,16 @@ func roomHost(t *testing.T, reg *rooms.Registry, withWebSocket bool, more []site
 	if len(ids) > 0 {
 		idSource = ids[0]
 	}
+	return roomHostOf(t, hosting.RoomsConfig{Registry: reg, IDs: idSource}, withWebSocket, more)
+}
+
+// roomHostOf is roomHost with the room server configured by cfg, on a
+// store of its own and the wall clock.
+func roomHostOf(t *testing.T, cfg hosting.RoomsConfig, withWebSocket bool, more []site.Mount) (string, func(), *hosting.Rooms) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	h, err := hosting.NewRooms(ctx, hosting.RoomsConfig{
-		Store: &hosting.MemStore{}, Registry: reg, IDs: idSource,
-		Clock: func() int64 { return time.Now().UnixMilli() },
-	})
+	cfg.Store, cfg.Clock = &hosting.MemStore{}, func() int64 { return time.Now().UnixMilli() }
+	h, err := hosting.NewRooms(ctx, cfg)
 	if err != nil {
 		cancel()
 		t.Fatal(err)
@@ -181,6 +187,12 @@ func TestRoomsHTTPFallback(t *testing.T) {
 // bearer (none: a new connection) and returns the session it holds.
 func postRooms(t *testing.T, base, bearer, frame string) string {
 	t.Helper()
+	return postRoomsAnswer(t, base, bearer, frame).Session
+}
+
+// postRoomsAnswer is postRooms returning the whole answer.
+func postRoomsAnswer(t *testing.T, base, bearer, frame string) hosting.RoomsResponse {
+	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, base+"rooms/command", strings.NewReader(frame))
 	if err != nil {
 		t.Fatal(err)
@@ -197,7 +209,7 @@ func postRooms(t *testing.T, base, bearer, frame string) string {
 	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("POST %s: %d %v", frame, resp.StatusCode, err)
 	}
-	return r.Session
+	return r
 }
 
 // TestRoomsDirectoryPages opens the lobby on a server with more public
@@ -278,4 +290,111 @@ func TestRoomsLostLongPoll(t *testing.T) {
 	// The lost poll is overdue 30 s after it was sent (its 20 s wait and a
 	// 10 s grace); the next one brings the room at once.
 	p.WaitFor(`document.getElementById("directory").textContent.includes("Opened meanwhile")`, 50*time.Second)
+}
+
+// TestRoomsWatchReleasedRoom watches, over HTTP, a game whose room's
+// server no longer holds it (as at the edge once the room is released, or
+// before its hand-off): the lobby, which hands its games off, moves the
+// page there, and that server answers unknown_room, no session and the
+// move back to the lobby. The page must follow the move with exactly one
+// new connection to the lobby, and schedule no reconnect besides.
+func TestRoomsWatchReleasedRoom(t *testing.T) {
+	t.Parallel()
+	need(t)
+	reg, err := rooms.NewRegistry(cheat.Game{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _, _ := roomHostOf(t, hosting.RoomsConfig{Registry: reg, HandOff: true}, false, nil)
+	ada := postRoomsAnswer(t, base, "", `{"type":"create_room","config":{"seats":2,"game_setup":"cheat","name":"Released"}}`)
+	var lv rooms.LobbyView
+	if len(ada.Frames) == 0 || json.Unmarshal(ada.Frames[len(ada.Frames)-1].Frame, &lv) != nil || lv.Room == nil {
+		t.Fatalf("creating the room answered %+v", ada)
+	}
+	id := lv.Room.RoomID
+	bo := postRooms(t, base, "", fmt.Sprintf(`{"type":"join_room","room_id":%q}`, id))
+	postRooms(t, base, ada.Session, `{"type":"ready","ready":true}`)
+	postRooms(t, base, bo, `{"type":"ready","ready":true}`)
+	// The room's server, which the lobby's hand-off never reaches.
+	roomSrv, err := hosting.NewRooms(t.Context(), hosting.RoomsConfig{
+		Store: &hosting.MemStore{}, Registry: reg, Room: id, SoleWriter: true,
+		Clock: func() int64 { return time.Now().UnixMilli() },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lobby := httputil.NewSingleHostReverseProxy(target)
+	var (
+		mu   sync.Mutex
+		seen []string // the page's requests to the room API, in order
+	)
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/rooms/command") || strings.HasPrefix(r.URL.Path, "/rooms/view") {
+			q := r.URL.Query()
+			at := "lobby"
+			if q.Has("room") {
+				at = "room"
+			}
+			req := r.Method + " " + at
+			if r.Method == http.MethodGet && !q.Has("wait") {
+				req += " held?" // a connection's first look at the lobby
+			}
+			mu.Lock()
+			seen = append(seen, req)
+			mu.Unlock()
+			if at == "room" {
+				roomSrv.Handler().ServeHTTP(w, r)
+				return
+			}
+		}
+		lobby.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	requests := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), seen...)
+	}
+
+	// Back from the room's server, the page first asks the lobby whether
+	// an HTTP connection still holds its session: none does (the lobby let
+	// it go when it moved it), and the browser logs that 404 itself.
+	p := multiplayer.NewTab(t, suite.b, "watcher", front.URL+"/", "/rooms/view?after=0")
+	p.OpenRooms("rooms/?transport=http")
+	p.Connected("http")
+	// Every state the connection reports from now on.
+	multiplayer.Eval[bool](p, `(() => {
+		const pill = document.getElementById("conn");
+		window.connStates = [];
+		new MutationObserver(() => window.connStates.push(pill.dataset.state)).observe(pill, { attributeFilter: ["data-state"] });
+		return true;
+	})()`)
+	p.Click(fmt.Sprintf(`[data-key="watch-%s"]`, id))
+	p.WaitFor(`window.connStates.length > 0 && window.storyloomRooms.lobby !== null && document.getElementById("conn").dataset.state === "open"`, 20*time.Second)
+	// In the lobby again and long-polling there; a second connection would
+	// have been due within its first backoff (at most 0.5 s).
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		got := requests()
+		if i := slices.Index(got, "POST room"); i >= 0 && slices.Contains(got[i:], "GET lobby") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the page never long-polled the lobby after the room's server moved it there: %q", got)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	got := requests()
+	after := got[slices.Index(got, "POST room")+1:]
+	if len(after) == 0 || after[0] != "GET lobby held?" || slices.Contains(after[1:], "GET lobby held?") || slices.Contains(after, "POST room") {
+		t.Errorf("after the room's server moved it to the lobby the page requested %q, want one connection to the lobby", after)
+	}
+	if states := multiplayer.Eval[[]string](p, `window.connStates`); slices.Contains(states, "waiting") {
+		t.Errorf("the page scheduled a reconnect besides following the move: states %q", states)
+	}
 }

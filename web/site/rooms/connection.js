@@ -394,8 +394,11 @@ export class Connection {
     }
     if (gen !== this.generation) return;
     if (!reply?.res.ok || !reply.body?.session) {
-      if (reply?.body) this.take(reply.body); // the refusal says why (a full server)
-      this.scheduleReconnect();
+      // The refusal says why (a full server). A move with it (a room's
+      // server that holds no room sends the page to the lobby) has been
+      // followed by then, as a WebSocket's is: no retry here on top.
+      if (reply?.body) this.take(reply.body);
+      if (gen === this.generation) this.scheduleReconnect();
       return;
     }
     this.opened();
