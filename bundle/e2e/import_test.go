@@ -39,8 +39,9 @@ func TestAnImportedSaveOfAVersionNotHeld(t *testing.T) {
 	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// importFile picks the file in the library's import field; the page
+	// shows the library already (served opened it).
 	importFile := func(p *page) {
-		p.visit("")
 		p.screen("library")
 		p.do(chromedp.SetUploadFiles(chromedp.CSS(`.import input[type="file"]`), []string{file}))
 	}
@@ -68,6 +69,8 @@ func TestAnImportedSaveOfAVersionNotHeld(t *testing.T) {
 			if code != tc.code {
 				t.Errorf("importSave answered %s, want %s", code, tc.code)
 			}
+			// A fresh library, so the refusal below is the file's.
+			p.visit("")
 			importFile(p)
 			p.waitJS(`document.querySelector(".import .note.error") !== null`)
 			if got := p.text(".import .note.error"); !strings.Contains(got, "That save was refused and nothing was changed") {
