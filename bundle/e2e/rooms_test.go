@@ -292,15 +292,27 @@ func TestRoomsLostLongPoll(t *testing.T) {
 	p.WaitFor(`document.getElementById("directory").textContent.includes("Opened meanwhile")`, 50*time.Second)
 }
 
-// TestRoomsWatchReleasedRoom watches, over HTTP, a game whose room's
-// server no longer holds it (as at the edge once the room is released, or
-// before its hand-off): the lobby, which hands its games off, moves the
-// page there, and that server answers unknown_room, no session and the
-// move back to the lobby. The page must follow the move with exactly one
-// new connection to the lobby, and schedule no reconnect besides.
-func TestRoomsWatchReleasedRoom(t *testing.T) {
-	t.Parallel()
-	need(t)
+// releasedRoom is a lobby that hands its games off, with one game
+// running, and the room's server of that game, which the hand-off never
+// reaches (as at the edge once the room is released, or before its
+// hand-off): it answers unknown_room, no session and the move back to the
+// lobby. front serves both, the room's server for ?room=<id>, and logs
+// the page's requests to the room API.
+type releasedRoom struct {
+	front string // the site's root URL
+	id    string // the game's room
+	mu    sync.Mutex
+	seen  []string // the page's requests to the room API, in order
+	// While away is set, the lobby answers the page's first look at it
+	// (GET view?after=0 with its session) with the move to the game's
+	// server, as a lobby answers a seated player whose game it handed off
+	// and takes for running.
+	away bool
+}
+
+// newReleasedRoom starts a releasedRoom.
+func newReleasedRoom(t *testing.T) *releasedRoom {
+	t.Helper()
 	reg, err := rooms.NewRegistry(cheat.Game{})
 	if err != nil {
 		t.Fatal(err)
@@ -311,13 +323,13 @@ func TestRoomsWatchReleasedRoom(t *testing.T) {
 	if len(ada.Frames) == 0 || json.Unmarshal(ada.Frames[len(ada.Frames)-1].Frame, &lv) != nil || lv.Room == nil {
 		t.Fatalf("creating the room answered %+v", ada)
 	}
-	id := lv.Room.RoomID
-	bo := postRooms(t, base, "", fmt.Sprintf(`{"type":"join_room","room_id":%q}`, id))
+	rr := &releasedRoom{id: lv.Room.RoomID}
+	bo := postRooms(t, base, "", fmt.Sprintf(`{"type":"join_room","room_id":%q}`, rr.id))
 	postRooms(t, base, ada.Session, `{"type":"ready","ready":true}`)
 	postRooms(t, base, bo, `{"type":"ready","ready":true}`)
 	// The room's server, which the lobby's hand-off never reaches.
 	roomSrv, err := hosting.NewRooms(t.Context(), hosting.RoomsConfig{
-		Store: &hosting.MemStore{}, Registry: reg, Room: id, SoleWriter: true,
+		Store: &hosting.MemStore{}, Registry: reg, Room: rr.id, SoleWriter: true,
 		Clock: func() int64 { return time.Now().UnixMilli() },
 	})
 	if err != nil {
@@ -328,10 +340,6 @@ func TestRoomsWatchReleasedRoom(t *testing.T) {
 		t.Fatal(err)
 	}
 	lobby := httputil.NewSingleHostReverseProxy(target)
-	var (
-		mu   sync.Mutex
-		seen []string // the page's requests to the room API, in order
-	)
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/rooms/command") || strings.HasPrefix(r.URL.Path, "/rooms/view") {
 			q := r.URL.Query()
@@ -341,45 +349,79 @@ func TestRoomsWatchReleasedRoom(t *testing.T) {
 			}
 			req := r.Method + " " + at
 			if r.Method == http.MethodGet && !q.Has("wait") {
-				req += " held?" // a connection's first look at the lobby
+				req += " held?" // a connection's first look at the server
 			}
-			mu.Lock()
-			seen = append(seen, req)
-			mu.Unlock()
-			if at == "room" {
+			rr.mu.Lock()
+			rr.seen = append(rr.seen, req)
+			away := rr.away
+			rr.mu.Unlock()
+			switch {
+			case at == "room":
 				roomSrv.Handler().ServeHTTP(w, r)
+				return
+			case away && req == "GET lobby held?":
+				w.Header().Set("Content-Type", "application/json")
+				_ = json.NewEncoder(w).Encode(hosting.RoomsResponse{Frames: []hosting.MailFrame{}, Move: rooms.MoveRoom(rr.id)})
 				return
 			}
 		}
 		lobby.ServeHTTP(w, r)
 	}))
 	t.Cleanup(front.Close)
-	requests := func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), seen...)
-	}
+	rr.front = front.URL
+	return rr
+}
 
-	// Back from the room's server, the page first asks the lobby whether
-	// an HTTP connection still holds its session: none does (the lobby let
-	// it go when it moved it), and the browser logs that 404 itself.
-	p := multiplayer.NewTab(t, suite.b, "watcher", front.URL+"/", "/rooms/view?after=0")
-	p.OpenRooms("rooms/?transport=http")
-	p.Connected("http")
-	// Every state the connection reports from now on.
+// requests returns the page's requests to the room API so far.
+func (rr *releasedRoom) requests() []string {
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	return append([]string(nil), rr.seen...)
+}
+
+// setAway sets whether the lobby sends the page to the game's server.
+func (rr *releasedRoom) setAway(away bool) {
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	rr.away = away
+}
+
+// watchConnStates has page p record every state its connection reports
+// from now on in window.connStates.
+func watchConnStates(p *multiplayer.Tab) {
 	multiplayer.Eval[bool](p, `(() => {
 		const pill = document.getElementById("conn");
 		window.connStates = [];
 		new MutationObserver(() => window.connStates.push(pill.dataset.state)).observe(pill, { attributeFilter: ["data-state"] });
 		return true;
 	})()`)
+}
+
+// TestRoomsWatchReleasedRoom watches, over HTTP, a game whose room's
+// server no longer holds it (a releasedRoom): the lobby moves the page
+// there, and that server moves it back. The page must follow the move
+// with exactly one new connection to the lobby, and schedule no
+// reconnect besides.
+func TestRoomsWatchReleasedRoom(t *testing.T) {
+	t.Parallel()
+	need(t)
+	rr := newReleasedRoom(t)
+	id := rr.id
+
+	// Back from the room's server, the page first asks the lobby whether
+	// an HTTP connection still holds its session: none does (the lobby let
+	// it go when it moved it), and the browser logs that 404 itself.
+	p := multiplayer.NewTab(t, suite.b, "watcher", rr.front+"/", "/rooms/view?after=0")
+	p.OpenRooms("rooms/?transport=http")
+	p.Connected("http")
+	watchConnStates(p)
 	p.Click(fmt.Sprintf(`[data-key="watch-%s"]`, id))
 	p.WaitFor(`window.connStates.length > 0 && window.storyloomRooms.lobby !== null && document.getElementById("conn").dataset.state === "open"`, 20*time.Second)
 	// In the lobby again and long-polling there; a second connection would
 	// have been due within its first backoff (at most 0.5 s).
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		got := requests()
+		got := rr.requests()
 		if i := slices.Index(got, "POST room"); i >= 0 && slices.Contains(got[i:], "GET lobby") {
 			break
 		}
@@ -389,12 +431,74 @@ func TestRoomsWatchReleasedRoom(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	time.Sleep(1500 * time.Millisecond)
-	got := requests()
+	got := rr.requests()
 	after := got[slices.Index(got, "POST room")+1:]
 	if len(after) == 0 || after[0] != "GET lobby held?" || slices.Contains(after[1:], "GET lobby held?") || slices.Contains(after, "POST room") {
 		t.Errorf("after the room's server moved it to the lobby the page requested %q, want one connection to the lobby", after)
 	}
 	if states := multiplayer.Eval[[]string](p, `window.connStates`); slices.Contains(states, "waiting") {
 		t.Errorf("the page scheduled a reconnect besides following the move: states %q", states)
+	}
+}
+
+// TestRoomsBounceBacksOff has the lobby keep sending the page, over HTTP,
+// to the game's server of a releasedRoom, which keeps sending it back.
+// Each server's first answer to a page with a session (GET view?after=0)
+// carries the move, and the page must follow it at once, with no command
+// or long-poll there; from the second move in a row straight back to the
+// server it came from, it must wait the reconnect backoff, growing, and
+// show "waiting". Once the lobby stops, the page must land there.
+func TestRoomsBounceBacksOff(t *testing.T) {
+	t.Parallel()
+	need(t)
+	rr := newReleasedRoom(t)
+	p := multiplayer.NewTab(t, suite.b, "bounced", rr.front+"/", "/rooms/view?after=0")
+	p.OpenRooms("rooms/?transport=http")
+	p.Connected("http")
+	watchConnStates(p)
+	rr.setAway(true)
+	start := len(rr.requests())
+	p.Click(fmt.Sprintf(`[data-key="watch-%s"]`, rr.id))
+
+	// The first moves: to the room's server to watch (a POST there),
+	// back to the lobby at once (a first bounce), which sends the page on
+	// to the room's server again after 0.3-0.5 s.
+	deadline := time.Now().Add(20 * time.Second)
+	for !slices.Contains(rr.requests()[start:], "GET room held?") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the page never came back to the game's server: %q", rr.requests()[start:])
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// Each leg is one request, as each server's first answer moves the
+	// page on. At full speed the page would make hundreds in a few
+	// seconds; with the backoff growing (0.6-1 s, 1.2-2 s, 2.4-4 s, 4.8-8 s
+	// next) one to three come in six seconds.
+	mark := len(rr.requests())
+	time.Sleep(6 * time.Second)
+	all := rr.requests()
+	if n := len(all) - mark; n < 1 || n > 3 {
+		t.Errorf("%d requests in 6 s while bounced, want 1 to 3 (the backoff); the first: %q", n, all[start:min(len(all), start+12)])
+	}
+	for _, req := range all[slices.Index(all[start:], "POST room")+start+1:] {
+		if req != "GET lobby held?" && req != "GET room held?" {
+			t.Errorf("while bounced the page requested %q: only a first look at each server was due (%q)", req, all[start:])
+			break
+		}
+	}
+	if states := multiplayer.Eval[[]string](p, `window.connStates`); !slices.Contains(states, "waiting") {
+		t.Errorf("the page never showed it was waiting between bounces: states %q", states)
+	}
+
+	// The lobby stops: the page lands there and long-polls it.
+	rr.setAway(false)
+	stop := len(rr.requests())
+	p.WaitFor(`window.storyloomRooms.lobby !== null && document.getElementById("conn").dataset.state === "open"`, 60*time.Second)
+	deadline = time.Now().Add(60 * time.Second)
+	for !slices.Contains(rr.requests()[stop:], "GET lobby") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the page never long-polled the lobby once it stopped moving it: %q", rr.requests()[stop:])
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -34,6 +34,14 @@ const POLL_WAIT = 20000;
 const POLL_GRACE = 10000;
 // MOVED is the close code of a WebSocket the server moved elsewhere.
 const MOVED = 4001;
+// BOUNCE_WINDOW is how soon after reaching a server a move back to the
+// server the page came from is taken for a bounce. One bounce is common
+// (a game's server that released the game sends a watcher back); a second
+// one in a row means the lobby and the game's server disagree about where
+// the game is (its server never got it, or released it before the lobby
+// learned so), and following each move at once would send the page back
+// and forth at full speed.
+const BOUNCE_WINDOW = 10000;
 
 function storage() {
   try {
@@ -115,6 +123,12 @@ export class Connection {
     // use ("" for the lobby's), and whether only to watch it.
     this.target = "";
     this.spectate = false;
+    // The server the last move came from (null: none since a restart),
+    // whether that move was a bounce, and when the connection to this
+    // server began.
+    this.movedFrom = null;
+    this.bounced = false;
+    this.arrived = 0;
   }
 
   start() {
@@ -142,6 +156,8 @@ export class Connection {
   restart() {
     this.target = "";
     this.spectate = false;
+    this.movedFrom = null;
+    this.bounced = false;
     this.teardown();
     this.attempt = 0;
     this.connect();
@@ -180,6 +196,7 @@ export class Connection {
 
   connect() {
     if (this.stopped) return;
+    this.arrived = Date.now();
     this.status("connecting");
     if (this.mode === "ws") this.connectWS();
     else this.connectHTTP();
@@ -194,14 +211,28 @@ export class Connection {
     this.timer = setTimeout(() => this.connect(), wait);
   }
 
-  /** Follows a move of the server ("room:<id>", "spectate:<id>" or "lobby") at once. */
+  /**
+   * Follows a move of the server ("room:<id>", "spectate:<id>" or "lobby"):
+   * at once, unless it is the second bounce in a row (BOUNCE_WINDOW) or
+   * later; then after the reconnect backoff, which grows with each bounce
+   * as with each failed reconnect, until a move that is no bounce.
+   */
   follow(where) {
     const at = where.indexOf(":");
     const kind = at < 0 ? where : where.slice(0, at);
-    this.target = kind === "room" || kind === "spectate" ? where.slice(at + 1) : "";
+    const target = kind === "room" || kind === "spectate" ? where.slice(at + 1) : "";
+    const bounce = target === this.movedFrom && Date.now() - this.arrived < BOUNCE_WINDOW;
+    const wait = bounce && this.bounced;
+    this.movedFrom = this.target;
+    this.bounced = bounce;
+    this.target = target;
     this.spectate = kind === "spectate" && this.target !== "";
     this.teardown();
-    this.attempt = 0;
+    if (wait) {
+      this.scheduleReconnect();
+      return;
+    }
+    if (!bounce) this.attempt = 0;
     this.connect();
   }
 
@@ -238,7 +269,9 @@ export class Connection {
       this.teardown();
       this.status("taken");
     }
-    if (kind !== "lobby_error" || frame.lobby_error.code !== "unknown_session") this.attempt = 0;
+    // A refusal is no sign of a working connection: a bounce's
+    // unknown_room must not reset the backoff.
+    if (kind !== "lobby_error") this.attempt = 0;
     this.onFrame(frame, kind);
   }
 
@@ -369,6 +402,15 @@ export class Connection {
         held = null;
       }
       if (gen !== this.generation) return;
+      if (held?.res.ok && held.body?.move) {
+        // No connection of ours here: the server sends the page on (a
+        // room's server that holds no room, the lobby of a player whose
+        // game has a server of its own). Follow at once, showing only
+        // this answer's own refusal (no seq), as a POST's would be.
+        this.lastSeq = held.body.seq || 0;
+        this.take(held.body);
+        return;
+      }
       if (held?.res.ok && held.body) {
         this.bearer = held.body.session || this.token;
         const views = (held.body.frames || []).filter((f) =>
