@@ -117,9 +117,13 @@ const cardDuelSecret = "card duel"
 // TestCardPhone's (one helper each in multiplayer). The scenario's moves are
 // chosen for the game the native test's ids deal, so it runs on a second
 // dev server of its own whose room server derives its ids from the same
-// secret (the test-only Worker variable STORYLOOM_TEST_ID_SECRET).
+// secret (the test-only Worker variable STORYLOOM_TEST_ID_SECRET;
+// seededServer). A second run of it (-count) deals on a fresh one.
 func TestWorkerCardTablePages(t *testing.T) {
 	b := browser(t)
-	w := worker(t).fork(t, "STORYLOOM_TEST_ID_SECRET:"+cardDuelSecret)
+	w := worker(t).seededServer(t)
+	if w.dealt.Swap(true) {
+		w = worker(t).fork(t, seededVars...)
+	}
 	multiplayer.PlayCardDuel(t, b, multiplayer.CardOptions{Base: w.base + "/", Transport: "ws"})
 }

@@ -173,9 +173,10 @@ func issueToken(t *testing.T, w *wrangler, addr string) (*http.Response, []byte)
 
 // TestWorkerPerAddressLimitsOff: with STORYLOOM_PER_ADDRESS_LIMITS=off
 // (a deployment whose clients share one address, or a benchmark) one
-// address is issued tokens past the per-address limit.
+// address is issued tokens past the per-address limit. It runs on the
+// package's second dev server (seededServer), whose limits are off.
 func TestWorkerPerAddressLimitsOff(t *testing.T) {
-	w := worker(t).fork(t, perAddressVar+":off")
+	w := worker(t).seededServer(t)
 	for i := range 2*hosting.DefaultTokensPerMinute + 1 {
 		if resp, b := issueToken(t, w, "198.51.100.7"); resp.StatusCode != http.StatusCreated {
 			t.Fatalf("token %d refused with the per-address limits off: %d %s", i+1, resp.StatusCode, b)

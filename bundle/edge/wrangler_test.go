@@ -12,9 +12,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -50,20 +52,28 @@ const traceOn = "STORYLOOM_TRACE:on"
 // repoRoot is the repository, two levels up from this package.
 var repoRoot = filepath.Join("..", "..")
 
-// running is the one wrangler dev process the package's tests share.
-var running struct {
+// sharedServer is a dev server that several of the package's tests use,
+// started on first use and stopped when they are all done.
+type sharedServer struct {
 	once sync.Once
 	w    *wrangler
 	err  error
 }
 
+// running is the dev server that most of the package's tests share;
+// seeded is the second, which only the tests that need its variables use
+// (seededServer).
+var running, seeded sharedServer
+
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if running.w != nil {
-		if code != 0 {
-			running.w.dumpLog()
+	for _, s := range []*sharedServer{&running, &seeded} {
+		if s.w != nil {
+			if code != 0 {
+				s.w.dumpLog()
+			}
+			s.w.stop()
 		}
-		running.w.stop()
 	}
 	if migrated.dir != "" {
 		os.RemoveAll(migrated.dir)
@@ -83,9 +93,12 @@ type wrangler struct {
 	// working tree into a temporary directory (never dist/).
 	site *site.Result
 	vars []string // Worker variables, "KEY:VALUE"
-	cmd  *exec.Cmd
-	done chan struct{}
-	log  lockedBuffer
+	// dealt is set by the first test that opens a room on the server
+	// whose room server must be fresh (TestWorkerCardTablePages).
+	dealt atomic.Bool
+	cmd   *exec.Cmd
+	done  chan struct{}
+	log   lockedBuffer
 }
 
 // lockedBuffer collects a process's output.
@@ -121,11 +134,18 @@ func worker(t testing.TB) *wrangler {
 	if os.Getenv(skipEnv) == "1" {
 		t.Skipf("%s=1: the edge worker is not tested", skipEnv)
 	}
-	running.once.Do(func() { running.w, running.err = startWrangler() })
-	if running.err != nil {
-		t.Fatal(running.err)
+	return running.use(t, startWrangler)
+}
+
+// use returns s's dev server, starting it with start on first use; a
+// failed test prints what the server logged during it.
+func (s *sharedServer) use(t testing.TB, start func() (*wrangler, error)) *wrangler {
+	t.Helper()
+	s.once.Do(func() { s.w, s.err = start() })
+	if s.err != nil {
+		t.Fatal(s.err)
 	}
-	w := running.w
+	w := s.w
 	from := w.log.Len()
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -262,6 +282,14 @@ func startWrangler() (*wrangler, error) {
 		return nil, fmt.Errorf("the edge worker tests need wrangler from npm (%v): run `make deps` "+
 			"(or `sh scripts/setup-node.sh`), or set %s=1 to skip them", err, skipEnv)
 	}
+	// The worker first, then the site: in `make test`, bundle/e2e builds
+	// the same site at the same moment, and the Go build cache shares only
+	// what is finished, so a site build begun beside it would compile its
+	// WASM module's packages a second time. Built after the worker, it
+	// mostly finds them in the cache.
+	if _, _, err := built(); err != nil {
+		return nil, err
+	}
 	persist, err := os.MkdirTemp("", "storyloom-d1-")
 	if err != nil {
 		return nil, err
@@ -330,6 +358,30 @@ func openWrangler(persist string, st *site.Result, vars ...string) (*wrangler, e
 		return nil, err
 	}
 	return w, nil
+}
+
+// seededVars are the Worker variables of the seeded dev server
+// (seededServer): its room server derives its ids from cardDuelSecret
+// (STORYLOOM_TEST_ID_SECRET) and its per-address limits are off.
+var seededVars = []string{"STORYLOOM_TEST_ID_SECRET:" + cardDuelSecret, perAddressVar + ":off"}
+
+// seededServer returns the package's second dev server, beside the shared
+// one (w), starting it on first use: the same site over local state of its
+// own, with seededVars. Two tests need such a server, and one start serves
+// both (each start is a whole wrangler dev, workerd and the Go module's
+// compilation, on the CPU of a busy machine): TestWorkerCardTablePages,
+// whose moves are chosen for the game this fresh room server deals, so
+// that no other test may open a room on it, and
+// TestWorkerPerAddressLimitsOff, which only asks for Freeport tokens.
+func (w *wrangler) seededServer(t *testing.T) *wrangler {
+	t.Helper()
+	return seeded.use(t, func() (*wrangler, error) {
+		persist, err := os.MkdirTemp("", "storyloom-d1-")
+		if err != nil {
+			return nil, err
+		}
+		return openWrangler(persist, w.site, slices.Concat(seededVars, []string{traceOn})...)
+	})
 }
 
 // fork starts a second dev server for t, beside w: the same site over
