@@ -84,7 +84,7 @@ func TestWorkerEvictedRoomReturnsHeld(t *testing.T) {
 	// The trace: alice's socket moved when she left, the object started
 	// again (evicted meanwhile) with the four sockets, and moved hers, and
 	// no other, to the lobby.
-	log := w.log.String()[from:]
+	log := w.log.From(from)
 	starts := regexp.MustCompile(`trace start `+regexp.QuoteMeta(rooms.MoveRoom(room))+` \((\d+) sockets, alarm (\d+)\)`).FindAllStringSubmatchIndex(log, -1)
 	if len(starts) == 0 {
 		t.Fatalf("the room's object did not start again after alice left: it was not evicted")
@@ -226,7 +226,7 @@ func TestWorkerEvictedRoomClockFires(t *testing.T) {
 	}
 	t.Logf("the timeout reached both players %v after the game began", time.Since(started).Round(time.Millisecond))
 
-	log := w.log.String()[from:]
+	log := w.log.From(from)
 	start := regexp.MustCompile(`trace start ` + regexp.QuoteMeta(rooms.MoveRoom(room)) + ` \((\d+) sockets, alarm (\d+)\)`).FindStringSubmatch(log)
 	if start == nil {
 		t.Fatalf("the room's object did not start again before its clock ran out: it was not evicted")
@@ -292,17 +292,17 @@ func TestWorkerReleasedRoomKeepsNothing(t *testing.T) {
 	// The trace: her socket (the one her leave came on) moved to the
 	// lobby, its close reached the object, which served it as the room's,
 	// and keeps nothing after it.
-	leave := regexp.MustCompile(`trace ` + regexp.QuoteMeta(rooms.MoveRoom(room)) + ` \d+ begin socketMessage (w:\w+) \{"type":"` + rooms.CmdLeave + `"`).FindStringSubmatch(w.log.String()[from:])
+	leave := regexp.MustCompile(`trace ` + regexp.QuoteMeta(rooms.MoveRoom(room)) + ` \d+ begin socketMessage (w:\w+) \{"type":"` + rooms.CmdLeave + `"`).FindStringSubmatch(w.log.From(from))
 	if leave == nil {
 		t.Fatal("the trace shows no leave of alice's reaching the room's object")
 	}
-	if !regexp.MustCompile(`trace move ` + leave[1] + ` ` + rooms.MoveLobby + `\b`).MatchString(w.log.String()[from:]) {
+	if !regexp.MustCompile(`trace move ` + leave[1] + ` ` + rooms.MoveLobby + `\b`).MatchString(w.log.From(from)) {
 		t.Fatal("the trace shows no move of alice's socket to the lobby")
 	}
 	begin := regexp.MustCompile(`trace (\S+) (\d+) begin socketClose ` + leave[1] + `\b`)
 	var m []string
 	deadline := time.Now().Add(waitLimit)
-	for m = begin.FindStringSubmatch(w.log.String()[from:]); m == nil; m = begin.FindStringSubmatch(w.log.String()[from:]) {
+	for m = begin.FindStringSubmatch(w.log.From(from)); m == nil; m = begin.FindStringSubmatch(w.log.From(from)) {
 		if time.Now().After(deadline) {
 			t.Fatal("the close of alice's socket never reached the room's object")
 		}
@@ -311,11 +311,11 @@ func TestWorkerReleasedRoomKeepsNothing(t *testing.T) {
 	if want := rooms.MoveRoom(room); m[1] != want {
 		t.Fatalf("the released room's object served the close of alice's socket as %q, want %q", m[1], want)
 	}
-	if !strings.Contains(w.log.String()[vacated:], "trace start "+rooms.MoveRoom(room)+" (") {
+	if !strings.Contains(w.log.From(vacated), "trace start "+rooms.MoveRoom(room)+" (") {
 		t.Fatal("the room's object did not start again for the late close: it was not evicted")
 	}
 	end := regexp.MustCompile(`trace ` + regexp.QuoteMeta(m[1]) + ` ` + m[2] + ` end`)
-	for !end.MatchString(w.log.String()[from:]) {
+	for !end.MatchString(w.log.From(from)) {
 		if time.Now().After(deadline) {
 			t.Fatal("the close of alice's socket never ended")
 		}

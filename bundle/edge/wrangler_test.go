@@ -126,6 +126,14 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
+// From is what the buffer holds from offset on: a copy of that part alone,
+// since the shared dev server's log grows with every test and tests poll it.
+func (b *lockedBuffer) From(offset int) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf.Bytes()[offset:])
+}
+
 // worker returns the base URL of the running worker, starting it on first
 // use. It skips when STORYLOOM_SKIP_WORKER=1 and fails, saying what to
 // do, when wrangler is not installed.
@@ -489,7 +497,7 @@ func (w *wrangler) dumpLog() { w.dumpLogFrom(0) }
 // dumpLogFrom prints the end of what wrangler wrote from offset on: what
 // it saw during one test of the shared dev server.
 func (w *wrangler) dumpLogFrom(offset int) {
-	out := w.log.String()[offset:]
+	out := w.log.From(offset)
 	if len(out) > logTail {
 		out = out[len(out)-logTail:]
 	}
