@@ -173,18 +173,23 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// npx runs the project's own wrangler (never a download) in the repository
-// root, on the configuration of the package's prebuilt worker (built).
-func npx(ctx context.Context, config string, args ...string) *exec.Cmd {
-	args = append([]string{"--no-install", "wrangler"}, args...)
-	cmd := groupCommand(ctx, "npx", append(args, "--config", config)...)
+// wranglerBin is the project's own wrangler, relative to the repository
+// root (make deps installs it).
+var wranglerBin = filepath.Join("node_modules", ".bin", "wrangler")
+
+// wranglerCmd runs the project's own wrangler (never a download) in the
+// repository root, on the configuration of the package's prebuilt worker
+// (built). It runs wranglerBin itself, not through npx, whose node of its
+// own cost every dev server's start about a second of CPU.
+func wranglerCmd(ctx context.Context, config string, args ...string) *exec.Cmd {
+	cmd := groupCommand(ctx, wranglerBin, append(args, "--config", config)...)
 	cmd.Env = append(os.Environ(), "WRANGLER_SEND_METRICS=false", "CI=1", "NO_COLOR=1", "FORCE_COLOR=0")
 	return cmd
 }
 
 // groupCommand is a command run in the repository root in a process group
 // of its own, which ctx's end kills whole. exec.CommandContext alone kills
-// only the process it started: npx's node and workerd, or the build's
+// only the process it started: wrangler's node and workerd, or the build's
 // compiler, would live on holding the output pipe, and the wait for the
 // command would never end.
 func groupCommand(ctx context.Context, name string, args ...string) *exec.Cmd {
@@ -285,8 +290,7 @@ func devConfig(src []byte, entry, migrations string) ([]byte, error) {
 }
 
 func startWrangler() (*wrangler, error) {
-	bin := filepath.Join(repoRoot, "node_modules", ".bin", "wrangler")
-	if _, err := os.Stat(bin); err != nil {
+	if _, err := os.Stat(filepath.Join(repoRoot, wranglerBin)); err != nil {
 		return nil, fmt.Errorf("the edge worker tests need wrangler from npm (%v): run `make deps` "+
 			"(or `sh scripts/setup-node.sh`), or set %s=1 to skip them", err, skipEnv)
 	}
@@ -339,7 +343,7 @@ func migratedState() (string, error) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), migrateLimit)
 		defer cancel()
-		if out, err := npx(ctx, config, "d1", "migrations", "apply", "DB", "--local", "--persist-to", dir).CombinedOutput(); err != nil {
+		if out, err := wranglerCmd(ctx, config, "d1", "migrations", "apply", "DB", "--local", "--persist-to", dir).CombinedOutput(); err != nil {
 			os.RemoveAll(dir)
 			migrated.err = fmt.Errorf("wrangler d1 migrations apply: %v\n%s", err, out)
 			return
@@ -436,7 +440,7 @@ func (w *wrangler) launch() error {
 	for _, v := range w.vars {
 		args = append(args, "--var", v)
 	}
-	w.cmd = npx(context.Background(), config, args...)
+	w.cmd = wranglerCmd(context.Background(), config, args...)
 	w.cmd.Stdout, w.cmd.Stderr = &w.log, &w.log
 	if err := w.cmd.Start(); err != nil {
 		return err
@@ -504,7 +508,7 @@ func (w *wrangler) dumpLogFrom(offset int) {
 	fmt.Fprintf(os.Stderr, "--- wrangler dev output (last %d bytes):\n%s\n", len(out), out)
 }
 
-// halt ends wrangler's whole process group (npx, node, workerd).
+// halt ends wrangler's whole process group (its two nodes, workerd).
 func (w *wrangler) halt() {
 	if w.cmd.Process != nil {
 		pgid := w.cmd.Process.Pid
