@@ -348,7 +348,8 @@ func emptied(t *testing.T, file string) int {
 // whose client then finds the lobby). The object starts again for them
 // (the trace) and still keeps no key once the socket's close is served.
 func TestWorkerReleasedRoomAnswersStrays(t *testing.T) {
-	w := worker(t).fork(t)
+	t.Parallel()
+	w := worker(t)
 	alice := dialWS(t, w.base, "alice")
 	alice.Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
 	room, _ := startCheat(t, 0, alice)
@@ -394,7 +395,7 @@ func TestWorkerReleasedRoomAnswersStrays(t *testing.T) {
 			t.Errorf("%s: %d %.300s; want 200, unknown_room, no session and the move to the lobby", r.name, status, b)
 		}
 	}
-	if !strings.Contains(w.log.String()[from:], "trace start "+rooms.MoveRoom(room)+" (0 sockets") {
+	if !strings.Contains(w.log.From(from), "trace start "+rooms.MoveRoom(room)+" (0 sockets") {
 		t.Errorf("the room's object did not start again for the strays: it was not evicted")
 	}
 	if k := objectKeys(t, file); k != 0 {
@@ -417,16 +418,20 @@ func TestWorkerReleasedRoomAnswersStrays(t *testing.T) {
 }
 
 // closeServed waits, up to waitLimit, until the object of room has
-// served the close of the socket it moved to the lobby first since log
-// offset from (what names it), as its trace shows.
+// moved to the lobby the first socket it heard from (opened or read)
+// since log offset from (what names it), and served that socket's close,
+// as its trace shows. Every line it reads names the room's object or that
+// socket: other tests' objects on the same dev server stand in for
+// neither.
 func (w *wrangler) closeServed(t *testing.T, from int, room, what string) {
 	t.Helper()
 	obj := regexp.QuoteMeta(rooms.MoveRoom(room))
+	sock := regexp.MustCompile(`trace ` + obj + ` \d+ begin socket(?:Open|Message) (w:\w+)`)
 	deadline := time.Now().Add(waitLimit)
 	for {
-		log := w.log.String()[from:]
-		if move := regexp.MustCompile(`trace move (w:\w+) ` + rooms.MoveLobby + `\b`).FindStringSubmatch(log); move != nil {
-			b := regexp.MustCompile(`trace ` + obj + ` (\d+) begin socketClose ` + move[1] + `\b`).FindStringSubmatch(log)
+		log := w.log.From(from)
+		if s := sock.FindStringSubmatch(log); s != nil && regexp.MustCompile(`trace move `+s[1]+` `+rooms.MoveLobby+`\b`).MatchString(log) {
+			b := regexp.MustCompile(`trace ` + obj + ` (\d+) begin socketClose ` + s[1] + `\b`).FindStringSubmatch(log)
 			if b != nil && strings.Contains(log, "trace "+rooms.MoveRoom(room)+" "+b[1]+" end") {
 				return
 			}
