@@ -123,7 +123,12 @@ func TestWorkerEvictedRoomReturnsHeld(t *testing.T) {
 // playToResult plays a Cheat game of WebSocket clients humans to its
 // result: one decision at a time, each by the first human who has one,
 // answered by its pass or first action and acknowledged before the next
-// (a command refused over the per-connection rate is sent again).
+// (a command refused over the per-connection rate is sent again). It
+// returns a second after the result, in a rate window of the machine's
+// (20 frames per connection per calendar second) that the game's last
+// decisions left unused: on a fast machine they used up the second's
+// frames, and the caller's next command (a hello, a leave) was refused
+// rate_limited and never applied.
 func playToResult(t *testing.T, humans []*wsPeer) {
 	t.Helper()
 	over := func() bool {
@@ -184,6 +189,7 @@ func playToResult(t *testing.T, humans []*wsPeer) {
 			return k == rooms.KindGame && roomsclient.DecodeGame(b).Result != nil
 		})
 	}
+	time.Sleep(time.Second)
 }
 
 // evictClock is the decision clock (action_seconds) of
