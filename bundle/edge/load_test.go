@@ -109,6 +109,21 @@ func (l *loadRun) applied(room string) (keys []string, over bool) {
 	return keys, over
 }
 
+// ended reports whether the views taken so far carry room's game_over.
+func (l *loadRun) ended(room string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, e := range l.logs[room] {
+		var ev struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(e, &ev) == nil && ev.Type == "game_over" {
+			return true
+		}
+	}
+	return false
+}
+
 // commandKey names one command by its effect: the room, the seat's player
 // and the action id it answered. A seat is offered an action id at most
 // once, so an applied command has exactly one key.
@@ -335,14 +350,28 @@ func TestWorkerWebSocketLoad(t *testing.T) {
 		return
 	}
 	// The final state of the games still running: a fresh connection
-	// watches each, and its view carries the end of the room's log.
+	// watches each, and its view carries the end of the room's log. A
+	// game that ended as the time ran out, before its seats looked again,
+	// has no game to watch (not_running): its end went to every seat,
+	// whose views carry it.
 	for i, room := range current {
 		s := dialWSScan(t, w.base, fmt.Sprintf("watch%d", i), "", l.scan)
 		s.Wait("a lobby view", func(k string, _ []byte) bool { return k == rooms.KindLobby })
+		n := s.ErrCount()
 		s.send(rooms.SpectateRoom{RoomID: room})
 		s.Wait("the spectator view of "+room, func(k string, b []byte) bool {
-			return k == rooms.KindSpectator && roomsclient.DecodeGame(b).RoomID == room
+			return k == rooms.KindSpectator && roomsclient.DecodeGame(b).RoomID == room || s.ErrCount() > n
 		})
+		if errs := s.ErrsSince(n); len(errs) > 0 {
+			if errs[0].Code != rooms.CodeNotRunning {
+				t.Fatalf("watch%d: spectating %s refused: %+v", i, room, errs[0])
+			}
+			for deadline := time.Now().Add(waitLimit); !l.ended(room); time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("room %s has no running game, and no seat's view carries its end", room)
+				}
+			}
+		}
 	}
 	l.mu.Lock()
 	all := make([]string, 0, len(l.logs))
