@@ -177,8 +177,15 @@ func (h *Rooms) serveView(w http.ResponseWriter, r *http.Request) {
 	if rej := h.vacant(); rej != nil && conn == "" {
 		// A room's server that holds no room (at the edge, a game released
 		// or never handed off) sends the poll to the lobby, as it does a
-		// new connection.
-		writeJSON(w, http.StatusOK, RoomsResponse{Frames: []MailFrame{rejectionFrame(rej.Code, rej.Reason)}, Move: rooms.MoveLobby})
+		// new connection: a poll without a session with unknown_room. A
+		// poll with one is a player's whose session was here, such as the
+		// poll still in flight when the player's leave released the room:
+		// it is told only where to go, as the leave's own answer does.
+		resp := RoomsResponse{Frames: []MailFrame{}, Move: rooms.MoveLobby}
+		if tok == "" {
+			resp.Frames = append(resp.Frames, rejectionFrame(rej.Code, rej.Reason))
+		}
+		writeJSON(w, http.StatusOK, resp)
 		return
 	}
 	if tok == "" {
