@@ -364,12 +364,13 @@ func (h *Rooms) runBatch(ctx context.Context, batch []*job[[]rooms.Input, []room
 }
 
 // changed is what a batch changed of the machine's records, and the
-// HTTP connections it opened.
+// HTTP connections it opened that the machine did not keep (a full
+// server, a vacant room's server, a session that moved on at once).
 type changed struct {
 	rooms  map[string]bool
 	lobby  bool
 	parts  map[int]bool
-	opened map[string]bool
+	unkept map[string]bool
 }
 
 func (c *changed) add(ch rooms.Changes) {
@@ -385,7 +386,7 @@ func (c *changed) add(ch rooms.Changes) {
 // applyBatch applies every job's inputs and returns their frames and the
 // records they changed.
 func (h *Rooms) applyBatch(batch []*job[[]rooms.Input, []rooms.Outbound]) ([][]rooms.Outbound, *changed) {
-	ch := &changed{rooms: map[string]bool{}, parts: map[int]bool{}, opened: map[string]bool{}}
+	ch := &changed{rooms: map[string]bool{}, parts: map[int]bool{}, unkept: map[string]bool{}}
 	if h.stale {
 		ch.lobby = true
 		for p := range rooms.LobbyParts {
@@ -403,7 +404,7 @@ func (h *Rooms) applyBatch(batch []*job[[]rooms.Input, []rooms.Outbound]) ([][]r
 			if strings.HasPrefix(in.Conn, HTTPConnPrefix) {
 				h.seen[in.Conn] = in.Now
 				if in.Kind == rooms.InputConnect {
-					ch.opened[in.Conn] = true
+					ch.unkept[in.Conn] = true
 				}
 			}
 			out, c := h.srv.Apply(in, h.cfg.IDs)
@@ -411,9 +412,11 @@ func (h *Rooms) applyBatch(batch []*job[[]rooms.Input, []rooms.Outbound]) ([][]r
 			outs[i] = append(outs[i], out...)
 		}
 	}
-	for id := range ch.opened {
-		if h.srv.SessionOf(id) == "" {
-			delete(h.seen, id) // not kept: nothing to idle out
+	for id := range ch.unkept {
+		if h.srv.SessionOf(id) != "" {
+			delete(ch.unkept, id)
+		} else {
+			delete(h.seen, id) // nothing to idle out
 		}
 	}
 	return outs, ch
@@ -497,13 +500,12 @@ func (h *Rooms) writes(ch *changed, outs [][]rooms.Outbound) ([]Write, map[strin
 	}
 
 	// Mailboxes. A connection the batch opened and the machine did not
-	// keep (a full server, a vacant room's server, a session that moved
-	// on at once) gets none: no later request can reach it, and the
-	// request that opened it answers its frames itself.
+	// keep gets none: no later request can reach it, and the request
+	// that opened it answers its frames itself.
 	boxes := map[string]*mailbox{}
 	for _, out := range outs {
 		for _, o := range out {
-			if !strings.HasPrefix(o.Conn, HTTPConnPrefix) || ch.opened[o.Conn] && s.SessionOf(o.Conn) == "" {
+			if !strings.HasPrefix(o.Conn, HTTPConnPrefix) || ch.unkept[o.Conn] {
 				continue
 			}
 			mb := boxes[o.Conn]
